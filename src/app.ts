@@ -1,0 +1,59 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Container } from './container.js';
+import { requireApiKey } from './http/auth.js';
+import { registerErrorHandling } from './http/errors.js';
+import { API_PREFIX, registerOpenApi } from './http/openapi.js';
+import type { ZApp } from './http/types.js';
+import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
+import { registerSheetRoutes } from './modules/sheets/sheets.routes.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export interface AppOptions {
+  logger?: boolean | object;
+}
+
+/** The HTTP face of the container. Tests call this too, then listen on a loopback port. */
+export async function buildApp(c: Container, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? { level: c.config.logLevel },
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  acceptEmptyJsonBodies(app);
+  await registerOpenApi(app);
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ success: true, status: 'ok' }));
+
+  await app.register(
+    async (v1) => {
+      const api = v1 as unknown as ZApp;
+      requireApiKey(v1, c.apiKeys);
+      registerApiKeyRoutes(api, c.apiKeys);
+      registerSheetRoutes(api, c.sheets);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  return app;
+}
+
+/** A POST with Content-Type: application/json and no body (e.g. /restore) is an empty request, not malformed JSON. */
+function acceptEmptyJsonBodies(app: FastifyInstance) {
+  // JSON is the only body type the API takes; anything else is a 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      done(new SyntaxError((err as Error).message), undefined);
+    }
+  });
+}

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import path from 'node:path';
+
+const flag = (name: string) =>
+  z
+    .enum(['0', '1', 'true', 'false', ''], { error: `${name} must be 1 or 0` })
+    .optional()
+    .transform((v) => v === '1' || v === 'true');
+
+const durationList = z
+  .string()
+  .regex(/^\s*\d+(ms|s|m|h)(\s*,\s*\d+(ms|s|m|h))*\s*$/, 'WEBHOOK_RETRY_SCHEDULE must look like "1m,5m,30m,2h,24h"')
+  .transform((s) => s.split(',').map((p) => parseDuration(p.trim())));
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number({ error: 'PORT must be a number' }).int().min(0).max(65535, 'PORT must be 0-65535').default(8787),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BOOTSTRAP_OWNER: flag('BOOTSTRAP_OWNER').default(true),
+  PUBLIC_URL: z.string().url('PUBLIC_URL must be an absolute URL such as https://sheets.example.com').optional(),
+  SECRET_KEY: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'SECRET_KEY must be 64 hex characters (32 bytes)')
+    .optional(),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag('WEBHOOK_ALLOW_PRIVATE_TARGETS'),
+  WEBHOOK_RETRY_SCHEDULE: durationList.optional(),
+  WEBHOOK_WORKER: flag('WEBHOOK_WORKER').default(true),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
+  RATE_LIMIT_DISABLED: flag('RATE_LIMIT_DISABLED'),
+  AI_PROVIDER: z.enum(['openai', 'anthropic', ''], { error: 'AI_PROVIDER must be openai or anthropic' }).optional(),
+  AI_BASE_URL: z.string().url('AI_BASE_URL must be an absolute URL').optional(),
+  AI_API_KEY: z.string().optional(),
+  ANTHROPIC_API_KEY: z.string().optional(),
+  AI_MODEL: z.string().optional(),
+  AI_TIMEOUT_MS: z.coerce.number({ error: 'AI_TIMEOUT_MS must be a number' }).int().positive().default(60_000),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  bootstrapOwner: boolean;
+  publicUrl?: string;
+  secretKey?: string;
+  webhooks: { allowPrivateTargets: boolean; retrySchedule: number[]; worker: boolean };
+  redisUrl?: string;
+  rateLimitDisabled: boolean;
+  ai: { provider?: 'openai' | 'anthropic'; baseUrl?: string; apiKey?: string; model?: string; timeoutMs: number };
+};
+
+export const DEFAULT_RETRY_SCHEDULE = [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000];
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once at start; every bad value is named in one message. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const provider = e.AI_PROVIDER || undefined;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    bootstrapOwner: e.BOOTSTRAP_OWNER,
+    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    secretKey: e.SECRET_KEY,
+    webhooks: {
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      retrySchedule: e.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE,
+      worker: e.WEBHOOK_WORKER,
+    },
+    redisUrl: e.REDIS_URL,
+    rateLimitDisabled: e.RATE_LIMIT_DISABLED,
+    ai: {
+      provider,
+      baseUrl: e.AI_BASE_URL,
+      apiKey: provider === 'anthropic' ? (e.ANTHROPIC_API_KEY ?? e.AI_API_KEY) : e.AI_API_KEY,
+      model: e.AI_MODEL,
+      timeoutMs: e.AI_TIMEOUT_MS,
+    },
+  };
+}
+
+export function parseDuration(text: string): number {
+  const m = /^(\d+)(ms|s|m|h)$/.exec(text);
+  if (!m) throw new ConfigError(`bad duration ${text}`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 'ms' | 's' | 'm' | 'h'];
+  return Number(m[1]) * unit;
+}

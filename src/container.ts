@@ -1,0 +1,44 @@
+import type { Logger } from 'pino';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { openDatabase, type DatabaseHandle } from './db/index.js';
+import { createOutbox, createTxRunner } from './events/outbox.js';
+import { createAccountsRepo } from './modules/accounts/accounts.repo.js';
+import { createAccountsService } from './modules/accounts/accounts.service.js';
+import { createApiKeysRepo } from './modules/api-keys/api-keys.repo.js';
+import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
+import { createSheetsRepo } from './modules/sheets/sheets.repo.js';
+import { createSheetsService } from './modules/sheets/sheets.service.js';
+
+/** Wires every service once, by hand. Tests build one per database. */
+export async function createContainer(config: Config, opts: { clock?: Clock; logger?: Logger } = {}) {
+  const clock = opts.clock ?? systemClock;
+  const database: DatabaseHandle = await openDatabase(config);
+  const { db } = database;
+  const outbox = createOutbox(clock);
+  const tx = createTxRunner(db, outbox);
+
+  const apiKeys = createApiKeysService({
+    repo: createApiKeysRepo(db),
+    clock,
+    onTouchError: (err) => opts.logger?.warn({ err }, 'could not update last_used_at'),
+  });
+  const accounts = createAccountsService({ db, repo: createAccountsRepo(db), apiKeys, clock });
+  const sheets = createSheetsService({ repo: createSheetsRepo(db), outbox, tx, clock });
+
+  return {
+    config,
+    clock,
+    database,
+    db,
+    outbox,
+    tx,
+    apiKeys,
+    accounts,
+    sheets,
+    async close() {
+      await database.close();
+    },
+  };
+}
+export type Container = Awaited<ReturnType<typeof createContainer>>;

@@ -1,0 +1,42 @@
+/**
+ * The event catalog: one zod schema per event, with exactly the data fields of
+ * the spec's Events table.
+ *
+ * How an event reaches a webhook: a service calls `outbox.emit(trx, ...)`
+ * inside the transaction of the change, so the outbox row commits (or rolls
+ * back) with it. After commit the outbox wakes the delivery worker
+ * (src/webhooks/), which turns the row into one delivery per subscribed,
+ * enabled webhook of the event's owner and sends it.
+ */
+import { z } from 'zod';
+
+const ts = z.string();
+
+export const EVENT_SCHEMAS = {
+  'sheet.created': z.strictObject({ sheet_id: z.string(), name: z.string(), created_at: ts }),
+  'sheet.updated': z.strictObject({
+    sheet_id: z.string(),
+    changes: z.array(z.enum(['title', 'content', 'folder', 'tags'])),
+    updated_at: ts,
+  }),
+  'sheet.deleted': z.strictObject({ sheet_id: z.string(), deleted_at: ts }),
+  'spark.executed': z.strictObject({
+    spark_id: z.string(),
+    spark_name: z.string(),
+    sheet_id: z.string().nullable(),
+    executed_at: ts,
+  }),
+  'session.saved': z.strictObject({ session_id: z.string(), title: z.string() }),
+  'session.handover': z.strictObject({ session_id: z.string(), handover_id: z.string() }),
+  'knowledge.saved': z.strictObject({ type: z.enum(['solution', 'snippet']), id: z.string(), title: z.string() }),
+  'export.completed': z.strictObject({ sheet_id: z.string(), format: z.string(), url: z.string() }),
+} as const;
+
+export type EventName = keyof typeof EVENT_SCHEMAS;
+export type EventData<E extends EventName> = z.infer<(typeof EVENT_SCHEMAS)[E]>;
+
+export const EVENT_NAMES = Object.keys(EVENT_SCHEMAS) as EventName[];
+
+export function isEventName(name: string): name is EventName {
+  return Object.hasOwn(EVENT_SCHEMAS, name);
+}

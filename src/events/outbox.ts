@@ -1,0 +1,46 @@
+import type { Clock } from '../clock.js';
+import type { Db, Trx } from '../db/types.js';
+import { newId } from '../ids.js';
+import { EVENT_SCHEMAS, type EventData, type EventName } from './catalog.js';
+
+export interface Outbox {
+  /** Writes the event in the caller's transaction; it exists only if that transaction commits. */
+  emit<E extends EventName>(trx: Trx, userId: string, event: E, data: EventData<E>): Promise<string>;
+  /** Called after a commit that may have written events; wakes delivery at once instead of on a poll tick. */
+  committed(): void;
+  onCommitted(listener: () => void): () => void;
+}
+
+export function createOutbox(clock: Clock): Outbox {
+  const listeners = new Set<() => void>();
+  return {
+    async emit(trx, userId, event, data) {
+      const checked = EVENT_SCHEMAS[event].parse(data);
+      const now = clock.now();
+      const id = newId('evt', now.getTime());
+      await trx
+        .insertInto('outbox')
+        .values({ id, user_id: userId, event, data: JSON.stringify(checked), created_at: now.toISOString(), dispatched_at: null })
+        .execute();
+      return id;
+    },
+    committed() {
+      for (const listener of listeners) listener();
+    },
+    onCommitted(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+export type TxRunner = <T>(fn: (trx: Trx) => Promise<T>) => Promise<T>;
+
+/** Runs `fn` in one transaction, then tells the outbox so the webhook worker wakes. */
+export function createTxRunner(db: Db, outbox: Outbox): TxRunner {
+  return async (fn) => {
+    const result = await db.transaction().execute(fn);
+    outbox.committed();
+    return result;
+  };
+}

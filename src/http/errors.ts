@@ -1,0 +1,61 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, CODE_TO_STATUS, type ErrorCode } from '../errors.js';
+
+/** Fastify's own error codes, mapped onto ours. */
+const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'Content-Type must be application/json'],
+  FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'Request body is larger than the 1 MiB limit'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['invalid_request', 'Content-Length does not match the body'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ['invalid_json', 'Request body is empty; send a JSON object'],
+  FST_ERR_CTP_INVALID_JSON_BODY: ['invalid_json', 'Request body is not valid JSON'],
+};
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+  params?: { issue?: { code?: string; message?: string; expected?: string; path?: PropertyKey[] } };
+}
+
+function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
+  const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field';
+  return issues
+    .slice(0, 5)
+    .map((i) => {
+      const field = (i.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+      const message = i.params?.issue?.message ?? i.message ?? 'is invalid';
+      if (!field) return message.startsWith('Invalid input') ? `Request ${context ?? 'body'} must be a JSON object` : message;
+      if (/received undefined/.test(message)) return `${where} '${field}' is required`;
+      return `${where} '${field}': ${message}`;
+    })
+    .join('; ');
+}
+
+export function sendError(reply: FastifyReply, code: ErrorCode, message: string) {
+  return reply.code(CODE_TO_STATUS[code]).type('application/json').send({ success: false, error: message, code });
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof AppError) {
+      if (err.headers) reply.headers(err.headers);
+      return sendError(reply, err.code, err.message);
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      return sendError(reply, 'invalid_request', describeValidation(err.validationContext, err.validation as ValidationIssue[]));
+    }
+    const known = err.code ? FASTIFY_CODES[err.code] : undefined;
+    if (known) return sendError(reply, known[0], known[1]);
+    if (err instanceof SyntaxError) return sendError(reply, 'invalid_json', `Request body is not valid JSON: ${err.message}`);
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      const code = (Object.entries(CODE_TO_STATUS).find(([, s]) => s === err.statusCode)?.[0] ?? 'invalid_request') as ErrorCode;
+      return sendError(reply, code, err.message);
+    }
+    req.log.error({ err }, 'unhandled error');
+    return sendError(reply, 'internal_error', 'Internal server error; retry later');
+  });
+
+  app.setNotFoundHandler((req, reply) =>
+    sendError(reply, 'not_found', `No route ${req.method} ${req.url.split('?')[0]}`),
+  );
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/** Shapes shared by every module's routes. */
+export const ErrorResponse = z
+  .object({
+    success: z.literal(false),
+    error: z.string().describe('What went wrong, naming the field or cause.'),
+    code: z.string().describe('Stable machine code, e.g. invalid_request, unauthorized, forbidden, not_found, rate_limited.'),
+  })
+  .meta({ id: 'Error' });
+
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 502 | 503;
+
+const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
+  400: 'Invalid request: a field is missing, mistyped or out of range, or the JSON is malformed.',
+  401: 'The API key is missing, malformed, unknown or disabled.',
+  403: "The resource belongs to another account, or the plan doesn't include this feature.",
+  404: 'No resource with this id.',
+  409: 'Conflict with the current state.',
+  413: 'The body is larger than 1 MiB.',
+  415: 'The body is not application/json.',
+  429: "The plan's requests-per-minute limit is exceeded.",
+  500: 'Internal failure; retry later.',
+  502: 'The AI provider failed or timed out.',
+  503: 'A required backend (such as the AI provider) is not configured.',
+};
+
+const described = (status: ErrorStatus) => ErrorResponse.describe(ERROR_DESCRIPTIONS[status]);
+
+/** Response map for a route: its 200 schema plus the error statuses it can return. */
+export function responses<T extends z.ZodType>(ok: T, ...statuses: ErrorStatus[]) {
+  const all = new Set<ErrorStatus>([400, 401, 429, 500, ...statuses]);
+  const map: Record<number, z.ZodType> = { 200: ok };
+  for (const s of all) map[s] = described(s);
+  return map as { 200: T } & Record<number, z.ZodType>;
+}
+
+export const IdParams = z.object({ id: z.string().min(1).max(100) });
+
+/** Non-negative integer query value; rejects "-1", "1.5", "abc" with a 400 naming the field. */
+export const queryInt = (name: string) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, `${name} must be a non-negative integer`)
+    .transform(Number);
+
+export const Timestamp = z.string().describe('ISO 8601 UTC timestamp');
+export const Tags = z.array(z.string().max(100)).max(100);
+
+export const queryBool = (name: string) =>
+  z.enum(['true', 'false', '1', '0'], { error: `${name} must be true or false` }).transform((v) => v === 'true' || v === '1');

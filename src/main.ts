@@ -1,0 +1,36 @@
+import { Command } from 'commander';
+import { ConfigError, loadConfig } from './config.js';
+import { runUsersCommand } from './cli/users.js';
+import { serve } from './server.js';
+
+const program = new Command('sheet-workspace').description('Sheet Workspace service');
+
+program.command('serve').description('Serve the REST API (and the webhook worker)').action(() => serve({ mode: 'all' }));
+program.command('worker').description('Run only the webhook delivery worker').action(() => serve({ mode: 'worker' }));
+program.command('api').description('Serve the API without the webhook worker').action(() => serve({ mode: 'api' }));
+
+const users = program.command('users').description('Manage accounts');
+users
+  .command('create')
+  .requiredOption('--name <name>', 'account name')
+  .option('--plan <plan>', 'free, pro or business', 'free')
+  .option('--json', 'print JSON')
+  .action((o) => runUsersCommand('create', o));
+users.command('list').option('--json', 'print JSON').action((o) => runUsersCommand('list', o));
+users
+  .command('set-plan')
+  .argument('<user_id>')
+  .argument('<plan>', 'free, pro or business')
+  .option('--json', 'print JSON')
+  .action((userId, plan, o) => runUsersCommand('set-plan', { ...o, userId, plan }));
+
+program.parseAsync().catch((err) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(78);
+  }
+  process.stderr.write(`${(err as Error).message}\n`);
+  process.exit(1);
+});
+
+export { loadConfig };

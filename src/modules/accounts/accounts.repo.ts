@@ -1,0 +1,27 @@
+import type { Executor, UsersTable } from '../../db/types.js';
+
+export type Plan = UsersTable['plan'];
+export const PLANS: readonly Plan[] = ['free', 'pro', 'business'];
+
+export function createAccountsRepo(db: Executor) {
+  return {
+    async insert(user: UsersTable, exec: Executor = db) {
+      await exec.insertInto('users').values(user).execute();
+    },
+    findById(id: string) {
+      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    list() {
+      return db.selectFrom('users').selectAll().orderBy('id').execute();
+    },
+    async count(): Promise<number> {
+      const row = await db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    async setPlan(id: string, plan: Plan): Promise<boolean> {
+      const r = await db.updateTable('users').set({ plan }).where('id', '=', id).executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+  };
+}
+export type AccountsRepo = ReturnType<typeof createAccountsRepo>;

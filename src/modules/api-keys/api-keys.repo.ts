@@ -1,0 +1,37 @@
+import type { ApiKeysTable, Executor } from '../../db/types.js';
+
+export function createApiKeysRepo(db: Executor) {
+  return {
+    async insert(row: ApiKeysTable, exec: Executor = db) {
+      await exec.insertInto('api_keys').values(row).execute();
+    },
+    /** The key and its owner's plan in one indexed lookup. */
+    findByHash(hash: string) {
+      return db
+        .selectFrom('api_keys')
+        .innerJoin('users', 'users.id', 'api_keys.user_id')
+        .select(['api_keys.id', 'api_keys.user_id', 'api_keys.status', 'api_keys.last_used_at', 'users.plan'])
+        .where('api_keys.key_hash', '=', hash)
+        .executeTakeFirst();
+    },
+    findById(id: string) {
+      return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    listByUser(userId: string) {
+      return db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').execute();
+    },
+    async disable(id: string, at: string) {
+      await db.updateTable('api_keys').set({ status: 'disabled', disabled_at: at }).where('id', '=', id).execute();
+    },
+    /** Conditional, so concurrent requests write at most once a minute per key. */
+    async touch(id: string, now: string, staleBefore: string) {
+      await db
+        .updateTable('api_keys')
+        .set({ last_used_at: now })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
+        .execute();
+    },
+  };
+}
+export type ApiKeysRepo = ReturnType<typeof createApiKeysRepo>;

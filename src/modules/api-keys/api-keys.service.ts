@@ -1,0 +1,91 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import type { ApiKeysTable, Executor } from '../../db/types.js';
+import { AppError, forbidden, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { Plan } from '../accounts/accounts.repo.js';
+import type { ApiKeysRepo } from './api-keys.repo.js';
+
+export interface AuthContext {
+  userId: string;
+  plan: Plan;
+  keyId: string;
+}
+
+const KEY_FORMAT = /^sk_[A-Za-z0-9_-]{43}$/;
+const PREFIX_LENGTH = 12;
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** Keys carry 32 random bytes, so one fast SHA-256 is a safe at-rest hash (no dictionary to attack). */
+export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+export function publicKey(row: ApiKeysTable) {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    status: row.status,
+    created_at: row.created_at,
+    last_used_at: row.last_used_at,
+  };
+}
+
+export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; onTouchError?: (err: unknown) => void }) {
+  const { repo, clock } = deps;
+
+  async function owned(userId: string, id: string) {
+    const row = await repo.findById(id);
+    if (!row) throw notFound('API key', id);
+    if (row.user_id !== userId) throw forbidden('API key', id);
+    return row;
+  }
+
+  return {
+    async create(userId: string, name: string, exec?: Executor) {
+      const apiKey = `sk_${randomBytes(32).toString('base64url')}`;
+      const now = clock.now();
+      const row: ApiKeysTable = {
+        id: newId('key', now.getTime()),
+        user_id: userId,
+        name,
+        prefix: apiKey.slice(0, PREFIX_LENGTH),
+        key_hash: hashKey(apiKey),
+        status: 'active',
+        created_at: now.toISOString(),
+        last_used_at: null,
+        disabled_at: null,
+      };
+      await repo.insert(row, exec);
+      return { id: row.id, name, api_key: apiKey, key: publicKey(row) };
+    },
+
+    async list(userId: string) {
+      return (await repo.listByUser(userId)).map(publicKey);
+    },
+
+    async disable(userId: string, id: string) {
+      const row = await owned(userId, id);
+      if (row.status !== 'disabled') await repo.disable(id, clock.now().toISOString());
+      return { id, status: 'disabled' as const };
+    },
+
+    /** Resolves a Bearer header to its account; every failure is a 401 that says which. */
+    async authenticate(header: string | undefined): Promise<AuthContext> {
+      if (!header) throw new AppError('unauthorized', 'Missing Authorization header; send Authorization: Bearer sk_...');
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (!match) throw new AppError('unauthorized', 'Authorization header must be "Bearer sk_..."');
+      const key = match[1];
+      if (!KEY_FORMAT.test(key)) throw new AppError('unauthorized', 'Malformed API key; keys look like sk_ followed by 43 characters');
+      const row = await repo.findByHash(hashKey(key));
+      if (!row) throw new AppError('unauthorized', 'Unknown API key');
+      if (row.status !== 'active') throw new AppError('unauthorized', 'This API key has been disabled');
+      const now = clock.now();
+      if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) >= TOUCH_INTERVAL_MS) {
+        const staleBefore = new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString();
+        repo.touch(row.id, now.toISOString(), staleBefore).catch((err) => deps.onTouchError?.(err));
+      }
+      return { userId: row.user_id, plan: row.plan, keyId: row.id };
+    },
+  };
+}
+export type ApiKeysService = ReturnType<typeof createApiKeysService>;

@@ -1,0 +1,47 @@
+import { containsAllTerms } from '../../db/dialect.js';
+import type { Db, Executor, SheetsTable } from '../../db/types.js';
+
+export interface SheetListFilter {
+  userId: string;
+  trashed: boolean;
+  terms: string[];
+  limit: number;
+  offset: number;
+}
+
+export function createSheetsRepo(db: Db) {
+  function filtered(f: SheetListFilter) {
+    return db
+      .selectFrom('sheets')
+      .where('user_id', '=', f.userId)
+      .where('trashed_at', f.trashed ? 'is not' : 'is', null)
+      .where(containsAllTerms('search_text', f.terms));
+  }
+
+  return {
+    findById(id: string, exec: Executor = db) {
+      return exec.selectFrom('sheets').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    async list(f: SheetListFilter) {
+      const [rows, count] = await Promise.all([
+        filtered(f).selectAll().orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
+        filtered(f).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
+    },
+    async insert(row: SheetsTable, exec: Executor) {
+      await exec.insertInto('sheets').values(row).execute();
+    },
+    async update(id: string, patch: Partial<SheetsTable>, exec: Executor = db) {
+      await exec.updateTable('sheets').set(patch).where('id', '=', id).execute();
+    },
+    async remove(id: string, exec: Executor) {
+      await exec.deleteFrom('sheets').where('id', '=', id).execute();
+    },
+    async purgeTrashedBefore(cutoff: string): Promise<number> {
+      const r = await db.deleteFrom('sheets').where('trashed_at', 'is not', null).where('trashed_at', '<', cutoff).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+  };
+}
+export type SheetsRepo = ReturnType<typeof createSheetsRepo>;
