@@ -101,6 +101,28 @@ export interface OutboxTable {
   dispatched_at: string | null;
 }
 
+export interface ExportsTable {
+  id: string;
+  user_id: string;
+  sheet_id: string;
+  format: 'markdown' | 'html' | 'txt' | 'json';
+  token_hash: string;
+  filename: string;
+  content_type: string;
+  body: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface ConsoleSessionsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  key_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -111,6 +133,8 @@ export interface Database {
   work_logs: WorkLogsTable;
   spark_runs: SparkRunsTable;
   outbox: OutboxTable;
+  exports: ExportsTable;
+  console_sessions: ConsoleSessionsTable;
 }
 
 export type Db = Kysely<Database>;
