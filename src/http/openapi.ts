@@ -6,6 +6,26 @@ import pkg from '../../package.json' with { type: 'json' };
 
 export const API_PREFIX = '/v1';
 
+type OpenApiDoc = { components?: { schemas?: Record<string, unknown> } };
+
+/** zod registers an input and an output variant of each named schema; keep only the ones an operation uses. */
+function dropUnusedSchemas<T extends OpenApiDoc>(doc: T): T {
+  const schemas = doc.components?.schemas;
+  if (!schemas) return doc;
+  const { components: _components, ...rest } = doc;
+  const refsIn = (value: unknown) =>
+    new Set([...JSON.stringify(value).matchAll(/#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]));
+  const keep = refsIn(rest);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const name of [...keep]) {
+      for (const ref of refsIn(schemas[name] ?? {})) if (!keep.has(ref)) (keep.add(ref), (grew = true));
+    }
+  }
+  for (const name of Object.keys(schemas)) if (!keep.has(name)) delete schemas[name];
+  return doc;
+}
+
 /** The OpenAPI 3.1 document, generated from the same zod schemas that validate requests. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(fastifySwagger, {
@@ -34,7 +54,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       const out = jsonSchemaTransform(input);
       return { ...out, url: input.url.slice(API_PREFIX.length) };
     },
-    transformObject: jsonSchemaTransformObject,
+    transformObject: ((input: any) => dropUnusedSchemas(jsonSchemaTransformObject(input) as OpenApiDoc)) as any,
   });
 
   await app.register(fastifySwaggerUi, {
