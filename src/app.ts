@@ -2,10 +2,15 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Container } from './container.js';
 import { requireApiKey } from './http/auth.js';
+import { registerHealth } from './http/health.js';
+import { registerHttpMetrics } from './http/metrics.js';
+import { registerRateLimits } from './http/rate-limit.js';
 import { registerErrorHandling } from './http/errors.js';
 import { API_PREFIX, registerOpenApi } from './http/openapi.js';
 import type { ZApp } from './http/types.js';
+import { registerMcpRoutes } from './mcp/http.js';
 import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
+import { registerExportDownloadRoute, registerExportRoutes } from './modules/exports/exports.routes.js';
 import { registerSheetRoutes } from './modules/sheets/sheets.routes.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -27,8 +32,13 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   registerErrorHandling(app);
   acceptEmptyJsonBodies(app);
   await registerOpenApi(app);
+  registerHttpMetrics(app, c.metrics);
+  await registerRateLimits(app, { config: c.config, redis: c.redis, metrics: c.metrics });
 
+  registerExportDownloadRoute(app as unknown as ZApp, c.exports);
   app.get('/healthz', { schema: { hide: true } }, async () => ({ success: true, status: 'ok' }));
+  registerHealth(app, { db: c.db, redis: c.redis });
+  await registerMcpRoutes(app, c);
 
   await app.register(
     async (v1) => {
@@ -36,6 +46,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       requireApiKey(v1, c.apiKeys);
       registerApiKeyRoutes(api, c.apiKeys);
       registerSheetRoutes(api, c.sheets);
+      registerExportRoutes(api, c.exports, c.config.publicUrl);
     },
     { prefix: API_PREFIX },
   );

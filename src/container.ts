@@ -7,8 +7,12 @@ import { createAccountsRepo } from './modules/accounts/accounts.repo.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { createApiKeysRepo } from './modules/api-keys/api-keys.repo.js';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
+import { createExportsRepo } from './modules/exports/exports.repo.js';
+import { createExportsService } from './modules/exports/exports.service.js';
 import { createSheetsRepo } from './modules/sheets/sheets.repo.js';
 import { createSheetsService } from './modules/sheets/sheets.service.js';
+import { createMetrics } from './ops/metrics.js';
+import { openRedis } from './ops/redis.js';
 
 /** Wires every service once, by hand. Tests build one per database. */
 export async function createContainer(config: Config, opts: { clock?: Clock; logger?: Logger } = {}) {
@@ -17,6 +21,9 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const { db } = database;
   const outbox = createOutbox(clock);
   const tx = createTxRunner(db, outbox);
+  // Redis holds only the shared rate-limit counters; everything else lives in the database.
+  const redis = config.redisUrl ? await openRedis(config.redisUrl, opts.logger) : undefined;
+  const metrics = createMetrics({ defaultMetrics: !!opts.logger });
 
   const apiKeys = createApiKeysService({
     repo: createApiKeysRepo(db),
@@ -25,6 +32,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   });
   const accounts = createAccountsService({ db, repo: createAccountsRepo(db), apiKeys, clock });
   const sheets = createSheetsService({ repo: createSheetsRepo(db), outbox, tx, clock });
+  const exports = createExportsService({ repo: createExportsRepo(db), sheets, outbox, tx, clock });
 
   return {
     config,
@@ -33,10 +41,14 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     db,
     outbox,
     tx,
+    redis,
+    metrics,
     apiKeys,
     accounts,
     sheets,
+    exports,
     async close() {
+      await redis?.close();
       await database.close();
     },
   };

@@ -23,7 +23,10 @@ export async function serve({ mode }: { mode: ServeMode }): Promise<void> {
   }
 
   const app = await buildApp(c, { logger: { level: config.logLevel } });
-  const purge = () => c.sheets.purgeTrash().catch((err) => logger.warn({ err }, 'trash purge failed'));
+  const purge = () => {
+    c.sheets.purgeTrash().catch((err) => logger.warn({ err }, 'trash purge failed'));
+    c.exports.purgeExpired().catch((err) => logger.warn({ err }, 'expired export purge failed'));
+  };
   void purge();
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS).unref();
 

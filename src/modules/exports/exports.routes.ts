@@ -1,0 +1,45 @@
+import type { FastifyRequest } from 'fastify';
+import type { ZApp } from '../../http/types.js';
+import { IdParams, responses } from '../../http/schemas.js';
+import { contentDisposition } from './exports.render.js';
+import { CreateExportBody, CreateExportResponse, ExportTokenParams } from './exports.schemas.js';
+import { EXPORT_PATH, type ExportsService } from './exports.service.js';
+
+/** PUBLIC_URL when set (behind a proxy), else the origin the client used. */
+export const publicOrigin = (publicUrl: string | undefined, req: FastifyRequest) => publicUrl ?? `${req.protocol}://${req.host}`;
+
+/** POST /v1/sheets/{id}/export, inside the authenticated scope. */
+export function registerExportRoutes(app: ZApp, exports: ExportsService, publicUrl: string | undefined) {
+  app.post('/sheets/:id/export', {
+    schema: {
+      tags: ['Sheets'],
+      operationId: 'exportSheet',
+      summary: 'Export a sheet as Markdown, HTML, plain text or JSON; the url downloads without a key for 24 hours',
+      params: IdParams,
+      body: CreateExportBody,
+      response: responses(CreateExportResponse, 403, 404, 415),
+    },
+    handler: async (req) => ({
+      success: true as const,
+      ...(await exports.create(req.auth.userId, req.params.id, req.body.format, publicOrigin(publicUrl, req))),
+    }),
+  });
+}
+
+/** GET /exports/{token}: outside /v1, no API key; the token is the credential. */
+export function registerExportDownloadRoute(app: ZApp, exports: ExportsService) {
+  app.get(`${EXPORT_PATH}/:token`, {
+    schema: { hide: true, params: ExportTokenParams },
+    handler: async (req, reply) => {
+      const file = await exports.download(req.params.token);
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-disposition', contentDisposition(file.filename))
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .header('referrer-policy', 'no-referrer')
+        .header('content-security-policy', "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; sandbox")
+        .send(file.body);
+    },
+  });
+}

@@ -1,0 +1,69 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import { AppError } from '../../errors.js';
+import type { Outbox, TxRunner } from '../../events/outbox.js';
+import { newId } from '../../ids.js';
+import type { SheetsService } from '../sheets/sheets.service.js';
+import type { ExportsRepo } from './exports.repo.js';
+import { exportFilename, renderSheet } from './exports.render.js';
+import type { ExportFormat } from './exports.schemas.js';
+
+export const EXPORT_TTL_MS = 24 * 3600 * 1000;
+export const EXPORT_PATH = '/exports';
+
+/** 32 random bytes: SHA-256 at rest is enough, there is no dictionary to attack. */
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
+
+export function createExportsService(deps: { repo: ExportsRepo; sheets: SheetsService; outbox: Outbox; tx: TxRunner; clock: Clock }) {
+  const { repo, sheets, outbox, tx, clock } = deps;
+
+  return {
+    /**
+     * Renders the sheet now and stores the file behind a fresh token. `baseUrl` is the public origin
+     * (PUBLIC_URL, else the request's own). The event carries the same url the caller gets.
+     */
+    async create(userId: string, sheetId: string, format: ExportFormat, baseUrl: string) {
+      const sheet = await sheets.get(userId, sheetId);
+      const rendered = renderSheet(sheet, format);
+      const token = randomBytes(32).toString('base64url');
+      const now = clock.now();
+      const id = newId('exp', now.getTime());
+      const url = `${baseUrl.replace(/\/$/, '')}${EXPORT_PATH}/${token}`;
+      const expiresAt = new Date(now.getTime() + EXPORT_TTL_MS).toISOString();
+      await tx(async (trx) => {
+        await repo.insert(
+          {
+            id,
+            user_id: userId,
+            sheet_id: sheet.id,
+            format,
+            token_hash: hashToken(token),
+            filename: exportFilename(sheet.title, rendered.extension),
+            content_type: rendered.contentType,
+            body: rendered.body,
+            created_at: now.toISOString(),
+            expires_at: expiresAt,
+          },
+          trx,
+        );
+        await outbox.emit(trx, userId, 'export.completed', { sheet_id: sheet.id, format, url });
+      });
+      return { export_id: id, format, url, expires_at: expiresAt };
+    },
+
+    /** The stored file for a download token; unknown and expired tokens look the same (404). */
+    async download(token: string) {
+      const row = TOKEN_FORMAT.test(token) ? await repo.findByTokenHash(hashToken(token)) : undefined;
+      if (!row || row.expires_at <= clock.now().toISOString()) {
+        throw new AppError('not_found', 'Export not found or expired; exports can be downloaded for 24 hours');
+      }
+      return { filename: row.filename, contentType: row.content_type, body: row.body, expiresAt: row.expires_at };
+    },
+
+    purgeExpired() {
+      return repo.deleteExpired(clock.now().toISOString());
+    },
+  };
+}
+export type ExportsService = ReturnType<typeof createExportsService>;
