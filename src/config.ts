@@ -33,6 +33,8 @@ const EnvSchema = z.object({
   WEBHOOK_WORKER: flag('WEBHOOK_WORKER').default(true),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
   RATE_LIMIT_DISABLED: flag('RATE_LIMIT_DISABLED'),
+  REDIS_KEY_PREFIX: z.string().default('sw:'),
+  AUTH_FAILURE_LIMIT: z.coerce.number({ error: 'AUTH_FAILURE_LIMIT must be a number' }).int().positive().default(20),
   AI_PROVIDER: z.enum(['openai', 'anthropic', ''], { error: 'AI_PROVIDER must be openai or anthropic' }).optional(),
   AI_BASE_URL: z.string().url('AI_BASE_URL must be an absolute URL').optional(),
   AI_API_KEY: z.string().optional(),
@@ -53,6 +55,10 @@ export type Config = {
   webhooks: { allowPrivateTargets: boolean; retrySchedule: number[]; worker: boolean };
   redisUrl?: string;
   rateLimitDisabled: boolean;
+  /** Prefix of every Redis key, so several deployments (or test runs) can share one Redis. */
+  redisKeyPrefix: string;
+  /** Failed authentications allowed per client address per minute. */
+  authFailureLimit: number;
   ai: { provider?: 'openai' | 'anthropic'; baseUrl?: string; apiKey?: string; model?: string; timeoutMs: number };
 };
 
@@ -85,6 +91,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     redisUrl: e.REDIS_URL,
     rateLimitDisabled: e.RATE_LIMIT_DISABLED,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    authFailureLimit: e.AUTH_FAILURE_LIMIT,
     ai: {
       provider,
       baseUrl: e.AI_BASE_URL,

@@ -1,0 +1,77 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * Every Prometheus metric of the service, one registry per container (so two
+ * servers in one test process do not share counts). GET /metrics serves
+ * `registry`. The webhook worker increments the webhook* metrics and points
+ * `setQueueDepthSource` at a query counting pending deliveries.
+ */
+export function createMetrics(opts: { defaultMetrics?: boolean } = {}) {
+  const registry = new Registry();
+  if (opts.defaultMetrics) collectDefaultMetrics({ register: registry });
+
+  let queueDepthSource: (() => Promise<number>) | undefined;
+
+  const metrics = {
+    registry,
+    httpRequests: new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      registers: [registry],
+    }),
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from request to response, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    rateLimitRejections: new Counter({
+      name: 'rate_limit_rejections_total',
+      help: 'Requests refused with 429: kind="plan" (account over its plan) or kind="auth_failure" (address over its failed-auth limit)',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
+    rateLimitStoreErrors: new Counter({
+      name: 'rate_limit_store_errors_total',
+      help: 'Requests let through without counting because the Redis counter store was unreachable (fail open)',
+      registers: [registry],
+    }),
+    webhookDeliveryAttempts: new Counter({
+      name: 'webhook_delivery_attempts_total',
+      help: 'Webhook delivery attempts (each POST to a receiver, retries included)',
+      registers: [registry],
+    }),
+    webhookDeliverySuccesses: new Counter({
+      name: 'webhook_delivery_successes_total',
+      help: 'Webhook delivery attempts answered with 2xx',
+      registers: [registry],
+    }),
+    webhookDeliveryFailures: new Counter({
+      name: 'webhook_delivery_failures_total',
+      help: 'Webhook delivery attempts that failed, by reason (http_status, timeout, network, refused)',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
+    webhookQueueDepth: new Gauge({
+      name: 'webhook_queue_depth',
+      help: 'Webhook deliveries waiting to be sent (pending, due now or later)',
+      registers: [registry],
+      async collect() {
+        if (!queueDepthSource) return;
+        try {
+          this.set(await queueDepthSource());
+        } catch {
+          /* the database being down shows in /readyz; keep the last value */
+        }
+      },
+    }),
+    /** The worker calls this once with a function that counts pending deliveries. */
+    setQueueDepthSource(source: () => Promise<number>) {
+      queueDepthSource = source;
+    },
+  };
+  return metrics;
+}
+export type Metrics = ReturnType<typeof createMetrics>;
