@@ -12,6 +12,10 @@ import { registerMcpRoutes } from './mcp/http.js';
 import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { registerExportDownloadRoute, registerExportRoutes } from './modules/exports/exports.routes.js';
 import { registerSheetRoutes } from './modules/sheets/sheets.routes.js';
+import { registerKnowledgeRoutes } from './modules/knowledge/knowledge.routes.js';
+import { registerSessionRoutes } from './modules/sessions/sessions.routes.js';
+import { registerStatsRoutes } from './modules/stats/stats.routes.js';
+import { registerTodoRoutes } from './modules/todos/todos.routes.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -46,6 +50,10 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       requireApiKey(v1, c.apiKeys);
       registerApiKeyRoutes(api, c.apiKeys);
       registerSheetRoutes(api, c.sheets);
+      registerSessionRoutes(api, c.sessions);
+      registerKnowledgeRoutes(api, c.knowledge);
+      registerTodoRoutes(api, c.todos);
+      registerStatsRoutes(api, c.stats);
       registerExportRoutes(api, c.exports, c.config.publicUrl);
     },
     { prefix: API_PREFIX },

@@ -11,6 +11,14 @@ import { createExportsRepo } from './modules/exports/exports.repo.js';
 import { createExportsService } from './modules/exports/exports.service.js';
 import { createSheetsRepo } from './modules/sheets/sheets.repo.js';
 import { createSheetsService } from './modules/sheets/sheets.service.js';
+import { createKnowledgeRepo } from './modules/knowledge/knowledge.repo.js';
+import { createKnowledgeService } from './modules/knowledge/knowledge.service.js';
+import { createSessionsRepo } from './modules/sessions/sessions.repo.js';
+import { createSessionsService } from './modules/sessions/sessions.service.js';
+import { createStatsRepo } from './modules/stats/stats.repo.js';
+import { createStatsService } from './modules/stats/stats.service.js';
+import { createTodosRepo } from './modules/todos/todos.repo.js';
+import { createTodosService } from './modules/todos/todos.service.js';
 import { createMetrics } from './ops/metrics.js';
 import { openRedis } from './ops/redis.js';
 
@@ -32,6 +40,11 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   });
   const accounts = createAccountsService({ db, repo: createAccountsRepo(db), apiKeys, clock });
   const sheets = createSheetsService({ repo: createSheetsRepo(db), outbox, tx, clock });
+  const todosRepo = createTodosRepo(db);
+  const todos = createTodosService({ repo: todosRepo, tx, clock });
+  const sessions = createSessionsService({ repo: createSessionsRepo(db), todos: todosRepo, sheets, outbox, tx, clock });
+  const knowledge = createKnowledgeService({ repo: createKnowledgeRepo(db), outbox, tx, clock });
+  const stats = createStatsService({ repo: createStatsRepo(db), clock });
   const exports = createExportsService({ repo: createExportsRepo(db), sheets, outbox, tx, clock });
 
   return {
@@ -46,6 +59,10 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     apiKeys,
     accounts,
     sheets,
+    sessions,
+    knowledge,
+    todos,
+    stats,
     exports,
     async close() {
       await redis?.close();

@@ -1,0 +1,46 @@
+import { sql } from 'kysely';
+import { containsAllTerms } from '../../db/dialect.js';
+import type { Db, Executor, KnowledgeTable } from '../../db/types.js';
+import type { KnowledgeKind } from './knowledge.schemas.js';
+
+export interface KnowledgeListFilter {
+  userId: string;
+  kind: KnowledgeKind;
+  terms: string[];
+  tag?: string;
+  limit: number;
+}
+
+export function createKnowledgeRepo(db: Db) {
+  return {
+    findById(id: string, exec: Executor = db) {
+      return exec.selectFrom('knowledge').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    list(f: KnowledgeListFilter) {
+      let q = db
+        .selectFrom('knowledge')
+        .selectAll()
+        .where('user_id', '=', f.userId)
+        .where('type', '=', f.kind)
+        .where(containsAllTerms('search_text', f.terms));
+      // tags is JSON array text written by JSON.stringify; an element starts right after '[' or ','
+      // (a quote inside a string is always escaped). replace() is case-sensitive and portable,
+      // unlike LIKE, which ignores ASCII case on SQLite only.
+      if (f.tag !== undefined) {
+        const el = JSON.stringify(f.tag);
+        q = q.where(sql<boolean>`(replace(tags, ${`[${el}`}, '') <> tags or replace(tags, ${`,${el}`}, '') <> tags)`);
+      }
+      return q.orderBy('id', 'desc').limit(f.limit).execute();
+    },
+    async insert(row: KnowledgeTable, exec: Executor) {
+      await exec.insertInto('knowledge').values(row).execute();
+    },
+    async update(id: string, patch: Partial<KnowledgeTable>, exec: Executor) {
+      await exec.updateTable('knowledge').set(patch).where('id', '=', id).execute();
+    },
+    async remove(id: string, exec: Executor) {
+      await exec.deleteFrom('knowledge').where('id', '=', id).execute();
+    },
+  };
+}
+export type KnowledgeRepo = ReturnType<typeof createKnowledgeRepo>;

@@ -1,0 +1,135 @@
+import type { Clock } from '../../clock.js';
+import { normalizeForSearch, searchTerms } from '../../db/dialect.js';
+import type { KnowledgeTable, Trx } from '../../db/types.js';
+import { forbidden, invalid, notFound } from '../../errors.js';
+import type { Outbox, TxRunner } from '../../events/outbox.js';
+import { newId } from '../../ids.js';
+import type { KnowledgeRepo } from './knowledge.repo.js';
+import {
+  KIND_OF,
+  type CreateKnowledgeInput,
+  type KnowledgeKind,
+  type KnowledgeType,
+  type SnippetView,
+  type SolutionView,
+  type UpdateKnowledgeInput,
+} from './knowledge.schemas.js';
+
+export const LIST_DEFAULT = 20;
+export const LIST_MAX = 100;
+
+/** Fields that belong to one kind only; sending them for the other kind is a 400, not a silent drop. */
+const ONLY_FOR: Record<'error' | 'description', KnowledgeKind> = { error: 'solution', description: 'snippet' };
+
+export type KnowledgeEntry = { type: 'solution'; solution: SolutionView } | { type: 'snippet'; snippet: SnippetView };
+
+export function toEntry(row: KnowledgeTable): KnowledgeEntry {
+  const base = { id: row.id, title: row.title, content: row.content, language: row.language, tags: JSON.parse(row.tags) as string[], createdAt: row.created_at };
+  if (row.type === 'solution') {
+    const { id, title, content, language, tags, createdAt } = base;
+    return { type: 'solution', solution: { id, title, error: row.error, content, language, tags, createdAt } };
+  }
+  return { type: 'snippet', snippet: { ...base, description: row.description } };
+}
+
+/** What q searches: title, error, content and description. */
+function knowledgeSearchText(r: Pick<KnowledgeTable, 'title' | 'error' | 'content' | 'description'>): string {
+  return normalizeForSearch([r.title, r.error ?? '', r.content, r.description ?? ''].join('\n'));
+}
+
+function checkFieldsFit(kind: KnowledgeKind, input: { error?: unknown; description?: unknown }) {
+  for (const field of ['error', 'description'] as const) {
+    if (input[field] !== undefined && ONLY_FOR[field] !== kind) {
+      throw invalid(`field '${field}' is only accepted for ${ONLY_FOR[field]}s, not ${kind}s`);
+    }
+  }
+}
+
+export function createKnowledgeService(deps: { repo: KnowledgeRepo; outbox: Outbox; tx: TxRunner; clock: Clock }) {
+  const { repo, outbox, tx, clock } = deps;
+
+  async function owned(userId: string, id: string, exec?: Trx) {
+    const row = await repo.findById(id, exec);
+    if (!row) throw notFound('knowledge entry', id);
+    if (row.user_id !== userId) throw forbidden('knowledge entry', id);
+    return row;
+  }
+
+  async function listKind(userId: string, kind: KnowledgeKind, query: { q?: string; tag?: string; limit?: number }) {
+    return repo.list({ userId, kind, terms: searchTerms(query.q), tag: query.tag, limit: Math.min(query.limit ?? LIST_DEFAULT, LIST_MAX) });
+  }
+
+  return {
+    /** With type, one list; without, both (decisions.md). */
+    async list(userId: string, query: { type?: KnowledgeType; q?: string; tag?: string; limit?: number }) {
+      const out: { solutions?: SolutionView[]; snippets?: SnippetView[] } = {};
+      if (query.type !== 'snippets') {
+        out.solutions = (await listKind(userId, 'solution', query)).map((r) => (toEntry(r) as { solution: SolutionView }).solution);
+      }
+      if (query.type !== 'solutions') {
+        out.snippets = (await listKind(userId, 'snippet', query)).map((r) => (toEntry(r) as { snippet: SnippetView }).snippet);
+      }
+      return out;
+    },
+
+    async get(userId: string, id: string) {
+      return toEntry(await owned(userId, id));
+    },
+
+    create(userId: string, type: KnowledgeType, input: CreateKnowledgeInput) {
+      const kind = KIND_OF[type];
+      checkFieldsFit(kind, input);
+      return tx(async (trx) => {
+        const now = clock.now();
+        const fields = { title: input.title, content: input.content, error: input.error ?? null, description: input.description ?? null };
+        const row: KnowledgeTable = {
+          id: newId(kind === 'solution' ? 'sol' : 'snp', now.getTime()),
+          user_id: userId,
+          type: kind,
+          ...fields,
+          language: input.language ?? null,
+          tags: JSON.stringify(input.tags ?? []),
+          search_text: knowledgeSearchText(fields),
+          created_at: now.toISOString(),
+          updated_at: now.toISOString(),
+        };
+        await repo.insert(row, trx);
+        await outbox.emit(trx, userId, 'knowledge.saved', { type: kind, id: row.id, title: row.title });
+        return toEntry(row);
+      });
+    },
+
+    /** Partial update. A change is a save, so it fires knowledge.saved; an update that changes nothing fires nothing. */
+    update(userId: string, id: string, input: UpdateKnowledgeInput) {
+      return tx(async (trx) => {
+        const row = await owned(userId, id, trx);
+        checkFieldsFit(row.type, input);
+        const next: KnowledgeTable = { ...row };
+        if (input.title !== undefined) next.title = input.title;
+        if (input.content !== undefined) next.content = input.content;
+        if (input.language !== undefined) next.language = input.language;
+        if (input.error !== undefined) next.error = input.error;
+        if (input.description !== undefined) next.description = input.description;
+        if (input.tags !== undefined) next.tags = JSON.stringify(input.tags);
+        const fields = ['title', 'content', 'language', 'error', 'description', 'tags'] as const;
+        if (fields.every((f) => next[f] === row[f])) return toEntry(row);
+
+        next.search_text = knowledgeSearchText(next);
+        next.updated_at = clock.now().toISOString();
+        const { id: _id, user_id: _user, type: _type, created_at: _created, ...patch } = next;
+        await repo.update(id, patch, trx);
+        await outbox.emit(trx, userId, 'knowledge.saved', { type: next.type, id, title: next.title });
+        return toEntry(next);
+      });
+    },
+
+    remove(userId: string, id: string) {
+      return tx(async (trx) => {
+        const row = await owned(userId, id, trx);
+        await repo.remove(id, trx);
+        return { id, type: row.type, deleted: true as const };
+      });
+    },
+  };
+}
+export type KnowledgeService = ReturnType<typeof createKnowledgeService>;

@@ -1,0 +1,35 @@
+import { containsAllTerms } from '../../db/dialect.js';
+import type { Db, Executor, SessionsTable } from '../../db/types.js';
+
+export interface SessionListFilter {
+  userId: string;
+  terms: string[];
+  project?: string;
+  limit: number;
+  offset: number;
+}
+
+export function createSessionsRepo(db: Db) {
+  function filtered(f: SessionListFilter) {
+    let q = db.selectFrom('sessions').where('user_id', '=', f.userId).where(containsAllTerms('search_text', f.terms));
+    if (f.project !== undefined) q = q.where('project', '=', f.project);
+    return q;
+  }
+
+  return {
+    findById(id: string, exec: Executor = db) {
+      return exec.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    async list(f: SessionListFilter) {
+      const [rows, count] = await Promise.all([
+        filtered(f).selectAll().orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
+        filtered(f).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
+    },
+    async insert(row: SessionsTable, exec: Executor) {
+      await exec.insertInto('sessions').values(row).execute();
+    },
+  };
+}
+export type SessionsRepo = ReturnType<typeof createSessionsRepo>;

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { Tags, Timestamp, queryInt } from '../../http/schemas.js';
+import { Sheet } from '../sheets/sheets.schemas.js';
+
+export const Session = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    summary: z.string(),
+    project: z.string().nullable().describe('null when the session was saved without a project.'),
+    tags: z.array(z.string()),
+    files_changed: z.array(z.string()),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'Session' });
+export type SessionView = z.infer<typeof Session>;
+
+export const ListSessionsQuery = z.object({
+  q: z.string().max(200).optional().describe('Words matched (all of them) in title, summary, project and tags, case-insensitively; works for CJK.'),
+  project: z.string().max(200).optional().describe('Only sessions of exactly this project.'),
+  limit: queryInt('limit').optional().describe('Default 20; values above 100 are clamped to 100.'),
+  offset: queryInt('offset').optional(),
+});
+
+export const CreateSessionBody = z.object({
+  title: z.string().trim().min(1, 'title must not be empty').max(1000),
+  summary: z.string().trim().min(1, 'summary must not be empty').max(200_000),
+  project: z.string().trim().max(200).optional(),
+  tags: Tags.optional(),
+  files_changed: z.array(z.string().max(1000)).max(1000).optional(),
+});
+export type CreateSessionInput = z.infer<typeof CreateSessionBody>;
+
+export const HandoverBody = z.object({
+  session_id: z.string().min(1, 'session_id must not be empty').max(100),
+  next_steps: z.array(z.string().max(10_000)).max(200).optional(),
+  notes: z.string().max(200_000).optional(),
+});
+export type HandoverInput = z.infer<typeof HandoverBody>;
+
+export const ListSessionsResponse = z.object({ success: z.literal(true), sessions: z.array(Session), total: z.number().int() });
+export const SessionResponse = z.object({ success: z.literal(true), session: Session });
+export const CreateSessionResponse = z.object({ success: z.literal(true), id: z.string(), session: Session });
+export const HandoverResponse = z.object({
+  success: z.literal(true),
+  handover_id: z.string().describe('Id of the generated handover sheet.'),
+  session_id: z.string(),
+  sheet: Sheet,
+});

@@ -1,0 +1,108 @@
+import type { Clock } from '../../clock.js';
+import { normalizeForSearch, searchTerms } from '../../db/dialect.js';
+import type { SessionsTable, Trx } from '../../db/types.js';
+import { forbidden, notFound } from '../../errors.js';
+import type { Outbox, TxRunner } from '../../events/outbox.js';
+import { newId } from '../../ids.js';
+import type { SheetsService } from '../sheets/sheets.service.js';
+import type { TodosRepo } from '../todos/todos.repo.js';
+import { NO_PROJECT, OPEN_STATUSES } from '../todos/todos.service.js';
+import { handoverColumns } from './sessions.handover.js';
+import type { SessionsRepo } from './sessions.repo.js';
+import type { CreateSessionInput, HandoverInput, SessionView } from './sessions.schemas.js';
+
+export const LIST_DEFAULT = 20;
+export const LIST_MAX = 100;
+export const HANDOVER_FOLDER = 'Handover';
+
+export function toSessionView(row: SessionsTable): SessionView {
+  return {
+    id: row.id,
+    title: row.title,
+    summary: row.summary,
+    project: row.project,
+    tags: JSON.parse(row.tags) as string[],
+    files_changed: JSON.parse(row.files_changed) as string[],
+    createdAt: row.created_at,
+  };
+}
+
+/** What q searches: title, summary, project and tags. */
+function sessionSearchText(s: { title: string; summary: string; project: string | null; tags: string[] }): string {
+  return normalizeForSearch([s.title, s.summary, s.project ?? '', s.tags.join(' ')].join('\n'));
+}
+
+export function createSessionsService(deps: {
+  repo: SessionsRepo;
+  todos: TodosRepo;
+  sheets: Pick<SheetsService, 'createIn'>;
+  outbox: Outbox;
+  tx: TxRunner;
+  clock: Clock;
+}) {
+  const { repo, todos, sheets, outbox, tx, clock } = deps;
+
+  async function owned(userId: string, id: string, exec?: Trx) {
+    const row = await repo.findById(id, exec);
+    if (!row) throw notFound('session', id);
+    if (row.user_id !== userId) throw forbidden('session', id);
+    return row;
+  }
+
+  return {
+    async list(userId: string, query: { q?: string; project?: string; limit?: number; offset?: number }) {
+      const { rows, total } = await repo.list({
+        userId,
+        terms: searchTerms(query.q),
+        project: query.project,
+        limit: Math.min(query.limit ?? LIST_DEFAULT, LIST_MAX),
+        offset: query.offset ?? 0,
+      });
+      return { sessions: rows.map(toSessionView), total };
+    },
+
+    async get(userId: string, id: string) {
+      return toSessionView(await owned(userId, id));
+    },
+
+    create(userId: string, input: CreateSessionInput) {
+      return tx(async (trx) => {
+        const now = clock.now();
+        const tags = input.tags ?? [];
+        const project = input.project ? input.project : null;
+        const row: SessionsTable = {
+          id: newId('ses', now.getTime()),
+          user_id: userId,
+          title: input.title,
+          summary: input.summary,
+          project,
+          tags: JSON.stringify(tags),
+          files_changed: JSON.stringify(input.files_changed ?? []),
+          search_text: sessionSearchText({ title: input.title, summary: input.summary, project, tags }),
+          created_at: now.toISOString(),
+        };
+        await repo.insert(row, trx);
+        await outbox.emit(trx, userId, 'session.saved', { session_id: row.id, title: row.title });
+        return toSessionView(row);
+      });
+    },
+
+    /** A handover is a sheet built from the session; sheet, sheet.created and session.handover commit together. */
+    handover(userId: string, input: HandoverInput) {
+      return tx(async (trx) => {
+        const session = await owned(userId, input.session_id, trx);
+        const openTodos = await todos.list({ userId, project: session.project ?? NO_PROJECT, statuses: OPEN_STATUSES }, trx);
+        const tags = [...new Set(['handover', ...(JSON.parse(session.tags) as string[])])];
+        const sheet = await sheets.createIn(trx, userId, {
+          title: `Handover: ${session.title}`,
+          folder: HANDOVER_FOLDER,
+          tags,
+          content: handoverColumns({ session, nextSteps: input.next_steps ?? [], notes: input.notes, openTodos: openTodos.reverse() }),
+        });
+        await outbox.emit(trx, userId, 'session.handover', { session_id: session.id, handover_id: sheet.id });
+        return { handover_id: sheet.id, session_id: session.id, sheet };
+      });
+    },
+  };
+}
+export type SessionsService = ReturnType<typeof createSessionsService>;

@@ -1,0 +1,38 @@
+import type { Db, WorkLogsTable } from '../../db/types.js';
+
+/** [from, to) bounds as ISO timestamps (created_at columns) and as YYYY-MM-DD (work-log dates). */
+export interface MonthRange {
+  fromIso: string;
+  toIso: string;
+  fromDate: string;
+  toDate: string;
+}
+
+type Countable = 'sheets' | 'sessions' | 'spark_runs';
+
+export function createStatsRepo(db: Db) {
+  async function count(table: Countable, userId: string, since?: MonthRange) {
+    let q = db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId);
+    if (table === 'sheets') q = q.where('trashed_at' as never, 'is', null);
+    if (since) q = q.where('created_at', '>=', since.fromIso).where('created_at', '<', since.toIso);
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  }
+
+  async function hours(userId: string, month?: MonthRange) {
+    let q = db.selectFrom('work_logs').select((eb) => eb.fn.sum<number | string | null>('hours').as('h')).where('user_id', '=', userId);
+    if (month) q = q.where('date', '>=', month.fromDate).where('date', '<', month.toDate);
+    return Number((await q.executeTakeFirstOrThrow()).h ?? 0);
+  }
+
+  return {
+    count,
+    hours,
+    recentWorkLogs(userId: string, limit: number) {
+      return db.selectFrom('work_logs').selectAll().where('user_id', '=', userId).orderBy('date', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    },
+    async insertWorkLog(row: WorkLogsTable) {
+      await db.insertInto('work_logs').values(row).execute();
+    },
+  };
+}
+export type StatsRepo = ReturnType<typeof createStatsRepo>;

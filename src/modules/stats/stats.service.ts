@@ -1,0 +1,64 @@
+import type { Clock } from '../../clock.js';
+import type { WorkLogsTable } from '../../db/types.js';
+import { newId } from '../../ids.js';
+import type { MonthRange, StatsRepo } from './stats.repo.js';
+import type { StatsView, WorkLogView, WorktimeInput } from './stats.schemas.js';
+
+export const RECENT_WORK_LOGS = 10;
+
+/** The current UTC calendar month of `now`, as half-open ranges. */
+export function utcMonth(now: Date): MonthRange {
+  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const to = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  return { fromIso: from.toISOString(), toIso: to.toISOString(), fromDate: from.toISOString().slice(0, 10), toDate: to.toISOString().slice(0, 10) };
+}
+
+/** Sums of floats drift (0.1 + 0.2); hours are reported to 1/10000 h. */
+const roundHours = (h: number) => Math.round(h * 10_000) / 10_000;
+
+export function toWorkLogView(row: WorkLogsTable): WorkLogView {
+  return { id: row.id, project: row.project, hours: Number(row.hours), description: row.description, date: row.date, createdAt: row.created_at };
+}
+
+export function createStatsService(deps: { repo: StatsRepo; clock: Clock }) {
+  const { repo, clock } = deps;
+  return {
+    async recordWorktime(userId: string, input: WorktimeInput): Promise<WorkLogView> {
+      const now = clock.now();
+      const row: WorkLogsTable = {
+        id: newId('wl', now.getTime()),
+        user_id: userId,
+        project: input.project ? input.project : null,
+        hours: input.hours,
+        description: input.description ?? null,
+        date: input.date ?? now.toISOString().slice(0, 10),
+        created_at: now.toISOString(),
+      };
+      await repo.insertWorkLog(row);
+      return toWorkLogView(row);
+    },
+
+    async get(userId: string): Promise<StatsView> {
+      const month = utcMonth(clock.now());
+      const [sheetsTotal, sheetsMonth, sparksTotal, sparksMonth, hoursTotal, hoursMonth, sessionsTotal, sessionsMonth, recent] = await Promise.all([
+        repo.count('sheets', userId),
+        repo.count('sheets', userId, month),
+        repo.count('spark_runs', userId),
+        repo.count('spark_runs', userId, month),
+        repo.hours(userId),
+        repo.hours(userId, month),
+        repo.count('sessions', userId),
+        repo.count('sessions', userId, month),
+        repo.recentWorkLogs(userId, RECENT_WORK_LOGS),
+      ]);
+      return {
+        sheets: { total: sheetsTotal, created_this_month: sheetsMonth },
+        sparks: { executed_total: sparksTotal, executed_this_month: sparksMonth },
+        worktime: { total_hours: roundHours(hoursTotal), this_month_hours: roundHours(hoursMonth) },
+        sessions: { total: sessionsTotal, this_month: sessionsMonth },
+        recent_work_logs: recent.map(toWorkLogView),
+      };
+    },
+  };
+}
+export type StatsService = ReturnType<typeof createStatsService>;

@@ -1,0 +1,28 @@
+import type { ZApp } from '../../http/types.js';
+import { IdParams, responses } from '../../http/schemas.js';
+import type { TodosService } from './todos.service.js';
+import { DeleteTodoResponse, ListTodosQuery, ListTodosResponse, SyncTodosBody, SyncTodosResponse } from './todos.schemas.js';
+
+export function registerTodoRoutes(app: ZApp, todos: TodosService) {
+  const tags = ['Todos'];
+  const ok = true as const;
+
+  app.get('/todos', {
+    schema: { tags, operationId: 'listTodos', summary: 'List tasks, optionally by status and project (newest first)', querystring: ListTodosQuery, response: responses(ListTodosResponse) },
+    handler: async (req) => ({ success: ok, todos: await todos.list(req.auth.userId, req.query) }),
+  });
+  app.post('/todos', {
+    schema: {
+      tags,
+      operationId: 'syncTodos',
+      summary: 'Bulk-sync tasks: match by id, else by project + trimmed content, else create; all or nothing',
+      body: SyncTodosBody,
+      response: responses(SyncTodosResponse, 403, 404, 413, 415),
+    },
+    handler: async (req) => ({ success: ok, ...(await todos.sync(req.auth.userId, req.body)) }),
+  });
+  app.delete('/todos/:id', {
+    schema: { tags, operationId: 'deleteTodo', summary: 'Remove one task', params: IdParams, response: responses(DeleteTodoResponse, 403, 404) },
+    handler: async (req) => ({ success: ok, ...(await todos.remove(req.auth.userId, req.params.id)) }),
+  });
+}
