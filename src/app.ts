@@ -11,6 +11,8 @@ import type { ZApp } from './http/types.js';
 import { registerMcpRoutes } from './mcp/http.js';
 import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { registerExportDownloadRoute, registerExportRoutes } from './modules/exports/exports.routes.js';
+import { consoleCookieAuth } from './modules/console/console.cookie.js';
+import { registerConsolePages, registerConsoleSessionRoutes } from './modules/console/console.routes.js';
 import { registerSheetRoutes } from './modules/sheets/sheets.routes.js';
 import { registerKnowledgeRoutes } from './modules/knowledge/knowledge.routes.js';
 import { registerSessionRoutes } from './modules/sessions/sessions.routes.js';
@@ -40,6 +42,8 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   await registerRateLimits(app, { config: c.config, redis: c.redis, metrics: c.metrics });
 
   registerExportDownloadRoute(app as unknown as ZApp, c.exports);
+  registerConsoleSessionRoutes(app as unknown as ZApp, c.consoleSessions, c.config.publicUrl);
+  await registerConsolePages(app);
   app.get('/healthz', { schema: { hide: true } }, async () => ({ success: true, status: 'ok' }));
   registerHealth(app, { db: c.db, redis: c.redis });
   await registerMcpRoutes(app, c);
@@ -47,7 +51,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   await app.register(
     async (v1) => {
       const api = v1 as unknown as ZApp;
-      requireApiKey(v1, c.apiKeys);
+      requireApiKey(v1, c.apiKeys, consoleCookieAuth(c.consoleSessions));
       registerApiKeyRoutes(api, c.apiKeys);
       registerSheetRoutes(api, c.sheets);
       registerSessionRoutes(api, c.sessions);

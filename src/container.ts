@@ -8,6 +8,8 @@ import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { createApiKeysRepo } from './modules/api-keys/api-keys.repo.js';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { createExportsRepo } from './modules/exports/exports.repo.js';
+import { createConsoleSessionsRepo } from './modules/console/console.repo.js';
+import { createConsoleSessionsService } from './modules/console/console.service.js';
 import { createExportsService } from './modules/exports/exports.service.js';
 import { createSheetsRepo } from './modules/sheets/sheets.repo.js';
 import { createSheetsService } from './modules/sheets/sheets.service.js';
@@ -46,6 +48,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const knowledge = createKnowledgeService({ repo: createKnowledgeRepo(db), outbox, tx, clock });
   const stats = createStatsService({ repo: createStatsRepo(db), clock });
   const exports = createExportsService({ repo: createExportsRepo(db), sheets, outbox, tx, clock });
+  const consoleSessions = createConsoleSessionsService({ repo: createConsoleSessionsRepo(db), apiKeys, clock });
 
   return {
     config,
@@ -64,6 +67,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     todos,
     stats,
     exports,
+    consoleSessions,
     async close() {
       await redis?.close();
       await database.close();

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 import type { ApiKeysService } from '../modules/api-keys/api-keys.service.js';
+import type { ConsoleCookieAuth } from '../modules/console/console.cookie.js';
 
 /**
  * Every route registered in this scope needs a valid Bearer key; the account lands on req.auth.
@@ -10,12 +11,14 @@ import type { ApiKeysService } from '../modules/api-keys/api-keys.service.js';
  * counts against the client address instead; over that limit the 401 becomes a 429. A valid
  * key is never refused by the failed-auth limit.
  */
-export function requireApiKey(scope: FastifyInstance, apiKeys: ApiKeysService): void {
+export function requireApiKey(scope: FastifyInstance, apiKeys: ApiKeysService, consoleAuth?: ConsoleCookieAuth): void {
   if (!scope.hasRequestDecorator('auth')) scope.decorateRequest('auth', null as never);
   scope.addHook('onRequest', async (req, reply) => {
     const limits = scope.rateLimits;
     try {
-      req.auth = await apiKeys.authenticate(req.headers.authorization);
+      // Web console only: no Authorization header but a console session cookie (plus X-Console: 1).
+      if (consoleAuth?.applies(req)) req.auth = await consoleAuth.authenticate(req);
+      else req.auth = await apiKeys.authenticate(req.headers.authorization);
     } catch (err) {
       if (limits && err instanceof AppError && err.code === 'unauthorized') await limits.authFailure(req, reply);
       throw err;

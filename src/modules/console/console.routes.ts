@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { ZApp } from '../../http/types.js';
+import { sendError } from '../../http/errors.js';
+import { clearCookieHeader, consoleCookie, requireConsoleHeader, setCookieHeader } from './console.cookie.js';
+import type { ConsoleSessionsService } from './console.service.js';
+
+/** Where `npm run build:console` writes the bundle (see console/vite.config.ts). */
+export const CONSOLE_DIST = path.resolve(import.meta.dirname, '../../../dist/console');
+
+const SignInBody = z.object({ api_key: z.string().min(1, 'api_key is required').max(200) });
+const SessionResponse = z.object({
+  success: z.literal(true),
+  user_id: z.string(),
+  name: z.string(),
+  plan: z.enum(['free', 'pro', 'business']),
+  expires_at: z.string(),
+});
+
+const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+};
+
+/** POST/GET/DELETE /console/session: trade an API key for an httpOnly session cookie, and back. */
+export function registerConsoleSessionRoutes(app: ZApp, sessions: ConsoleSessionsService, publicUrl: string | undefined) {
+  const schema = { hide: true };
+  const secureOrigin = publicUrl?.startsWith('https://') ?? false;
+
+  app.post('/console/session', {
+    schema: { ...schema, body: SignInBody },
+    handler: async (req, reply) => {
+      requireConsoleHeader(req);
+      const { token, expiresAt, auth } = await sessions.signIn(req.body.api_key.trim());
+      reply.header('set-cookie', setCookieHeader(req, token, expiresAt, secureOrigin));
+      return { success: true, user_id: auth.userId, plan: auth.plan, expires_at: expiresAt.toISOString() };
+    },
+  });
+
+  app.get('/console/session', {
+    schema: { ...schema, response: { 200: SessionResponse } },
+    handler: async (req, reply) => {
+      const token = consoleCookie(req);
+      if (!token) return sendError(reply, 'unauthorized', 'Not signed in to the console');
+      return { success: true as const, ...(await sessions.describe(token)) };
+    },
+  });
+
+  app.delete('/console/session', {
+    schema,
+    handler: async (req, reply) => {
+      requireConsoleHeader(req);
+      const token = consoleCookie(req);
+      if (token) await sessions.signOut(token);
+      reply.header('set-cookie', clearCookieHeader());
+      return { success: true };
+    },
+  });
+}
+
+/** The built single-page console under /console/, with a strict CSP (no inline script at all). */
+export async function registerConsolePages(app: FastifyInstance, dist = CONSOLE_DIST) {
+  app.get('/console', { schema: { hide: true } }, (_req, reply) => reply.redirect('/console/'));
+  if (!fs.existsSync(path.join(dist, 'index.html'))) {
+    app.get('/console/', { schema: { hide: true } }, (_req, reply) =>
+      sendError(reply, 'unavailable', 'The console is not built; run npm run build:console'),
+    );
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: dist,
+    prefix: '/console/',
+    index: 'index.html',
+    wildcard: true,
+    setHeaders(reply, file) {
+      reply.headers(PAGE_HEADERS);
+      reply.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+}

@@ -1,0 +1,66 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import { AppError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { ApiKeysService, AuthContext } from '../api-keys/api-keys.service.js';
+import type { ConsoleSessionsRepo } from './console.repo.js';
+
+/** A console sign-in lasts 12 hours, then the API key must be entered again. */
+export const CONSOLE_SESSION_TTL_MS = 12 * 3600 * 1000;
+const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+const signedOut = () => new AppError('unauthorized', 'Console session expired or signed out; sign in again with an API key');
+
+/**
+ * Web console sessions: an API key is exchanged once for a random session token that lives only in an
+ * httpOnly cookie; the server keeps its hash. The session acts as the key it was opened with, so
+ * disabling that key ends the session too.
+ */
+export function createConsoleSessionsService(deps: { repo: ConsoleSessionsRepo; apiKeys: ApiKeysService; clock: Clock }) {
+  const { repo, apiKeys, clock } = deps;
+
+  async function resolve(token: string) {
+    const row = TOKEN_FORMAT.test(token) ? await repo.findByTokenHash(hashToken(token)) : undefined;
+    if (!row || row.expires_at <= clock.now().toISOString()) throw signedOut();
+    if (row.key_status !== 'active') throw new AppError('unauthorized', 'The API key this console session was opened with has been disabled');
+    return row;
+  }
+
+  return {
+    async signIn(apiKey: string) {
+      const auth = await apiKeys.authenticate(`Bearer ${apiKey}`);
+      const token = randomBytes(32).toString('base64url');
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + CONSOLE_SESSION_TTL_MS);
+      await repo.insert({
+        id: newId('cs', now.getTime()),
+        token_hash: hashToken(token),
+        user_id: auth.userId,
+        key_id: auth.keyId,
+        created_at: now.toISOString(),
+        expires_at: expiresAt.toISOString(),
+      });
+      return { token, expiresAt, auth };
+    },
+
+    async authenticate(token: string): Promise<AuthContext> {
+      const row = await resolve(token);
+      return { userId: row.user_id, plan: row.plan, keyId: row.key_id };
+    },
+
+    async describe(token: string) {
+      const row = await resolve(token);
+      return { user_id: row.user_id, name: row.name, plan: row.plan, expires_at: row.expires_at };
+    },
+
+    async signOut(token: string) {
+      if (TOKEN_FORMAT.test(token)) await repo.deleteByTokenHash(hashToken(token));
+    },
+
+    purgeExpired() {
+      return repo.deleteExpired(clock.now().toISOString());
+    },
+  };
+}
+export type ConsoleSessionsService = ReturnType<typeof createConsoleSessionsService>;
