@@ -26,7 +26,7 @@ export const StatsActionQuery = z.object({
 
 export const WorktimeBody = z.object({
   hours: z
-    .number({ error: 'hours must be a number' })
+    .number({ error: (iss) => (iss.input === undefined ? undefined : 'hours must be a number') })
     .gt(0, 'hours must be greater than 0')
     .lte(24, 'hours must be at most 24'),
   project: z.string().trim().max(200).optional(),
