@@ -8,6 +8,10 @@ const program = new Command('sheet-workspace').description('Sheet Workspace serv
 program.command('serve').description('Serve the REST API (and the webhook worker)').action(() => serve({ mode: 'all' }));
 program.command('worker').description('Run only the webhook delivery worker').action(() => serve({ mode: 'worker' }));
 program.command('api').description('Serve the API without the webhook worker').action(() => serve({ mode: 'api' }));
+program
+  .command('mcp')
+  .description('MCP server on stdio for SHEET_WORKSPACE_API_KEY (local database, or SHEET_WORKSPACE_URL to use a running server)')
+  .action(async () => (await import('./mcp/stdio.js')).runStdioMcp());
 
 const users = program.command('users').description('Manage accounts');
 users

@@ -11,13 +11,13 @@ const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: ['invalid_json', 'Request body is not valid JSON'],
 };
 
-interface ValidationIssue {
+export interface ValidationIssue {
   instancePath?: string;
   message?: string;
   params?: { issue?: { code?: string; message?: string; expected?: string; path?: PropertyKey[] } };
 }
 
-function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
+export function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
   const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field';
   return issues
     .slice(0, 5)

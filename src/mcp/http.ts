@@ -1,0 +1,47 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Container } from '../container.js';
+import { requireApiKey } from '../http/auth.js';
+import { sendError } from '../http/errors.js';
+import { createMcpServer } from './server.js';
+
+export const MCP_PATH = '/mcp';
+
+/**
+ * Streamable HTTP at /mcp, stateless: every POST gets its own server and transport for the key's
+ * account, so any process behind a load balancer can answer any request. Auth (and whatever the
+ * auth scope adds, such as rate limits) is the same as on /v1.
+ */
+export async function registerMcpRoutes(app: FastifyInstance, c: Container): Promise<void> {
+  await app.register(async (scope) => {
+    requireApiKey(scope, c.apiKeys);
+
+    scope.post(MCP_PATH, { schema: { hide: true } }, async (req, reply) => {
+      const server = createMcpServer(c, req.auth, { logger: req.log as never });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      handOver(reply);
+      await transport.handleRequest(req.raw, reply.raw, req.body);
+    });
+
+    // Stateless: no server-initiated stream to GET and no session to DELETE.
+    const notAllowed = async (_req: unknown, reply: FastifyReply) => {
+      reply.header('allow', 'POST');
+      return sendError(reply, 'method_not_allowed', 'This MCP endpoint is stateless: send JSON-RPC messages with POST /mcp');
+    };
+    scope.get(MCP_PATH, { schema: { hide: true } }, notAllowed);
+    scope.delete(MCP_PATH, { schema: { hide: true } }, notAllowed);
+  });
+}
+
+/** The transport writes to the raw response; headers set so far by hooks (rate-limit state) go with it. */
+function handOver(reply: FastifyReply) {
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) reply.raw.setHeader(name, value as string | number | string[]);
+  }
+  reply.hijack();
+}

@@ -1,0 +1,32 @@
+import fs from 'node:fs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Logger } from 'pino';
+import type { Container } from '../container.js';
+import type { AuthContext } from '../modules/api-keys/api-keys.service.js';
+import { registerResources } from './resources.js';
+import { ToolRegistry, type AuthSource } from './tool.js';
+import { registerSheetTools } from './tools/sheets.js';
+
+const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const INSTRUCTIONS = `Sheet Workspace is the user's working memory for coding with AI assistants.
+Sheets are documents of HTML columns (col1..col99). Sessions are saved summaries of past work; a handover
+is a sheet generated from a session for the next session to pick up. The knowledge base keeps solutions to
+errors and code snippets. Todos are the project's task list. Every tool works on the account of the API key.
+Errors come back as tool errors whose text is JSON {success:false, error, code, status}, as the REST API gives them.`;
+
+/** Registers every tool, resource and prompt with the same zod schemas and services as REST. */
+export function buildToolRegistry(c: Container): ToolRegistry {
+  const tools = new ToolRegistry();
+  registerSheetTools(tools, c);
+  return tools;
+}
+
+/** An MCP server acting for one authenticated account. */
+export function createMcpServer(c: Container, auth: AuthContext | AuthSource, opts: { logger?: Logger } = {}): McpServer {
+  const authSource: AuthSource = typeof auth === 'function' ? auth : () => Promise.resolve(auth);
+  const server = new McpServer({ name: 'sheet-workspace', title: 'Sheet Workspace', version: pkg.version }, { instructions: INSTRUCTIONS });
+  buildToolRegistry(c).install(server, authSource, opts.logger);
+  registerResources(server, c, authSource);
+  return server;
+}

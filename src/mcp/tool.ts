@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import { AppError, CODE_TO_STATUS, type ErrorCode as AppErrorCode } from '../errors.js';
+import { describeValidation } from '../http/errors.js';
+import type { AuthContext } from '../modules/api-keys/api-keys.service.js';
+
+/** Resolves the caller's account. HTTP passes the request's auth; stdio re-checks its key on every call. */
+export type AuthSource = () => Promise<AuthContext>;
+
+type Annotations = Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>>;
+
+/** Truthful hint presets; a tool may still override one field. */
+export const READ_ONLY: Annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const ADDITIVE: Annotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  annotations: Annotations;
+  /** Where REST takes these arguments from, so a validation error is worded exactly as REST words it. */
+  source?: 'body' | 'querystring';
+  run: (args: z.output<I>, auth: AuthContext) => Promise<z.input<O>>;
+}
+
+interface Entry {
+  spec: ToolSpec<z.ZodObject, z.ZodObject>;
+}
+
+/** `has_more` for an offset page, so a list never truncates silently. */
+export const hasMore = (total: number, offset: number | undefined, returned: number) => (offset ?? 0) + returned < total;
+
+/** A REST error body plus its HTTP status, as the text of a tool error. */
+export function errorResult(code: AppErrorCode, message: string): CallToolResult {
+  const body = { success: false, error: message, code, status: CODE_TO_STATUS[code] };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
+}
+
+function okResult(value: unknown): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value as Record<string, unknown> };
+}
+
+/** Same wording as the REST error handler, fed with zod issues instead of Fastify's copies of them. */
+export function validationMessage(source: 'body' | 'querystring', error: z.ZodError): string {
+  return describeValidation(
+    source,
+    error.issues.map((i) => ({ instancePath: `/${i.path.map(String).join('/')}`, message: i.message })),
+  );
+}
+
+/**
+ * Collects tool definitions, then installs them on an McpServer. Listing (JSON Schema of input and
+ * output, annotations) is the SDK's; calling is ours, because the SDK words argument errors its own
+ * way and REST's wording is part of our contract.
+ */
+export class ToolRegistry {
+  private readonly tools = new Map<string, Entry>();
+
+  define<I extends z.ZodObject, O extends z.ZodObject>(name: string, spec: ToolSpec<I, O>): void {
+    if (this.tools.has(name)) throw new Error(`tool ${name} defined twice`);
+    this.tools.set(name, { spec: spec as unknown as ToolSpec<z.ZodObject, z.ZodObject> });
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  async call(name: string, args: unknown, auth: AuthSource, logger?: Logger): Promise<CallToolResult> {
+    const entry = this.tools.get(name);
+    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+    const { spec } = entry;
+    try {
+      const parsed = spec.input.safeParse(args ?? {});
+      if (!parsed.success) return errorResult('invalid_request', validationMessage(spec.source ?? 'body', parsed.error));
+      const out = spec.output.parse(await spec.run(parsed.data, await auth()));
+      return okResult(out);
+    } catch (err) {
+      if (err instanceof AppError) return errorResult(err.code, err.message);
+      logger?.error({ err, tool: name }, 'MCP tool failed');
+      return errorResult('internal_error', 'Internal server error; retry later');
+    }
+  }
+
+  install(server: McpServer, auth: AuthSource, logger?: Logger): void {
+    for (const [name, { spec }] of this.tools) {
+      server.registerTool(
+        name,
+        { title: spec.title, description: spec.description, inputSchema: spec.input, outputSchema: spec.output, annotations: { title: spec.title, ...spec.annotations } },
+        // Unused while the handler below is installed; kept so the SDK's own path would behave the same.
+        ((args: unknown) => this.call(name, args, auth, logger)) as never,
+      );
+    }
+    server.server.setRequestHandler(CallToolRequestSchema, (req) => this.call(req.params.name, req.params.arguments, auth, logger));
+  }
+}

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import type { Container } from '../../container.js';
+import { IdParams } from '../../http/schemas.js';
+import {
+  CreateSheetBody,
+  CreateSheetResponse,
+  ListSheetsQuery,
+  ListSheetsResponse,
+  SheetResponse,
+  TrashSheetResponse,
+  UpdateSheetBody,
+} from '../../modules/sheets/sheets.schemas.js';
+import { ADDITIVE, READ_ONLY, hasMore, type ToolRegistry } from '../tool.js';
+
+/** REST's query strings carry numbers and booleans as text; tool arguments are typed JSON. */
+export const McpPage = {
+  limit: z.number().int().min(0, 'limit must be a non-negative integer').optional(),
+  offset: z.number().int().min(0, 'offset must be a non-negative integer').optional(),
+};
+
+const SheetId = IdParams.shape.id.describe('Sheet id, e.g. sht_01j...');
+const ListInput = ListSheetsQuery.extend({
+  ...McpPage,
+  limit: McpPage.limit.describe('How many sheets to return: default 50, at most 100.'),
+  offset: McpPage.offset.describe('How many to skip, for the next page (use when has_more is true).'),
+  trashed: z.boolean().optional().describe('true lists the trash instead of active sheets.'),
+});
+const SearchInput = ListInput.extend({
+  q: z.string().trim().min(1, 'q must not be empty').max(200).describe(ListSheetsQuery.shape.q.description ?? 'Search words'),
+});
+const ListOutput = ListSheetsResponse.extend({ has_more: z.boolean().describe('true when more sheets match beyond this page.') });
+
+export function registerSheetTools(t: ToolRegistry, c: Container): void {
+  const list = async (args: z.output<typeof ListInput>, userId: string) => {
+    const r = await c.sheets.list(userId, args);
+    return { success: true as const, ...r, has_more: hasMore(r.total, args.offset, r.sheets.length) };
+  };
+
+  t.define('list_sheets', {
+    title: 'List sheets',
+    description:
+      "List the user's sheets (documents made of HTML columns col1..col99), newest first, with total and has_more. " +
+      'Use offset to page. Set trashed=true to see the trash. To find sheets by words, prefer search_sheets.',
+    input: ListInput,
+    output: ListOutput,
+    annotations: READ_ONLY,
+    source: 'querystring',
+    run: (args, auth) => list(args, auth.userId),
+  });
+
+  t.define('search_sheets', {
+    title: 'Search sheets',
+    description:
+      'Find sheets whose title or visible text contains all the given words (case-insensitive, works for Japanese/Chinese/Korean). ' +
+      'Returns full sheets newest first, with total and has_more.',
+    input: SearchInput,
+    output: ListOutput,
+    annotations: READ_ONLY,
+    source: 'querystring',
+    run: (args, auth) => list(args, auth.userId),
+  });
+
+  t.define('get_sheet', {
+    title: 'Get a sheet',
+    description: 'Fetch one sheet by id with all its columns (trashed sheets too; trashedAt is then set).',
+    input: z.object({ id: SheetId }),
+    output: SheetResponse,
+    annotations: READ_ONLY,
+    run: async (args, auth) => ({ success: true as const, sheet: await c.sheets.get(auth.userId, args.id) }),
+  });
+
+  t.define('create_sheet', {
+    title: 'Create a sheet',
+    description:
+      'Create a new sheet. content maps column keys col1..col99 to HTML strings (e.g. {"col1": "<h1>Plan</h1><p>...</p>"}). ' +
+      'Optional folder and tags. Fires the sheet.created webhook event.',
+    input: CreateSheetBody,
+    output: CreateSheetResponse,
+    annotations: ADDITIVE,
+    run: async (args, auth) => {
+      const sheet = await c.sheets.create(auth.userId, args);
+      return { success: true as const, id: sheet.id, title: sheet.title, sheet };
+    },
+  });
+
+  t.define('update_sheet', {
+    title: 'Update a sheet',
+    description:
+      'Change a sheet. Only the fields you send change. content merges by column: keys sent replace those columns, ' +
+      'a key sent as null removes that column, other columns stay. Fires sheet.updated listing the changed fields (nothing if nothing changed).',
+    input: UpdateSheetBody.extend({ id: SheetId }),
+    output: SheetResponse,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: async ({ id, ...patch }, auth) => ({ success: true as const, sheet: await c.sheets.update(auth.userId, id, patch) }),
+  });
+
+  t.define('trash_sheet', {
+    title: 'Move a sheet to the trash',
+    description:
+      'Move a sheet to the trash (recoverable with restore_sheet for 30 days, then purged). ' +
+      'With permanent=true it is removed for good instead, which cannot be undone. Fires sheet.deleted.',
+    input: z.object({
+      id: SheetId,
+      permanent: z.boolean().optional().describe('true deletes the sheet for good instead of trashing it. Only when the user asked for that.'),
+    }),
+    output: TrashSheetResponse,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: async (args, auth) => ({ success: true as const, ...(await c.sheets.remove(auth.userId, args.id, args.permanent)) }),
+  });
+
+  t.define('restore_sheet', {
+    title: 'Restore a trashed sheet',
+    description: 'Bring a sheet back from the trash. Restoring a sheet that is not trashed changes nothing.',
+    input: z.object({ id: SheetId }),
+    output: SheetResponse,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: async (args, auth) => ({ success: true as const, sheet: await c.sheets.restore(auth.userId, args.id) }),
+  });
+}

@@ -1,0 +1,137 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { manualClock } from '../src/clock.js';
+import { dialects, startServer, type TestServer } from './helpers.js';
+import { httpClient, ok, sameErrorAsRest, toolError, without } from './mcp-helpers.js';
+
+for (const dialect of dialects()) {
+  describe(`MCP sheet tools and resources [${dialect}]`, () => {
+    const clock = manualClock(new Date('2026-03-10T12:00:00.000Z'));
+    let s: TestServer;
+    let alice: { key: string; userId: string };
+    let bob: { key: string; userId: string };
+    let mcp: Client;
+    before(async () => {
+      s = await startServer(dialect, { clock });
+      alice = await s.user('pro');
+      bob = await s.user('free');
+      mcp = await httpClient(s, alice.key);
+    });
+    after(async () => {
+      await mcp.close();
+      await s.close();
+    });
+    const call = (name: string, args: Record<string, unknown>) => mcp.callTool({ name, arguments: args });
+    const eventsFor = async (id: string) => (await s.events()).filter((e) => e.data.sheet_id === id);
+
+    it('create_sheet makes the same sheet and the same events as POST /v1/sheets', async () => {
+      const input = { title: 'Plan', content: { col1: '<p>Hi</p>' }, folder: 'Work', tags: ['x'] };
+      const viaMcp = ok(await call('create_sheet', input));
+      const viaRest = (await s.req('POST', '/v1/sheets', { key: alice.key, body: input })).body;
+      assert.deepEqual(Object.keys(viaMcp).sort(), Object.keys(viaRest).sort());
+      assert.match(viaMcp.id, /^sht_/);
+      assert.deepEqual(without(viaMcp.sheet, 'id'), without(viaRest.sheet, 'id'));
+      // Read back through REST: stored exactly as the tool reported it.
+      const got = await s.req('GET', `/v1/sheets/${viaMcp.id}`, { key: alice.key });
+      assert.deepEqual(got.body.sheet, viaMcp.sheet);
+      const [evMcp] = await eventsFor(viaMcp.id);
+      const [evRest] = await eventsFor(viaRest.id);
+      assert.equal(evMcp.event, 'sheet.created');
+      assert.equal(evMcp.user_id, alice.userId);
+      assert.deepEqual(evMcp.data, { sheet_id: viaMcp.id, name: 'Plan', created_at: '2026-03-10T12:00:00.000Z' });
+      assert.deepEqual(without(evMcp.data, 'sheet_id'), without(evRest.data, 'sheet_id'));
+    });
+
+    it('create_sheet rejects bad arguments with the REST message, and writes nothing', async () => {
+      const before = (await s.events()).length;
+      for (const bad of [{}, { title: '  ' }, { title: 'a', content: { colx: '<p/>' } }, { title: 'a', tags: 'x' }]) {
+        sameErrorAsRest(await call('create_sheet', bad), await s.req('POST', '/v1/sheets', { key: alice.key, body: bad }));
+      }
+      assert.match(toolError(await call('create_sheet', {}), 400, 'invalid_request').error, /field 'title' is required/);
+      assert.equal((await s.events()).length, before);
+    });
+
+    it('list_sheets pages with total and has_more; search_sheets finds by words', async () => {
+      const carol = await s.user('free');
+      const client = await httpClient(s, carol.key);
+      for (const t of ['alpha one', 'beta two', 'alpha three']) {
+        await client.callTool({ name: 'create_sheet', arguments: { title: t, content: { col1: `<b>${t}</b> 日本語` } } });
+      }
+      const p1 = ok(await client.callTool({ name: 'list_sheets', arguments: { limit: 2 } }));
+      assert.deepEqual([p1.total, p1.has_more, p1.sheets.map((x: any) => x.title)], [3, true, ['alpha three', 'beta two']]);
+      const p2 = ok(await client.callTool({ name: 'list_sheets', arguments: { limit: 2, offset: 2 } }));
+      assert.deepEqual([p2.total, p2.has_more, p2.sheets.map((x: any) => x.title)], [3, false, ['alpha one']]);
+      const rest = await s.req('GET', '/v1/sheets?limit=2', { key: carol.key });
+      assert.deepEqual(without(p1, 'has_more'), rest.body);
+
+      const found = ok(await client.callTool({ name: 'search_sheets', arguments: { q: 'ALPHA' } }));
+      assert.deepEqual([found.total, found.has_more, found.sheets.map((x: any) => x.title)], [2, false, ['alpha three', 'alpha one']]);
+      assert.equal(ok(await client.callTool({ name: 'search_sheets', arguments: { q: '日本' } })).total, 3);
+      toolError(await client.callTool({ name: 'search_sheets', arguments: {} }), 400, 'invalid_request');
+      assert.match(toolError(await client.callTool({ name: 'list_sheets', arguments: { limit: -1 } }), 400, 'invalid_request').error, /limit/);
+      await client.close();
+    });
+
+    it('get_sheet returns the sheet; unknown and foreign ids give the REST 404 and 403 messages', async () => {
+      const { id } = ok(await call('create_sheet', { title: 'mine' }));
+      assert.equal(ok(await call('get_sheet', { id })).sheet.title, 'mine');
+      const unknown = 'sht_01jzzzzzzzzzzzzzzzzzzzzzzz';
+      sameErrorAsRest(await call('get_sheet', { id: unknown }), await s.req('GET', `/v1/sheets/${unknown}`, { key: alice.key }));
+      const bobs = ok(await (await httpClient(s, bob.key)).callTool({ name: 'create_sheet', arguments: { title: 'bob' } }));
+      const foreign = await call('get_sheet', { id: bobs.id });
+      toolError(foreign, 403, 'forbidden');
+      sameErrorAsRest(foreign, await s.req('GET', `/v1/sheets/${bobs.id}`, { key: alice.key }));
+      for (const name of ['update_sheet', 'trash_sheet', 'restore_sheet']) {
+        toolError(await call(name, { id: bobs.id, title: 'x' }), 403, 'forbidden');
+      }
+      assert.equal((await s.req('GET', `/v1/sheets/${bobs.id}`, { key: bob.key })).body.sheet.title, 'bob');
+    });
+
+    it('update_sheet merges content and fires sheet.updated with the changed fields, like PUT', async () => {
+      const { id } = ok(await call('create_sheet', { title: 'm', content: { col1: 'a', col2: 'b' } }));
+      clock.advance(1000);
+      const r = ok(await call('update_sheet', { id, content: { col2: null, col3: 'c' }, tags: ['t'] }));
+      assert.deepEqual(r.sheet.content, { col1: 'a', col3: 'c' });
+      assert.deepEqual(r.sheet.tags, ['t']);
+      assert.deepEqual((await s.req('GET', `/v1/sheets/${id}`, { key: alice.key })).body.sheet, r.sheet);
+      ok(await call('update_sheet', { id, title: 'm' })); // no change, no event
+      const updates = (await eventsFor(id)).filter((e) => e.event === 'sheet.updated');
+      assert.deepEqual(updates.map((e) => e.data), [{ sheet_id: id, changes: ['content', 'tags'], updated_at: '2026-03-10T12:00:01.000Z' }]);
+      sameErrorAsRest(await call('update_sheet', { id, title: '' }), await s.req('PUT', `/v1/sheets/${id}`, { key: alice.key, body: { title: '' } }));
+      toolError(await call('update_sheet', { title: 'no id' }), 400, 'invalid_request');
+    });
+
+    it('trash_sheet and restore_sheet move a sheet through the trash; permanent removes it', async () => {
+      const { id } = ok(await call('create_sheet', { title: 'tmp' }));
+      const trashed = ok(await call('trash_sheet', { id }));
+      assert.deepEqual(trashed, { success: true, id, trashedAt: '2026-03-10T12:00:01.000Z', deleted: false });
+      assert.equal((await s.req('GET', `/v1/sheets/${id}`, { key: alice.key })).body.sheet.trashedAt, trashed.trashedAt);
+      assert.ok(ok(await call('list_sheets', { trashed: true })).sheets.some((x: any) => x.id === id));
+      ok(await call('trash_sheet', { id })); // again: same state, no second event
+      assert.deepEqual((await eventsFor(id)).filter((e) => e.event === 'sheet.deleted').map((e) => e.data), [{ sheet_id: id, deleted_at: trashed.trashedAt }]);
+      const restored = ok(await call('restore_sheet', { id }));
+      assert.equal(restored.sheet.trashedAt, null);
+      assert.equal((await s.req('GET', `/v1/sheets/${id}`, { key: alice.key })).body.sheet.trashedAt, null);
+      assert.deepEqual(ok(await call('trash_sheet', { id, permanent: true })), { success: true, id, trashedAt: null, deleted: true });
+      assert.equal((await s.req('GET', `/v1/sheets/${id}`, { key: alice.key })).status, 404);
+      sameErrorAsRest(await call('restore_sheet', { id }), await s.req('POST', `/v1/sheets/${id}/restore`, { key: alice.key }));
+    });
+
+    it('serves sheets as sheet://{id} resources, only the caller\'s', async () => {
+      const { id, sheet } = ok(await call('create_sheet', { title: 'res', content: { col1: '<p>r</p>' } }));
+      const { resourceTemplates } = await mcp.listResourceTemplates();
+      assert.ok(resourceTemplates.some((t) => t.uriTemplate === 'sheet://{id}'));
+      const { resources } = await mcp.listResources();
+      assert.ok(resources.some((r) => r.uri === `sheet://${id}` && r.name === 'res'));
+      const read = await mcp.readResource({ uri: `sheet://${id}` });
+      assert.equal(read.contents[0].mimeType, 'application/json');
+      assert.deepEqual(JSON.parse((read.contents[0] as { text: string }).text), sheet);
+      const bobClient = await httpClient(s, bob.key);
+      await assert.rejects(bobClient.readResource({ uri: `sheet://${id}` }), /belongs to another account/);
+      assert.equal((await bobClient.listResources()).resources.some((r) => r.uri === `sheet://${id}`), false);
+      await assert.rejects(mcp.readResource({ uri: 'sheet://sht_nope' }), /sheet sht_nope not found/);
+      await bobClient.close();
+    });
+  });
+}
