@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Db } from '../db/types.js';
 
 /**
  * Every Prometheus metric of the service, one registry per container (so two
@@ -67,6 +68,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}) {
         }
       },
     }),
+    /** One call per delivery attempt (the worker's AttemptResult fits): attempts, successes, failures by reason. */
+    observeDeliveryAttempt(result: { ok: boolean; statusCode: number | null; error: string | null }) {
+      metrics.webhookDeliveryAttempts.inc();
+      if (result.ok) metrics.webhookDeliverySuccesses.inc();
+      else metrics.webhookDeliveryFailures.inc({ reason: failureReason(result) });
+    },
     /** The worker calls this once with a function that counts pending deliveries. */
     setQueueDepthSource(source: () => Promise<number>) {
       queueDepthSource = source;
@@ -75,3 +82,21 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}) {
   return metrics;
 }
 export type Metrics = ReturnType<typeof createMetrics>;
+
+function failureReason(r: { statusCode: number | null; error: string | null }): string {
+  if (r.statusCode !== null) return 'http_status';
+  const e = (r.error ?? '').toLowerCase();
+  if (/time(d)? ?out|aborted/.test(e)) return 'timeout';
+  if (/refus|not allowed|private|loopback|link-local|reserved/.test(e)) return 'refused';
+  return 'network';
+}
+
+/** The queue-depth gauge's source: deliveries still pending (due now or waiting for a retry). */
+export async function countPendingDeliveries(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('deliveries')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
