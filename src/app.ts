@@ -18,6 +18,7 @@ import { registerKnowledgeRoutes } from './modules/knowledge/knowledge.routes.js
 import { registerSessionRoutes } from './modules/sessions/sessions.routes.js';
 import { registerStatsRoutes } from './modules/stats/stats.routes.js';
 import { registerTodoRoutes } from './modules/todos/todos.routes.js';
+import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -57,6 +58,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       registerSessionRoutes(api, c.sessions);
       registerKnowledgeRoutes(api, c.knowledge);
       registerTodoRoutes(api, c.todos);
+      registerWebhookRoutes(api, c.webhooks);
       registerStatsRoutes(api, c.stats);
       registerExportRoutes(api, c.exports, c.config.publicUrl);
     },

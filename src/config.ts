@@ -30,6 +30,7 @@ const EnvSchema = z.object({
     .optional(),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag('WEBHOOK_ALLOW_PRIVATE_TARGETS'),
   WEBHOOK_RETRY_SCHEDULE: durationList.optional(),
+  WEBHOOK_CA_FILE: z.string().min(1).optional(),
   WEBHOOK_WORKER: flag('WEBHOOK_WORKER').default(true),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
   RATE_LIMIT_DISABLED: flag('RATE_LIMIT_DISABLED'),
@@ -52,7 +53,7 @@ export type Config = {
   bootstrapOwner: boolean;
   publicUrl?: string;
   secretKey?: string;
-  webhooks: { allowPrivateTargets: boolean; retrySchedule: number[]; worker: boolean };
+  webhooks: { allowPrivateTargets: boolean; retrySchedule: number[]; worker: boolean; caFile?: string };
   redisUrl?: string;
   rateLimitDisabled: boolean;
   /** Prefix of every Redis key, so several deployments (or test runs) can share one Redis. */
@@ -88,6 +89,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       retrySchedule: e.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE,
       worker: e.WEBHOOK_WORKER,
+      caFile: e.WEBHOOK_CA_FILE,
     },
     redisUrl: e.REDIS_URL,
     rateLimitDisabled: e.RATE_LIMIT_DISABLED,

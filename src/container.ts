@@ -21,6 +21,9 @@ import { createStatsRepo } from './modules/stats/stats.repo.js';
 import { createStatsService } from './modules/stats/stats.service.js';
 import { createTodosRepo } from './modules/todos/todos.repo.js';
 import { createTodosService } from './modules/todos/todos.service.js';
+import { createWebhooksRepo } from './modules/webhooks/webhooks.repo.js';
+import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
+import { createDeliveryEngine } from './webhooks/delivery.js';
 import { createMetrics } from './ops/metrics.js';
 import { openRedis } from './ops/redis.js';
 
@@ -49,6 +52,9 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const stats = createStatsService({ repo: createStatsRepo(db), clock });
   const exports = createExportsService({ repo: createExportsRepo(db), sheets, outbox, tx, clock });
   const consoleSessions = createConsoleSessionsService({ repo: createConsoleSessionsRepo(db), apiKeys, clock });
+  // The worker itself is started by server.ts (or a test), not here: API-only processes share this engine for POST /webhooks/{id}/test.
+  const webhookDelivery = createDeliveryEngine({ db, dialect: database.dialect, clock, config });
+  const webhooks = createWebhooksService({ repo: createWebhooksRepo(db), tx, clock, engine: webhookDelivery, wake: () => outbox.committed() });
 
   return {
     config,
@@ -68,7 +74,10 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     stats,
     exports,
     consoleSessions,
+    webhookDelivery,
+    webhooks,
     async close() {
+      await webhookDelivery.close();
       await redis?.close();
       await database.close();
     },

@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { createContainer } from './container.js';
+import { startContainerNotifier, startContainerWorker } from './webhooks/start.js';
 
 export type ServeMode = 'all' | 'api' | 'worker';
 
@@ -22,7 +23,10 @@ export async function serve({ mode }: { mode: ServeMode }): Promise<void> {
     }
   }
 
-  const app = await buildApp(c, { logger: { level: config.logLevel } });
+  // Worker mode serves no HTTP, so it can run beside an API process on the same PORT.
+  const app = mode === 'worker' ? null : await buildApp(c, { logger: { level: config.logLevel } });
+  const worker = mode !== 'api' && config.webhooks.worker ? await startContainerWorker(c, { logger }) : null;
+  const unnotify = mode !== 'worker' ? startContainerNotifier(c, logger) : () => {};
   const purge = () => {
     c.sheets.purgeTrash().catch((err) => logger.warn({ err }, 'trash purge failed'));
     c.exports.purgeExpired().catch((err) => logger.warn({ err }, 'expired export purge failed'));
@@ -30,8 +34,8 @@ export async function serve({ mode }: { mode: ServeMode }): Promise<void> {
   void purge();
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS).unref();
 
-  await app.listen({ port: config.port, host: config.host });
-  logger.info({ mode, url: `http://${config.host}:${config.port}/v1`, database: c.database.dialect }, 'Sheet Workspace is up');
+  await app?.listen({ port: config.port, host: config.host });
+  logger.info({ mode, url: app ? `http://${config.host}:${config.port}/v1` : null, webhookWorker: !!worker, database: c.database.dialect }, 'Sheet Workspace is up');
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -39,7 +43,10 @@ export async function serve({ mode }: { mode: ServeMode }): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'draining');
     clearInterval(purgeTimer);
-    await app.close();
+    await app?.close();
+    unnotify();
+    // In-flight deliveries finish and are recorded; anything unsent stays queued in the database.
+    await worker?.stop();
     await c.close();
     process.exit(0);
   };

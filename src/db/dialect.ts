@@ -34,3 +34,24 @@ export function containsAllTerms(column: string, terms: string[]): Expression<Sq
 export function skipLockedSuffix(dialect: Dialect) {
   return dialect === 'postgres' ? sql`for update skip locked` : sql``;
 }
+
+/** Channel on which PostgreSQL processes tell each other's webhook workers that events were committed. */
+export const OUTBOX_CHANNEL = 'sw_outbox';
+
+/** Cross-process wake-up after a commit: NOTIFY on PostgreSQL; SQLite has no other processes to tell (null). */
+export function outboxNotifySql(dialect: Dialect) {
+  return dialect === 'postgres' ? sql`select pg_notify(${OUTBOX_CHANNEL}, '')` : null;
+}
+
+/** LISTEN on a dedicated connection (a pooled one would be returned to the pool). Returns a closer. */
+export async function listenForOutbox(url: string, onNotify: () => void, onError: (err: Error) => void): Promise<() => Promise<void>> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', onError);
+  client.on('notification', onNotify);
+  await client.connect();
+  await client.query(`listen ${OUTBOX_CHANNEL}`);
+  return async () => {
+    await client.end().catch(() => {});
+  };
+}

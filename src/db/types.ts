@@ -123,6 +123,52 @@ export interface ConsoleSessionsTable {
   expires_at: string;
 }
 
+export interface WebhooksTable {
+  id: string;
+  user_id: string;
+  url: string;
+  /** JSON array of event names, or ["*"]. */
+  events: string;
+  name: string | null;
+  /** The whsec_ secret, AES-256-GCM encrypted with the server key (src/webhooks/secrets.ts). */
+  secret_enc: string;
+  status: 'enabled' | 'disabled';
+  created_at: string;
+  disabled_at: string | null;
+  disabled_reason: string | null;
+}
+
+export interface DeliveriesTable {
+  id: string;
+  webhook_id: string;
+  user_id: string;
+  event_id: string;
+  event: string;
+  /** The exact bytes sent (and signed) on every attempt. */
+  body: string;
+  status: 'pending' | 'delivered' | 'failed' | 'stopped';
+  attempt_count: number;
+  /** Failures since the delivery was (re)queued: the position in the retry schedule. */
+  retry_step: number;
+  next_attempt_at: string | null;
+  /** Lease: while in the future, one worker owns the row. */
+  claimed_until: string | null;
+  claimed_by: string | null;
+  stopped_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeliveryAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempted_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_body: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -133,6 +179,9 @@ export interface Database {
   work_logs: WorkLogsTable;
   spark_runs: SparkRunsTable;
   outbox: OutboxTable;
+  webhooks: WebhooksTable;
+  deliveries: DeliveriesTable;
+  delivery_attempts: DeliveryAttemptsTable;
   exports: ExportsTable;
   console_sessions: ConsoleSessionsTable;
 }

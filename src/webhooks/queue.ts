@@ -1,0 +1,235 @@
+import { sql } from 'kysely';
+import type { Clock } from '../clock.js';
+import { skipLockedSuffix } from '../db/dialect.js';
+import type { Db, DeliveriesTable, Dialect, Executor } from '../db/types.js';
+import { newId } from '../ids.js';
+import type { AttemptResult } from './sender.js';
+
+/**
+ * The delivery queue in the database. Everything here is safe with several
+ * worker processes: fan-out is idempotent (unique event_id, webhook_id),
+ * claims take a lease (claimed_until) under FOR UPDATE SKIP LOCKED on
+ * PostgreSQL, and results are written only by the lease holder.
+ */
+
+export const TEST_EVENT = 'webhook.test';
+const FAN_OUT_BATCH = 200;
+
+export interface ClaimedDelivery extends DeliveriesTable {
+  url: string;
+  secret_enc: string;
+  webhook_status: 'enabled' | 'disabled';
+  plan: string;
+  /** The claim token written to claimed_by. */
+  token: string;
+}
+
+export const paidPlan = (plan: string) => plan === 'pro' || plan === 'business';
+
+export function subscribes(events: string[], event: string): boolean {
+  return events.includes('*') || events.includes(event);
+}
+
+export function envelope(event: string, timestamp: string, data: unknown): string {
+  return JSON.stringify({ event, timestamp, data });
+}
+
+export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clock; retrySchedule: number[]; leaseMs: number }) {
+  const { db, dialect, clock, retrySchedule, leaseMs } = deps;
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  /** Turns committed outbox rows into one delivery per enabled, subscribed webhook of a paying owner. Returns rows handled. */
+  async function fanOut(): Promise<number> {
+    return db.transaction().execute(async (trx) => {
+      const events = await trx
+        .selectFrom('outbox')
+        .selectAll()
+        .where('dispatched_at', 'is', null)
+        .orderBy('id')
+        .limit(FAN_OUT_BATCH)
+        .modifyEnd(skipLockedSuffix(dialect))
+        .execute();
+      if (events.length === 0) return 0;
+      const owners = [...new Set(events.map((e) => e.user_id))];
+      const hooks = await trx
+        .selectFrom('webhooks')
+        .innerJoin('users', 'users.id', 'webhooks.user_id')
+        .select(['webhooks.id', 'webhooks.user_id', 'webhooks.events', 'users.plan'])
+        .where('webhooks.user_id', 'in', owners)
+        .where('webhooks.status', '=', 'enabled')
+        .execute();
+      const now = clock.now();
+      const rows: DeliveriesTable[] = [];
+      for (const ev of events) {
+        for (const h of hooks) {
+          if (h.user_id !== ev.user_id || !paidPlan(h.plan) || !subscribes(JSON.parse(h.events), ev.event)) continue;
+          rows.push(newDelivery(h.id, ev.user_id, ev.id, ev.event, envelope(ev.event, ev.created_at, JSON.parse(ev.data)), now.getTime()));
+        }
+      }
+      for (let i = 0; i < rows.length; i += 100) {
+        await trx
+          .insertInto('deliveries')
+          .values(rows.slice(i, i + 100))
+          .onConflict((oc) => oc.columns(['event_id', 'webhook_id']).doNothing())
+          .execute();
+      }
+      await trx
+        .updateTable('outbox')
+        .set({ dispatched_at: now.toISOString() })
+        .where('id', 'in', events.map((e) => e.id))
+        .execute();
+      return events.length;
+    });
+  }
+
+  function newDelivery(webhookId: string, userId: string, eventId: string, event: string, body: string, at: number): DeliveriesTable {
+    return {
+      id: newId('dlv', at),
+      webhook_id: webhookId,
+      user_id: userId,
+      event_id: eventId,
+      event,
+      body,
+      status: 'pending',
+      attempt_count: 0,
+      retry_step: 0,
+      next_attempt_at: iso(at),
+      claimed_until: null,
+      claimed_by: null,
+      stopped_reason: null,
+      created_at: iso(at),
+      updated_at: iso(at),
+    };
+  }
+
+  const withWebhook = (ids: string[], token: string) =>
+    db
+      .selectFrom('deliveries as d')
+      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+      .innerJoin('users as u', 'u.id', 'd.user_id')
+      .selectAll('d')
+      .select(['w.url', 'w.secret_enc', 'w.status as webhook_status', 'u.plan'])
+      .where('d.id', 'in', ids)
+      .where('d.claimed_by', '=', token)
+      .execute();
+
+  /**
+   * Leases up to `max` due deliveries, at most `slots(webhookId)` per webhook,
+   * skipping webhooks in `exclude` (those already at their concurrency cap).
+   */
+  async function claim(opts: { max: number; exclude: string[]; slots: (webhookId: string) => number; workerId: string }): Promise<ClaimedDelivery[]> {
+    const now = clock.now().getTime();
+    const token = `${opts.workerId}:${newId('run', now)}`;
+    const ids = await db.transaction().execute(async (trx) => {
+      let q = trx
+        .selectFrom('deliveries')
+        .select(['id', 'webhook_id'])
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', iso(now))
+        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', iso(now))]))
+        .orderBy('next_attempt_at')
+        .orderBy('id')
+        .limit(opts.max * 4);
+      if (opts.exclude.length > 0) q = q.where('webhook_id', 'not in', opts.exclude);
+      const candidates = await q.modifyEnd(skipLockedSuffix(dialect)).execute();
+      const taken = new Map<string, number>();
+      const picked: string[] = [];
+      for (const c of candidates) {
+        const n = taken.get(c.webhook_id) ?? 0;
+        if (picked.length >= opts.max || n >= opts.slots(c.webhook_id)) continue;
+        taken.set(c.webhook_id, n + 1);
+        picked.push(c.id);
+      }
+      if (picked.length === 0) return [];
+      await trx
+        .updateTable('deliveries')
+        .set({ claimed_until: iso(now + leaseMs), claimed_by: token })
+        .where('id', 'in', picked)
+        .where('status', '=', 'pending')
+        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', iso(now))]))
+        .execute();
+      return picked;
+    });
+    if (ids.length === 0) return [];
+    return (await withWebhook(ids, token)).map((r) => ({ ...r, token }) as ClaimedDelivery);
+  }
+
+  /** Writes an attempt and moves the delivery on: delivered, the next retry, or failed (which disables the webhook). */
+  async function record(d: ClaimedDelivery, result: AttemptResult): Promise<{ disabled: boolean }> {
+    const now = clock.now().getTime();
+    return db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('delivery_attempts')
+        .values({
+          id: newId('run', now),
+          delivery_id: d.id,
+          attempted_at: iso(now - result.durationMs),
+          duration_ms: result.durationMs,
+          status_code: result.statusCode,
+          error: result.error,
+          response_body: result.responseBody,
+        })
+        .execute();
+      const base = trx
+        .updateTable('deliveries')
+        .where('id', '=', d.id)
+        .where('claimed_by', '=', d.token)
+        .set({ attempt_count: sql`attempt_count + 1`, claimed_until: null, updated_at: iso(now) });
+      if (result.ok) {
+        await base.set({ status: 'delivered', next_attempt_at: null }).execute();
+        return { disabled: false };
+      }
+      const step = d.retry_step;
+      if (d.event !== TEST_EVENT && step < retrySchedule.length) {
+        await base
+          .where('status', '=', 'pending')
+          .set({ retry_step: step + 1, next_attempt_at: iso(now + retrySchedule[step]) })
+          .execute();
+        return { disabled: false };
+      }
+      const r = await base.where('status', '=', 'pending').set({ status: 'failed', next_attempt_at: null }).executeTakeFirst();
+      if (d.event === TEST_EVENT || Number(r.numUpdatedRows) === 0) return { disabled: false };
+      const reason = `delivery ${d.id} failed ${step + 1} times (the first try and ${step} retries); last error: ${result.error}`;
+      const w = await trx
+        .updateTable('webhooks')
+        .set({ status: 'disabled', disabled_at: iso(now), disabled_reason: reason.slice(0, 1000) })
+        .where('id', '=', d.webhook_id)
+        .where('status', '=', 'enabled')
+        .executeTakeFirst();
+      await stopPending(trx, d.webhook_id, 'the webhook was disabled after repeated failures', now);
+      return { disabled: Number(w.numUpdatedRows) > 0 };
+    });
+  }
+
+  async function stopPending(exec: Executor, webhookId: string, reason: string, now: number) {
+    await exec
+      .updateTable('deliveries')
+      .set({ status: 'stopped', stopped_reason: reason, claimed_until: null, next_attempt_at: null, updated_at: iso(now) })
+      .where('webhook_id', '=', webhookId)
+      .where('status', '=', 'pending')
+      .execute();
+  }
+
+  /** A claimed delivery that must not be sent (webhook disabled or owner no longer paying) stops with its reason. */
+  async function stop(d: ClaimedDelivery, reason: string) {
+    await db
+      .updateTable('deliveries')
+      .set({ status: 'stopped', stopped_reason: reason, claimed_until: null, next_attempt_at: null, updated_at: iso(clock.now().getTime()) })
+      .where('id', '=', d.id)
+      .where('claimed_by', '=', d.token)
+      .execute();
+  }
+
+  /** Inserts a delivery already leased to the caller (the test endpoint sends it inline). */
+  async function insertClaimed(webhookId: string, userId: string, event: string, body: string, workerId: string): Promise<ClaimedDelivery> {
+    const now = clock.now().getTime();
+    const row = newDelivery(webhookId, userId, newId('evt', now), event, body, now);
+    const token = `${workerId}:${newId('run', now)}`;
+    await db.insertInto('deliveries').values({ ...row, claimed_by: token, claimed_until: iso(now + leaseMs) }).execute();
+    const [claimed] = await withWebhook([row.id], token);
+    return { ...claimed, token } as ClaimedDelivery;
+  }
+
+  return { fanOut, claim, record, stop, insertClaimed, stopPending: (webhookId: string, reason: string) => stopPending(db, webhookId, reason, clock.now().getTime()) };
+}
+export type DeliveryQueue = ReturnType<typeof createDeliveryQueue>;

@@ -1,0 +1,189 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import { listenForOutbox, outboxNotifySql } from '../db/dialect.js';
+import type { Db, Dialect } from '../db/types.js';
+import type { Outbox } from '../events/outbox.js';
+import type { DeliveryEngine } from './delivery.js';
+import type { ClaimedDelivery } from './queue.js';
+
+/**
+ * The delivery worker: wakes on every local commit (outbox.onCommitted), on
+ * NOTIFY from other processes (PostgreSQL), and on a slow poll as a safety
+ * net and for retries falling due. Each wake fans new outbox rows out into
+ * deliveries, then leases due deliveries and sends them, with a global
+ * concurrency limit and a per-webhook cap so one slow receiver cannot hold
+ * up the others.
+ */
+export interface WorkerDeps {
+  db: Db;
+  dialect: Dialect;
+  outbox: Outbox;
+  engine: DeliveryEngine;
+  clock: Clock;
+  databaseUrl?: string;
+  logger?: Pick<Logger, 'warn' | 'error' | 'info'>;
+}
+
+export interface WorkerOptions {
+  pollMs?: number;
+  concurrency?: number;
+  perWebhook?: number;
+  /** Per-attempt time limit; the spec's 5 s unless a test needs a shorter one. */
+  timeoutMs?: number;
+  /** Listen for NOTIFY from other processes (PostgreSQL only). Default true. */
+  listen?: boolean;
+}
+
+export interface WebhookWorker {
+  readonly id: string;
+  wake(): void;
+  /** Resolves once nothing is being claimed or sent (tests wait on it). */
+  idle(): Promise<void>;
+  /** Graceful: stops claiming, waits for in-flight deliveries to be sent and recorded. */
+  stop(): Promise<void>;
+  /** Abrupt, like a crashed process: aborts in-flight requests and records nothing; leases expire later. */
+  kill(): Promise<void>;
+}
+
+export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions = {}): Promise<WebhookWorker> {
+  const { engine, logger } = deps;
+  const pollMs = opts.pollMs ?? 1000;
+  const concurrency = opts.concurrency ?? 32;
+  const perWebhook = opts.perWebhook ?? 4;
+  const id = `wrk_${randomBytes(6).toString('hex')}`;
+  const inflight = new Map<string, number>();
+  const tasks = new Set<Promise<void>>();
+  const abort = new AbortController();
+  let stopped = false;
+  let killed = false;
+  let loop: Promise<void> | null = null;
+  let again = false;
+
+  const wake = () => {
+    if (stopped) return;
+    if (loop) {
+      again = true;
+      return;
+    }
+    loop = run().finally(() => {
+      loop = null;
+      if (again && !stopped) wake();
+    });
+  };
+
+  async function run() {
+    try {
+      do {
+        again = false;
+        while (!stopped && (await engine.queue.fanOut()) > 0);
+        await fill();
+      } while (again && !stopped);
+    } catch (err) {
+      if (!stopped) logger?.warn({ err }, 'webhook worker pass failed; retrying on the next wake');
+    }
+  }
+
+  async function fill() {
+    while (!stopped) {
+      const free = concurrency - tasks.size;
+      if (free <= 0) return;
+      const exclude = [...inflight].filter(([, n]) => n >= perWebhook).map(([w]) => w);
+      const claimed = await engine.queue.claim({
+        max: free,
+        exclude,
+        slots: (w) => perWebhook - (inflight.get(w) ?? 0),
+        workerId: id,
+      });
+      if (claimed.length === 0) return;
+      for (const d of claimed) launch(d);
+    }
+  }
+
+  function launch(d: ClaimedDelivery) {
+    if (killed) return; // a dead process sends nothing; the lease runs out and another worker takes it
+    inflight.set(d.webhook_id, (inflight.get(d.webhook_id) ?? 0) + 1);
+    const task: Promise<void> = engine
+      .attempt(d, { timeoutMs: opts.timeoutMs, signal: abort.signal, shouldRecord: () => !killed })
+      .then(() => undefined)
+      .catch((err) => {
+        if (!killed) logger?.error({ err, delivery: d.id }, 'webhook delivery could not be recorded');
+      })
+      .finally(() => {
+        const n = (inflight.get(d.webhook_id) ?? 1) - 1;
+        if (n <= 0) inflight.delete(d.webhook_id);
+        else inflight.set(d.webhook_id, n);
+        tasks.delete(task);
+        wake();
+      });
+    tasks.add(task);
+  }
+
+  const unsubscribe = deps.outbox.onCommitted(wake);
+  const timer = setInterval(wake, pollMs);
+  timer.unref();
+  let unlisten: (() => Promise<void>) | undefined;
+  if (deps.dialect === 'postgres' && deps.databaseUrl && opts.listen !== false) {
+    unlisten = await listenForOutbox(deps.databaseUrl, wake, (err) => logger?.warn({ err }, 'LISTEN connection failed; polling only'));
+  }
+  wake();
+
+  async function halt() {
+    stopped = true;
+    clearInterval(timer);
+    unsubscribe();
+    await unlisten?.();
+  }
+
+  return {
+    id,
+    wake,
+    async idle() {
+      while (loop || tasks.size > 0) {
+        await loop;
+        await Promise.allSettled([...tasks]);
+      }
+    },
+    async stop() {
+      await halt();
+      await loop;
+      await Promise.allSettled([...tasks]);
+    },
+    async kill() {
+      killed = true;
+      await halt();
+      abort.abort();
+      await Promise.allSettled([loop, ...tasks]);
+    },
+  };
+}
+
+/**
+ * In a process that writes events but may run no worker (API-only mode, or
+ * another machine), tell the workers elsewhere over NOTIFY. Coalesced: at
+ * most one NOTIFY in flight, plus one more if commits happened meanwhile.
+ */
+export function startOutboxNotifier(deps: { db: Db; dialect: Dialect; outbox: Outbox; logger?: Pick<Logger, 'warn'> }): () => void {
+  const query = outboxNotifySql(deps.dialect);
+  if (!query) return () => {};
+  let busy = false;
+  let pending = false;
+  const notify = () => {
+    if (busy) {
+      pending = true;
+      return;
+    }
+    busy = true;
+    query
+      .execute(deps.db)
+      .catch((err) => deps.logger?.warn({ err }, 'NOTIFY for webhook workers failed; they will poll'))
+      .finally(() => {
+        busy = false;
+        if (pending) {
+          pending = false;
+          notify();
+        }
+      });
+  };
+  return deps.outbox.onCommitted(notify);
+}
