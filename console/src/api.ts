@@ -1,0 +1,48 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+
+/** Talks to the public REST API with the session cookie; X-Console: 1 is the server's CSRF check. */
+export class ApiError extends Error {
+  constructor(message: string, readonly status: number, readonly code: string) {
+    super(message);
+  }
+}
+
+let onSignedOut: () => void = () => {};
+export const setSignedOutHandler = (fn: () => void) => {
+  onSignedOut = fn;
+};
+
+export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  const url = path.startsWith('/console/') ? path : `/v1${path}`;
+  const headers: Record<string, string> = { 'X-Console': '1', Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(url, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await res.json().catch(() => ({ success: false, error: `HTTP ${res.status}`, code: 'internal_error' }));
+  if (!res.ok || data.success === false) {
+    if (res.status === 401 && !path.startsWith('/console/')) onSignedOut();
+    throw new ApiError(data.error ?? `HTTP ${res.status}`, res.status, data.code ?? 'error');
+  }
+  return data as T;
+}
+
+/** Loads once per change of `deps`; `reload` refetches. */
+export function useLoad<T>(fn: () => Promise<T>, deps: unknown[]) {
+  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, loading: true }));
+    fn().then(
+      (data) => live && setState({ data, loading: false }),
+      (err: Error) => live && setState({ error: err.message, loading: false }),
+    );
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { ...state, reload };
+}
+
+export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');

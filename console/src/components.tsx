@@ -1,0 +1,92 @@
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { sanitizeHtml } from '../../src/lib/sanitize-html.ts';
+
+/** User HTML, always through the same allowlist sanitizer the server uses for exports. */
+export function SafeHtml({ html, class: cls }: { html: string; class?: string }) {
+  return <div class={cls} dangerouslySetInnerHTML={{ __html: sanitizeHtml(html) }} />;
+}
+
+export function Notice({ error, children }: { error?: string; children?: ComponentChildren }) {
+  if (error) return <p class="notice error" role="alert">{error}</p>;
+  return children ? <p class="notice">{children}</p> : null;
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [done, setDone] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      const el = document.createElement('textarea');
+      el.value = text;
+      document.body.append(el);
+      el.select();
+      document.execCommand('copy');
+      el.remove();
+    }
+    setDone(true);
+    setTimeout(() => setDone(false), 1500);
+  };
+  return (
+    <button type="button" class="small" onClick={copy}>
+      {done ? 'Copied' : label}
+    </button>
+  );
+}
+
+/** A value shown exactly once (a new key or webhook secret). */
+export function ShownOnce({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
+  return (
+    <div class="once" role="status">
+      <strong>{label}</strong>
+      <p>Copy it now: it is shown only this once.</p>
+      <div class="row">
+        <code class="secret" data-testid="shown-once">{value}</code>
+        <CopyButton text={value} />
+        <button type="button" class="small ghost" onClick={onDone}>Done</button>
+      </div>
+    </div>
+  );
+}
+
+/** In-page confirmation (no window.confirm, so the page never opens a browser dialog). */
+export function Confirm({ message, action, onConfirm, onCancel }: { message: string; action: string; onConfirm: () => void; onCancel: () => void }) {
+  return (
+    <div class="modal-backdrop">
+      <div class="modal" role="dialog" aria-modal="true">
+        <p>{message}</p>
+        <div class="row end">
+          <button type="button" class="ghost" onClick={onCancel}>Cancel</button>
+          <button type="button" class="danger" onClick={onConfirm}>{action}</button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function Badge({ value }: { value: string }) {
+  return <span class={`badge badge-${value.replace(/[^a-z_]/g, '')}`}>{value.replace('_', ' ')}</span>;
+}
+
+/** Bars of hours per day; plain SVG attributes, so the strict CSP (no inline styles) holds. */
+export function HoursChart({ days }: { days: { date: string; hours: number }[] }) {
+  if (days.length === 0) return <p class="muted">No work time logged yet.</p>;
+  const max = Math.max(...days.map((d) => d.hours), 1);
+  const w = 36;
+  const h = 120;
+  return (
+    <svg class="chart" viewBox={`0 0 ${days.length * w} ${h + 30}`} role="img" aria-label="Work hours by day">
+      {days.map((d, i) => {
+        const bh = Math.round((d.hours / max) * h);
+        return (
+          <g key={d.date}>
+            <rect x={i * w + 6} y={h - bh} width={w - 12} height={bh} rx="3" class="bar" />
+            <text x={i * w + w / 2} y={h - bh - 4} text-anchor="middle" class="bar-value">{d.hours}</text>
+            <text x={i * w + w / 2} y={h + 16} text-anchor="middle" class="bar-label">{d.date.slice(5)}</text>
+          </g>
+        );
+      })}
+    </svg>
+  );
+}

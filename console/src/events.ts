@@ -1,0 +1,11 @@
+/** The event catalogue as in src/events/catalog.ts (test/console.test.ts checks the two agree). */
+export const EVENT_NAMES = [
+  'sheet.created',
+  'sheet.updated',
+  'sheet.deleted',
+  'spark.executed',
+  'session.saved',
+  'session.handover',
+  'knowledge.saved',
+  'export.completed',
+];

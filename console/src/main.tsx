@@ -1,0 +1,110 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, setSignedOutHandler } from './api.ts';
+import { Notice } from './components.tsx';
+import { AccountPage } from './pages/Account.tsx';
+import { KnowledgePage } from './pages/Knowledge.tsx';
+import { SessionsPage } from './pages/Sessions.tsx';
+import { SheetsPage } from './pages/Sheets.tsx';
+import { TodosPage } from './pages/Todos.tsx';
+import { WebhooksPage } from './pages/Webhooks.tsx';
+import './style.css';
+
+export interface Me {
+  user_id: string;
+  name?: string;
+  plan: 'free' | 'pro' | 'business';
+}
+
+const PAGES = [
+  { path: 'account', label: 'API keys' },
+  { path: 'webhooks', label: 'Webhooks' },
+  { path: 'sheets', label: 'Sheets' },
+  { path: 'sessions', label: 'Sessions' },
+  { path: 'knowledge', label: 'Knowledge' },
+  { path: 'todos', label: 'Todos' },
+] as const;
+
+function useHashRoute(): string[] {
+  const read = () => (location.hash.replace(/^#\/?/, '') || 'account').split('/');
+  const [route, setRoute] = useState(read);
+  useEffect(() => {
+    const on = () => setRoute(read());
+    addEventListener('hashchange', on);
+    return () => removeEventListener('hashchange', on);
+  }, []);
+  return route;
+}
+
+function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
+  const [key, setKey] = useState('');
+  const [error, setError] = useState<string>();
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    try {
+      await api('POST', '/console/session', { api_key: key });
+      setKey('');
+      onSignedIn(await api<Me>('GET', '/console/session'));
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  return (
+    <main class="signin">
+      <form class="card" onSubmit={submit}>
+        <h1>Sheet Workspace</h1>
+        <p class="muted">Sign in with an API key. The key is exchanged for a session cookie and is not kept in the browser.</p>
+        <label>
+          API key
+          <input name="api_key" type="password" autocomplete="off" placeholder="sk_..." value={key} onInput={(e) => setKey(e.currentTarget.value)} required />
+        </label>
+        <Notice error={error} />
+        <button type="submit">Sign in</button>
+      </form>
+    </main>
+  );
+}
+
+function App() {
+  const [me, setMe] = useState<Me | null | undefined>(undefined);
+  const route = useHashRoute();
+  useEffect(() => {
+    setSignedOutHandler(() => setMe(null));
+    api<Me>('GET', '/console/session').then(setMe, () => setMe(null));
+  }, []);
+  if (me === undefined) return <p class="muted pad">Loading…</p>;
+  if (me === null) return <SignIn onSignedIn={setMe} />;
+
+  const signOut = async () => {
+    await api('DELETE', '/console/session').catch(() => {});
+    setMe(null);
+  };
+  const [page, ...rest] = route;
+  return (
+    <div class="shell">
+      <header class="top">
+        <strong class="brand">Sheet Workspace</strong>
+        <nav>
+          {PAGES.map((p) => (
+            <a key={p.path} href={`#/${p.path}`} class={page === p.path ? 'active' : ''}>{p.label}</a>
+          ))}
+        </nav>
+        <span class="who">
+          <span class={`badge badge-${me.plan}`}>{me.plan}</span>
+          <button type="button" class="small ghost" onClick={signOut}>Sign out</button>
+        </span>
+      </header>
+      <main class="content">
+        {page === 'webhooks' ? <WebhooksPage me={me} />
+          : page === 'sheets' ? <SheetsPage sheetId={rest[0]} />
+          : page === 'sessions' ? <SessionsPage sessionId={rest[0]} />
+          : page === 'knowledge' ? <KnowledgePage />
+          : page === 'todos' ? <TodosPage />
+          : <AccountPage me={me} />}
+      </main>
+    </div>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

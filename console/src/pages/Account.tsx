@@ -1,0 +1,116 @@
+import { useState } from 'preact/hooks';
+import { api, useLoad, when } from '../api.ts';
+import { Badge, Confirm, HoursChart, Notice, ShownOnce } from '../components.tsx';
+import type { Me } from '../main.tsx';
+
+interface ApiKey { id: string; name: string; prefix: string; status: 'active' | 'disabled'; created_at: string; last_used_at: string | null }
+interface WorkLog { id: string; hours: number; date: string }
+interface Stats {
+  sheets: { total: number; created_this_month: number };
+  sparks: { executed_total: number; executed_this_month: number };
+  worktime: { total_hours: number; this_month_hours: number };
+  sessions: { total: number; this_month: number };
+  recent_work_logs: WorkLog[];
+}
+
+/** Hours per day from the recent logs, oldest first. */
+function byDay(logs: WorkLog[]) {
+  const map = new Map<string, number>();
+  for (const l of logs) map.set(l.date, Math.round(((map.get(l.date) ?? 0) + l.hours) * 100) / 100);
+  return [...map.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, hours]) => ({ date, hours }));
+}
+
+function Usage({ me }: { me: Me }) {
+  const stats = useLoad(() => api<{ stats: Stats }>('GET', '/stats').then((r) => r.stats), []);
+  const s = stats.data;
+  return (
+    <section class="card">
+      <h2>Plan and usage</h2>
+      <p>Plan: <Badge value={me.plan} /></p>
+      <Notice error={stats.error} />
+      {s && (
+        <>
+          <dl class="stats">
+            <div><dt>Sheets this month</dt><dd>{s.sheets.created_this_month}</dd></div>
+            <div><dt>Sparks this month</dt><dd>{s.sparks.executed_this_month}</dd></div>
+            <div><dt>Sessions this month</dt><dd>{s.sessions.this_month}</dd></div>
+            <div><dt>Work hours this month</dt><dd>{s.worktime.this_month_hours}</dd></div>
+          </dl>
+          <h3>Work hours by day</h3>
+          <HoursChart days={byDay(s.recent_work_logs)} />
+        </>
+      )}
+    </section>
+  );
+}
+
+export function AccountPage({ me }: { me: Me }) {
+  const keys = useLoad(() => api<{ api_keys: ApiKey[] }>('GET', '/api-keys').then((r) => r.api_keys), []);
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<string>();
+  const [confirming, setConfirming] = useState<ApiKey>();
+  const [error, setError] = useState<string>();
+
+  const create = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    try {
+      const r = await api<{ api_key: string }>('POST', '/api-keys', { name });
+      setCreated(r.api_key);
+      setName('');
+      keys.reload();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  const disable = async (key: ApiKey) => {
+    setConfirming(undefined);
+    try {
+      await api('DELETE', `/api-keys/${key.id}`);
+      keys.reload();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+
+  return (
+    <>
+      <h1>Account settings</h1>
+      <Usage me={me} />
+      <section class="card">
+        <h2>API keys</h2>
+        <form class="row" onSubmit={create}>
+          <input name="key_name" placeholder="Key name, e.g. laptop" value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={100} />
+          <button type="submit">Create key</button>
+        </form>
+        {created && <ShownOnce label="New API key" value={created} onDone={() => setCreated(undefined)} />}
+        <Notice error={error ?? keys.error} />
+        <div class="table-wrap">
+          <table>
+            <thead><tr><th>Name</th><th>Prefix</th><th>Created</th><th>Last used</th><th>Status</th><th /></tr></thead>
+            <tbody>
+              {keys.data?.map((k) => (
+                <tr key={k.id} data-key-id={k.id}>
+                  <td data-label="Name">{k.name}</td>
+                  <td data-label="Prefix"><code>{k.prefix}…</code></td>
+                  <td data-label="Created">{when(k.created_at)}</td>
+                  <td data-label="Last used">{when(k.last_used_at)}</td>
+                  <td data-label="Status"><Badge value={k.status} /></td>
+                  <td>{k.status === 'active' && <button type="button" class="small danger" onClick={() => setConfirming(k)}>Disable</button>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      {confirming && (
+        <Confirm
+          message={`Disable the key "${confirming.name}" (${confirming.prefix}…)? Programs using it stop working at once. This cannot be undone.`}
+          action="Disable key"
+          onConfirm={() => disable(confirming)}
+          onCancel={() => setConfirming(undefined)}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,39 @@
+import { useState } from 'preact/hooks';
+import { api, useLoad, when } from '../api.ts';
+import { Notice } from '../components.tsx';
+
+interface Item { id: string; title: string; content: string; error?: string | null; language?: string | null; description?: string | null; tags: string[]; createdAt: string }
+
+function Entry({ item }: { item: Item }) {
+  return (
+    <details class="card knowledge">
+      <summary><strong>{item.title}</strong> {item.language && <code>{item.language}</code>} <span class="muted small-text">{when(item.createdAt)}</span></summary>
+      {item.error && <p><strong>Error:</strong> <code>{item.error}</code></p>}
+      {item.description && <p>{item.description}</p>}
+      <pre><code>{item.content}</code></pre>
+      {item.tags.length > 0 && <p class="muted small-text">{item.tags.join(', ')}</p>}
+    </details>
+  );
+}
+
+export function KnowledgePage() {
+  const [q, setQ] = useState('');
+  const [query, setQuery] = useState('');
+  const data = useLoad(() => api<{ solutions: Item[]; snippets: Item[] }>('GET', `/knowledge?limit=100${query ? `&q=${encodeURIComponent(query)}` : ''}`), [query]);
+  return (
+    <>
+      <h1>Knowledge</h1>
+      <form class="row" onSubmit={(e) => { e.preventDefault(); setQuery(q); }}>
+        <input type="search" placeholder="Search solutions and snippets" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
+        <button type="submit">Search</button>
+      </form>
+      <Notice error={data.error} />
+      <h2>Solutions</h2>
+      {data.data?.solutions.length === 0 && <p class="muted">None.</p>}
+      {data.data?.solutions.map((s) => <Entry key={s.id} item={s} />)}
+      <h2>Snippets</h2>
+      {data.data?.snippets.length === 0 && <p class="muted">None.</p>}
+      {data.data?.snippets.map((s) => <Entry key={s.id} item={s} />)}
+    </>
+  );
+}
