@@ -69,11 +69,14 @@ for (const dialect of dialects()) {
       assert.equal(def.body.sessions.length, 20);
       assert.equal(def.body.sessions[0].title, 's22');
       assert.deepEqual(Object.keys(def.body.sessions[0]).sort(), ['createdAt', 'files_changed', 'id', 'project', 'summary', 'tags', 'title']);
-      assert.equal((await s.req('GET', '/v1/sessions?limit=500', { key: bob.key })).body.sessions.length, 23);
+      assert.equal((await s.req('GET', '/v1/sessions?limit=500', { key: bob.key })).body.sessions.length, 23, 'limit is clamped, not rejected');
       const odd = await s.req('GET', '/v1/sessions?project=odd&limit=3&offset=1', { key: bob.key });
       assert.equal(odd.body.total, 11);
       assert.deepEqual(odd.body.sessions.map((x: any) => x.title), ['s19', 's17', 's15']);
       assert.equal((await s.req('GET', '/v1/sessions?project=od', { key: bob.key })).body.total, 0, 'project is an exact match');
+      await create({ title: 'loose', summary: 'x', project: '' }, bob.key);
+      const loose = await s.req('GET', '/v1/sessions?project=', { key: bob.key });
+      assert.deepEqual(loose.body.sessions.map((x: any) => [x.title, x.project]), [['loose', null]], 'empty project selects sessions without one');
       assert.equal((await s.req('GET', '/v1/sessions', { key: alice.key })).body.sessions.some((x: any) => x.title === 's0'), false);
     });
 

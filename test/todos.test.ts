@@ -70,6 +70,17 @@ for (const dialect of dialects()) {
       assert.equal((await list('', bob.key)).length, 4);
     });
 
+    it('sees earlier elements of the same batch, and an id match keeps its project', async () => {
+      const frank = await s.user('free');
+      const r = await sync({ project: 'q', todos: [{ content: 'dup', status: 'pending' }, { content: 'dup ', status: 'completed', activeForm: 'Duping' }] }, frank.key);
+      assert.deepEqual([r.body.created, r.body.updated], [1, 1]);
+      assert.deepEqual(r.body.todos.map((t: any) => [t.content, t.status, t.activeForm]), [['dup', 'completed', 'Duping']]);
+      const id = r.body.todos[0].id;
+      const moved = await sync({ project: 'elsewhere', todos: [{ id, content: 'dup', status: 'in_progress', activeForm: null }] }, frank.key);
+      assert.deepEqual([moved.body.created, moved.body.updated, moved.body.todos], [0, 1, []]);
+      assert.deepEqual((await list('?project=q', frank.key)).map((t: any) => [t.id, t.status, t.activeForm]), [[id, 'in_progress', null]]);
+    });
+
     it('treats an omitted project as "no project" (empty string)', async () => {
       const carol = await s.user('free');
       const r = await sync({ todos: [{ content: 'loose', status: 'pending' }] }, carol.key);

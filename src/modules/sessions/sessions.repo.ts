@@ -12,7 +12,8 @@ export interface SessionListFilter {
 export function createSessionsRepo(db: Db) {
   function filtered(f: SessionListFilter) {
     let q = db.selectFrom('sessions').where('user_id', '=', f.userId).where(containsAllTerms('search_text', f.terms));
-    if (f.project !== undefined) q = q.where('project', '=', f.project);
+    // Sessions saved without a project store null; `?project=` (empty) selects them.
+    if (f.project !== undefined) q = f.project === '' ? q.where('project', 'is', null) : q.where('project', '=', f.project);
     return q;
   }
 

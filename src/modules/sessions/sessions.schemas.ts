@@ -17,7 +17,7 @@ export type SessionView = z.infer<typeof Session>;
 
 export const ListSessionsQuery = z.object({
   q: z.string().max(200).optional().describe('Words matched (all of them) in title, summary, project and tags, case-insensitively; works for CJK.'),
-  project: z.string().max(200).optional().describe('Only sessions of exactly this project.'),
+  project: z.string().max(200).optional().describe('Only sessions of exactly this project; an empty value selects sessions without a project.'),
   limit: queryInt('limit').optional().describe('Default 20; values above 100 are clamped to 100.'),
   offset: queryInt('offset').optional(),
 });
