@@ -1,0 +1,93 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { Res } from './helpers.js';
+
+/**
+ * A real server process, started the way `npm start` does (node --import tsx src/main.ts serve),
+ * for tests that need several processes on one PostgreSQL database and one Redis.
+ */
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** Every log line so far (pino JSON, parsed when possible). */
+  logs: Record<string, unknown>[];
+  req<T = any>(method: string, urlPath: string, opts?: { key?: string; body?: unknown }): Promise<Res<T>>;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+export async function startProcess(env: Record<string, string>, command = 'serve'): Promise<ServerProcess> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-proc-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', command], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      BOOTSTRAP_OWNER: '0',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Record<string, unknown>[] = [];
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in 30 s:\n${stderr}`)), 30_000);
+    void exited.then((code) => reject(new Error(`server exited with ${code} before it was up:\n${stderr}`)));
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      let entry: Record<string, unknown>;
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        entry = { text: line };
+      }
+      logs.push(entry);
+      if (entry.msg === 'Sheet Workspace is up') {
+        clearTimeout(timer);
+        resolve(String(entry.url ?? '').replace(/\/v1$/, ''));
+      }
+    });
+  });
+
+  return {
+    url,
+    child,
+    logs,
+    async req(method, urlPath, o = {}) {
+      const headers: Record<string, string> = {};
+      if (o.key) headers.authorization = `Bearer ${o.key}`;
+      let body: string | undefined;
+      if (o.body !== undefined) {
+        body = JSON.stringify(o.body);
+        headers['content-type'] = 'application/json';
+      }
+      const res = await fetch(url + urlPath, { method, headers, body });
+      const text = await res.text();
+      let parsed: any = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        /* non-JSON stays text */
+      }
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      const code = await exited;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadConfig } from '../src/config.js';
+import { createContainer, type Container } from '../src/container.js';
+import { assertError, createPgDatabase, type Res } from './helpers.js';
+import { startProcess, type ServerProcess } from './processes.js';
+
+const PG = process.env.TEST_POSTGRES_URL;
+const REDIS = process.env.TEST_REDIS_URL;
+const skip = !PG
+  ? 'TEST_POSTGRES_URL is not set: the scale-out tests need a real PostgreSQL shared by two server processes'
+  : !REDIS
+    ? 'TEST_REDIS_URL is not set (e.g. redis://127.0.0.1:56379): the scale-out tests need a real Redis shared by two server processes'
+    : undefined;
+
+const remaining = (r: Res) => r.headers.get('ratelimit-remaining');
+
+describe('scale-out: two server processes on one PostgreSQL and one Redis', { skip }, () => {
+  let pg: Awaited<ReturnType<typeof createPgDatabase>>;
+  let admin: Container;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  const secretKey = randomBytes(32).toString('hex');
+  /** Failed authentications from 127.0.0.1 so far, counted in Redis over both processes. */
+  let failures = 0;
+
+  before(async () => {
+    pg = await createPgDatabase();
+    // The test's own container migrates the database first and creates accounts, like the CLI would.
+    admin = await createContainer(
+      loadConfig({
+        DATABASE_URL: pg.url,
+        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'sw-admin-')),
+        LOG_LEVEL: 'silent',
+        SECRET_KEY: secretKey,
+      }),
+    );
+    const env = {
+      DATABASE_URL: pg.url,
+      REDIS_URL: REDIS!,
+      REDIS_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
+      SECRET_KEY: secretKey,
+      AUTH_FAILURE_LIMIT: '20',
+    };
+    [a, b] = await Promise.all([startProcess(env), startProcess(env)]);
+  });
+
+  after(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await admin?.close();
+    await pg?.drop();
+  });
+
+  const user = async (plan: 'free' | 'pro' | 'business') => {
+    const r = await admin.accounts.create({ name: `u-${randomBytes(3).toString('hex')}`, plan });
+    return { userId: r.user_id, key: r.api_key };
+  };
+
+  it('both processes are ready, with the database and Redis', async () => {
+    for (const p of [a, b]) {
+      const r = await p.req('GET', '/readyz');
+      assert.equal(r.status, 200);
+      assert.deepEqual(r.body, { success: true, status: 'ready', checks: { database: 'ok', redis: 'ok' } });
+      assert.equal((await p.req('GET', '/healthz')).status, 200);
+    }
+  });
+
+  it('the free limit is exact across processes: 30 pass, alternating, the 31st is 429 on both', async () => {
+    const u = await user('free');
+    for (let i = 1; i <= 30; i++) {
+      const p = i % 2 ? a : b;
+      const r = await p.req('GET', '/v1/sheets', { key: u.key });
+      assert.equal(r.status, 200, `request ${i}`);
+      assert.equal(remaining(r), String(30 - i), `RateLimit-Remaining after request ${i}`);
+      assert.equal(r.headers.get('ratelimit-limit'), '30');
+    }
+    for (const p of [a, b]) {
+      const r = await p.req('GET', '/v1/sheets', { key: u.key });
+      assertError(r, 429, 'rate_limited', /free plan allows 30 requests per minute/);
+      assert.ok(Number(r.headers.get('retry-after')) >= 1);
+    }
+  });
+
+  it('30 concurrent requests split over both processes all pass, and not one more', async () => {
+    const u = await user('free');
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).req('GET', '/v1/sheets', { key: u.key })),
+    );
+    const statuses = results.map((r) => r.status);
+    assert.equal(statuses.filter((s) => s === 200).length, 30, `statuses: ${statuses.join(',')}`);
+    assert.equal(statuses.filter((s) => s === 429).length, 10);
+    const left = results.filter((r) => r.status === 200).map((r) => Number(remaining(r))).sort((x, y) => x - y);
+    assert.deepEqual(left, Array.from({ length: 30 }, (_, i) => i), 'each passing request saw a distinct count');
+  });
+
+  it('a key disabled through one process is refused by the other on its next request', async () => {
+    const u = await user('pro');
+    const created = await a.req('POST', '/v1/api-keys', { key: u.key, body: { name: 'ci' } });
+    assert.equal(created.status, 200);
+    const second: string = created.body.api_key;
+    assert.equal((await b.req('GET', '/v1/sheets', { key: second })).status, 200);
+    const disabled = await a.req('DELETE', `/v1/api-keys/${created.body.id}`, { key: u.key });
+    assert.deepEqual(disabled.body, { success: true, id: created.body.id, status: 'disabled' });
+    assertError(await b.req('GET', '/v1/sheets', { key: second }), 401, 'unauthorized', /disabled/);
+    assertError(await a.req('GET', '/v1/sheets', { key: second }), 401, 'unauthorized', /disabled/);
+    failures += 2;
+    assert.equal((await b.req('GET', '/v1/sheets', { key: u.key })).status, 200, 'the first key still works');
+  });
+
+  it('failed authentication is counted per address over both processes and never blocks a valid key', async () => {
+    const u = await user('pro');
+    for (let i = failures + 1; i <= 20; i++) {
+      const r = await (i % 2 ? a : b).req('GET', '/v1/sheets', { key: `sk_${randomBytes(32).toString('base64url')}` });
+      assertError(r, 401, 'unauthorized');
+    }
+    for (const p of [a, b]) assertError(await p.req('GET', '/v1/sheets', { key: `sk_${'z'.repeat(43)}` }), 429, 'rate_limited', /failed authentications/);
+    for (const p of [a, b]) assert.equal((await p.req('GET', '/v1/sheets', { key: u.key })).status, 200);
+  });
+
+  it('/metrics of each process counts its requests and rate-limit rejections', async () => {
+    const text = (await a.req('GET', '/metrics')).body as string;
+    assert.match(text, /http_requests_total\{method="GET",route="\/v1\/sheets",status="200"\} \d+/);
+    assert.match(text, /rate_limit_rejections_total\{kind="plan"\} [1-9]/);
+    assert.match(text, /rate_limit_rejections_total\{kind="auth_failure"\} [1-9]/);
+    assert.match(text, /process_resident_memory_bytes \d+/);
+  });
+});
