@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -7,6 +8,8 @@ import { startContainerNotifier, startContainerWorker } from './webhooks/start.j
 export type ServeMode = 'all' | 'api' | 'worker';
 
 const PURGE_INTERVAL_MS = 3600_000;
+/** A drain that takes longer than this (a hung request or receiver) ends with exit code 1. */
+const DRAIN_TIMEOUT_MS = 30_000;
 
 /** Starts the process: migrations, bootstrap owner, HTTP, background jobs, and a draining SIGTERM. */
 export async function serve({ mode }: { mode: ServeMode }): Promise<void> {
@@ -35,19 +38,28 @@ export async function serve({ mode }: { mode: ServeMode }): Promise<void> {
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS).unref();
 
   await app?.listen({ port: config.port, host: config.host });
-  logger.info({ mode, url: app ? `http://${config.host}:${config.port}/v1` : null, webhookWorker: !!worker, database: c.database.dialect }, 'Sheet Workspace is up');
+  logger.info({ mode, url: app ? `http://${config.host}:${(app.server.address() as AddressInfo).port}/v1` : null, webhookWorker: !!worker, database: c.database.dialect }, 'Sheet Workspace is up');
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'draining');
+    setTimeout(() => {
+      logger.error({ timeoutMs: DRAIN_TIMEOUT_MS }, 'drain timed out; exiting');
+      process.exit(1);
+    }, DRAIN_TIMEOUT_MS).unref();
     clearInterval(purgeTimer);
-    await app?.close();
-    unnotify();
-    // In-flight deliveries finish and are recorded; anything unsent stays queued in the database.
-    await worker?.stop();
-    await c.close();
+    try {
+      // Stop accepting (new requests get 503, idle keep-alive sockets close) and finish in-flight
+      // requests, while in-flight deliveries finish and are recorded; unsent ones stay queued in the database.
+      await Promise.all([app?.close().finally(unnotify), worker?.stop()]);
+      await c.close();
+    } catch (err) {
+      logger.error({ err }, 'error while draining');
+      process.exit(1);
+    }
+    logger.info({ signal }, 'drained; exiting');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
