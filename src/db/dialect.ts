@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { PostgresAdapter, sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Dialect } from './types.js';
 
 /**
@@ -28,6 +28,57 @@ function likePattern(term: string): string {
 export function containsAllTerms(column: string, terms: string[]): Expression<SqlBool> {
   const parts = terms.map((t) => sql<SqlBool>`${sql.ref(column)} like ${likePattern(t)} escape '\\'`);
   return parts.length === 0 ? sql<SqlBool>`1 = 1` : sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
+}
+
+/** Which database a Kysely instance (or transaction) talks to. */
+export function dialectOf(db: Kysely<any>): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** A trigram search index over a table's search_text (migration 008): the FTS5 table and its fts5vocab table. */
+export interface SearchIndex {
+  table: string;
+  fts: string;
+  vocab: string;
+}
+
+export const SHEETS_SEARCH: SearchIndex = { table: 'sheets', fts: 'sheets_fts', vocab: 'sheets_fts_terms' };
+
+/** Most trigrams a one- or two-character term may expand to before that term falls back to LIKE. */
+const MAX_SHORT_TERM_EXPANSION = 2000;
+const codePoints = (t: string) => [...t].length;
+const ftsString = (t: string) => `"${t.replace(/"/g, '""')}"`;
+
+/**
+ * Same rows as containsAllTerms(index.table.search_text, terms), found through the index.
+ * On SQLite a term of three or more characters is an FTS5 trigram phrase, which is exactly a
+ * substring test (the index is case-sensitive over already-normalized text). A one- or
+ * two-character term becomes the OR of the indexed trigrams that start with it (every
+ * occurrence starts one, thanks to the two U+0003 the index appends); a term with control
+ * characters, or one so common it expands too far, keeps the LIKE. On PostgreSQL the LIKE
+ * itself is what the pg_trgm index serves.
+ */
+export async function indexedContainsAllTerms(db: Kysely<any>, index: SearchIndex, terms: string[]): Promise<Expression<SqlBool>> {
+  const column = `${index.table}.search_text`;
+  if (terms.length === 0 || dialectOf(db) === 'postgres') return containsAllTerms(column, terms);
+  const match: string[] = [];
+  const like: string[] = [];
+  for (const term of terms) {
+    if (/[\u0000-\u001f]/u.test(term)) like.push(term);
+    else if (codePoints(term) >= 3) match.push(ftsString(term));
+    else {
+      const { rows } = await sql<{ term: string }>`select term from ${sql.table(index.vocab)} where term >= ${term} and term < ${`${term}\u{10ffff}`} limit ${MAX_SHORT_TERM_EXPANSION + 1}`.execute(db);
+      if (rows.length === 0) return sql<SqlBool>`1 = 0`;
+      if (rows.length > MAX_SHORT_TERM_EXPANSION) like.push(term);
+      else match.push(`(${rows.map((r) => ftsString(r.term)).join(' OR ')})`);
+    }
+  }
+  const parts: Expression<SqlBool>[] = [];
+  if (match.length > 0) {
+    parts.push(sql<SqlBool>`${sql.ref(`${index.table}.rowid`)} in (select rowid from ${sql.table(index.fts)} where ${sql.table(index.fts)} match ${match.join(' AND ')})`);
+  }
+  if (like.length > 0) parts.push(containsAllTerms(column, like));
+  return sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
 }
 
 /** Row lock clause for queue claims: SKIP LOCKED on PostgreSQL; SQLite serializes writers anyway. */

@@ -1,4 +1,5 @@
-import { containsAllTerms } from '../../db/dialect.js';
+import type { Expression, SqlBool } from 'kysely';
+import { indexedContainsAllTerms, SHEETS_SEARCH } from '../../db/dialect.js';
 import type { Db, Executor, SheetsTable } from '../../db/types.js';
 
 export interface SheetListFilter {
@@ -10,12 +11,12 @@ export interface SheetListFilter {
 }
 
 export function createSheetsRepo(db: Db) {
-  function filtered(f: SheetListFilter) {
+  function filtered(f: SheetListFilter, search: Expression<SqlBool>) {
     return db
       .selectFrom('sheets')
       .where('user_id', '=', f.userId)
       .where('trashed_at', f.trashed ? 'is not' : 'is', null)
-      .where(containsAllTerms('search_text', f.terms));
+      .where(search);
   }
 
   return {
@@ -23,9 +24,10 @@ export function createSheetsRepo(db: Db) {
       return exec.selectFrom('sheets').selectAll().where('id', '=', id).executeTakeFirst();
     },
     async list(f: SheetListFilter) {
+      const search = await indexedContainsAllTerms(db, SHEETS_SEARCH, f.terms);
       const [rows, count] = await Promise.all([
-        filtered(f).selectAll().orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
-        filtered(f).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+        filtered(f, search).selectAll().orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
+        filtered(f, search).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
       ]);
       return { rows, total: Number(count.n) };
     },

@@ -1,0 +1,147 @@
+/**
+ * `npm run bench`: the service under load beside a raw floor, written to bench/results.md.
+ * Flags: --sheets=N (100000) --duration=S (10) --only=start,get,list,search,post,todos,webhooks
+ *        --pg (PostgreSQL at DATABASE_URL or TEST_POSTGRES_URL, a fresh database per run)
+ *        --data=DIR (keep and reuse the seeded SQLite data between runs) --cpu-prof --no-floor --out=FILE
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runLoad, type LoadResult } from './load.js';
+import { freshPostgres } from './pg.js';
+import { ROOT, runCli, startChild, type Child } from './proc.js';
+import { renderResults, type Row } from './report.js';
+import { seedSheets } from './seed.js';
+import { benchWebhooks } from './webhooks.js';
+
+const args = new Map(process.argv.slice(2).map((a) => [a.replace(/^--/, '').split('=')[0], a.split('=').slice(1).join('=') || 'true']));
+const SHEETS = Number(args.get('sheets') ?? 100_000);
+const DURATION = Number(args.get('duration') ?? 10);
+const ONLY = new Set((args.get('only') ?? 'start,get,list,search,post,todos,webhooks').split(','));
+const PG = args.has('pg');
+const log = (s: string) => process.stdout.write(`${s}\n`);
+
+interface Setup {
+  userId: string;
+  apiKey: string;
+  ids: string[];
+  seconds: number;
+}
+
+/** Creates the bench user through the CLI and seeds its sheets (or reuses a kept data dir). */
+async function prepare(dataDir: string, databaseUrl: string | undefined): Promise<Setup> {
+  const saved = path.join(dataDir, 'bench.json');
+  if (!databaseUrl && fs.existsSync(saved)) {
+    const s = JSON.parse(fs.readFileSync(saved, 'utf8')) as Setup & { sheets: number };
+    if (s.sheets === SHEETS) return (log(`reusing ${dataDir} (${SHEETS} sheets)`), s);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const env = { DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', LOG_LEVEL: 'warn', BOOTSTRAP_OWNER: '0' };
+  const user = JSON.parse(await runCli(['users', 'create', '--name', 'bench', '--plan', 'business', '--json'], env)) as { user_id: string; api_key: string };
+  log(`seeding ${SHEETS} sheets into ${databaseUrl ? 'PostgreSQL' : dataDir}`);
+  const { ids, seconds } = await seedSheets({ dataDir, databaseUrl, userId: user.user_id, count: SHEETS, log });
+  const setup = { userId: user.user_id, apiKey: user.api_key, ids, seconds };
+  if (!databaseUrl) fs.writeFileSync(saved, JSON.stringify({ ...setup, sheets: SHEETS }));
+  return setup;
+}
+
+async function main() {
+  const port = 18787;
+  const floorPort = 18788;
+  const keep = args.get('data');
+  const dataDir = keep ? path.resolve(keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'sw-bench-'));
+  const pg = PG ? await freshPostgres(process.env.DATABASE_URL ?? process.env.TEST_POSTGRES_URL) : undefined;
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  let server: Child | undefined;
+  let floor: Child | undefined;
+  try {
+    const floorDir = PG ? path.join(dataDir, 'floor') : dataDir;
+    const setup = await prepare(dataDir, pg?.url);
+    const floorSetup = PG && !args.has('no-floor') ? await prepare(floorDir, undefined) : setup;
+    if (setup.seconds) notes.push(`Seeding ${SHEETS} sheets took ${setup.seconds.toFixed(1)} s.`);
+
+    const profDir = path.join(ROOT, 'bench', 'profiles');
+    server = await startChild({
+      name: 'server',
+      nodeArgs: ['--import', 'tsx', ...(args.has('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],
+      args: ['src/main.ts', 'serve'],
+      env: { DATA_DIR: dataDir, DATABASE_URL: pg?.url ?? '', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_DISABLED: '1', BOOTSTRAP_OWNER: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' },
+      readyUrl: `http://127.0.0.1:${port}/healthz`,
+    });
+    rows.push({ name: 'Start to first 200 on /healthz', value: server.readyMs, unit: 'ms', target: '<= 1500 ms', met: server.readyMs <= 1500 });
+    if (!args.has('no-floor')) {
+      floor = await startChild({
+        name: 'floor',
+        nodeArgs: ['--import', 'tsx'],
+        args: ['bench/floor.ts'],
+        env: { FLOOR_DATA_DIR: floorDir, FLOOR_PORT: String(floorPort), FLOOR_API_KEY: floorSetup.apiKey, FLOOR_USER_ID: floorSetup.userId },
+        readyUrl: `http://127.0.0.1:${floorPort}/healthz`,
+      });
+    }
+
+    const base = `http://127.0.0.1:${port}`;
+    const auth = { authorization: `Bearer ${setup.apiKey}` };
+    const floorAuth = { authorization: `Bearer ${floorSetup.apiKey}` };
+    const randomId = (ids: string[]) => () => `/v1/sheets/${ids[Math.floor(Math.random() * ids.length)]}`;
+    const measure = async (name: string, spec: Parameters<typeof runLoad>[0]): Promise<LoadResult> => {
+      await runLoad({ ...spec, durationS: Math.min(2, DURATION) }); // warm-up, not counted
+      const r = await runLoad({ ...spec, durationS: DURATION });
+      log(`${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p95 ${r.p95} ms, p99 ${r.p99} ms, ${r.failures} failures of ${r.requests}`);
+      if (r.failures) notes.push(`${name}: ${r.failures} of ${r.requests} responses were not 2xx.`);
+      return r;
+    };
+    const vsFloor = async (name: string, path: string | ((ids: string[]) => () => string)) => {
+      const svc = await measure(name, { url: base, headers: auth, path: typeof path === 'string' ? path : path(setup.ids), durationS: DURATION });
+      const fl = floor
+        ? await measure(`${name} (floor)`, { url: `http://127.0.0.1:${floorPort}`, headers: floorAuth, path: typeof path === 'string' ? path : path(floorSetup.ids), durationS: DURATION })
+        : undefined;
+      const ratio = fl ? svc.rps / fl.rps : NaN;
+      rows.push({ name, value: svc.rps, unit: 'req/s', floor: fl?.rps, ratio, p95: svc.p95, target: '>= 0.7 of floor', met: fl ? ratio >= 0.7 : undefined });
+    };
+
+    if (ONLY.has('get')) await vsFloor('GET /v1/sheets/{id}', randomId);
+    if (ONLY.has('list')) await vsFloor('GET /v1/sheets?limit=50', '/v1/sheets?limit=50');
+    if (ONLY.has('search')) {
+      for (const q of ['kubernetes', '東京', 'migration', '会議']) {
+        const rare = q === 'kubernetes' || q === '東京';
+        const r = await measure(`search q=${q}`, { url: base, headers: auth, path: `/v1/sheets?q=${encodeURIComponent(q)}`, durationS: DURATION });
+        rows.push({ name: `GET /v1/sheets?q=${q}${rare ? '' : ' (common word)'}`, value: r.rps, unit: 'req/s', p95: r.p95, target: rare ? 'p95 <= 20 ms' : '', met: rare ? r.p95 <= 20 : undefined });
+      }
+    }
+    if (ONLY.has('post')) {
+      const body = JSON.stringify({ title: 'Bench 会議メモ', content: { col1: '<h2>議事録</h2><p>Deploy the <b>worker</b> after the migration. 東京で打ち合わせ。</p>'.repeat(12) }, tags: ['bench'] });
+      const r = await measure('POST /v1/sheets', { url: base, method: 'POST', headers: auth, path: '/v1/sheets', body, durationS: DURATION });
+      rows.push({ name: 'POST /v1/sheets (2 KB)', value: r.rps, unit: 'req/s', p95: r.p95, target: '' });
+    }
+    if (ONLY.has('todos')) {
+      const todos = Array.from({ length: 50 }, (_, i) => ({ content: `Task ${i}: タスク${i} を確認`, status: i % 3 === 0 ? 'completed' : 'pending' }));
+      const probe = await fetch(`${base}/v1/todos`, { headers: auth });
+      if (probe.status === 404) notes.push('POST /v1/todos: skipped, the route is not there yet.');
+      else {
+        const r = await measure('POST /v1/todos (50 items)', { url: base, method: 'POST', headers: auth, path: '/v1/todos', body: JSON.stringify({ project: 'bench', todos }), durationS: DURATION });
+        rows.push({ name: 'POST /v1/todos (50 items)', value: r.rps, unit: 'req/s', p95: r.p95, target: '' });
+      }
+    }
+    if (ONLY.has('webhooks')) rows.push(...(await benchWebhooks({ base, auth, durationS: DURATION, log, notes })));
+
+    const rss = server.rssMb();
+    rows.push({ name: 'Server RSS after the load', value: rss, unit: 'MB', target: '<= 200 MB', met: rss <= 200 });
+    if (floor) notes.push(`Floor RSS after the load: ${floor.rssMb().toFixed(0)} MB.`);
+    const out = args.get('out') ?? path.join(ROOT, 'bench', PG ? 'results-pg.md' : 'results.md');
+    const md = renderResults({ rows, notes, sheets: SHEETS, dialect: PG ? 'PostgreSQL' : 'SQLite', durationS: DURATION });
+    fs.writeFileSync(out, md);
+    log(`\n${md}\nwritten to ${path.relative(ROOT, out)}`);
+  } finally {
+    await server?.stop();
+    await floor?.stop();
+    await pg?.drop();
+    if (!keep) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,58 @@
+import { sql } from 'kysely';
+import { openDatabase } from '../src/db/index.js';
+import type { SheetsTable } from '../src/db/types.js';
+import { newId } from '../src/ids.js';
+import { sheetSearchText } from '../src/modules/sheets/sheets.service.js';
+import { rng, sheetContent } from './content.js';
+
+const BATCH = 100;
+const TX_ROWS = 5000;
+
+/**
+ * Inserts `count` sheets for one user straight through Kysely, in big
+ * transactions. search_text comes from the service's own sheetSearchText, and
+ * any search index the migrations set up is kept by the same triggers/SQL as
+ * in production, so the seeded data is what the API would have written.
+ */
+export async function seedSheets(opts: { dataDir: string; databaseUrl?: string; userId: string; count: number; log: (s: string) => void }) {
+  const handle = await openDatabase({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl });
+  const r = rng(42);
+  const start = Date.UTC(2024, 0, 1);
+  const t0 = Date.now();
+  const ids: string[] = [];
+  try {
+    for (let done = 0; done < opts.count; ) {
+      const n = Math.min(TX_ROWS, opts.count - done);
+      await handle.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < n; i += BATCH) {
+          const rows: SheetsTable[] = [];
+          for (let j = i; j < Math.min(n, i + BATCH); j++) {
+            const at = new Date(start + (done + j) * 60_000);
+            const { title, content } = sheetContent(r);
+            const id = newId('sht', at.getTime());
+            if ((done + j) % 10 === 0) ids.push(id);
+            rows.push({
+              id,
+              user_id: opts.userId,
+              title,
+              content: JSON.stringify(content),
+              folder: r() < 0.3 ? 'Work' : null,
+              tags: JSON.stringify(r() < 0.5 ? ['notes'] : []),
+              search_text: sheetSearchText(title, content),
+              created_at: at.toISOString(),
+              updated_at: at.toISOString(),
+              trashed_at: null,
+            });
+          }
+          await trx.insertInto('sheets').values(rows).execute();
+        }
+      });
+      done += n;
+      opts.log(`  seeded ${done}/${opts.count} sheets (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    }
+    if (handle.dialect === 'postgres') await sql`analyze sheets`.execute(handle.db);
+  } finally {
+    await handle.close();
+  }
+  return { ids, seconds: (Date.now() - t0) / 1000 };
+}
