@@ -76,6 +76,15 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; outbox: Outb
       return toEntry(await owned(userId, id));
     },
 
+    /** How many entries of each listed kind match q and tag, ignoring limit (for lists that report a total). */
+    async counts(userId: string, query: { type?: KnowledgeType; q?: string; tag?: string }) {
+      const f = { userId, terms: searchTerms(query.q), tag: query.tag };
+      return {
+        solutions: query.type === 'snippets' ? undefined : await repo.count({ ...f, kind: 'solution' }),
+        snippets: query.type === 'solutions' ? undefined : await repo.count({ ...f, kind: 'snippet' }),
+      };
+    },
+
     create(userId: string, type: KnowledgeType, input: CreateKnowledgeInput) {
       const kind = KIND_OF[type];
       checkFieldsFit(kind, input);
