@@ -24,7 +24,7 @@ import { createTodosService } from './modules/todos/todos.service.js';
 import { createWebhooksRepo } from './modules/webhooks/webhooks.repo.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 import { createDeliveryEngine } from './webhooks/delivery.js';
-import { createMetrics } from './ops/metrics.js';
+import { countPendingDeliveries, createMetrics } from './ops/metrics.js';
 import { openRedis } from './ops/redis.js';
 
 /** Wires every service once, by hand. Tests build one per database. */
@@ -53,7 +53,8 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const exports = createExportsService({ repo: createExportsRepo(db), sheets, outbox, tx, clock });
   const consoleSessions = createConsoleSessionsService({ repo: createConsoleSessionsRepo(db), apiKeys, clock });
   // The worker itself is started by server.ts (or a test), not here: API-only processes share this engine for POST /webhooks/{id}/test.
-  const webhookDelivery = createDeliveryEngine({ db, dialect: database.dialect, clock, config });
+  const webhookDelivery = createDeliveryEngine({ db, dialect: database.dialect, clock, config, onAttempt: metrics.observeDeliveryAttempt });
+  metrics.setQueueDepthSource(() => countPendingDeliveries(db));
   const webhooks = createWebhooksService({ repo: createWebhooksRepo(db), tx, clock, engine: webhookDelivery, wake: () => outbox.committed() });
 
   return {

@@ -18,7 +18,16 @@ export interface AttemptOptions {
 }
 
 /** What the worker and the test endpoint share: the queue, the guarded dispatcher and the server key. */
-export function createDeliveryEngine(deps: { db: Db; dialect: Dialect; clock: Clock; config: Config; leaseMs?: number; ca?: string }) {
+export function createDeliveryEngine(deps: {
+  db: Db;
+  dialect: Dialect;
+  clock: Clock;
+  config: Config;
+  leaseMs?: number;
+  ca?: string;
+  /** Called after every POST to a receiver (the /metrics delivery counters). */
+  onAttempt?: (result: AttemptResult) => void;
+}) {
   const { config } = deps;
   const secrets: SecretBox = createSecretBox(loadServerKey(config));
   const queue = createDeliveryQueue({
@@ -50,6 +59,7 @@ export function createDeliveryEngine(deps: { db: Db; dialect: Dialect; clock: Cl
       { url: d.url, secret: secrets.decrypt(d.secret_enc), event: d.event, deliveryId: d.id, body: d.body },
       { timeoutMs: opts.timeoutMs, signal: opts.signal },
     );
+    deps.onAttempt?.(result);
     if (opts.shouldRecord && !opts.shouldRecord()) return result;
     await queue.record(d, result);
     return result;
