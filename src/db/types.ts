@@ -91,6 +91,15 @@ export interface SparkRunsTable {
   created_at: string;
 }
 
+/** Links a handover sheet to its session and project (migration 006). */
+export interface HandoversTable {
+  handover_id: string;
+  user_id: string;
+  session_id: string;
+  project: string | null;
+  created_at: string;
+}
+
 export interface OutboxTable {
   id: string;
   user_id: string;
@@ -174,6 +183,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   sheets: SheetsTable;
   sessions: SessionsTable;
+  handovers: HandoversTable;
   knowledge: KnowledgeTable;
   todos: TodosTable;
   work_logs: WorkLogsTable;

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as m001 from './001_core.js';
 import * as m002 from './002_webhooks.js';
 import * as m004 from './004_exports.js';
+import * as m006 from './006_handovers.js';
 import * as m008 from './008_search_index.js';
 
 /** Add each new migration here; names sort in the order they run. */
@@ -9,6 +10,7 @@ const migrations: Record<string, Migration> = {
   '001_core': m001,
   '002_webhooks': m002,
   '004_exports': m004,
+  '006_handovers': m006,
   '008_search_index': m008,
 };
 

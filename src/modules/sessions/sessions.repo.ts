@@ -1,5 +1,5 @@
 import { containsAllTerms } from '../../db/dialect.js';
-import type { Db, Executor, SessionsTable } from '../../db/types.js';
+import type { Db, Executor, HandoversTable, SessionsTable } from '../../db/types.js';
 
 export interface SessionListFilter {
   userId: string;
@@ -30,6 +30,15 @@ export function createSessionsRepo(db: Db) {
     },
     async insert(row: SessionsTable, exec: Executor) {
       await exec.insertInto('sessions').values(row).execute();
+    },
+    async insertHandover(row: HandoversTable, exec: Executor) {
+      await exec.insertInto('handovers').values(row).execute();
+    },
+    /** Newest handover ids of a project ('' = no project), newest first; the caller skips removed sheets. */
+    async handoverIds(userId: string, project: string, limit: number) {
+      let q = db.selectFrom('handovers').select(['handover_id', 'session_id']).where('user_id', '=', userId);
+      q = project === '' ? q.where('project', 'is', null) : q.where('project', '=', project);
+      return q.orderBy('handover_id', 'desc').limit(limit).execute();
     },
   };
 }

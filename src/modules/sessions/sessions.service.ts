@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { normalizeForSearch, searchTerms } from '../../db/dialect.js';
 import type { SessionsTable, Trx } from '../../db/types.js';
-import { forbidden, notFound } from '../../errors.js';
+import { AppError, forbidden, notFound } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
 import type { SheetsService } from '../sheets/sheets.service.js';
@@ -35,7 +35,7 @@ function sessionSearchText(s: { title: string; summary: string; project: string 
 export function createSessionsService(deps: {
   repo: SessionsRepo;
   todos: TodosRepo;
-  sheets: Pick<SheetsService, 'createIn'>;
+  sheets: Pick<SheetsService, 'createIn' | 'get'>;
   outbox: Outbox;
   tx: TxRunner;
   clock: Clock;
@@ -100,8 +100,21 @@ export function createSessionsService(deps: {
           content: handoverColumns({ session, nextSteps: input.next_steps ?? [], notes: input.notes, openTodos: openTodos.reverse() }),
         });
         await outbox.emit(trx, userId, 'session.handover', { session_id: session.id, handover_id: sheet.id });
+        await repo.insertHandover({ handover_id: sheet.id, user_id: userId, session_id: session.id, project: session.project, created_at: sheet.createdAt }, trx);
         return { handover_id: sheet.id, session_id: session.id, sheet };
       });
+    },
+
+    /** The newest handover of a project ('' = sessions without one) whose sheet is still there and not trashed. */
+    async latestHandover(userId: string, project: string) {
+      for (const h of await repo.handoverIds(userId, project, 20)) {
+        const sheet = await sheets.get(userId, h.handover_id).catch((err: unknown) => {
+          if (err instanceof AppError && err.code === 'not_found') return null;
+          throw err;
+        });
+        if (sheet && !sheet.trashedAt) return { handover_id: h.handover_id, session_id: h.session_id, sheet };
+      }
+      throw new AppError('not_found', project ? `no handover for project ${project}` : 'no handover for sessions without a project');
     },
   };
 }
