@@ -16,6 +16,7 @@ import { registerConsolePages, registerConsoleSessionRoutes } from './modules/co
 import { registerSheetRoutes } from './modules/sheets/sheets.routes.js';
 import { registerKnowledgeRoutes } from './modules/knowledge/knowledge.routes.js';
 import { registerSessionRoutes } from './modules/sessions/sessions.routes.js';
+import { registerSparkRoutes } from './modules/sparks/sparks.routes.js';
 import { registerStatsRoutes } from './modules/stats/stats.routes.js';
 import { registerTodoRoutes } from './modules/todos/todos.routes.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
@@ -57,6 +58,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       registerSheetRoutes(api, c.sheets);
       registerSessionRoutes(api, c.sessions);
       registerKnowledgeRoutes(api, c.knowledge);
+      registerSparkRoutes(api, c.sparks);
       registerTodoRoutes(api, c.todos);
       registerWebhookRoutes(api, c.webhooks);
       registerStatsRoutes(api, c.stats);

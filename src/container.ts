@@ -17,6 +17,9 @@ import { createKnowledgeRepo } from './modules/knowledge/knowledge.repo.js';
 import { createKnowledgeService } from './modules/knowledge/knowledge.service.js';
 import { createSessionsRepo } from './modules/sessions/sessions.repo.js';
 import { createSessionsService } from './modules/sessions/sessions.service.js';
+import { createSparksRepo } from './modules/sparks/sparks.repo.js';
+import { createSparksService } from './modules/sparks/sparks.service.js';
+import { createProvider } from './sparks/providers/index.js';
 import { createStatsRepo } from './modules/stats/stats.repo.js';
 import { createStatsService } from './modules/stats/stats.service.js';
 import { createTodosRepo } from './modules/todos/todos.repo.js';
@@ -30,6 +33,8 @@ import { openRedis } from './ops/redis.js';
 /** Wires every service once, by hand. Tests build one per database. */
 export async function createContainer(config: Config, opts: { clock?: Clock; logger?: Logger } = {}) {
   const clock = opts.clock ?? systemClock;
+  // Before the database opens: a half-configured AI provider stops the start with a ConfigError.
+  const aiProvider = createProvider(config.ai);
   const database: DatabaseHandle = await openDatabase(config);
   const { db } = database;
   const outbox = createOutbox(clock);
@@ -49,6 +54,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const todos = createTodosService({ repo: todosRepo, tx, clock });
   const sessions = createSessionsService({ repo: createSessionsRepo(db), todos: todosRepo, sheets, outbox, tx, clock });
   const knowledge = createKnowledgeService({ repo: createKnowledgeRepo(db), outbox, tx, clock });
+  const sparks = createSparksService({ repo: createSparksRepo(db), outbox, tx, clock, sheets, provider: aiProvider, timeoutMs: config.ai.timeoutMs });
   const stats = createStatsService({ repo: createStatsRepo(db), clock });
   const exports = createExportsService({ repo: createExportsRepo(db), sheets, outbox, tx, clock });
   const consoleSessions = createConsoleSessionsService({ repo: createConsoleSessionsRepo(db), apiKeys, clock });
@@ -71,6 +77,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     sheets,
     sessions,
     knowledge,
+    sparks,
     todos,
     stats,
     exports,

@@ -100,6 +100,20 @@ export interface HandoversTable {
   created_at: string;
 }
 
+/** A user's own spark (type user); public sparks live in src/modules/sparks/catalogue.ts. */
+export interface UserSparksTable {
+  id: string;
+  user_id: string;
+  name: string;
+  description: string;
+  icon: string;
+  category: string;
+  /** Template with {{content}} where the text goes. */
+  prompt: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface OutboxTable {
   id: string;
   user_id: string;
@@ -188,6 +202,7 @@ export interface Database {
   todos: TodosTable;
   work_logs: WorkLogsTable;
   spark_runs: SparkRunsTable;
+  user_sparks: UserSparksTable;
   outbox: OutboxTable;
   webhooks: WebhooksTable;
   deliveries: DeliveriesTable;

@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m001 from './001_core.js';
 import * as m002 from './002_webhooks.js';
+import * as m003 from './003_sparks.js';
 import * as m004 from './004_exports.js';
 import * as m006 from './006_handovers.js';
 import * as m008 from './008_search_index.js';
@@ -9,6 +10,7 @@ import * as m008 from './008_search_index.js';
 const migrations: Record<string, Migration> = {
   '001_core': m001,
   '002_webhooks': m002,
+  '003_sparks': m003,
   '004_exports': m004,
   '006_handovers': m006,
   '008_search_index': m008,

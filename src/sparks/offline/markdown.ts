@@ -1,0 +1,23 @@
+import { Marked } from 'marked';
+import TurndownService from 'turndown';
+import { sanitizeHtml } from '../../lib/sanitize-html.js';
+
+const marked = new Marked({ gfm: true, breaks: false, async: false });
+
+/**
+ * Markdown (GitHub flavour) rendered to HTML that is safe to insert into a page:
+ * the project's allowlist sanitizer (src/lib/sanitize-html.ts) removes scripts,
+ * event handlers, styles, iframes and javascript:/data: links from the result,
+ * including raw HTML written inside the Markdown.
+ */
+export function markdownToHtml(content: string): string {
+  return sanitizeHtml(marked.parse(content) as string).trim();
+}
+
+const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
+turndown.remove(['script', 'style', 'noscript', 'template']);
+
+/** HTML (a sheet column) to Markdown. */
+export function htmlToMarkdown(content: string): string {
+  return turndown.turndown(content).trim();
+}

@@ -1,0 +1,34 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { ProviderError, requireText, type AiProvider } from './provider.js';
+
+/** Upper bound on the answer's length; Messages requires one. 4096 fits every current Claude model. */
+export const ANTHROPIC_MAX_TOKENS = 4096;
+
+/** The Anthropic Messages API (POST {base}/v1/messages) through the official client. */
+export function createAnthropicProvider(opts: { baseUrl?: string; apiKey: string; model: string; timeoutMs: number }): AiProvider {
+  const client = new Anthropic({
+    apiKey: opts.apiKey,
+    // The client appends /v1/messages itself; accept a base given with /v1 too.
+    baseURL: opts.baseUrl?.replace(/\/v1\/?$/, '').replace(/\/$/, ''),
+    maxRetries: 0,
+    timeout: opts.timeoutMs + 1000,
+  });
+
+  return {
+    name: 'anthropic',
+    model: opts.model,
+    async complete({ system, user, signal }) {
+      const res = (await client.messages.create(
+        { model: opts.model, max_tokens: ANTHROPIC_MAX_TOKENS, system, messages: [{ role: 'user', content: user }] },
+        { signal },
+      )) as unknown;
+      const blocks = (res as { content?: unknown } | null)?.content;
+      if (!Array.isArray(blocks)) throw new ProviderError('returned no content blocks');
+      const text = blocks
+        .filter((b): b is { type: 'text'; text: string } => b?.type === 'text' && typeof b.text === 'string')
+        .map((b) => b.text)
+        .join('');
+      return requireText(text, 'no text block in content');
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import OpenAI from 'openai';
+import { ProviderError, requireText, type AiProvider } from './provider.js';
+
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/**
+ * The OpenAI-compatible chat-completions protocol (POST {base}/chat/completions),
+ * spoken by OpenAI, Ollama, vLLM, llama.cpp server and LM Studio. Uses the
+ * official `openai` client (v6: the last major that supports Node 20).
+ */
+export function createOpenAiProvider(opts: { baseUrl?: string; apiKey?: string; model: string; timeoutMs: number }): AiProvider {
+  const client = new OpenAI({
+    baseURL: opts.baseUrl ?? OPENAI_DEFAULT_BASE_URL,
+    // Local servers (Ollama, llama.cpp) need no key: the client insists on one, so we give a
+    // placeholder and drop the Authorization header instead of sending it.
+    apiKey: opts.apiKey || 'unused',
+    defaultHeaders: opts.apiKey ? undefined : { Authorization: null },
+    // One attempt per run; our own AbortSignal enforces AI_TIMEOUT_MS, the client's timeout is a backstop.
+    maxRetries: 0,
+    timeout: opts.timeoutMs + 1000,
+  });
+
+  return {
+    name: 'openai',
+    model: opts.model,
+    async complete({ system, user, signal }) {
+      const res = (await client.chat.completions.create(
+        {
+          model: opts.model,
+          messages: [
+            { role: 'system', content: system },
+            { role: 'user', content: user },
+          ],
+        },
+        { signal },
+      )) as unknown;
+      // Compatible servers vary; check the shape instead of trusting the type.
+      const choices = (res as { choices?: unknown } | null)?.choices;
+      if (!Array.isArray(choices) || choices.length === 0) throw new ProviderError('returned no choices');
+      const message = (choices[0] as { message?: { content?: unknown } } | null)?.message;
+      return requireText(message?.content, 'choices[0].message.content is empty');
+    },
+  };
+}
