@@ -8,6 +8,7 @@ import { loadConfig } from '../src/config.js';
 import { createContainer, type Container } from '../src/container.js';
 import { assertError, createPgDatabase, type Res } from './helpers.js';
 import { startProcess, type ServerProcess } from './processes.js';
+import { startReceiver, webhookEnv, type Receiver } from './webhooks-helpers.js';
 
 const PG = process.env.TEST_POSTGRES_URL;
 const REDIS = process.env.TEST_REDIS_URL;
@@ -127,5 +128,93 @@ describe('scale-out: two server processes on one PostgreSQL and one Redis', { sk
     assert.match(text, /rate_limit_rejections_total\{kind="plan"\} [1-9]/);
     assert.match(text, /rate_limit_rejections_total\{kind="auth_failure"\} [1-9]/);
     assert.match(text, /process_resident_memory_bytes \d+/);
+  });
+});
+
+describe('scale-out: webhook workers in two processes share one queue', { skip }, () => {
+  let pg: Awaited<ReturnType<typeof createPgDatabase>>;
+  let admin: Container;
+  let receiver: Receiver;
+  let env: Record<string, string>;
+  const procs: ServerProcess[] = [];
+  const secretKey = randomBytes(32).toString('hex');
+
+  before(async () => {
+    pg = await createPgDatabase();
+    admin = await createContainer(
+      loadConfig({ DATABASE_URL: pg.url, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'sw-admin-')), LOG_LEVEL: 'silent', SECRET_KEY: secretKey }),
+    );
+    receiver = await startReceiver();
+    env = webhookEnv({
+      DATABASE_URL: pg.url,
+      REDIS_URL: REDIS!,
+      REDIS_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
+      SECRET_KEY: secretKey,
+    });
+    procs.push(...(await Promise.all([startProcess(env), startProcess(env)])));
+  });
+
+  after(async () => {
+    await Promise.all(procs.map((p) => p.stop()));
+    await receiver?.close();
+    await admin?.close();
+    await pg?.drop();
+  });
+
+  const setup = async () => {
+    const r = await admin.accounts.create({ name: `hooks-${randomBytes(3).toString('hex')}`, plan: 'business' });
+    const hook = await procs[0].req('POST', '/v1/webhooks', { key: r.api_key, body: { url: receiver.url, events: ['sheet.created'] } });
+    assert.equal(hook.status, 200, JSON.stringify(hook.body));
+    receiver.received.length = 0;
+    return r.api_key;
+  };
+
+  /** Delivery ids seen by the receiver, and each sheet id (from the envelope) with how often it arrived. */
+  const tally = () => {
+    const deliveries = new Set(receiver.received.map((r) => String(r.headers['x-service-delivery'])));
+    const sheets = new Map<string, number>();
+    for (const r of receiver.received) sheets.set(r.body.data.sheet_id, (sheets.get(r.body.data.sheet_id) ?? 0) + 1);
+    return { deliveries, sheets };
+  };
+
+  it('100 events made through both processes arrive exactly 100 times', async () => {
+    const key = await setup();
+    const created = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => procs[i % 2].req('POST', '/v1/sheets', { key, body: { title: `s${i}` } })),
+    );
+    assert.ok(created.every((r) => r.status === 200));
+    await receiver.waitFor(100, 30_000);
+    await new Promise((r) => setTimeout(r, 1500)); // room for any duplicate to show up
+    const { deliveries, sheets } = tally();
+    assert.equal(receiver.received.length, 100, 'no duplicates');
+    assert.equal(deliveries.size, 100);
+    assert.deepEqual([...sheets.keys()].sort(), created.map((r) => r.body.id).sort());
+    const byProcess = await Promise.all(procs.map(async (p) => (await p.req('GET', '/metrics')).body as string));
+    const attempts = byProcess.map((t) => Number(/^webhook_delivery_attempts_total (\d+)/m.exec(t)?.[1] ?? NaN));
+    assert.equal(attempts[0] + attempts[1], 100, `attempts per process: ${attempts.join(', ')}`);
+    for (const t of byProcess) assert.match(t, /^webhook_queue_depth 0$/m);
+  });
+
+  it('SIGTERM to every process during a backlog loses nothing; a new process finishes the queue', async () => {
+    const key = await setup();
+    receiver.respond = () => ({ delayMs: 250 });
+    const created = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => procs[i % 2].req('POST', '/v1/sheets', { key, body: { title: `b${i}` } })),
+    );
+    assert.ok(created.every((r) => r.status === 200));
+    await receiver.waitFor(8, 30_000);
+    const codes = await Promise.all(procs.splice(0).map((p) => p.stop('SIGTERM')));
+    assert.deepEqual(codes, [0, 0], 'both processes drained and exited cleanly');
+    const atStop = receiver.received.length;
+    assert.ok(atStop < 60, `a backlog was left at SIGTERM (received ${atStop})`);
+
+    receiver.respond = () => undefined;
+    procs.push(await startProcess(env));
+    await receiver.waitFor(60, 30_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    const { deliveries, sheets } = tally();
+    assert.deepEqual([...sheets.keys()].sort(), created.map((r) => r.body.id).sort(), 'every event arrived');
+    assert.equal(deliveries.size, 60);
+    assert.equal(receiver.received.length, 60, 'in-flight deliveries were finished and recorded, so none was sent twice');
   });
 });
