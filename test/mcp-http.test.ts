@@ -71,7 +71,13 @@ for (const dialect of dialects()) {
       const client = await httpClient(s, alice.key);
       const { tools } = await client.listTools();
       const byName = new Map(tools.map((t) => [t.name, t]));
-      for (const name of ['list_sheets', 'search_sheets', 'get_sheet', 'create_sheet', 'update_sheet', 'trash_sheet', 'restore_sheet']) {
+      const expected = [
+        ...['list_sheets', 'search_sheets', 'get_sheet', 'create_sheet', 'update_sheet', 'trash_sheet', 'restore_sheet'],
+        ...['save_session', 'list_sessions', 'get_session', 'create_handover', 'get_latest_handover'],
+        ...['search_knowledge', 'save_knowledge', 'get_knowledge', 'update_knowledge', 'delete_knowledge'],
+        ...['list_todos', 'sync_todos', 'delete_todo', 'log_work_time', 'get_stats'],
+      ];
+      for (const name of expected) {
         assert.ok(byName.has(name), `missing tool ${name}`);
       }
       assert.equal([...byName.keys()].some((n) => /api_key/.test(n)), false, 'API-key management is not offered over MCP');

@@ -42,4 +42,20 @@ export function registerResources(server: McpServer, c: Container, auth: AuthSou
         return c.sheets.get(userId, decodeURIComponent(String(id)));
       }),
   );
+
+  server.registerResource(
+    'latest_handover',
+    new ResourceTemplate('handover://{project}/latest', { list: undefined }),
+    {
+      title: 'Latest handover of a project',
+      description:
+        'The newest (not trashed) handover sheet of a project as JSON {handover_id, session_id, sheet}; the project name is URL-encoded, e.g. handover://my%20app/latest.',
+      mimeType: 'application/json',
+    },
+    (uri, { project }) =>
+      asResource(uri, async () => {
+        const { userId } = await auth();
+        return c.sessions.latestHandover(userId, decodeURIComponent(String(project)));
+      }),
+  );
 }

@@ -3,9 +3,14 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Logger } from 'pino';
 import type { Container } from '../container.js';
 import type { AuthContext } from '../modules/api-keys/api-keys.service.js';
+import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { ToolRegistry, type AuthSource } from './tool.js';
+import { registerKnowledgeTools } from './tools/knowledge.js';
+import { registerSessionTools } from './tools/sessions.js';
 import { registerSheetTools } from './tools/sheets.js';
+import { registerStatsTools } from './tools/stats.js';
+import { registerTodoTools } from './tools/todos.js';
 
 const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -19,6 +24,10 @@ Errors come back as tool errors whose text is JSON {success:false, error, code, 
 export function buildToolRegistry(c: Container): ToolRegistry {
   const tools = new ToolRegistry();
   registerSheetTools(tools, c);
+  registerSessionTools(tools, c);
+  registerKnowledgeTools(tools, c);
+  registerTodoTools(tools, c);
+  registerStatsTools(tools, c);
   return tools;
 }
 
@@ -28,5 +37,6 @@ export function createMcpServer(c: Container, auth: AuthContext | AuthSource, op
   const server = new McpServer({ name: 'sheet-workspace', title: 'Sheet Workspace', version: pkg.version }, { instructions: INSTRUCTIONS });
   buildToolRegistry(c).install(server, authSource, opts.logger);
   registerResources(server, c, authSource);
+  registerPrompts(server, c, authSource);
   return server;
 }

@@ -23,6 +23,8 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   annotations: Annotations;
   /** Where REST takes these arguments from, so a validation error is worded exactly as REST words it. */
   source?: 'body' | 'querystring';
+  /** For a tool whose REST route takes some arguments from the query string and the rest from the body. */
+  queryFields?: readonly string[];
   run: (args: z.output<I>, auth: AuthContext) => Promise<z.input<O>>;
 }
 
@@ -43,11 +45,17 @@ function okResult(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value as Record<string, unknown> };
 }
 
-/** Same wording as the REST error handler, fed with zod issues instead of Fastify's copies of them. */
-export function validationMessage(source: 'body' | 'querystring', error: z.ZodError): string {
+/**
+ * Same wording as the REST error handler, fed with zod issues instead of Fastify's copies of them.
+ * Fastify validates the body before the query string, so body issues are reported first.
+ */
+export function validationMessage(source: 'body' | 'querystring', error: z.ZodError, queryFields: readonly string[] = []): string {
+  const inQuery = (i: z.core.$ZodIssue) => source === 'querystring' || queryFields.includes(String(i.path[0]));
+  const body = error.issues.filter((i) => !inQuery(i));
+  const [context, issues] = body.length ? ['body', body] : ['querystring', error.issues];
   return describeValidation(
-    source,
-    error.issues.map((i) => ({ instancePath: `/${i.path.map(String).join('/')}`, message: i.message })),
+    context,
+    issues.map((i) => ({ instancePath: `/${i.path.map(String).join('/')}`, message: i.message })),
   );
 }
 
@@ -74,7 +82,7 @@ export class ToolRegistry {
     const { spec } = entry;
     try {
       const parsed = spec.input.safeParse(args ?? {});
-      if (!parsed.success) return errorResult('invalid_request', validationMessage(spec.source ?? 'body', parsed.error));
+      if (!parsed.success) return errorResult('invalid_request', validationMessage(spec.source ?? 'body', parsed.error, spec.queryFields));
       const out = spec.output.parse(await spec.run(parsed.data, await auth()));
       return okResult(out);
     } catch (err) {

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Container } from '../container.js';
+import { AppError } from '../errors.js';
+import { htmlToText } from '../lib/html-text.js';
+import type { AuthSource } from './tool.js';
+
+/** Column text of a sheet in column order, for a prompt. */
+function sheetText(content: Record<string, string>): string {
+  return Object.keys(content)
+    .sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)))
+    .map((k) => htmlToText(content[k]).trim())
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+export function registerPrompts(server: McpServer, c: Container, auth: AuthSource): void {
+  server.registerPrompt(
+    'resume_work',
+    {
+      title: 'Resume work on a project',
+      description: "Start a session from the project's latest handover and its open todos (pending and in progress).",
+      argsSchema: { project: z.string().trim().min(1, 'project must not be empty').max(200).describe('Project name, exactly as saved with sessions and todos.') },
+    },
+    async ({ project }) => {
+      const { userId } = await auth();
+      const handover = await c.sessions.latestHandover(userId, project).catch((err: unknown) => {
+        if (err instanceof AppError && err.code === 'not_found') return null;
+        throw err;
+      });
+      const open = (await c.todos.list(userId, { project })).filter((t) => t.status !== 'completed');
+      const todoLines = open.map((t) => `- [${t.status}] ${t.content} (priority ${t.priority}, id ${t.id})`);
+      const text = [
+        `We are resuming work on the project "${project}".`,
+        handover
+          ? `## Latest handover (sheet ${handover.handover_id}, from session ${handover.session_id}, ${handover.sheet.createdAt})\n\n${sheetText(handover.sheet.content)}`
+          : '## Latest handover\n\nThere is no handover for this project yet.',
+        `## Open todos (${open.length})\n\n${todoLines.length ? todoLines.join('\n') : 'None.'}`,
+        '## How to proceed\n\nSummarise where things stand in a few lines, then continue with the next steps above. ' +
+          'Keep the todo list current with sync_todos (project "' + project + '"). When the session ends, call save_session ' +
+          'with a summary and files_changed, then create_handover with next_steps so the next session can resume.',
+      ].join('\n\n');
+      return {
+        description: `Resume ${project}${handover ? ` from handover ${handover.handover_id}` : ''} with ${open.length} open todos`,
+        messages: [{ role: 'user', content: { type: 'text', text } }],
+      };
+    },
+  );
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import type { Container } from '../../container.js';
+import { IdParams } from '../../http/schemas.js';
+import {
+  CreateKnowledgeBody,
+  CreateKnowledgeQuery,
+  CreateKnowledgeResponse,
+  DeleteKnowledgeResponse,
+  KnowledgeEntryResponse,
+  ListKnowledgeQuery,
+  ListKnowledgeResponse,
+  UpdateKnowledgeBody,
+} from '../../modules/knowledge/knowledge.schemas.js';
+import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
+import { McpPage } from './sheets.js';
+
+const EntryId = IdParams.shape.id.describe('Knowledge entry id: sol_... (solution) or snp_... (snippet).');
+const SearchInput = ListKnowledgeQuery.extend({ limit: McpPage.limit.describe('Per list. Default 20, at most 100.') });
+const Counted = z.object({ total: z.number().int(), has_more: z.boolean() });
+
+export function registerKnowledgeTools(t: ToolRegistry, c: Container): void {
+  t.define('search_knowledge', {
+    title: 'Search the knowledge base',
+    description:
+      'Search saved solutions to errors and saved code snippets. Paste the error message (or key words) as q; all words must match ' +
+      'title, error, content or description. type=solutions or type=snippets narrows to one list; omitted searches both. ' +
+      'Check here before debugging an error from scratch. Each list reports total and has_more.',
+    input: SearchInput,
+    output: ListKnowledgeResponse.extend({ solutions_page: Counted.optional(), snippets_page: Counted.optional() }),
+    annotations: READ_ONLY,
+    source: 'querystring',
+    run: async (args, auth) => {
+      const [lists, totals] = await Promise.all([c.knowledge.list(auth.userId, args), c.knowledge.counts(auth.userId, args)]);
+      const page = (items: unknown[] | undefined, total: number | undefined) =>
+        items && total !== undefined ? { total, has_more: items.length < total } : undefined;
+      return { success: true as const, ...lists, solutions_page: page(lists.solutions, totals.solutions), snippets_page: page(lists.snippets, totals.snippets) };
+    },
+  });
+
+  t.define('save_knowledge', {
+    title: 'Save a solution or snippet',
+    description:
+      'Save to the knowledge base. type=solutions: a fix for an error (title, error = the error message, content = what fixed it, language, tags). ' +
+      'type=snippets: reusable code (title, content = the code, language, description, tags). Save a solution after solving a non-obvious error. Fires knowledge.saved.',
+    input: CreateKnowledgeQuery.extend(CreateKnowledgeBody.shape),
+    queryFields: ['type'],
+    output: CreateKnowledgeResponse,
+    annotations: ADDITIVE,
+    run: async ({ type, ...body }, auth) => {
+      const entry = await c.knowledge.create(auth.userId, type, body);
+      return { success: true as const, id: entry.type === 'solution' ? entry.solution.id : entry.snippet.id, ...entry };
+    },
+  });
+
+  t.define('get_knowledge', {
+    title: 'Get a knowledge entry',
+    description: 'Fetch one saved solution (sol_...) or code snippet (snp_...) by id, with all its fields.',
+    input: z.object({ id: EntryId }),
+    output: KnowledgeEntryResponse,
+    annotations: READ_ONLY,
+    run: async (args, auth) => ({ success: true as const, ...(await c.knowledge.get(auth.userId, args.id)) }),
+  });
+
+  t.define('update_knowledge', {
+    title: 'Update a knowledge entry',
+    description: 'Change fields of a solution or snippet; fields not sent stay, null clears language/error/description. Fires knowledge.saved when something changed.',
+    input: UpdateKnowledgeBody.extend({ id: EntryId }),
+    output: KnowledgeEntryResponse,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: async ({ id, ...patch }, auth) => ({ success: true as const, ...(await c.knowledge.update(auth.userId, id, patch)) }),
+  });
+
+  t.define('delete_knowledge', {
+    title: 'Delete a knowledge entry',
+    description: 'Remove a solution or snippet for good. Only when the user asked for it.',
+    input: z.object({ id: EntryId }),
+    output: DeleteKnowledgeResponse,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: async (args, auth) => ({ success: true as const, ...(await c.knowledge.remove(auth.userId, args.id)) }),
+  });
+}

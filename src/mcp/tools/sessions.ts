@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import type { Container } from '../../container.js';
+import { IdParams } from '../../http/schemas.js';
+import {
+  CreateSessionBody,
+  CreateSessionResponse,
+  HandoverBody,
+  HandoverResponse,
+  ListSessionsQuery,
+  ListSessionsResponse,
+  SessionResponse,
+} from '../../modules/sessions/sessions.schemas.js';
+import { ADDITIVE, READ_ONLY, hasMore, type ToolRegistry } from '../tool.js';
+import { McpPage } from './sheets.js';
+
+const ListInput = ListSessionsQuery.extend({
+  limit: McpPage.limit.describe('How many sessions to return: default 20, at most 100.'),
+  offset: McpPage.offset.describe('How many to skip, for the next page (use when has_more is true).'),
+});
+
+export function registerSessionTools(t: ToolRegistry, c: Container): void {
+  t.define('save_session', {
+    title: 'Save a session summary',
+    description:
+      'Save a summary of the coding session that is ending: what was done, decisions, problems. ' +
+      'Give the project name so it can be found later, tags, and files_changed (paths). ' +
+      'Use create_handover afterwards to leave a handover sheet for the next session. Fires session.saved.',
+    input: CreateSessionBody,
+    output: CreateSessionResponse,
+    annotations: ADDITIVE,
+    run: async (args, auth) => {
+      const session = await c.sessions.create(auth.userId, args);
+      return { success: true as const, id: session.id, session };
+    },
+  });
+
+  t.define('list_sessions', {
+    title: 'List saved sessions',
+    description:
+      'List saved session summaries newest first, with total and has_more. Filter by exact project name, ' +
+      'or search with q (all words, in title, summary, project and tags). Use it to recall earlier work.',
+    input: ListInput,
+    output: ListSessionsResponse.extend({ has_more: z.boolean() }),
+    annotations: READ_ONLY,
+    source: 'querystring',
+    run: async (args, auth) => {
+      const r = await c.sessions.list(auth.userId, args);
+      return { success: true as const, ...r, has_more: hasMore(r.total, args.offset, r.sessions.length) };
+    },
+  });
+
+  t.define('get_session', {
+    title: 'Get a saved session',
+    description: 'Fetch one saved session summary by id (ses_...), with its files_changed.',
+    input: z.object({ id: IdParams.shape.id.describe('Session id, e.g. ses_01j...') }),
+    output: SessionResponse,
+    annotations: READ_ONLY,
+    run: async (args, auth) => ({ success: true as const, session: await c.sessions.get(auth.userId, args.id) }),
+  });
+
+  t.define('create_handover', {
+    title: 'Create a handover sheet',
+    description:
+      'Generate a handover sheet from a saved session so the next session can pick up: the summary and files changed, ' +
+      'your next_steps as an ordered list plus the project\'s open todos, and notes. It lands in the "Handover" folder ' +
+      'and becomes the project\'s latest handover (resource handover://{project}/latest). Fires session.handover and sheet.created.',
+    input: HandoverBody,
+    output: HandoverResponse,
+    annotations: ADDITIVE,
+    run: async (args, auth) => ({ success: true as const, ...(await c.sessions.handover(auth.userId, args)) }),
+  });
+
+  t.define('get_latest_handover', {
+    title: 'Get the latest handover of a project',
+    description:
+      'Fetch the newest handover sheet of a project (skipping trashed ones), to resume work where the last session stopped. ' +
+      'Use project "" for sessions saved without a project.',
+    input: z.object({ project: ListSessionsQuery.shape.project.unwrap().describe('Project name, exactly as saved.') }),
+    output: HandoverResponse,
+    annotations: READ_ONLY,
+    run: async (args, auth) => ({ success: true as const, ...(await c.sessions.latestHandover(auth.userId, args.project)) }),
+  });
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import type { Container } from '../../container.js';
+import { StatsResponse, WorktimeBody, WorktimeResponse } from '../../modules/stats/stats.schemas.js';
+import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
+
+export function registerStatsTools(t: ToolRegistry, c: Container): void {
+  t.define('log_work_time', {
+    title: 'Record work time',
+    description:
+      'Record hours worked (a number > 0 and <= 24, e.g. 1.5) with an optional project, description and date (YYYY-MM-DD, default today UTC). ' +
+      'Each call adds a new entry, so call it once per block of work.',
+    input: WorktimeBody,
+    output: WorktimeResponse,
+    annotations: ADDITIVE,
+    run: async (args, auth) => ({ success: true as const, log: await c.stats.recordWorktime(auth.userId, args) }),
+  });
+
+  t.define('get_stats', {
+    title: 'Usage statistics',
+    description:
+      'Usage statistics of the account: sheets (total, created this month), Spark runs, hours worked (total, this month), ' +
+      'sessions saved, and the 10 newest work-time entries. "This month" is the current UTC calendar month.',
+    input: z.object({}),
+    output: StatsResponse,
+    annotations: READ_ONLY,
+    run: async (_args, auth) => ({ success: true as const, stats: await c.stats.get(auth.userId) }),
+  });
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { Container } from '../../container.js';
+import { IdParams } from '../../http/schemas.js';
+import { DeleteTodoResponse, ListTodosQuery, ListTodosResponse, SyncTodosBody, SyncTodosResponse } from '../../modules/todos/todos.schemas.js';
+import { READ_ONLY, type ToolRegistry } from '../tool.js';
+
+export function registerTodoTools(t: ToolRegistry, c: Container): void {
+  t.define('list_todos', {
+    title: 'List todos',
+    description:
+      'List tasks, newest first, optionally only one status (pending, in_progress, completed) and/or one project ("" = tasks with no project). ' +
+      'Returns every matching task (total says how many; has_more is always false).',
+    input: ListTodosQuery,
+    output: ListTodosResponse.extend({ total: z.number().int(), has_more: z.boolean() }),
+    annotations: READ_ONLY,
+    source: 'querystring',
+    run: async (args, auth) => {
+      const todos = await c.todos.list(auth.userId, args);
+      return { success: true as const, todos, total: todos.length, has_more: false };
+    },
+  });
+
+  t.define('sync_todos', {
+    title: 'Sync the todo list',
+    description:
+      "Bulk-sync your task list for a project (the shape of a coding assistant's todo list: content, status, optional priority low/medium/high, activeForm). " +
+      'An element with id updates that task; without id it updates the task of the same project with the same trimmed content, else creates one. ' +
+      'Tasks not in the list are left alone. All or nothing. Returns created/updated counts and the project\'s tasks after the sync.',
+    input: SyncTodosBody,
+    output: SyncTodosResponse,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: async (args, auth) => ({ success: true as const, ...(await c.todos.sync(auth.userId, args)) }),
+  });
+
+  t.define('delete_todo', {
+    title: 'Delete a todo',
+    description: 'Remove one task for good (to close a task, sync it with status completed instead).',
+    input: z.object({ id: IdParams.shape.id.describe('Task id, e.g. td_01j...') }),
+    output: DeleteTodoResponse,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: async (args, auth) => ({ success: true as const, ...(await c.todos.remove(auth.userId, args.id)) }),
+  });
+}
