@@ -84,6 +84,24 @@ for (const dialect of dialects()) {
         assertLimited(await s.req('GET', '/v1/sheets', { key: u.key }), /free plan/);
       });
 
+      it('REST and MCP (/mcp) count against the same per-account limit', async () => {
+        const u = await s.user('free');
+        await spend(s, u.key, 28, 30);
+        const mcp = () =>
+          s.req('POST', '/mcp', {
+            key: u.key,
+            headers: { accept: 'application/json, text/event-stream' },
+            body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+          });
+        const first = await mcp();
+        assert.equal(first.status, 200, JSON.stringify(first.body));
+        assert.equal(first.body.result.serverInfo !== undefined, true);
+        assert.deepEqual([limitHeaders(first).limit, limitHeaders(first).remaining], ['30', '1']);
+        await spend(s, u.key, 1, 30, 29);
+        assertLimited(await mcp(), /free plan allows 30/);
+        assertLimited(await s.req('GET', '/v1/sheets', { key: u.key }), /free plan allows 30/);
+      });
+
       it('pro and business limits are 100 and 1000; errors carry the headers too', async () => {
         const pro = await s.user('pro');
         const biz = await s.user('business');

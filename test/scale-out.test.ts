@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -216,5 +217,53 @@ describe('scale-out: webhook workers in two processes share one queue', { skip }
     assert.deepEqual([...sheets.keys()].sort(), created.map((r) => r.body.id).sort(), 'every event arrived');
     assert.equal(deliveries.size, 60);
     assert.equal(receiver.received.length, 60, 'in-flight deliveries were finished and recorded, so none was sent twice');
+  });
+
+  it('split deployment: an API-only process and a worker-only process (npm run worker) deliver together', async () => {
+    await Promise.all(procs.splice(0).map((p) => p.stop()));
+    const [api, worker] = await Promise.all([startProcess(env, 'api'), startProcess(env, 'worker')]);
+    procs.push(api, worker);
+    assert.equal(worker.url, '', 'the worker serves no HTTP');
+    assert.equal(api.logs.find((l) => l.msg === 'Sheet Workspace is up')?.webhookWorker, false);
+    const key = await setup();
+    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => api.req('POST', '/v1/sheets', { key, body: { title: `w${i}` } })));
+    await receiver.waitFor(20, 30_000);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual([...tally().sheets.keys()].sort(), created.map((r) => r.body.id).sort());
+    assert.equal(receiver.received.length, 20);
+  });
+});
+
+describe('scale-out: a process whose Redis is down, and RATE_LIMIT_DISABLED', { skip: PG ? undefined : skip }, () => {
+  it('serves uncounted (fail open), logs the outage once, reports it in /readyz; the switch warns at start', async () => {
+    const pg = await createPgDatabase();
+    const srv = net.createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const closedPort = (srv.address() as net.AddressInfo).port;
+    await new Promise((r) => srv.close(r));
+    const admin = await createContainer(
+      loadConfig({ DATABASE_URL: pg.url, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'sw-admin-')), LOG_LEVEL: 'silent' }),
+    );
+    const [down, unlimited] = await Promise.all([
+      startProcess({ DATABASE_URL: pg.url, REDIS_URL: `redis://127.0.0.1:${closedPort}` }),
+      startProcess({ DATABASE_URL: pg.url, RATE_LIMIT_DISABLED: '1' }),
+    ]);
+    try {
+      const u = await admin.accounts.create({ name: 'free-user', plan: 'free' });
+      for (let i = 0; i < 35; i++) assert.equal((await down.req('GET', '/v1/sheets', { key: u.api_key })).status, 200);
+      const ready = await down.req('GET', '/readyz');
+      assert.deepEqual([ready.status, ready.body.status, ready.body.checks], [200, 'degraded', { database: 'ok', redis: 'down' }]);
+      const outage = down.logs.filter((l) => /Redis is unreachable/.test(String(l.msg)));
+      assert.equal(outage.length, 1, 'the outage is logged once, not once per request');
+      assert.equal(outage[0].level, 40);
+
+      for (let i = 0; i < 35; i++) assert.equal((await unlimited.req('GET', '/v1/sheets', { key: u.api_key })).status, 200);
+      const warning = unlimited.logs.find((l) => /RATE_LIMIT_DISABLED is set/.test(String(l.msg)));
+      assert.equal(warning?.level, 40, 'a warning at start');
+    } finally {
+      await Promise.all([down.stop(), unlimited.stop()]);
+      await admin.close();
+      await pg.drop();
+    }
   });
 });
