@@ -68,14 +68,16 @@ export const PostSparkBody = z.object({
 
 /** zod parse with the same messages as route validation: "field 'x' is required", "field 'x': ...". */
 export function parseBody<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
-  const r = schema.safeParse(input ?? {});
+  const body = input ?? {};
+  const r = schema.safeParse(body);
   if (r.success) return r.data;
   const message = r.error.issues
     .slice(0, 5)
     .map((i) => {
       const field = i.path.join('.');
       if (!field) return i.message;
-      if (/received undefined/.test(i.message)) return `field '${field}' is required`;
+      const given = typeof body === 'object' && (body as Record<PropertyKey, unknown>)[i.path[0]] !== undefined;
+      if (i.path.length === 1 && !given) return `field '${field}' is required`;
       return `field '${field}': ${i.message}`;
     })
     .join('; ');

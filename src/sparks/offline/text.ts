@@ -10,15 +10,38 @@ export const WORDS_PER_MINUTE = 200;
 const words = new Intl.Segmenter(undefined, { granularity: 'word' });
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
+const CHUNK = 1000;
+const SAFE_CUT_AFTER = /[\s。、！？，．]/u;
+const GLUED = /[\p{M}\u200d\ufe0e\ufe0f\udc00-\udfff\u{1f3fb}-\u{1f3ff}]/u;
+
+/**
+ * V8's Intl.Segmenter is quadratic in the length of the string (100,000
+ * characters take seconds), so long text is segmented in pieces cut at
+ * whitespace or CJK punctuation, else where no grapheme can be split.
+ */
+function* pieces(text: string): Generator<string> {
+  let start = 0;
+  while (text.length - start > CHUNK) {
+    let cut = start + CHUNK;
+    let soft = cut;
+    while (soft > start + CHUNK / 2 && !SAFE_CUT_AFTER.test(text[soft - 1])) soft--;
+    if (soft > start + CHUNK / 2) cut = soft;
+    else while (cut > start + 1 && (GLUED.test(text.slice(cut, cut + 2)[0] ?? '') || text[cut - 1] === '\u200d')) cut--;
+    yield text.slice(start, cut);
+    start = cut;
+  }
+  yield text.slice(start);
+}
+
 function countWords(text: string): number {
   let n = 0;
-  for (const s of words.segment(text)) if (s.isWordLike) n++;
+  for (const piece of pieces(text)) for (const s of words.segment(piece)) if (s.isWordLike) n++;
   return n;
 }
 
 function countGraphemes(text: string): number {
   let n = 0;
-  for (const _ of graphemes.segment(text)) n++;
+  for (const piece of pieces(text)) for (const _ of graphemes.segment(piece)) n++;
   return n;
 }
 
@@ -30,8 +53,10 @@ function countGraphemes(text: string): number {
 export function wordCount(content: string): string {
   const text = visibleText(content).replace(/\r\n?/g, '\n');
   const w = countWords(text);
-  const chars = countGraphemes(text.replace(/\n/g, ''));
-  const noSpaces = countGraphemes(text.replace(/\s/g, ''));
+  const oneLine = text.replace(/\n/g, '');
+  const chars = countGraphemes(oneLine);
+  // Each whitespace character is a grapheme of its own, so no second segmentation pass is needed.
+  const noSpaces = chars - (oneLine.match(/\s/g)?.length ?? 0);
   const lines = text.trim() === '' ? 0 : text.trim().split('\n').length;
   const minutes = Math.ceil(w / WORDS_PER_MINUTE);
   return [
