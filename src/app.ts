@@ -32,6 +32,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   const app = Fastify({
     logger: opts.logger ?? { level: c.config.logLevel },
     bodyLimit: BODY_LIMIT,
+    trustProxy: c.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
 

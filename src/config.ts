@@ -36,6 +36,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_DISABLED: flag('RATE_LIMIT_DISABLED'),
   REDIS_KEY_PREFIX: z.string().default('sw:'),
   AUTH_FAILURE_LIMIT: z.coerce.number({ error: 'AUTH_FAILURE_LIMIT must be a number' }).int().positive().default(20),
+  TRUST_PROXY: z.string().optional(),
   AI_PROVIDER: z.enum(['openai', 'anthropic', ''], { error: 'AI_PROVIDER must be openai or anthropic' }).optional(),
   AI_BASE_URL: z.string().url('AI_BASE_URL must be an absolute URL').optional(),
   AI_API_KEY: z.string().optional(),
@@ -60,6 +61,8 @@ export type Config = {
   redisKeyPrefix: string;
   /** Failed authentications allowed per client address per minute. */
   authFailureLimit: number;
+  /** Fastify trustProxy: behind a load balancer, the client address comes from X-Forwarded-For. */
+  trustProxy: boolean | string;
   ai: { provider?: 'openai' | 'anthropic'; baseUrl?: string; apiKey?: string; model?: string; timeoutMs: number };
 };
 
@@ -95,6 +98,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitDisabled: e.RATE_LIMIT_DISABLED,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     ai: {
       provider,
       baseUrl: e.AI_BASE_URL,
@@ -103,6 +107,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.AI_TIMEOUT_MS,
     },
   };
+}
+
+/** "1"/"true": trust every proxy; otherwise the proxies' addresses or CIDRs, comma separated. */
+function parseTrustProxy(v: string | undefined): boolean | string {
+  if (!v || v === '0' || v === 'false') return false;
+  if (v === '1' || v === 'true') return true;
+  return v;
 }
 
 export function parseDuration(text: string): number {

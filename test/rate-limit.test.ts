@@ -167,6 +167,19 @@ describe('rate limits: switches and failure modes', () => {
     }
   });
 
+  it('behind a load balancer (TRUST_PROXY=1) failed auth is counted per forwarded client address', async () => {
+    const s = await startServer('sqlite', { env: { TRUST_PROXY: '1', AUTH_FAILURE_LIMIT: '2' } });
+    try {
+      const from = (ip: string) => s.req('GET', '/v1/sheets', { headers: { 'x-forwarded-for': ip } });
+      assertError(await from('203.0.113.7'), 401, 'unauthorized');
+      assertError(await from('203.0.113.7'), 401, 'unauthorized');
+      assertError(await from('203.0.113.7'), 429, 'rate_limited');
+      assertError(await from('198.51.100.9'), 401, 'unauthorized');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('Redis unreachable: requests are served uncounted (fail open) and /readyz says degraded', async () => {
     const started = Date.now();
     const s = await startServer('sqlite', { env: { REDIS_URL: `redis://127.0.0.1:${await closedPort()}` } });
