@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { DeliveriesTable, WebhooksTable } from '../../db/types.js';
+import type { DeliveriesTable, Trx, WebhooksTable } from '../../db/types.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import type { TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
@@ -43,8 +43,8 @@ export function createWebhooksService(deps: {
 }) {
   const { repo, tx, clock, engine, wake } = deps;
 
-  async function owned(userId: string, id: string) {
-    const row = await repo.findById(id);
+  async function owned(userId: string, id: string, exec?: Trx) {
+    const row = await repo.findById(id, exec);
     if (!row) throw notFound('webhook', id);
     if (row.user_id !== userId) throw forbidden('webhook', id);
     return row;
@@ -105,7 +105,7 @@ export function createWebhooksService(deps: {
 
     remove(userId: string, id: string) {
       return tx(async (trx) => {
-        await owned(userId, id);
+        await owned(userId, id, trx);
         await repo.remove(id, trx);
         return { id, deleted: true as const };
       });
