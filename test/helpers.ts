@@ -10,6 +10,7 @@ import type { Clock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { createContainer, type Container } from '../src/container.js';
 import type { Dialect } from '../src/db/types.js';
+import { startContainerWorker, type WebhookWorker, type WorkerOptions } from '../src/webhooks/start.js';
 
 /** SQLite always; PostgreSQL too when TEST_POSTGRES_URL names a server (CI sets it). */
 export function dialects(): Dialect[] {
@@ -47,6 +48,8 @@ export interface TestServer {
   url: string;
   dialect: Dialect;
   c: Container;
+  /** The webhook delivery worker, when started with `worker`. */
+  worker?: WebhookWorker;
   app: FastifyInstance;
   dataDir: string;
   /** A new account on `plan` with its first key. */
@@ -59,7 +62,7 @@ export interface TestServer {
 
 export async function startServer(
   dialect: Dialect,
-  opts: { env?: Record<string, string>; clock?: Clock; dataDir?: string; databaseUrl?: string } = {},
+  opts: { env?: Record<string, string>; clock?: Clock; dataDir?: string; databaseUrl?: string; worker?: boolean | WorkerOptions } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sw-test-'));
   const pgDb = dialect === 'postgres' && !opts.databaseUrl ? await createPgDatabase() : undefined;
@@ -76,6 +79,7 @@ export async function startServer(
   const c = await createContainer(config, { clock: opts.clock });
   const app = await buildApp(c, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
+  const worker = opts.worker ? await startContainerWorker(c, opts.worker === true ? {} : opts.worker) : undefined;
   const addr = app.server.address();
   const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
 
@@ -112,7 +116,9 @@ export async function startServer(
       if (event) q = q.where('event', '=', event);
       return (await q.execute()).map((r) => ({ ...r, data: JSON.parse(r.data) }));
     },
+    worker,
     async close() {
+      await worker?.stop();
       await app.close();
       await c.close();
       await pgDb?.drop();
