@@ -51,7 +51,12 @@ function anthropicAnswer(model: string, text: string) {
   };
 }
 
-export async function startFakeAi(protocol: 'openai' | 'anthropic'): Promise<FakeAi> {
+/**
+ * `apiKey`: the only key the fake accepts, as the real services do (OpenAI: Authorization: Bearer;
+ * Anthropic: x-api-key, or Authorization: Bearer as the SDKs send it since API version 2026-10-21).
+ * A keyless request passes the OpenAI fake, as with a local Ollama.
+ */
+export async function startFakeAi(protocol: 'openai' | 'anthropic', apiKey: string): Promise<FakeAi> {
   const path = protocol === 'openai' ? '/v1/chat/completions' : '/v1/messages';
   const fake: FakeAi = { url: '', requests: [], mode: 'ok', reply: 'fake answer', slowMs: 5000, close: async () => {} };
   const server = http.createServer((req, res) => {
@@ -71,6 +76,16 @@ export async function startFakeAi(protocol: 'openai' | 'anthropic'): Promise<Fak
         res.end(JSON.stringify(value));
       };
       if (req.method !== 'POST' || req.url !== path) return json(404, { error: { message: `no route ${req.method} ${req.url}` } });
+      const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+      const given = protocol === 'anthropic' ? (req.headers['x-api-key'] ?? bearer) : bearer;
+      if (protocol === 'anthropic' && !req.headers['anthropic-version']) {
+        return json(400, { type: 'error', error: { type: 'invalid_request_error', message: 'anthropic-version: header is required' } });
+      }
+      if ((protocol === 'anthropic' || given !== undefined) && given !== apiKey) {
+        return protocol === 'openai'
+          ? json(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } })
+          : json(401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
+      }
       const model = String(body?.model);
       const answer = (text: string) => json(200, protocol === 'openai' ? openAiAnswer(model, text) : anthropicAnswer(model, text));
       switch (fake.mode) {
