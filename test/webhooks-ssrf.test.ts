@@ -1,0 +1,101 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { dialects, startServer, type TestServer } from './helpers.js';
+import { startReceiver, testPki, type Receiver } from './webhooks-helpers.js';
+import { addressRange, isPublicUnicast } from '../src/webhooks/ssrf-dispatcher.js';
+
+describe('SSRF address classification', () => {
+  it('passes only public unicast; IPv4-mapped IPv6 is judged as its IPv4', () => {
+    for (const ok of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2001:4860:4860::8888']) assert.equal(isPublicUnicast(ok), true, ok);
+    const refused: Record<string, string> = {
+      '127.0.0.1': 'loopback',
+      '10.1.2.3': 'private',
+      '172.16.5.4': 'private',
+      '192.168.0.10': 'private',
+      '169.254.169.254': 'linkLocal',
+      '100.64.0.1': 'carrierGradeNat',
+      '0.0.0.0': 'unspecified',
+      '::1': 'loopback',
+      '::': 'unspecified',
+      'fc00::1': 'uniqueLocal',
+      'fd12:3456::1': 'uniqueLocal',
+      'fe80::1': 'linkLocal',
+      '::ffff:127.0.0.1': 'loopback',
+      '::ffff:10.0.0.1': 'private',
+      '::ffff:169.254.169.254': 'linkLocal',
+      '224.0.0.1': 'multicast',
+      '255.255.255.255': 'broadcast',
+    };
+    for (const [addr, range] of Object.entries(refused)) {
+      assert.equal(isPublicUnicast(addr), false, addr);
+      assert.equal(addressRange(addr), range, addr);
+    }
+  });
+});
+
+for (const dialect of dialects()) {
+  describe(`SSRF guard at connect time [${dialect}]`, () => {
+    let s: TestServer;
+    let rcv: Receiver;
+    let u: { key: string; userId: string };
+    before(async () => {
+      // The guard is on: no WEBHOOK_ALLOW_PRIVATE_TARGETS. The test CA is trusted, so only the guard can refuse.
+      s = await startServer(dialect, { env: { WEBHOOK_CA_FILE: testPki().caFile }, worker: { pollMs: 20 } });
+      rcv = await startReceiver();
+      u = await s.user('business');
+    });
+    after(async () => {
+      await s.close();
+      await rcv.close();
+    });
+
+    const port = () => rcv.port;
+    const cases = (): [string, string][] => [
+      [`https://127.0.0.1:${port()}/hook`, 'loopback'],
+      [`https://localhost:${port()}/hook`, 'loopback'],
+      [`https://2130706433:${port()}/hook`, 'loopback'],
+      [`https://0x7f000001:${port()}/hook`, 'loopback'],
+      ['https://10.0.0.1/hook', 'private'],
+      ['https://172.16.0.1/hook', 'private'],
+      ['https://192.168.1.1/hook', 'private'],
+      ['https://169.254.169.254/latest/meta-data/', 'linkLocal'],
+      ['https://100.64.0.1/hook', 'carrierGradeNat'],
+      [`https://0.0.0.0:${port()}/hook`, 'unspecified'],
+      [`https://[::1]:${port()}/hook`, 'loopback'],
+      ['https://[fc00::1]/hook', 'uniqueLocal'],
+      ['https://[fe80::1]/hook', 'linkLocal'],
+      [`https://[::ffff:127.0.0.1]:${port()}/hook`, 'loopback'],
+    ];
+
+    it('refuses every non-public target when connecting, and the receiver on loopback gets nothing', async () => {
+      for (const [url, range] of cases()) {
+        const hook = await s.req('POST', '/v1/webhooks', { key: u.key, body: { url, events: ['sheet.deleted'] } });
+        assert.equal(hook.status, 200, `${url} registers (the check is at connect time)`);
+        const r = await s.req('POST', `/v1/webhooks/${hook.body.webhook.id}/test`, { key: u.key });
+        const d = r.body.delivery;
+        assert.equal(d.status, 'failed', url);
+        assert.equal(d.attempts[0].status_code, null, url);
+        assert.match(d.attempts[0].error, new RegExp(`refused to connect.*${range} addresses are not allowed`), url);
+        assert.ok(d.attempts[0].duration_ms < 2000, `${url} refused at once, not timed out`);
+        await s.req('DELETE', `/v1/webhooks/${hook.body.webhook.id}`, { key: u.key });
+      }
+      assert.equal(rcv.received.length, 0);
+    });
+
+    it('an event delivery to a hostname resolving to 127.0.0.1 is refused and logged like any failure', async () => {
+      const hook = (await s.req('POST', '/v1/webhooks', { key: u.key, body: { url: `https://localhost:${port()}/hook`, events: ['sheet.created'] } })).body.webhook;
+      await s.req('POST', '/v1/sheets', { key: u.key, body: { title: 'ssrf' } });
+      await s.worker!.idle();
+      let log: any;
+      for (let i = 0; i < 100; i++) {
+        log = (await s.req('GET', `/v1/webhooks/${hook.id}/deliveries`, { key: u.key })).body;
+        if (log.deliveries[0]?.attempts.length) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const d = log.deliveries[0];
+      assert.equal(d.status, 'pending', 'it will be retried on the schedule');
+      assert.match(d.attempts[0].error, /refused to connect to localhost \(127\.0\.0\.1\)/);
+      assert.equal(rcv.received.length, 0);
+    });
+  });
+}
