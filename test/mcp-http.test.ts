@@ -76,6 +76,8 @@ for (const dialect of dialects()) {
         ...['save_session', 'list_sessions', 'get_session', 'create_handover', 'get_latest_handover'],
         ...['search_knowledge', 'save_knowledge', 'get_knowledge', 'update_knowledge', 'delete_knowledge'],
         ...['list_todos', 'sync_todos', 'delete_todo', 'log_work_time', 'get_stats'],
+        ...['list_sparks', 'run_spark', 'translate_text', 'get_spark', 'create_spark', 'update_spark', 'delete_spark'],
+        ...['list_webhooks', 'register_webhook', 'delete_webhook', 'enable_webhook', 'list_webhook_deliveries', 'redeliver_webhook_delivery', 'test_webhook'],
       ];
       for (const name of expected) {
         assert.ok(byName.has(name), `missing tool ${name}`);

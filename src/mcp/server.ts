@@ -9,6 +9,8 @@ import { ToolRegistry, type AuthSource } from './tool.js';
 import { registerKnowledgeTools } from './tools/knowledge.js';
 import { registerSessionTools } from './tools/sessions.js';
 import { registerSheetTools } from './tools/sheets.js';
+import { registerSparkTools } from './tools/sparks.js';
+import { registerWebhookTools } from './tools/webhooks.js';
 import { registerStatsTools } from './tools/stats.js';
 import { registerTodoTools } from './tools/todos.js';
 
@@ -28,6 +30,8 @@ export function buildToolRegistry(c: Container): ToolRegistry {
   registerKnowledgeTools(tools, c);
   registerTodoTools(tools, c);
   registerStatsTools(tools, c);
+  registerSparkTools(tools, c);
+  registerWebhookTools(tools, c);
   return tools;
 }
 

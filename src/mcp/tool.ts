@@ -25,6 +25,8 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   source?: 'body' | 'querystring';
   /** For a tool whose REST route takes some arguments from the query string and the rest from the body. */
   queryFields?: readonly string[];
+  /** When the REST handler validates the body itself (throwing AppError), the tool does exactly the same. */
+  validate?: (args: unknown) => z.output<I>;
   run: (args: z.output<I>, auth: AuthContext) => Promise<z.input<O>>;
 }
 
@@ -81,9 +83,14 @@ export class ToolRegistry {
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
     const { spec } = entry;
     try {
-      const parsed = spec.input.safeParse(args ?? {});
-      if (!parsed.success) return errorResult('invalid_request', validationMessage(spec.source ?? 'body', parsed.error, spec.queryFields));
-      const out = spec.output.parse(await spec.run(parsed.data, await auth()));
+      let input: unknown;
+      if (spec.validate) input = spec.validate(args ?? {});
+      else {
+        const parsed = spec.input.safeParse(args ?? {});
+        if (!parsed.success) return errorResult('invalid_request', validationMessage(spec.source ?? 'body', parsed.error, spec.queryFields));
+        input = parsed.data;
+      }
+      const out = spec.output.parse(await spec.run(input as z.output<z.ZodObject>, await auth()));
       return okResult(out);
     } catch (err) {
       if (err instanceof AppError) return errorResult(err.code, err.message);
