@@ -1,0 +1,72 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { dialects, startServer, type TestServer } from './helpers.js';
+import { normalizeForSearch, searchTerms } from '../src/db/dialect.js';
+import { sheetSearchText } from '../src/modules/sheets/sheets.service.js';
+import { rng } from '../bench/content.js';
+
+/**
+ * The search index (migration 008) must return exactly what a substring scan returns. These
+ * sheets are random strings over a tiny alphabet, so one- and two-character terms occur at the
+ * start, the end and in the middle of texts, and some texts are one or two characters long.
+ */
+const ALPHABET = ['a', 'b', 'é', 'x', '東', '京', '猫', 'の', ' ', '"', '%', '_'];
+
+for (const dialect of dialects()) {
+  describe(`search index [${dialect}]`, () => {
+    let s: TestServer;
+    let user: { key: string; userId: string };
+    const texts = new Map<string, string>();
+    const r = rng(7);
+    const randomText = (max: number) => Array.from({ length: 1 + Math.floor(r() * max) }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]).join('');
+
+    before(async () => {
+      s = await startServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });
+      user = await s.user('business');
+      const fixed = [['東京', {}], ['猫', {}], ['ab', { col1: '<p>x東</p>' }], ['Title', { col1: '<p>ends with 京</p>' }]] as const;
+      for (const [title, content] of fixed) await make(title, { ...content });
+      for (let i = 0; i < 60; i++) await make(randomText(4).trim() || 'x', { col1: `<p>${randomText(12)}</p><div>${randomText(6)}</div>` });
+    });
+    after(() => s.close());
+
+    async function make(title: string, content: Record<string, string>) {
+      const res = await s.req('POST', '/v1/sheets', { key: user.key, body: { title, content } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      texts.set(res.body.id, sheetSearchText(res.body.sheet.title, content));
+    }
+
+    async function check(q: string) {
+      const terms = searchTerms(q);
+      const want = [...texts].filter(([, t]) => terms.every((term) => t.includes(term))).map(([id]) => id).sort();
+      const res = await s.req('GET', `/v1/sheets?limit=100&q=${encodeURIComponent(q)}`, { key: user.key });
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body.sheets.map((x: { id: string }) => x.id).sort(), want, `q=${JSON.stringify(q)}`);
+      assert.equal(res.body.total, want.length, `total for q=${JSON.stringify(q)}`);
+    }
+
+    const queries = () => {
+      const qs = ['東京', '東', '京', '猫', 'の', 'a', 'ab', 'x東', '"', '""', '%', '_', 'é', 'É', 'ＡＢ', 'ends', 'ends 京', '京 a', 'zzz', '東京の猫'];
+      for (let i = 0; i < 40; i++) qs.push(normalizeForSearch(randomText(3)));
+      return qs.filter((q) => q.trim() !== '');
+    };
+
+    it('returns what a substring scan returns, totals included', async () => {
+      for (const q of queries()) await check(q);
+    });
+
+    it('follows updates and deletions', async () => {
+      const ids = [...texts.keys()];
+      for (const id of ids.slice(0, 10)) {
+        const content = { col1: `<p>${randomText(10)}</p>` };
+        const res = await s.req('PUT', `/v1/sheets/${id}`, { key: user.key, body: { content } });
+        assert.equal(res.status, 200);
+        texts.set(id, sheetSearchText(res.body.sheet.title, res.body.sheet.content));
+      }
+      for (const id of ids.slice(10, 15)) {
+        assert.equal((await s.req('DELETE', `/v1/sheets/${id}?permanent=true`, { key: user.key })).status, 200);
+        texts.delete(id);
+      }
+      for (const q of queries()) await check(q);
+    });
+  });
+}
