@@ -1,4 +1,3 @@
-import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import type { AuthContext } from '../api-keys/api-keys.service.js';
@@ -11,7 +10,16 @@ export const CONSOLE_HEADER = 'x-console';
 export function consoleCookie(req: FastifyRequest): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
-  return fastifyCookie.parse(header)[CONSOLE_COOKIE] || undefined;
+  // Our token is base64url, so no decoding is needed; the first sw_console wins.
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === CONSOLE_COOKIE) return part.slice(eq + 1).trim() || undefined;
+  }
+  return undefined;
+}
+
+function serializeCookie(value: string, expires: Date, secure: boolean): string {
+  return `${CONSOLE_COOKIE}=${value}; Path=/; Expires=${expires.toUTCString()}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 }
 
 export function requireConsoleHeader(req: FastifyRequest): void {
@@ -21,17 +29,10 @@ export function requireConsoleHeader(req: FastifyRequest): void {
 }
 
 export function setCookieHeader(req: FastifyRequest, token: string, expires: Date, secureOrigin: boolean): string {
-  return fastifyCookie.serialize(CONSOLE_COOKIE, token, {
-    httpOnly: true,
-    sameSite: 'strict',
-    path: '/',
-    secure: secureOrigin || req.protocol === 'https',
-    expires,
-  });
+  return serializeCookie(token, expires, secureOrigin || req.protocol === 'https');
 }
 
-export const clearCookieHeader = () =>
-  fastifyCookie.serialize(CONSOLE_COOKIE, '', { httpOnly: true, sameSite: 'strict', path: '/', expires: new Date(0) });
+export const clearCookieHeader = () => serializeCookie('', new Date(0), false);
 
 /**
  * The /v1 auth hook's cookie path, kept apart from API-key auth: it applies only when a request has no

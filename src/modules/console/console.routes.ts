@@ -66,7 +66,6 @@ export function registerConsoleSessionRoutes(app: ZApp, sessions: ConsoleSession
 
 /** The built single-page console under /console/, with a strict CSP (no inline script at all). */
 export async function registerConsolePages(app: FastifyInstance, dist = CONSOLE_DIST) {
-  app.get('/console', { schema: { hide: true } }, (_req, reply) => reply.redirect('/console/'));
   if (!fs.existsSync(path.join(dist, 'index.html'))) {
     app.get('/console/', { schema: { hide: true } }, (_req, reply) =>
       sendError(reply, 'unavailable', 'The console is not built; run npm run build:console'),
@@ -83,4 +82,6 @@ export async function registerConsolePages(app: FastifyInstance, dist = CONSOLE_
       reply.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
+  // With ignoreTrailingSlash, /console and /console/ are one route: serve the page itself (a redirect would loop).
+  app.get('/console', { schema: { hide: true } }, (_req, reply) => reply.headers(PAGE_HEADERS).header('cache-control', 'no-cache').sendFile('index.html'));
 }
