@@ -33,6 +33,7 @@ export async function openRedis(url: string, logger?: Log): Promise<RedisHandle>
   });
   let up = false;
   let reportedDown = false;
+  let closing = false;
   client.on('ready', () => {
     up = true;
     if (reportedDown) logger?.info({ redis: redactUrl(url) }, 'Redis is reachable again; rate-limit counters are shared again');
@@ -40,7 +41,7 @@ export async function openRedis(url: string, logger?: Log): Promise<RedisHandle>
   });
   const down = (err?: Error) => {
     up = false;
-    if (reportedDown) return;
+    if (reportedDown || closing) return;
     reportedDown = true;
     logger?.warn(
       { redis: redactUrl(url), err: err?.message },
@@ -75,6 +76,7 @@ export async function openRedis(url: string, logger?: Log): Promise<RedisHandle>
       }
     },
     async close() {
+      closing = true;
       client.removeAllListeners('error');
       client.on('error', () => {});
       if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
