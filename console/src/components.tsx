@@ -76,7 +76,7 @@ export function HoursChart({ days }: { days: { date: string; hours: number }[] }
   const w = 36;
   const h = 120;
   return (
-    <svg class="chart" viewBox={`0 0 ${days.length * w} ${h + 30}`} role="img" aria-label="Work hours by day">
+    <svg class="chart" viewBox={`0 -16 ${days.length * w} ${h + 46}`} role="img" aria-label="Work hours by day">
       {days.map((d, i) => {
         const bh = Math.round((d.hours / max) * h);
         return (
