@@ -44,6 +44,33 @@ export interface Res<T = any> {
   headers: Headers;
 }
 
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  raw?: string;
+}
+
+/** One JSON request against a running server; non-JSON answers come back as text. */
+export async function request<T = any>(baseUrl: string, method: string, urlPath: string, o: RequestOptions = {}): Promise<Res<T>> {
+  const headers: Record<string, string> = { ...o.headers };
+  if (o.key) headers.authorization = `Bearer ${o.key}`;
+  let body: string | undefined = o.raw;
+  if (o.body !== undefined) {
+    body = JSON.stringify(o.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(baseUrl + urlPath, { method, headers, body });
+  const text = await res.text();
+  let parsed: any = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* non-JSON bodies stay text */
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
 export interface TestServer {
   url: string;
   dialect: Dialect;
@@ -54,7 +81,7 @@ export interface TestServer {
   dataDir: string;
   /** A new account on `plan` with its first key. */
   user(plan?: 'free' | 'pro' | 'business'): Promise<{ userId: string; key: string }>;
-  req<T = any>(method: string, urlPath: string, opts?: { key?: string; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<Res<T>>;
+  req<T = any>(method: string, urlPath: string, opts?: RequestOptions): Promise<Res<T>>;
   /** Outbox rows in order, optionally for one event name. */
   events(event?: string): Promise<{ event: string; user_id: string; data: any }[]>;
   close(): Promise<void>;
@@ -93,24 +120,7 @@ export async function startServer(
       const r = await c.accounts.create({ name: `user-${randomBytes(3).toString('hex')}`, plan });
       return { userId: r.user_id, key: r.api_key };
     },
-    async req(method, urlPath, o = {}) {
-      const headers: Record<string, string> = { ...o.headers };
-      if (o.key) headers.authorization = `Bearer ${o.key}`;
-      let body: string | undefined = o.raw;
-      if (o.body !== undefined) {
-        body = JSON.stringify(o.body);
-        headers['content-type'] ??= 'application/json';
-      }
-      const res = await fetch(url + urlPath, { method, headers, body });
-      const text = await res.text();
-      let parsed: any = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        /* non-JSON bodies stay text */
-      }
-      return { status: res.status, body: parsed, headers: res.headers };
-    },
+    req: (method, urlPath, o) => request(url, method, urlPath, o),
     async events(event) {
       let q = c.db.selectFrom('outbox').select(['event', 'user_id', 'data']).orderBy('id');
       if (event) q = q.where('event', '=', event);

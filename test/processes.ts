@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import type { Res } from './helpers.js';
+import { request, type Res } from './helpers.js';
 
 /**
  * A real server process, started the way `npm start` does (node --import tsx src/main.ts serve),
@@ -64,24 +64,7 @@ export async function startProcess(env: Record<string, string>, command = 'serve
     url,
     child,
     logs,
-    async req(method, urlPath, o = {}) {
-      const headers: Record<string, string> = {};
-      if (o.key) headers.authorization = `Bearer ${o.key}`;
-      let body: string | undefined;
-      if (o.body !== undefined) {
-        body = JSON.stringify(o.body);
-        headers['content-type'] = 'application/json';
-      }
-      const res = await fetch(url + urlPath, { method, headers, body });
-      const text = await res.text();
-      let parsed: any = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        /* non-JSON stays text */
-      }
-      return { status: res.status, body: parsed, headers: res.headers };
-    },
+    req: (method, urlPath, o) => request(url, method, urlPath, o),
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill(signal);
