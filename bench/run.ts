@@ -63,7 +63,8 @@ async function main() {
     const floorSetup = PG && !args.has('no-floor') ? await prepare(floorDir, undefined) : setup;
     if (setup.seconds) notes.push(`Seeding ${SHEETS} sheets took ${setup.seconds.toFixed(1)} s.`);
 
-    const profDir = path.join(ROOT, 'bench', 'profiles');
+    const profDir = path.join(os.tmpdir(), 'sw-bench-profiles');
+    if (args.has('cpu-prof')) log(`CPU profiles of the server go to ${profDir}`);
     server = await startChild({
       name: 'server',
       nodeArgs: ['--import', 'tsx', ...(args.has('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],

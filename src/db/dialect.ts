@@ -46,6 +46,8 @@ export const SHEETS_SEARCH: SearchIndex = { table: 'sheets', fts: 'sheets_fts', 
 
 /** Most trigrams a one- or two-character term may expand to before that term falls back to LIKE. */
 const MAX_SHORT_TERM_EXPANSION = 2000;
+/** Past this many (document, trigram) pairs an OR of trigrams is slower than the LIKE scan it replaces. */
+const MAX_SHORT_TERM_POSTINGS = 30_000;
 const codePoints = (t: string) => [...t].length;
 const ftsString = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
@@ -55,7 +57,7 @@ const ftsString = (t: string) => `"${t.replace(/"/g, '""')}"`;
  * substring test (the index is case-sensitive over already-normalized text). A one- or
  * two-character term becomes the OR of the indexed trigrams that start with it (every
  * occurrence starts one, thanks to the two U+0003 the index appends); a term with control
- * characters, or one so common it expands too far, keeps the LIKE. On PostgreSQL the LIKE
+ * characters, or one so common that the OR would read more postings than a scan, keeps the LIKE. On PostgreSQL the LIKE
  * itself is what the pg_trgm index serves.
  */
 export async function indexedContainsAllTerms(db: Kysely<any>, index: SearchIndex, terms: string[]): Promise<Expression<SqlBool>> {
@@ -67,9 +69,10 @@ export async function indexedContainsAllTerms(db: Kysely<any>, index: SearchInde
     if (/[\u0000-\u001f]/u.test(term)) like.push(term);
     else if (codePoints(term) >= 3) match.push(ftsString(term));
     else {
-      const { rows } = await sql<{ term: string }>`select term from ${sql.table(index.vocab)} where term >= ${term} and term < ${`${term}\u{10ffff}`} limit ${MAX_SHORT_TERM_EXPANSION + 1}`.execute(db);
+      const { rows } = await sql<{ term: string; doc: number }>`select term, doc from ${sql.table(index.vocab)} where term >= ${term} and term < ${`${term}\u{10ffff}`} limit ${MAX_SHORT_TERM_EXPANSION + 1}`.execute(db);
       if (rows.length === 0) return sql<SqlBool>`1 = 0`;
-      if (rows.length > MAX_SHORT_TERM_EXPANSION) like.push(term);
+      const postings = rows.reduce((n, r) => n + Number(r.doc), 0);
+      if (rows.length > MAX_SHORT_TERM_EXPANSION || postings > MAX_SHORT_TERM_POSTINGS) like.push(term);
       else match.push(`(${rows.map((r) => ftsString(r.term)).join(' OR ')})`);
     }
   }
