@@ -77,9 +77,11 @@ export async function registerConsolePages(app: FastifyInstance, dist = CONSOLE_
     prefix: '/console/',
     index: 'index.html',
     wildcard: true,
-    setHeaders(reply, file) {
-      reply.headers(PAGE_HEADERS);
-      reply.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    cacheControl: false,
+    // @fastify/static 9 hands over the raw response here, not the Fastify reply.
+    setHeaders(res, file) {
+      for (const [name, value] of Object.entries(PAGE_HEADERS)) res.setHeader(name, value);
+      res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
   // With ignoreTrailingSlash, /console and /console/ are one route: serve the page itself (a redirect would loop).
