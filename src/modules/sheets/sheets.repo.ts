@@ -19,33 +19,12 @@ export function createSheetsRepo(db: Db) {
       .where(search);
   }
 
-  /**
-   * A search evaluates its match once: one pass gives the page's ids and, through a window
-   * count, the total; the page's rows are then read by id. (Only past the last match, where
-   * no row carries the count, is it counted separately.)
-   */
-  async function searchPage(f: SheetListFilter, search: Expression<SqlBool>) {
-    const page = await filtered(f, search)
-      .select((eb) => ['id', eb.fn.countAll().over().as('n')])
-      .orderBy('id', 'desc')
-      .limit(f.limit)
-      .offset(f.offset)
-      .execute();
-    if (page.length === 0) {
-      const count = await filtered(f, search).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-      return { rows: [], total: Number(count.n) };
-    }
-    const rows = await db.selectFrom('sheets').selectAll().where('id', 'in', page.map((p) => p.id)).orderBy('id', 'desc').execute();
-    return { rows, total: Number(page[0].n) };
-  }
-
   return {
     findById(id: string, exec: Executor = db) {
       return exec.selectFrom('sheets').selectAll().where('id', '=', id).executeTakeFirst();
     },
     async list(f: SheetListFilter) {
       const search = await indexedContainsAllTerms(db, SHEETS_SEARCH, f.terms);
-      if (f.terms.length > 0) return searchPage(f, search);
       const [rows, count] = await Promise.all([
         filtered(f, search).selectAll().orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
         filtered(f, search).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
