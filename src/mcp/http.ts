@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Container } from '../container.js';
 import { requireApiKey } from '../http/auth.js';
 import { sendError } from '../http/errors.js';
-import { createMcpServer } from './server.js';
 
 export const MCP_PATH = '/mcp';
+
+/** The MCP SDK and our tools load on the first POST /mcp, not at start (~200 ms and memory saved). */
+let mcpModules: Promise<[typeof import('./server.js'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | undefined;
+const loadMcp = () => (mcpModules ??= Promise.all([import('./server.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]));
 
 /**
  * Streamable HTTP at /mcp, stateless: every POST gets its own server and transport for the key's
@@ -17,6 +19,7 @@ export async function registerMcpRoutes(app: FastifyInstance, c: Container): Pro
     requireApiKey(scope, c.apiKeys);
 
     scope.post(MCP_PATH, { schema: { hide: true } }, async (req, reply) => {
+      const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadMcp();
       const server = createMcpServer(c, req.auth, { logger: req.log as never });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.raw.on('close', () => {

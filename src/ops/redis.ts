@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 interface Log {
   warn(obj: object, msg: string): void;
@@ -23,7 +23,9 @@ const CONNECT_WAIT_MS = 2000;
  * Going down and coming back are each logged once, not once per retry.
  */
 export async function openRedis(url: string, logger?: Log): Promise<RedisHandle> {
-  const client = new Redis(url, {
+  // Loaded only when REDIS_URL is set (~100 ms and memory saved otherwise).
+  const { Redis: RedisClient } = await import('ioredis');
+  const client = new RedisClient(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { ProviderError, requireText, type AiProvider } from './provider.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -9,22 +9,27 @@ export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
  * official `openai` client (v6: the last major that supports Node 20).
  */
 export function createOpenAiProvider(opts: { baseUrl?: string; apiKey?: string; model: string; timeoutMs: number }): AiProvider {
-  const client = new OpenAI({
-    baseURL: opts.baseUrl ?? OPENAI_DEFAULT_BASE_URL,
-    // Local servers (Ollama, llama.cpp) need no key: the client insists on one, so we give a
-    // placeholder and drop the Authorization header instead of sending it.
-    apiKey: opts.apiKey || 'unused',
-    defaultHeaders: opts.apiKey ? undefined : { Authorization: null },
-    // One attempt per run; our own AbortSignal enforces AI_TIMEOUT_MS, the client's timeout is a backstop.
-    maxRetries: 0,
-    timeout: opts.timeoutMs + 1000,
-  });
+  // The client is loaded on the first run, not at start: importing it costs ~130 ms and memory.
+  let client: Promise<OpenAI> | undefined;
+  const load = async () => {
+    const { default: OpenAIClient } = await import('openai');
+    return new OpenAIClient({
+      baseURL: opts.baseUrl ?? OPENAI_DEFAULT_BASE_URL,
+      // Local servers (Ollama, llama.cpp) need no key: the client insists on one, so we give a
+      // placeholder and drop the Authorization header instead of sending it.
+      apiKey: opts.apiKey || 'unused',
+      defaultHeaders: opts.apiKey ? undefined : { Authorization: null },
+      // One attempt per run; our own AbortSignal enforces AI_TIMEOUT_MS, the client's timeout is a backstop.
+      maxRetries: 0,
+      timeout: opts.timeoutMs + 1000,
+    });
+  };
 
   return {
     name: 'openai',
     model: opts.model,
     async complete({ system, user, signal }) {
-      const res = (await client.chat.completions.create(
+      const res = (await (await (client ??= load())).chat.completions.create(
         {
           model: opts.model,
           messages: [
