@@ -1,4 +1,14 @@
-import type { ApiKeysTable, Executor } from '../../db/types.js';
+import { compiledOnce } from '../../db/statement-cache.js';
+import type { ApiKeysTable, Db, Executor } from '../../db/types.js';
+
+/** Run on every authenticated request, so compiled once (the lookup itself still reads the database each time). */
+const byHash = compiledOnce((db: Db, hash: string) =>
+  db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select(['api_keys.id', 'api_keys.user_id', 'api_keys.status', 'api_keys.last_used_at', 'users.plan'])
+    .where('api_keys.key_hash', '=', hash),
+);
 
 export function createApiKeysRepo(db: Executor) {
   return {
@@ -6,13 +16,8 @@ export function createApiKeysRepo(db: Executor) {
       await exec.insertInto('api_keys').values(row).execute();
     },
     /** The key and its owner's plan in one indexed lookup. */
-    findByHash(hash: string) {
-      return db
-        .selectFrom('api_keys')
-        .innerJoin('users', 'users.id', 'api_keys.user_id')
-        .select(['api_keys.id', 'api_keys.user_id', 'api_keys.status', 'api_keys.last_used_at', 'users.plan'])
-        .where('api_keys.key_hash', '=', hash)
-        .executeTakeFirst();
+    async findByHash(hash: string) {
+      return (await byHash(db, hash))[0];
     },
     findById(id: string) {
       return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();

@@ -1,6 +1,10 @@
 import type { Expression, SqlBool } from 'kysely';
 import { indexedContainsAllTerms, SHEETS_SEARCH } from '../../db/dialect.js';
+import { compiledOnce } from '../../db/statement-cache.js';
 import type { Db, Executor, SheetsTable } from '../../db/types.js';
+
+/** The hottest read (every GET, PATCH and DELETE of a sheet), compiled once. */
+const byId = compiledOnce((db: Db, id: string) => db.selectFrom('sheets').selectAll().where('id', '=', id));
 
 export interface SheetListFilter {
   userId: string;
@@ -20,8 +24,8 @@ export function createSheetsRepo(db: Db) {
   }
 
   return {
-    findById(id: string, exec: Executor = db) {
-      return exec.selectFrom('sheets').selectAll().where('id', '=', id).executeTakeFirst();
+    async findById(id: string, exec: Executor = db) {
+      return (await byId(exec, id))[0];
     },
     async list(f: SheetListFilter) {
       const search = await indexedContainsAllTerms(db, SHEETS_SEARCH, f.terms);
