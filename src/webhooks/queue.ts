@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Clock } from '../clock.js';
 import { skipLockedSuffix } from '../db/dialect.js';
-import type { Db, DeliveriesTable, Dialect, Executor } from '../db/types.js';
+import type { Database, Db, DeliveriesTable, Dialect, Executor, Trx } from '../db/types.js';
 import { newId } from '../ids.js';
 import type { AttemptResult } from './sender.js';
 
@@ -14,6 +14,10 @@ import type { AttemptResult } from './sender.js';
 
 export const TEST_EVENT = 'webhook.test';
 const FAN_OUT_BATCH = 200;
+/** Bounds the per-webhook pass of one claim (the rest wait for the next claim). */
+const MAX_WEBHOOKS_PER_CLAIM = 1000;
+/** Most attempt results written in one transaction. */
+const RECORD_BATCH = 200;
 
 export interface ClaimedDelivery extends DeliveriesTable {
   url: string;
@@ -113,91 +117,169 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
       .where('d.claimed_by', '=', token)
       .execute();
 
+  const dueWhere = (now: number) => (eb: ExpressionBuilder<Database, 'deliveries'>) =>
+    eb.and([
+      eb('status', '=', 'pending'),
+      eb('next_attempt_at', '<=', iso(now)),
+      eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', iso(now))]),
+    ]);
+
+  /** The webhooks that have pending deliveries: a skip-scan over deliveries_webhook_due, one index seek per webhook. */
+  const webhooksWithPending = (exec: Executor) =>
+    sql<{ id: string }>`with recursive w(id) as (
+        select min(webhook_id) from deliveries where status = 'pending'
+        union all
+        select (select min(d.webhook_id) from deliveries d where d.status = 'pending' and d.webhook_id > w.id) from w where w.id is not null
+      ) select id from w where id is not null limit ${MAX_WEBHOOKS_PER_CLAIM}`.execute(exec);
+
   /**
    * Leases up to `max` due deliveries, at most `slots(webhookId)` per webhook,
-   * skipping webhooks in `exclude` (those already at their concurrency cap).
+   * never from webhooks in `exclude` (those already at their concurrency cap).
+   * First the oldest due rows overall (a bounded read of deliveries_due); only
+   * if that read was full and slots are left, each other webhook with pending
+   * work is asked for its own oldest due rows, so a capped webhook's backlog is
+   * never rescanned and never holds up the others.
    */
   async function claim(opts: { max: number; exclude: string[]; slots: (webhookId: string) => number; workerId: string }): Promise<ClaimedDelivery[]> {
     const now = clock.now().getTime();
     const token = `${opts.workerId}:${newId('run', now)}`;
+    const capped = new Set(opts.exclude);
     const ids = await db.transaction().execute(async (trx) => {
-      let q = trx
+      const taken = new Map<string, number>();
+      const picked = new Set<string>();
+      const room = (w: string) => (capped.has(w) ? 0 : opts.slots(w) - (taken.get(w) ?? 0));
+      const take = (rows: { id: string; webhook_id: string }[]) => {
+        for (const c of rows) {
+          if (picked.size >= opts.max || picked.has(c.id) || room(c.webhook_id) <= 0) continue;
+          taken.set(c.webhook_id, (taken.get(c.webhook_id) ?? 0) + 1);
+          picked.add(c.id);
+        }
+      };
+      const limit = opts.max * 4;
+      const candidates = await trx
         .selectFrom('deliveries')
         .select(['id', 'webhook_id'])
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', iso(now))
-        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', iso(now))]))
+        .where(dueWhere(now))
         .orderBy('next_attempt_at')
         .orderBy('id')
-        .limit(opts.max * 4);
-      if (opts.exclude.length > 0) q = q.where('webhook_id', 'not in', opts.exclude);
-      const candidates = await q.modifyEnd(skipLockedSuffix(dialect)).execute();
-      const taken = new Map<string, number>();
-      const picked: string[] = [];
-      for (const c of candidates) {
-        const n = taken.get(c.webhook_id) ?? 0;
-        if (picked.length >= opts.max || n >= opts.slots(c.webhook_id)) continue;
-        taken.set(c.webhook_id, n + 1);
-        picked.push(c.id);
+        .limit(limit)
+        .modifyEnd(skipLockedSuffix(dialect))
+        .execute();
+      take(candidates);
+      if (picked.size < opts.max && candidates.length === limit) {
+        for (const { id: webhookId } of (await webhooksWithPending(trx)).rows) {
+          if (picked.size >= opts.max) break;
+          const n = Math.min(room(webhookId), opts.max - picked.size);
+          if (n <= 0) continue;
+          const rows = await trx
+            .selectFrom('deliveries')
+            .select(['id', 'webhook_id'])
+            .where('webhook_id', '=', webhookId)
+            .where(dueWhere(now))
+            .orderBy('next_attempt_at')
+            .orderBy('id')
+            .limit(n + (taken.get(webhookId) ?? 0))
+            .modifyEnd(skipLockedSuffix(dialect))
+            .execute();
+          take(rows);
+        }
       }
-      if (picked.length === 0) return [];
+      if (picked.size === 0) return [];
+      const list = [...picked];
       await trx
         .updateTable('deliveries')
         .set({ claimed_until: iso(now + leaseMs), claimed_by: token })
-        .where('id', 'in', picked)
+        .where('id', 'in', list)
         .where('status', '=', 'pending')
         .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', iso(now))]))
         .execute();
-      return picked;
+      return list;
     });
     if (ids.length === 0) return [];
     return (await withWebhook(ids, token)).map((r) => ({ ...r, token }) as ClaimedDelivery);
   }
 
   /** Writes an attempt and moves the delivery on: delivered, the next retry, or failed (which disables the webhook). */
-  async function record(d: ClaimedDelivery, result: AttemptResult): Promise<{ disabled: boolean }> {
-    const now = clock.now().getTime();
-    return db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('delivery_attempts')
-        .values({
-          id: newId('run', now),
-          delivery_id: d.id,
-          attempted_at: iso(now - result.durationMs),
-          duration_ms: result.durationMs,
-          status_code: result.statusCode,
-          error: result.error,
-          response_body: result.responseBody,
-        })
+  async function recordIn(trx: Trx, d: ClaimedDelivery, result: AttemptResult, now: number): Promise<{ disabled: boolean }> {
+    await trx
+      .insertInto('delivery_attempts')
+      .values({
+        id: newId('run', now),
+        delivery_id: d.id,
+        attempted_at: iso(now - result.durationMs),
+        duration_ms: result.durationMs,
+        status_code: result.statusCode,
+        error: result.error,
+        response_body: result.responseBody,
+      })
+      .execute();
+    const base = trx
+      .updateTable('deliveries')
+      .where('id', '=', d.id)
+      .where('claimed_by', '=', d.token)
+      .set({ attempt_count: sql`attempt_count + 1`, claimed_until: null, updated_at: iso(now) });
+    if (result.ok) {
+      await base.set({ status: 'delivered', next_attempt_at: null }).execute();
+      return { disabled: false };
+    }
+    const step = d.retry_step;
+    if (d.event !== TEST_EVENT && step < retrySchedule.length) {
+      await base
+        .where('status', '=', 'pending')
+        .set({ retry_step: step + 1, next_attempt_at: iso(now + retrySchedule[step]) })
         .execute();
-      const base = trx
-        .updateTable('deliveries')
-        .where('id', '=', d.id)
-        .where('claimed_by', '=', d.token)
-        .set({ attempt_count: sql`attempt_count + 1`, claimed_until: null, updated_at: iso(now) });
-      if (result.ok) {
-        await base.set({ status: 'delivered', next_attempt_at: null }).execute();
-        return { disabled: false };
+      return { disabled: false };
+    }
+    const r = await base.where('status', '=', 'pending').set({ status: 'failed', next_attempt_at: null }).executeTakeFirst();
+    if (d.event === TEST_EVENT || Number(r.numUpdatedRows) === 0) return { disabled: false };
+    const reason = `delivery ${d.id} failed ${step + 1} times (the first try and ${step} retries); last error: ${result.error}`;
+    const w = await trx
+      .updateTable('webhooks')
+      .set({ status: 'disabled', disabled_at: iso(now), disabled_reason: reason.slice(0, 1000) })
+      .where('id', '=', d.webhook_id)
+      .where('status', '=', 'enabled')
+      .executeTakeFirst();
+    await stopPending(trx, d.webhook_id, 'the webhook was disabled after repeated failures', now);
+    return { disabled: Number(w.numUpdatedRows) > 0 };
+  }
+
+  /**
+   * Results that finish while a write is running are recorded together in the
+   * next transaction (one commit for many deliveries instead of one each), in
+   * the order they finished, exactly as if recorded one by one. If that
+   * transaction fails, each is retried alone so one bad row fails only itself.
+   */
+  type Pending = { d: ClaimedDelivery; result: AttemptResult; now: number; done: (v: { disabled: boolean }) => void; fail: (e: unknown) => void };
+  const queued: Pending[] = [];
+  let writing = false;
+
+  async function flush() {
+    writing = true;
+    try {
+      while (queued.length > 0) {
+        const batch = queued.splice(0, RECORD_BATCH);
+        try {
+          const out = await db.transaction().execute(async (trx) => {
+            const res: { disabled: boolean }[] = [];
+            for (const p of batch) res.push(await recordIn(trx, p.d, p.result, p.now));
+            return res;
+          });
+          batch.forEach((p, i) => p.done(out[i]));
+        } catch {
+          for (const p of batch) {
+            await db.transaction().execute((trx) => recordIn(trx, p.d, p.result, p.now)).then(p.done, p.fail);
+          }
+        }
       }
-      const step = d.retry_step;
-      if (d.event !== TEST_EVENT && step < retrySchedule.length) {
-        await base
-          .where('status', '=', 'pending')
-          .set({ retry_step: step + 1, next_attempt_at: iso(now + retrySchedule[step]) })
-          .execute();
-        return { disabled: false };
-      }
-      const r = await base.where('status', '=', 'pending').set({ status: 'failed', next_attempt_at: null }).executeTakeFirst();
-      if (d.event === TEST_EVENT || Number(r.numUpdatedRows) === 0) return { disabled: false };
-      const reason = `delivery ${d.id} failed ${step + 1} times (the first try and ${step} retries); last error: ${result.error}`;
-      const w = await trx
-        .updateTable('webhooks')
-        .set({ status: 'disabled', disabled_at: iso(now), disabled_reason: reason.slice(0, 1000) })
-        .where('id', '=', d.webhook_id)
-        .where('status', '=', 'enabled')
-        .executeTakeFirst();
-      await stopPending(trx, d.webhook_id, 'the webhook was disabled after repeated failures', now);
-      return { disabled: Number(w.numUpdatedRows) > 0 };
+    } finally {
+      writing = false;
+    }
+  }
+
+  function record(d: ClaimedDelivery, result: AttemptResult): Promise<{ disabled: boolean }> {
+    return new Promise((done, fail) => {
+      queued.push({ d, result, now: clock.now().getTime(), done, fail });
+      if (!writing) void flush();
     });
   }
 

@@ -5,6 +5,7 @@ import * as m003 from './003_sparks.js';
 import * as m004 from './004_exports.js';
 import * as m006 from './006_handovers.js';
 import * as m008 from './008_search_index.js';
+import * as m009 from './009_delivery_indexes.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '004_exports': m004,
   '006_handovers': m006,
   '008_search_index': m008,
+  '009_delivery_indexes': m009,
 };
 
 export const migrationProvider: MigrationProvider = {
