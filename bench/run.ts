@@ -14,6 +14,8 @@ import { renderResults, type Row } from './report.js';
 import { seedSheets } from './seed.js';
 import { benchWebhooks } from './webhooks.js';
 import { testPki } from '../test/webhooks-helpers.js';
+// @ts-expect-error: a plain .mjs script without type declarations
+import { ensureBuild } from '../scripts/build.mjs';
 
 const args = new Map(process.argv.slice(2).map((a) => [a.replace(/^--/, '').split('=')[0], a.split('=').slice(1).join('=') || 'true']));
 const SHEETS = Number(args.get('sheets') ?? 100_000);
@@ -63,12 +65,14 @@ async function main() {
     const floorSetup = PG && !args.has('no-floor') ? await prepare(floorDir, undefined) : setup;
     if (setup.seconds) notes.push(`Seeding ${SHEETS} sheets took ${setup.seconds.toFixed(1)} s.`);
 
+    if (!(await ensureBuild())) throw new Error('could not compile src/ to build/');
     const profDir = path.join(os.tmpdir(), 'sw-bench-profiles');
     if (args.has('cpu-prof')) log(`CPU profiles of the server go to ${profDir}`);
     server = await startChild({
       name: 'server',
-      nodeArgs: ['--import', 'tsx', ...(args.has('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],
-      args: ['src/main.ts', 'serve'],
+      // What `npm start` runs: the JavaScript compiled into build/ (scripts/build.mjs, skipped when up to date).
+      nodeArgs: args.has('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+      args: ['build/main.js', 'serve'],
       env: { DATA_DIR: dataDir, DATABASE_URL: pg?.url ?? '', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_DISABLED: '1', BOOTSTRAP_OWNER: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', ...(ONLY.has('webhooks') ? { WEBHOOK_CA_FILE: testPki().caFile } : {}) },
       readyUrl: `http://127.0.0.1:${port}/healthz`,
     });

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database, Db, Dialect } from './types.js';
@@ -16,7 +15,7 @@ export interface DatabaseHandle {
 
 /** Opens the database the config names (PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR) and migrates it. */
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<DatabaseHandle> {
-  const handle = config.databaseUrl ? openPostgres(config.databaseUrl) : openSqlite(config.dataDir);
+  const handle = config.databaseUrl ? await openPostgres(config.databaseUrl) : openSqlite(config.dataDir);
   await migrate(handle.db);
   return handle;
 }
@@ -32,7 +31,9 @@ function openSqlite(dataDir: string): DatabaseHandle {
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
-function openPostgres(url: string): DatabaseHandle {
+async function openPostgres(url: string): Promise<DatabaseHandle> {
+  // Loaded only for PostgreSQL: a SQLite deployment starts without it.
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
