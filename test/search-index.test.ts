@@ -68,5 +68,31 @@ for (const dialect of dialects()) {
       }
       for (const q of queries()) await check(q);
     });
+
+    it('pages a search newest first with the total on every page, past the end too, and keeps trashed sheets apart', async () => {
+      const q = 'a';
+      const get = async (query: string) => {
+        const res = await s.req('GET', `/v1/sheets?q=${encodeURIComponent(q)}&${query}`, { key: user.key });
+        assert.equal(res.status, 200);
+        return res.body as { sheets: { id: string }[]; total: number };
+      };
+      const all = (await get('limit=100')).sheets.map((x) => x.id);
+      assert.ok(all.length > 6, 'enough matches to page');
+      assert.deepEqual(all, [...all].sort().reverse(), 'newest (highest id) first');
+      for (let offset = 0; offset < all.length + 3; offset += 3) {
+        const page = await get(`limit=3&offset=${offset}`);
+        assert.deepEqual(page.sheets.map((x) => x.id), all.slice(offset, offset + 3), `offset ${offset}`);
+        assert.equal(page.total, all.length, `total at offset ${offset}`);
+      }
+      const [trashed] = all;
+      assert.equal((await s.req('DELETE', `/v1/sheets/${trashed}`, { key: user.key })).status, 200);
+      const active = await get('limit=100');
+      assert.equal(active.total, all.length - 1);
+      assert.ok(!active.sheets.some((x) => x.id === trashed));
+      const bin = await get('limit=100&trashed=true');
+      assert.deepEqual(bin.sheets.map((x) => x.id), [trashed]);
+      assert.equal(bin.total, 1);
+      assert.equal((await get('limit=100&trashed=true&offset=5')).total, 1, 'total past the end of the trash');
+    });
   });
 }

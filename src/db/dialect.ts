@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { PostgresAdapter, sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Dialect } from './types.js';
 
 /**
@@ -63,6 +63,28 @@ const ftsString = (t: string) => `"${t.replace(/"/g, '""')}"`;
 export async function indexedContainsAllTerms(db: Kysely<any>, index: SearchIndex, terms: string[]): Promise<Expression<SqlBool>> {
   const column = `${index.table}.search_text`;
   if (terms.length === 0 || dialectOf(db) === 'postgres') return containsAllTerms(column, terms);
+  const plan = await planTerms(db, index, terms);
+  if (!plan) return sql<SqlBool>`1 = 0`;
+  const parts: Expression<SqlBool>[] = [];
+  if (plan.match) parts.push(sql<SqlBool>`${sql.ref(`${index.table}.rowid`)} in (select rowid from ${sql.table(index.fts)} where ${sql.table(index.fts)} match ${plan.match})`);
+  if (plan.like.length > 0) parts.push(containsAllTerms(column, plan.like));
+  return sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
+}
+
+/**
+ * The same rows as indexedContainsAllTerms, as a subquery of their rowKey values (column k), for a
+ * search that materializes its match set once. When every term goes through the FTS index (the
+ * usual case on SQLite) the keys come from the index alone, with no lookup into the table.
+ */
+export async function indexedMatchKeys(db: Kysely<any>, index: SearchIndex, terms: string[]): Promise<RawBuilder<{ k: unknown }>> {
+  const key = sql.ref(`${index.table}.${rowKey(db)}`);
+  const plan = dialectOf(db) === 'sqlite' && terms.length > 0 ? await planTerms(db, index, terms) : undefined;
+  if (plan?.match && plan.like.length === 0) return sql`select rowid as k from ${sql.table(index.fts)} where ${sql.table(index.fts)} match ${plan.match}`;
+  return sql`select ${key} as k from ${sql.table(index.table)} where ${await indexedContainsAllTerms(db, index, terms)}`;
+}
+
+/** SQLite: which terms the FTS index answers (one MATCH expression) and which keep the LIKE; null when no row can match. */
+async function planTerms(db: Kysely<any>, index: SearchIndex, terms: string[]): Promise<{ match?: string; like: string[] } | null> {
   const match: string[] = [];
   const like: string[] = [];
   for (const term of terms) {
@@ -70,18 +92,21 @@ export async function indexedContainsAllTerms(db: Kysely<any>, index: SearchInde
     else if (codePoints(term) >= 3) match.push(ftsString(term));
     else {
       const { rows } = await sql<{ term: string; doc: number }>`select term, doc from ${sql.table(index.vocab)} where term >= ${term} and term < ${`${term}\u{10ffff}`} limit ${MAX_SHORT_TERM_EXPANSION + 1}`.execute(db);
-      if (rows.length === 0) return sql<SqlBool>`1 = 0`;
+      if (rows.length === 0) return null;
       const postings = rows.reduce((n, r) => n + Number(r.doc), 0);
       if (rows.length > MAX_SHORT_TERM_EXPANSION || postings > MAX_SHORT_TERM_POSTINGS) like.push(term);
       else match.push(`(${rows.map((r) => ftsString(r.term)).join(' OR ')})`);
     }
   }
-  const parts: Expression<SqlBool>[] = [];
-  if (match.length > 0) {
-    parts.push(sql<SqlBool>`${sql.ref(`${index.table}.rowid`)} in (select rowid from ${sql.table(index.fts)} where ${sql.table(index.fts)} match ${match.join(' AND ')})`);
-  }
-  if (like.length > 0) parts.push(containsAllTerms(column, like));
-  return sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
+  return { match: match.length > 0 ? match.join(' AND ') : undefined, like };
+}
+
+/**
+ * The cheapest key to collect a table's matching rows by: SQLite's rowid (the FTS index is keyed
+ * by it, so a match set needs no table lookup), PostgreSQL's primary key id.
+ */
+export function rowKey(db: Kysely<any>): 'rowid' | 'id' {
+  return dialectOf(db) === 'postgres' ? 'id' : 'rowid';
 }
 
 /** Row lock clause for queue claims: SKIP LOCKED on PostgreSQL; SQLite serializes writers anyway. */
