@@ -155,13 +155,12 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
           picked.add(c.id);
         }
       };
-      const limit = opts.max * 4;
+      const limit = opts.max + 8;
       const candidates = await trx
         .selectFrom('deliveries')
         .select(['id', 'webhook_id'])
         .where(dueWhere(now))
-        .orderBy('next_attempt_at')
-        .orderBy('id')
+        .orderBy('next_attempt_at') // no tie-break on id: it would sort every row due at the same instant
         .limit(limit)
         .modifyEnd(skipLockedSuffix(dialect))
         .execute();
@@ -177,7 +176,6 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
             .where('webhook_id', '=', webhookId)
             .where(dueWhere(now))
             .orderBy('next_attempt_at')
-            .orderBy('id')
             .limit(n + (taken.get(webhookId) ?? 0))
             .modifyEnd(skipLockedSuffix(dialect))
             .execute();

@@ -59,6 +59,8 @@ export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions =
   let killed = false;
   let loop: Promise<void> | null = null;
   let again = false;
+  /** New outbox rows may exist (a commit, a NOTIFY, a poll tick); a finished delivery only frees a slot. */
+  let fanOutDue = true;
 
   const wake = () => {
     if (stopped) return;
@@ -76,10 +78,14 @@ export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions =
     try {
       do {
         again = false;
-        while (!stopped && (await engine.queue.fanOut()) > 0);
+        if (fanOutDue) {
+          fanOutDue = false;
+          while (!stopped && (await engine.queue.fanOut()) > 0);
+        }
         await fill();
       } while (again && !stopped);
     } catch (err) {
+      fanOutDue = true;
       if (!stopped) logger?.warn({ err }, 'webhook worker pass failed; retrying on the next wake');
     }
   }
@@ -119,12 +125,16 @@ export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions =
     tasks.add(task);
   }
 
-  const unsubscribe = deps.outbox.onCommitted(wake);
-  const timer = setInterval(wake, pollMs);
+  const signal = () => {
+    fanOutDue = true;
+    wake();
+  };
+  const unsubscribe = deps.outbox.onCommitted(signal);
+  const timer = setInterval(signal, pollMs);
   timer.unref();
   let unlisten: (() => Promise<void>) | undefined;
   if (deps.dialect === 'postgres' && deps.databaseUrl && opts.listen !== false) {
-    unlisten = await listenForOutbox(deps.databaseUrl, wake, (err) => logger?.warn({ err }, 'LISTEN connection failed; polling only'));
+    unlisten = await listenForOutbox(deps.databaseUrl, signal, (err) => logger?.warn({ err }, 'LISTEN connection failed; polling only'));
   }
   wake();
 
@@ -137,7 +147,7 @@ export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions =
 
   return {
     id,
-    wake,
+    wake: signal,
     async idle() {
       while (loop || tasks.size > 0) {
         await loop;
