@@ -28,6 +28,14 @@ export interface ClaimedDelivery extends DeliveriesTable {
   token: string;
 }
 
+export interface FanOutResult {
+  events: number;
+  /** Deliveries inserted already leased to the caller. */
+  claimed: ClaimedDelivery[];
+  /** Some new deliveries were not leased (no free slot): a claim should follow. */
+  leftBehind: boolean;
+}
+
 export const paidPlan = (plan: string) => plan === 'pro' || plan === 'business';
 
 export function subscribes(events: string[], event: string): boolean {
@@ -42,8 +50,13 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
   const { db, dialect, clock, retrySchedule, leaseMs } = deps;
   const iso = (ms: number) => new Date(ms).toISOString();
 
-  /** Turns committed outbox rows into one delivery per enabled, subscribed webhook of a paying owner. Returns rows handled. */
-  async function fanOut(): Promise<number> {
+  /**
+   * Turns committed outbox rows into one delivery per enabled, subscribed webhook of a paying owner.
+   * With `claimFor`, the new deliveries that fit their webhook's free slots are inserted already
+   * leased to that worker and returned, so a fresh event costs no separate claim; the rest wait
+   * for a claim (`leftBehind`). Returns the outbox rows handled.
+   */
+  async function fanOut(claimFor?: { workerId: string; max: number; room: (webhookId: string) => number }): Promise<FanOutResult> {
     return db.transaction().execute(async (trx) => {
       const events = await trx
         .selectFrom('outbox')
@@ -53,36 +66,51 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
         .limit(FAN_OUT_BATCH)
         .modifyEnd(skipLockedSuffix(dialect))
         .execute();
-      if (events.length === 0) return 0;
+      if (events.length === 0) return { events: 0, claimed: [], leftBehind: false };
       const owners = [...new Set(events.map((e) => e.user_id))];
       const hooks = await trx
         .selectFrom('webhooks')
         .innerJoin('users', 'users.id', 'webhooks.user_id')
-        .select(['webhooks.id', 'webhooks.user_id', 'webhooks.events', 'users.plan'])
+        .select(['webhooks.id', 'webhooks.user_id', 'webhooks.events', 'webhooks.url', 'webhooks.secret_enc', 'users.plan'])
         .where('webhooks.user_id', 'in', owners)
         .where('webhooks.status', '=', 'enabled')
         .execute();
-      const now = clock.now();
+      const now = clock.now().getTime();
+      const token = claimFor ? `${claimFor.workerId}:${newId('run', now)}` : '';
+      const taken = new Map<string, number>();
+      const subscribed = new Map(hooks.map((h) => [h.id, JSON.parse(h.events) as string[]]));
       const rows: DeliveriesTable[] = [];
+      const mine = new Map<string, ClaimedDelivery>();
+      let leftBehind = false;
       for (const ev of events) {
         for (const h of hooks) {
-          if (h.user_id !== ev.user_id || !paidPlan(h.plan) || !subscribes(JSON.parse(h.events), ev.event)) continue;
-          rows.push(newDelivery(h.id, ev.user_id, ev.id, ev.event, envelope(ev.event, ev.created_at, JSON.parse(ev.data)), now.getTime()));
+          if (h.user_id !== ev.user_id || !paidPlan(h.plan) || !subscribes(subscribed.get(h.id)!, ev.event)) continue;
+          const row = newDelivery(h.id, ev.user_id, ev.id, ev.event, envelope(ev.event, ev.created_at, JSON.parse(ev.data)), now);
+          const n = taken.get(h.id) ?? 0;
+          if (claimFor && mine.size < claimFor.max && claimFor.room(h.id) - n > 0) {
+            taken.set(h.id, n + 1);
+            Object.assign(row, { claimed_by: token, claimed_until: iso(now + leaseMs) });
+            mine.set(row.id, { ...row, url: h.url, secret_enc: h.secret_enc, webhook_status: 'enabled', plan: h.plan, token });
+          } else leftBehind = true;
+          rows.push(row);
         }
       }
+      const inserted = new Set<string>();
       for (let i = 0; i < rows.length; i += 100) {
-        await trx
+        const ids = await trx
           .insertInto('deliveries')
           .values(rows.slice(i, i + 100))
           .onConflict((oc) => oc.columns(['event_id', 'webhook_id']).doNothing())
+          .returning('id')
           .execute();
+        for (const r of ids) inserted.add(r.id);
       }
       await trx
         .updateTable('outbox')
-        .set({ dispatched_at: now.toISOString() })
+        .set({ dispatched_at: iso(now) })
         .where('id', 'in', events.map((e) => e.id))
         .execute();
-      return events.length;
+      return { events: events.length, claimed: [...mine.values()].filter((d) => inserted.has(d.id)), leftBehind };
     });
   }
 
@@ -140,17 +168,23 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
    * work is asked for its own oldest due rows, so a capped webhook's backlog is
    * never rescanned and never holds up the others.
    */
-  async function claim(opts: { max: number; exclude: string[]; slots: (webhookId: string) => number; workerId: string }): Promise<ClaimedDelivery[]> {
+  async function claim(opts: { max: number; exclude: string[]; slots: (webhookId: string) => number; workerId: string }): Promise<{ claimed: ClaimedDelivery[]; more: boolean }> {
     const now = clock.now().getTime();
     const token = `${opts.workerId}:${newId('run', now)}`;
     const capped = new Set(opts.exclude);
+    /** Due rows were seen but not taken (cap, max or a full read): claim again when a slot frees. */
+    let more = false;
     const ids = await db.transaction().execute(async (trx) => {
       const taken = new Map<string, number>();
       const picked = new Set<string>();
       const room = (w: string) => (capped.has(w) ? 0 : opts.slots(w) - (taken.get(w) ?? 0));
       const take = (rows: { id: string; webhook_id: string }[]) => {
         for (const c of rows) {
-          if (picked.size >= opts.max || picked.has(c.id) || room(c.webhook_id) <= 0) continue;
+          if (picked.has(c.id)) continue;
+          if (picked.size >= opts.max || room(c.webhook_id) <= 0) {
+            more = true;
+            continue;
+          }
           taken.set(c.webhook_id, (taken.get(c.webhook_id) ?? 0) + 1);
           picked.add(c.id);
         }
@@ -165,6 +199,7 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
         .modifyEnd(skipLockedSuffix(dialect))
         .execute();
       take(candidates);
+      if (candidates.length === limit) more = true;
       if (picked.size < opts.max && candidates.length === limit) {
         for (const { id: webhookId } of (await webhooksWithPending(trx)).rows) {
           if (picked.size >= opts.max) break;
@@ -193,8 +228,8 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
         .execute();
       return list;
     });
-    if (ids.length === 0) return [];
-    return (await withWebhook(ids, token)).map((r) => ({ ...r, token }) as ClaimedDelivery);
+    if (ids.length === 0) return { claimed: [], more };
+    return { claimed: (await withWebhook(ids, token)).map((r) => ({ ...r, token }) as ClaimedDelivery), more };
   }
 
   /** Writes an attempt and moves the delivery on: delivered, the next retry, or failed (which disables the webhook). */

@@ -61,6 +61,8 @@ export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions =
   let again = false;
   /** New outbox rows may exist (a commit, a NOTIFY, a poll tick); a finished delivery only frees a slot. */
   let fanOutDue = true;
+  /** Due deliveries may be waiting that no claim has seen, or that a claim left for lack of a slot. */
+  let claimDue = true;
 
   const wake = () => {
     if (stopped) return;
@@ -80,31 +82,38 @@ export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions =
         again = false;
         if (fanOutDue) {
           fanOutDue = false;
-          while (!stopped && (await engine.queue.fanOut()) > 0);
+          for (;;) {
+            if (stopped) break;
+            const out = await engine.queue.fanOut({ workerId: id, max: concurrency - tasks.size, room });
+            if (out.leftBehind) claimDue = true;
+            for (const d of out.claimed) launch(d);
+            if (out.events === 0) break;
+          }
         }
         await fill();
       } while (again && !stopped);
     } catch (err) {
       fanOutDue = true;
+      claimDue = true;
       if (!stopped) logger?.warn({ err }, 'webhook worker pass failed; retrying on the next wake');
     }
   }
 
   async function fill() {
-    while (!stopped) {
+    while (!stopped && claimDue) {
       const free = concurrency - tasks.size;
       if (free <= 0) return;
+      claimDue = false;
       const exclude = [...inflight].filter(([, n]) => n >= perWebhook).map(([w]) => w);
-      const claimed = await engine.queue.claim({
-        max: free,
-        exclude,
-        slots: (w) => perWebhook - (inflight.get(w) ?? 0),
-        workerId: id,
-      });
+      const { claimed, more } = await engine.queue.claim({ max: free, exclude, slots: room, workerId: id });
+      if (more) claimDue = true;
       if (claimed.length === 0) return;
       for (const d of claimed) launch(d);
     }
   }
+
+  /** Free slots of a webhook in this worker. */
+  const room = (webhookId: string) => perWebhook - (inflight.get(webhookId) ?? 0);
 
   function launch(d: ClaimedDelivery) {
     if (killed) return; // a dead process sends nothing; the lease runs out and another worker takes it
@@ -127,6 +136,7 @@ export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions =
 
   const signal = () => {
     fanOutDue = true;
+    claimDue = true;
     wake();
   };
   const unsubscribe = deps.outbox.onCommitted(signal);
