@@ -30,6 +30,8 @@ export interface ClaimedDelivery extends DeliveriesTable {
 
 export interface FanOutResult {
   events: number;
+  /** The batch was full: more outbox rows may be waiting. */
+  full: boolean;
   /** Deliveries inserted already leased to the caller. */
   claimed: ClaimedDelivery[];
   /** Some new deliveries were not leased (no free slot): a claim should follow. */
@@ -66,7 +68,7 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
         .limit(FAN_OUT_BATCH)
         .modifyEnd(skipLockedSuffix(dialect))
         .execute();
-      if (events.length === 0) return { events: 0, claimed: [], leftBehind: false };
+      if (events.length === 0) return { events: 0, full: false, claimed: [], leftBehind: false };
       const owners = [...new Set(events.map((e) => e.user_id))];
       const hooks = await trx
         .selectFrom('webhooks')
@@ -110,7 +112,7 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
         .set({ dispatched_at: iso(now) })
         .where('id', 'in', events.map((e) => e.id))
         .execute();
-      return { events: events.length, claimed: [...mine.values()].filter((d) => inserted.has(d.id)), leftBehind };
+      return { events: events.length, full: events.length === FAN_OUT_BATCH, claimed: [...mine.values()].filter((d) => inserted.has(d.id)), leftBehind };
     });
   }
 

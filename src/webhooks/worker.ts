@@ -87,7 +87,7 @@ export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions =
             const out = await engine.queue.fanOut({ workerId: id, max: concurrency - tasks.size, room });
             if (out.leftBehind) claimDue = true;
             for (const d of out.claimed) launch(d);
-            if (out.events === 0) break;
+            if (!out.full) break;
           }
         }
         await fill();
@@ -99,17 +99,20 @@ export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions =
     }
   }
 
+  /**
+   * One claim per pass: it takes every due delivery that fits (phase 2 of the claim fills each
+   * webhook's free slots), so claiming again at once would only find capped webhooks. What it
+   * left behind is claimed when a slot frees (a finished delivery wakes the worker) or on a signal.
+   */
   async function fill() {
-    while (!stopped && claimDue) {
-      const free = concurrency - tasks.size;
-      if (free <= 0) return;
-      claimDue = false;
-      const exclude = [...inflight].filter(([, n]) => n >= perWebhook).map(([w]) => w);
-      const { claimed, more } = await engine.queue.claim({ max: free, exclude, slots: room, workerId: id });
-      if (more) claimDue = true;
-      if (claimed.length === 0) return;
-      for (const d of claimed) launch(d);
-    }
+    if (stopped || !claimDue) return;
+    const free = concurrency - tasks.size;
+    if (free <= 0) return;
+    claimDue = false;
+    const exclude = [...inflight].filter(([, n]) => n >= perWebhook).map(([w]) => w);
+    const { claimed, more } = await engine.queue.claim({ max: free, exclude, slots: room, workerId: id });
+    if (more) claimDue = true;
+    for (const d of claimed) launch(d);
   }
 
   /** Free slots of a webhook in this worker. */
