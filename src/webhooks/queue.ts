@@ -1,9 +1,9 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Clock } from '../clock.js';
 import { skipLockedSuffix } from '../db/dialect.js';
-import type { Database, Db, DeliveriesTable, Dialect, Executor, Trx } from '../db/types.js';
+import type { Database, Db, DeliveriesTable, Dialect, Executor } from '../db/types.js';
 import { newId } from '../ids.js';
-import type { AttemptResult } from './sender.js';
+import { createAttemptRecorder } from './recorder.js';
 
 /**
  * The delivery queue in the database. Everything here is safe with several
@@ -16,8 +16,6 @@ export const TEST_EVENT = 'webhook.test';
 const FAN_OUT_BATCH = 200;
 /** Bounds the per-webhook pass of one claim (the rest wait for the next claim). */
 const MAX_WEBHOOKS_PER_CLAIM = 1000;
-/** Most attempt results written in one transaction. */
-const RECORD_BATCH = 200;
 
 export interface ClaimedDelivery extends DeliveriesTable {
   url: string;
@@ -234,89 +232,7 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
     return { claimed: (await withWebhook(ids, token)).map((r) => ({ ...r, token }) as ClaimedDelivery), more };
   }
 
-  /** Writes an attempt and moves the delivery on: delivered, the next retry, or failed (which disables the webhook). */
-  async function recordIn(trx: Trx, d: ClaimedDelivery, result: AttemptResult, now: number): Promise<{ disabled: boolean }> {
-    await trx
-      .insertInto('delivery_attempts')
-      .values({
-        id: newId('run', now),
-        delivery_id: d.id,
-        attempted_at: iso(now - result.durationMs),
-        duration_ms: result.durationMs,
-        status_code: result.statusCode,
-        error: result.error,
-        response_body: result.responseBody,
-      })
-      .execute();
-    const base = trx
-      .updateTable('deliveries')
-      .where('id', '=', d.id)
-      .where('claimed_by', '=', d.token)
-      .set({ attempt_count: sql`attempt_count + 1`, claimed_until: null, updated_at: iso(now) });
-    if (result.ok) {
-      await base.set({ status: 'delivered', next_attempt_at: null }).execute();
-      return { disabled: false };
-    }
-    const step = d.retry_step;
-    if (d.event !== TEST_EVENT && step < retrySchedule.length) {
-      await base
-        .where('status', '=', 'pending')
-        .set({ retry_step: step + 1, next_attempt_at: iso(now + retrySchedule[step]) })
-        .execute();
-      return { disabled: false };
-    }
-    const r = await base.where('status', '=', 'pending').set({ status: 'failed', next_attempt_at: null }).executeTakeFirst();
-    if (d.event === TEST_EVENT || Number(r.numUpdatedRows) === 0) return { disabled: false };
-    const reason = `delivery ${d.id} failed ${step + 1} times (the first try and ${step} retries); last error: ${result.error}`;
-    const w = await trx
-      .updateTable('webhooks')
-      .set({ status: 'disabled', disabled_at: iso(now), disabled_reason: reason.slice(0, 1000) })
-      .where('id', '=', d.webhook_id)
-      .where('status', '=', 'enabled')
-      .executeTakeFirst();
-    await stopPending(trx, d.webhook_id, 'the webhook was disabled after repeated failures', now);
-    return { disabled: Number(w.numUpdatedRows) > 0 };
-  }
-
-  /**
-   * Results that finish while a write is running are recorded together in the
-   * next transaction (one commit for many deliveries instead of one each), in
-   * the order they finished, exactly as if recorded one by one. If that
-   * transaction fails, each is retried alone so one bad row fails only itself.
-   */
-  type Pending = { d: ClaimedDelivery; result: AttemptResult; now: number; done: (v: { disabled: boolean }) => void; fail: (e: unknown) => void };
-  const queued: Pending[] = [];
-  let writing = false;
-
-  async function flush() {
-    writing = true;
-    try {
-      while (queued.length > 0) {
-        const batch = queued.splice(0, RECORD_BATCH);
-        try {
-          const out = await db.transaction().execute(async (trx) => {
-            const res: { disabled: boolean }[] = [];
-            for (const p of batch) res.push(await recordIn(trx, p.d, p.result, p.now));
-            return res;
-          });
-          batch.forEach((p, i) => p.done(out[i]));
-        } catch {
-          for (const p of batch) {
-            await db.transaction().execute((trx) => recordIn(trx, p.d, p.result, p.now)).then(p.done, p.fail);
-          }
-        }
-      }
-    } finally {
-      writing = false;
-    }
-  }
-
-  function record(d: ClaimedDelivery, result: AttemptResult): Promise<{ disabled: boolean }> {
-    return new Promise((done, fail) => {
-      queued.push({ d, result, now: clock.now().getTime(), done, fail });
-      if (!writing) void flush();
-    });
-  }
+  const record = createAttemptRecorder({ db, retrySchedule, stopPending, now: () => clock.now().getTime() });
 
   async function stopPending(exec: Executor, webhookId: string, reason: string, now: number) {
     await exec
