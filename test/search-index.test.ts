@@ -93,6 +93,22 @@ for (const dialect of dialects()) {
       assert.deepEqual(bin.sheets.map((x) => x.id), [trashed]);
       assert.equal(bin.total, 1);
       assert.equal((await get('limit=100&trashed=true&offset=5')).total, 1, 'total past the end of the trash');
+      assert.equal((await s.req('POST', `/v1/sheets/${trashed}/restore`, { key: user.key })).status, 200);
+      assert.equal((await get('limit=100')).total, all.length, 'a restored sheet counts again');
+    });
+
+    it("counts only the caller's sheets: another account's matches change neither page nor total", async () => {
+      const q = '東京';
+      const mine = await s.req('GET', `/v1/sheets?limit=100&q=${encodeURIComponent(q)}`, { key: user.key });
+      const other = await s.user('pro');
+      for (let i = 0; i < 5; i++) {
+        assert.equal((await s.req('POST', '/v1/sheets', { key: other.key, body: { title: `東京 ${i}` } })).status, 200);
+      }
+      const again = await s.req('GET', `/v1/sheets?limit=100&q=${encodeURIComponent(q)}`, { key: user.key });
+      assert.deepEqual(again.body, mine.body);
+      const theirs = await s.req('GET', `/v1/sheets?limit=2&q=${encodeURIComponent(q)}`, { key: other.key });
+      assert.equal(theirs.body.total, 5);
+      assert.equal(theirs.body.sheets.length, 2);
     });
   });
 }

@@ -35,14 +35,18 @@ export function dialectOf(db: Kysely<any>): Dialect {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
-/** A trigram search index over a table's search_text (migration 008): the FTS5 table and its fts5vocab table. */
+/**
+ * A trigram search index over a table's search_text (migration 008): the FTS5 table, its fts5vocab
+ * table, and the SQLite partial index of live rows by owner that search totals use (migration 010).
+ */
 export interface SearchIndex {
   table: string;
   fts: string;
   vocab: string;
+  liveByOwner: string;
 }
 
-export const SHEETS_SEARCH: SearchIndex = { table: 'sheets', fts: 'sheets_fts', vocab: 'sheets_fts_terms' };
+export const SHEETS_SEARCH: SearchIndex = { table: 'sheets', fts: 'sheets_fts', vocab: 'sheets_fts_terms', liveByOwner: 'sheets_live_owner' };
 
 /** Most trigrams a one- or two-character term may expand to before that term falls back to LIKE. */
 const MAX_SHORT_TERM_EXPANSION = 2000;
@@ -81,6 +85,18 @@ export async function indexedMatchKeys(db: Kysely<any>, index: SearchIndex, term
   const plan = dialectOf(db) === 'sqlite' && terms.length > 0 ? await planTerms(db, index, terms) : undefined;
   if (plan?.match && plan.like.length === 0) return sql`select rowid as k from ${sql.table(index.fts)} where ${sql.table(index.fts)} match ${plan.match}`;
   return sql`select ${key} as k from ${sql.table(index.table)} where ${await indexedContainsAllTerms(db, index, terms)}`;
+}
+
+/**
+ * A search's total: how many keys of the materialized match set `matchSet` (column k, from
+ * indexedMatchKeys) are rows of this owner in this state. For live rows SQLite is told to use the
+ * partial index of live rows by owner, which it does not pick by itself: seeking each hit there
+ * instead of walking the owner's list index took the total from ~11 to ~4 ms at 100,000 sheets.
+ */
+export function countOwnedMatches(db: Kysely<any>, index: SearchIndex, matchSet: string, owner: { userId: string; trashed: boolean }): RawBuilder<number> {
+  const hint = dialectOf(db) === 'sqlite' && !owner.trashed ? sql`indexed by ${sql.id(index.liveByOwner)}` : sql``;
+  return sql<number>`select count(*) from ${sql.table(index.table)} as o ${hint} where o.user_id = ${owner.userId}
+    and o.trashed_at ${owner.trashed ? sql`is not` : sql`is`} null and o.${sql.id(rowKey(db))} in (select k from ${sql.table(matchSet)})`;
 }
 
 /** SQLite: which terms the FTS index answers (one MATCH expression) and which keep the LIKE; null when no row can match. */

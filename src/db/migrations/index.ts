@@ -6,6 +6,7 @@ import * as m004 from './004_exports.js';
 import * as m006 from './006_handovers.js';
 import * as m008 from './008_search_index.js';
 import * as m009 from './009_delivery_indexes.js';
+import * as m010 from './010_sheet_live_index.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '006_handovers': m006,
   '008_search_index': m008,
   '009_delivery_indexes': m009,
+  '010_sheet_live_index': m010,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,5 +1,5 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { indexedContainsAllTerms, indexedMatchKeys, rowKey, SHEETS_SEARCH } from '../../db/dialect.js';
+import { countOwnedMatches, indexedContainsAllTerms, indexedMatchKeys, rowKey, SHEETS_SEARCH } from '../../db/dialect.js';
 import { compiledOnce } from '../../db/statement-cache.js';
 import type { Db, Executor, SheetsTable } from '../../db/types.js';
 
@@ -31,23 +31,14 @@ export function createSheetsRepo(db: Db) {
   async function searchOnce(f: SheetListFilter) {
     const key = rowKey(db);
     const keys = await indexedMatchKeys(db, SHEETS_SEARCH, f.terms);
-    const inMatch = (table: string) => sql<SqlBool>`${sql.ref(`${table}.${key}`)} in (select k from m)`;
     const rows = await db
       .with((wb) => wb('m').materialized(), () => sql`(${keys})`)
       .selectFrom('sheets')
       .selectAll('sheets')
-      .select((eb) =>
-        eb
-          .selectFrom('sheets as s2')
-          .select(eb.fn.countAll().as('n'))
-          .where('s2.user_id', '=', f.userId)
-          .where('s2.trashed_at', f.trashed ? 'is not' : 'is', null)
-          .where(inMatch('s2'))
-          .as('total'),
-      )
+      .select(sql<number>`(${countOwnedMatches(db, SHEETS_SEARCH, 'm', { userId: f.userId, trashed: f.trashed })})`.as('total'))
       .where('sheets.user_id', '=', f.userId)
       .where('sheets.trashed_at', f.trashed ? 'is not' : 'is', null)
-      .where(inMatch('sheets'))
+      .where(sql<SqlBool>`${sql.ref(`sheets.${key}`)} in (select k from m)`)
       .orderBy('sheets.id', 'desc')
       .limit(f.limit)
       .offset(f.offset)
