@@ -73,7 +73,7 @@ async function main() {
       // What `npm start` runs: the JavaScript compiled into build/ (scripts/build.mjs, skipped when up to date).
       nodeArgs: args.has('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
       args: ['build/main.js', 'serve'],
-      env: { DATA_DIR: dataDir, DATABASE_URL: pg?.url ?? '', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_DISABLED: '1', BOOTSTRAP_OWNER: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', ...(ONLY.has('webhooks') ? { WEBHOOK_CA_FILE: testPki().caFile } : {}) },
+      env: { DATA_DIR: dataDir, DATABASE_URL: pg?.url ?? '', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_DISABLED: '1', BOOTSTRAP_OWNER: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', ...(ONLY.has('webhooks') ? { WEBHOOK_CA_FILE: testPki().caFile, WEBHOOK_MAX_IN_FLIGHT: '16' } : {}) },
       readyUrl: `http://127.0.0.1:${port}/healthz`,
     });
     rows.push({ name: 'Start to first 200 on /healthz', value: server.readyMs, unit: 'ms', target: '<= 1500 ms', met: server.readyMs <= 1500 });

@@ -6,7 +6,7 @@ import { runLoad, percentile } from './load.js';
 import type { Row } from './report.js';
 
 const BACKLOG = 5000;
-const STEADY_RATE = 200;
+const STEADY_RATE = Number(process.env.BENCH_WH_RATE ?? 200);
 
 interface Ctx {
   base: string;
@@ -36,6 +36,9 @@ export async function benchWebhooks(o: Ctx): Promise<Row[]> {
   const rows: Row[] = [];
   let cleanup = async () => {};
   try {
+    // A kept data dir may hold webhooks of an interrupted run, pointing at receivers long gone.
+    const old = (await (await fetch(`${o.base}/v1/webhooks`, { headers: o.auth })).json()) as { webhooks?: { id: string }[] };
+    for (const w of old.webhooks ?? []) await fetch(`${o.base}/v1/webhooks/${w.id}`, { method: 'DELETE', headers: o.auth });
     const hook = await fetch(`${o.base}/v1/webhooks`, {
       method: 'POST',
       headers: { ...o.auth, 'content-type': 'application/json' },

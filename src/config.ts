@@ -32,6 +32,12 @@ const EnvSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: durationList.optional(),
   WEBHOOK_CA_FILE: z.string().min(1).optional(),
   WEBHOOK_WORKER: flag('WEBHOOK_WORKER').default(true),
+  WEBHOOK_MAX_IN_FLIGHT: z.coerce
+    .number({ error: 'WEBHOOK_MAX_IN_FLIGHT must be a number' })
+    .int('WEBHOOK_MAX_IN_FLIGHT must be a whole number')
+    .min(1, 'WEBHOOK_MAX_IN_FLIGHT must be 1-32')
+    .max(32, 'WEBHOOK_MAX_IN_FLIGHT must be 1-32')
+    .default(4),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
   RATE_LIMIT_DISABLED: flag('RATE_LIMIT_DISABLED'),
   REDIS_KEY_PREFIX: z.string().default('sw:'),
@@ -54,7 +60,14 @@ export type Config = {
   bootstrapOwner: boolean;
   publicUrl?: string;
   secretKey?: string;
-  webhooks: { allowPrivateTargets: boolean; retrySchedule: number[]; worker: boolean; caFile?: string };
+  webhooks: {
+    allowPrivateTargets: boolean;
+    retrySchedule: number[];
+    worker: boolean;
+    caFile?: string;
+    /** Deliveries in flight at once per webhook and worker process (of the worker's 32). */
+    maxInFlight: number;
+  };
   redisUrl?: string;
   rateLimitDisabled: boolean;
   /** Prefix of every Redis key, so several deployments (or test runs) can share one Redis. */
@@ -93,6 +106,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retrySchedule: e.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE,
       worker: e.WEBHOOK_WORKER,
       caFile: e.WEBHOOK_CA_FILE,
+      maxInFlight: e.WEBHOOK_MAX_IN_FLIGHT,
     },
     redisUrl: e.REDIS_URL,
     rateLimitDisabled: e.RATE_LIMIT_DISABLED,

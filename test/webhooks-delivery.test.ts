@@ -207,7 +207,7 @@ for (const dialect of dialects()) {
     let slow: Receiver;
     let fast: Receiver;
     before(async () => {
-      s = await startServer(dialect, { env: webhookEnv(), worker: { concurrency: 6, perWebhook: 2 } });
+      s = await startServer(dialect, { env: { ...webhookEnv(), WEBHOOK_MAX_IN_FLIGHT: '2' }, worker: { concurrency: 6 } });
       slow = await startReceiver();
       fast = await startReceiver();
     });
@@ -217,7 +217,7 @@ for (const dialect of dialects()) {
       await fast.close();
     });
 
-    it('a slow receiver does not hold up another webhook, and never gets more than the per-webhook cap at once', async () => {
+    it('a slow receiver does not hold up another webhook, and never gets more than WEBHOOK_MAX_IN_FLIGHT at once', async () => {
       const u = await s.user('business');
       let open = 0;
       let maxOpen = 0;

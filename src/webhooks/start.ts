@@ -17,7 +17,7 @@ export function startContainerWorker(
       databaseUrl: c.config.databaseUrl,
       logger: opts.logger,
     },
-    opts,
+    { ...opts, perWebhook: opts.perWebhook ?? c.config.webhooks.maxInFlight },
   );
 }
 
