@@ -6,7 +6,7 @@ import { runLoad, percentile } from './load.js';
 import type { Row } from './report.js';
 
 const BACKLOG = 5000;
-const STEADY_RATE = Number(process.env.BENCH_WH_RATE ?? 200);
+const STEADY_RATE = 200;
 
 interface Ctx {
   base: string;

@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder } from 'kysely';
-import type { Clock } from '../clock.js';
+import { isoAt as iso, type Clock } from '../clock.js';
 import { skipLockedSuffix } from '../db/dialect.js';
 import type { Database, Db, DeliveriesTable, Dialect, Executor } from '../db/types.js';
 import { newId } from '../ids.js';
@@ -12,7 +12,7 @@ import { createAttemptRecorder } from './recorder.js';
  * PostgreSQL, and results are written only by the lease holder.
  */
 
-export const TEST_EVENT = 'webhook.test';
+export { TEST_EVENT } from './recorder.js';
 const FAN_OUT_BATCH = 200;
 /** Bounds the per-webhook pass of one claim (the rest wait for the next claim). */
 const MAX_WEBHOOKS_PER_CLAIM = 1000;
@@ -48,7 +48,6 @@ export function envelope(event: string, timestamp: string, data: unknown): strin
 
 export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clock; retrySchedule: number[]; leaseMs: number }) {
   const { db, dialect, clock, retrySchedule, leaseMs } = deps;
-  const iso = (ms: number) => new Date(ms).toISOString();
 
   /**
    * Turns committed outbox rows into one delivery per enabled, subscribed webhook of a paying owner.

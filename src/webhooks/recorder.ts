@@ -1,12 +1,14 @@
 import { sql } from 'kysely';
+import { isoAt as iso } from '../clock.js';
 import type { Db, Executor, Trx } from '../db/types.js';
 import { newId } from '../ids.js';
-import { TEST_EVENT, type ClaimedDelivery } from './queue.js';
+import type { ClaimedDelivery } from './queue.js';
 import type { AttemptResult } from './sender.js';
 
 /** Most attempt results written in one transaction. */
 const RECORD_BATCH = 200;
-const iso = (ms: number) => new Date(ms).toISOString();
+/** The event of POST /webhooks/{id}/test: tried once, never retried, never disables its webhook. */
+export const TEST_EVENT = 'webhook.test';
 
 /** Records attempt results for the delivery queue (see record below). */
 export function createAttemptRecorder(deps: {
