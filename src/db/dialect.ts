@@ -36,6 +36,15 @@ export function dialectOf(db: Kysely<any>): Dialect {
 }
 
 /**
+ * Holds the selected rows until the transaction ends: SELECT ... FOR UPDATE on PostgreSQL. SQLite has no
+ * row locks and needs none: every transaction there is BEGIN IMMEDIATE (src/db/statement-cache.ts), which
+ * holds the database's write lock from its first statement.
+ */
+export function lockedForUpdate<QB extends { forUpdate(): QB }>(exec: Kysely<any>, qb: QB): QB {
+  return dialectOf(exec) === 'postgres' ? qb.forUpdate() : qb;
+}
+
+/**
  * A trigram search index over a table's search_text (migration 008): the FTS5 table, its fts5vocab
  * table, and the SQLite partial index of live rows by owner that search totals use (migration 010).
  */

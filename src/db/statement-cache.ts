@@ -10,7 +10,11 @@ import type { Compilable, CompiledQuery, Kysely, SqliteDatabase } from 'kysely';
 export function withStatementCache(file: SQLite.Database, max = 1000): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
   return {
-    prepare(sql: string) {
+    prepare(text: string) {
+      // Kysely opens transactions with a deferred BEGIN. A deferred transaction that reads and then
+      // writes can fail with SQLITE_BUSY (no wait) when another process wrote in between; an IMMEDIATE
+      // one takes the write lock first and waits its turn (busy_timeout), so read-modify-write stays atomic.
+      const sql = text === 'begin' ? 'begin immediate' : text;
       const hit = cache.get(sql);
       if (hit && !hit.busy) {
         cache.delete(sql);

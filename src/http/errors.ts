@@ -31,15 +31,15 @@ export function describeValidation(context: string | undefined, issues: Validati
     .join('; ');
 }
 
-export function sendError(reply: FastifyReply, code: ErrorCode, message: string) {
-  return reply.code(CODE_TO_STATUS[code]).type('application/json').send({ success: false, error: message, code });
+export function sendError(reply: FastifyReply, code: ErrorCode, message: string, extra?: Record<string, unknown>) {
+  return reply.code(CODE_TO_STATUS[code]).type('application/json').send({ success: false, error: message, code, ...extra });
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof AppError) {
       if (err.headers) reply.headers(err.headers);
-      return sendError(reply, err.code, err.message);
+      return sendError(reply, err.code, err.message, err.extra);
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       return sendError(reply, 'invalid_request', describeValidation(err.validationContext, err.validation as ValidationIssue[]));
