@@ -12,6 +12,12 @@ const durationList = z
   .regex(/^\s*\d+(ms|s|m|h)(\s*,\s*\d+(ms|s|m|h))*\s*$/, 'WEBHOOK_RETRY_SCHEDULE must look like "1m,5m,30m,2h,24h"')
   .transform((s) => s.split(',').map((p) => parseDuration(p.trim())));
 
+/**
+ * How long a worker holds a claimed delivery: comfortably longer than one attempt (5 s) plus recording it.
+ * A shorter WEBHOOK_LEASE_MS (for tests) lets a slow attempt be claimed and sent again before it finishes.
+ */
+export const DEFAULT_LEASE_MS = 60_000;
+
 const EnvSchema = z.object({
   PORT: z.coerce.number({ error: 'PORT must be a number' }).int().min(0).max(65535, 'PORT must be 0-65535').default(8787),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -38,6 +44,11 @@ const EnvSchema = z.object({
     .min(1, 'WEBHOOK_MAX_IN_FLIGHT must be 1-32')
     .max(32, 'WEBHOOK_MAX_IN_FLIGHT must be 1-32')
     .default(4),
+  WEBHOOK_LEASE_MS: z.coerce
+    .number({ error: 'WEBHOOK_LEASE_MS must be a number' })
+    .int('WEBHOOK_LEASE_MS must be a whole number of milliseconds')
+    .min(1000, 'WEBHOOK_LEASE_MS must be at least 1000')
+    .default(DEFAULT_LEASE_MS),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
   RATE_LIMIT_DISABLED: flag('RATE_LIMIT_DISABLED'),
   REDIS_KEY_PREFIX: z.string().default('sw:'),
@@ -67,6 +78,8 @@ export type Config = {
     caFile?: string;
     /** Deliveries in flight at once per webhook and worker process (of the worker's 32). */
     maxInFlight: number;
+    /** How long a claimed delivery stays with its worker; a dead worker's deliveries are retried after it. */
+    leaseMs: number;
   };
   redisUrl?: string;
   rateLimitDisabled: boolean;
@@ -107,6 +120,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       worker: e.WEBHOOK_WORKER,
       caFile: e.WEBHOOK_CA_FILE,
       maxInFlight: e.WEBHOOK_MAX_IN_FLIGHT,
+      leaseMs: e.WEBHOOK_LEASE_MS,
     },
     redisUrl: e.REDIS_URL,
     rateLimitDisabled: e.RATE_LIMIT_DISABLED,

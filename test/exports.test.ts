@@ -59,6 +59,29 @@ for (const dialect of dialects()) {
       for (const bad of ['alert', 'javascript:', 'onerror', '<script']) assert.equal(md.includes(bad), false, `markdown contains ${bad}`);
     });
 
+    it('markdown: text that looks like HTML stays text (title and body), code stays verbatim', async () => {
+      const title = '<img src=x onerror=alert(1)>';
+      const content = {
+        col1: '<p>&lt;script&gt;alert(5)&lt;/script&gt;</p><p>AT&amp;T &gt; 3 &amp;lt;</p><img src="pic.png" alt="<b>x</b>">',
+        col2: '<pre><code>if (a < b) {}</code></pre>',
+      };
+      const id = (await s.req('POST', '/v1/sheets', { key: alice.key, body: { title, content } })).body.id;
+      const r = await download((await exportAs('markdown', alice.key, id)).body.url);
+      assert.equal(r.status, 200);
+      const md: string = r.body;
+      assert.match(md, /\n# &lt;img src=x onerror=alert\(1\)&gt;\n/);
+      assert.match(md, /\n&lt;script&gt;alert\(5\)&lt;\/script&gt;\n/);
+      assert.match(md, /\nAT&amp;T &gt; 3 &amp;lt;\n/, '& escaped too, so a literal "&lt;" in the text survives rendering');
+      assert.match(md, /!\[&lt;b&gt;x&lt;\/b&gt;\]\(pic\.png\)/, 'image alt text escaped the same way');
+      assert.match(md, /```\nif \(a < b\) \{\}\n```/, 'code blocks are literal in Markdown and are left alone');
+      const outsideFrontMatterAndCode = md.replace(/^---\n[\s\S]*?\n---\n/, '').replace(/```[\s\S]*?```/g, '');
+      assert.equal(/<[a-z/!]/i.test(outsideFrontMatterAndCode), false, `no raw HTML tag in:\n${outsideFrontMatterAndCode}`);
+      const txt = await download((await exportAs('txt', alice.key, id)).body.url);
+      assert.equal(txt.headers.get('content-type'), 'text/plain; charset=utf-8', 'txt is served as plain text (with nosniff), so it needs no escaping');
+      assert.equal(txt.headers.get('x-content-type-options'), 'nosniff');
+      assert.match(txt.body, /^<img src=x onerror=alert\(1\)>\n=+\n\n<script>alert\(5\)<\/script>\n/);
+    });
+
     it('html: a complete document with the XSS stripped and strict headers', async () => {
       const r = await download((await exportAs('html')).body.url);
       assert.equal(r.status, 200);

@@ -101,6 +101,15 @@ for (const dialect of dialects()) {
       await client.close();
     });
 
+    it('a message over 1 MiB is refused as REST refuses such a body: 413 payload_too_large', async () => {
+      const content = { col1: 'a'.repeat(450_000), col2: 'b'.repeat(450_000), col3: 'c'.repeat(450_000) };
+      const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'create_sheet', arguments: { title: 'big', content } } };
+      const headers = { ...MCP_HEADERS, 'mcp-protocol-version': '2025-06-18' };
+      const viaMcp = await s.req('POST', '/mcp', { key: alice.key, body: call, headers });
+      assertError(viaMcp, 413, 'payload_too_large', /1 MiB/);
+      assert.deepEqual(viaMcp.body, (await s.req('POST', '/v1/sheets', { key: alice.key, body: { title: 'big', content } })).body);
+    });
+
     it('an unknown tool is a protocol error', async () => {
       const client = await httpClient(s, alice.key);
       await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), /no_such_tool not found/);

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { manualClock } from '../src/clock.js';
+import { RESOURCE_PAGE_SIZE } from '../src/mcp/resources.js';
 import { dialects, startServer, type TestServer } from './helpers.js';
 import { httpClient, ok, sameErrorAsRest, toolError, without } from './mcp-helpers.js';
 
@@ -73,6 +74,21 @@ for (const dialect of dialects()) {
       await client.close();
     });
 
+    it('list_sheets words a bad limit, offset or trashed exactly as GET /v1/sheets does', async () => {
+      const cases: [Record<string, unknown>, string][] = [
+        [{ limit: 1.5 }, 'limit=1.5'],
+        [{ limit: -1 }, 'limit=-1'],
+        [{ limit: 1e10 }, 'limit=10000000000'],
+        [{ offset: 'x' }, 'offset=x'],
+        [{ trashed: 'yes' }, 'trashed=yes'],
+      ];
+      for (const [args, query] of cases) {
+        const r = await call('list_sheets', args);
+        sameErrorAsRest(r, await s.req('GET', `/v1/sheets?${query}`, { key: alice.key }));
+      }
+      assert.equal(toolError(await call('list_sheets', { limit: 1.5 }), 400, 'invalid_request').error, "query parameter 'limit': limit must be a non-negative integer");
+    });
+
     it('get_sheet returns the sheet; unknown and foreign ids give the REST 404 and 403 messages', async () => {
       const { id } = ok(await call('create_sheet', { title: 'mine' }));
       assert.equal(ok(await call('get_sheet', { id })).sheet.title, 'mine');
@@ -116,6 +132,82 @@ for (const dialect of dialects()) {
       assert.deepEqual(ok(await call('trash_sheet', { id, permanent: true })), { success: true, id, trashedAt: null, deleted: true });
       assert.equal((await s.req('GET', `/v1/sheets/${id}`, { key: alice.key })).status, 404);
       sameErrorAsRest(await call('restore_sheet', { id }), await s.req('POST', `/v1/sheets/${id}/restore`, { key: alice.key }));
+    });
+
+    it('export_sheet makes what POST /v1/sheets/{id}/export makes: a url that downloads the file, and export.completed', async () => {
+      const content = { col1: '<h2>Plan</h2><p>Ship <b>it</b></p>', col2: '<ul><li>one</li></ul>' };
+      const { id, sheet } = ok(await call('create_sheet', { title: 'Export me', content, tags: ['t'] }));
+      const viaMcp = ok(await call('export_sheet', { id, format: 'markdown' }));
+      const viaRest = (await s.req('POST', `/v1/sheets/${id}/export`, { key: alice.key, body: { format: 'markdown' } })).body;
+      assert.deepEqual(Object.keys(viaMcp).sort(), Object.keys(viaRest).sort());
+      assert.deepEqual(Object.keys(viaMcp).sort(), ['expires_at', 'export_id', 'format', 'success', 'url']);
+      assert.match(viaMcp.export_id, /^exp_/);
+      assert.equal(viaMcp.format, 'markdown');
+      assert.equal(viaMcp.expires_at, new Date(clock.now().getTime() + 24 * 3600_000).toISOString());
+      assert.ok(viaMcp.url.startsWith(`${s.url}/exports/`), viaMcp.url);
+      assert.notEqual(viaMcp.url, viaRest.url);
+
+      const file = await fetch(viaMcp.url);
+      assert.equal(file.status, 200);
+      assert.equal(file.headers.get('content-type'), 'text/markdown; charset=utf-8');
+      const text = await file.text();
+      assert.equal(text, await (await fetch(viaRest.url)).text());
+      assert.match(text, /^title: "Export me"$/m);
+      assert.match(text, /^## Plan$/m);
+      assert.match(text, /Ship \*\*it\*\*/);
+      assert.match(text, /^-\s+one$/m);
+      const json = ok(await call('export_sheet', { id, format: 'json' }));
+      assert.deepEqual(await (await fetch(json.url)).json(), sheet);
+
+      const evs = (await s.events('export.completed')).filter((e) => e.data.sheet_id === id);
+      assert.deepEqual(evs.map((e) => [e.user_id, e.data]), [
+        [alice.userId, { sheet_id: id, format: 'markdown', url: viaMcp.url }],
+        [alice.userId, { sheet_id: id, format: 'markdown', url: viaRest.url }],
+        [alice.userId, { sheet_id: id, format: 'json', url: json.url }],
+      ]);
+    });
+
+    it('export_sheet refuses a bad format, another account\'s sheet and an unknown id as REST does, and writes nothing', async () => {
+      const { id } = ok(await call('create_sheet', { title: 'x' }));
+      const bobs = (await s.req('POST', '/v1/sheets', { key: bob.key, body: { title: 'bob only' } })).body.id;
+      const unknown = 'sht_01jzzzzzzzzzzzzzzzzzzzzzzz';
+      const before = (await s.events()).length;
+      const restExport = (sheetId: string, body: unknown) => s.req('POST', `/v1/sheets/${sheetId}/export`, { key: alice.key, body });
+      const pdf = await call('export_sheet', { id, format: 'pdf' });
+      assert.match(toolError(pdf, 400, 'invalid_request').error, /format must be one of markdown, html, txt, json/);
+      sameErrorAsRest(pdf, await restExport(id, { format: 'pdf' }));
+      sameErrorAsRest(await call('export_sheet', { id }), await restExport(id, {}));
+      const foreign = await call('export_sheet', { id: bobs, format: 'txt' });
+      toolError(foreign, 403, 'forbidden');
+      sameErrorAsRest(foreign, await restExport(bobs, { format: 'txt' }));
+      const missing = await call('export_sheet', { id: unknown, format: 'html' });
+      toolError(missing, 404, 'not_found');
+      sameErrorAsRest(missing, await restExport(unknown, { format: 'html' }));
+      assert.equal((await s.events()).length, before, 'no export.completed for a refused export');
+      assert.equal(await s.c.db.selectFrom('exports').select('id').where('sheet_id', '=', bobs).executeTakeFirst(), undefined);
+    });
+
+    it(`resources/list pages through every sheet, ${RESOURCE_PAGE_SIZE} at a time, with nextCursor`, async () => {
+      const dave = await s.user('free');
+      const ids: string[] = [];
+      for (let i = 0; i < RESOURCE_PAGE_SIZE + 3; i++) ids.push((await s.c.sheets.create(dave.userId, { title: `n${i}` })).id);
+      const client = await httpClient(s, dave.key);
+      const first = await client.listResources();
+      assert.equal(first.resources.length, RESOURCE_PAGE_SIZE);
+      assert.equal(typeof first.nextCursor, 'string');
+      const second = await client.listResources({ cursor: first.nextCursor });
+      assert.equal(second.resources.length, 3);
+      assert.equal(second.nextCursor, undefined);
+      const uris = [...first.resources, ...second.resources].map((r) => r.uri);
+      // Newest first, as GET /v1/sheets lists them; every sheet once.
+      const restOrder = [
+        ...(await s.req('GET', '/v1/sheets?limit=100', { key: dave.key })).body.sheets,
+        ...(await s.req('GET', '/v1/sheets?limit=100&offset=100', { key: dave.key })).body.sheets,
+      ].map((x: any) => `sheet://${x.id}`);
+      assert.deepEqual(uris, restOrder);
+      assert.deepEqual([...uris].sort(), ids.map((id) => `sheet://${id}`).sort());
+      await assert.rejects(client.listResources({ cursor: 'not-a-cursor' }), /Invalid cursor/);
+      await client.close();
     });
 
     it('serves sheets as sheet://{id} resources, only the caller\'s', async () => {

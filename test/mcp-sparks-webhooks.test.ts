@@ -1,8 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { verify } from '@octokit/webhooks-methods';
 import { dialects, startServer, type TestServer } from './helpers.js';
 import { httpClient, ok, sameErrorAsRest, toolError, without } from './mcp-helpers.js';
+import { startFakeAi, type FakeAi } from './sparks-fakes.js';
+import { startReceiver, webhookEnv, type Receiver } from './webhooks-helpers.js';
 
 for (const dialect of dialects()) {
   describe(`MCP tools for Sparks and webhooks [${dialect}]`, () => {
@@ -66,6 +69,36 @@ for (const dialect of dialects()) {
       sameErrorAsRest(await call('create_spark', noPlaceholder), await rest('POST', '/v1/spark?action=create', noPlaceholder));
     });
 
+    it('update_spark and delete_spark errors, and another account\'s spark: the same 400/403/404 as REST', async () => {
+      const mine = ok(await call('create_spark', { name: 'Mine', prompt: 'Do: {{content}}' }));
+      const bob = await s.user('pro');
+      const bobs = (await s.req('POST', '/v1/spark?action=create', { key: bob.key, body: { name: 'Bobs', prompt: 'Secret: {{content}}' } })).body.id;
+      const unknown = 'spk_01jzzzzzzzzzzzzzzzzzzzzzzz';
+      const before = (await s.events()).length;
+      const cases: [string, Record<string, unknown>, string, string, unknown?, number?][] = [
+        ['update_spark', { id: mine.id, prompt: 'no placeholder' }, 'PUT', `/v1/spark/${mine.id}`, { prompt: 'no placeholder' }, 400],
+        ['update_spark', { id: mine.id, category: 'fun' }, 'PUT', `/v1/spark/${mine.id}`, { category: 'fun' }, 400],
+        ['update_spark', { id: 'spk_summarize', name: 'x' }, 'PUT', '/v1/spark/spk_summarize', { name: 'x' }, 403],
+        ['update_spark', { id: unknown, name: 'x' }, 'PUT', `/v1/spark/${unknown}`, { name: 'x' }, 404],
+        ['delete_spark', { id: 'spk_word_count' }, 'DELETE', '/v1/spark/spk_word_count', undefined, 403],
+        ['delete_spark', { id: unknown }, 'DELETE', `/v1/spark/${unknown}`, undefined, 404],
+        // Another account's spark.
+        ['get_spark', { id: bobs }, 'GET', `/v1/spark/${bobs}`, undefined, 403],
+        ['update_spark', { id: bobs, name: 'taken' }, 'PUT', `/v1/spark/${bobs}`, { name: 'taken' }, 403],
+        ['delete_spark', { id: bobs }, 'DELETE', `/v1/spark/${bobs}`, undefined, 403],
+        ['run_spark', { spark_id: bobs, content: 'x' }, 'POST', '/v1/spark', { spark_id: bobs, content: 'x' }, 403],
+      ];
+      for (const [name, args, method, path, body, status] of cases) {
+        const r = await call(name, args);
+        assert.equal(toolError(r, status!, status === 400 ? 'invalid_request' : status === 403 ? 'forbidden' : 'not_found').error.length > 0, true);
+        sameErrorAsRest(r, await rest(method, path, body));
+      }
+      assert.equal((await s.events()).length, before, 'no spark.executed for a refused run');
+      const still = (await s.req('GET', `/v1/spark/${bobs}`, { key: bob.key })).body.spark;
+      assert.deepEqual([still.name, still.prompt], ['Bobs', 'Secret: {{content}}']);
+      assert.equal(ok(await call('get_spark', { id: mine.id })).spark.prompt, 'Do: {{content}}');
+    });
+
     it('register_webhook, list_webhooks, list_webhook_deliveries, enable_webhook, delete_webhook work like /webhooks', async () => {
       const input = { url: 'https://hooks.example.com/sw', events: ['sheet.created', 'session.saved'], name: 'ci' };
       const made = ok(await call('register_webhook', input));
@@ -105,6 +138,85 @@ for (const dialect of dialects()) {
       assert.match(toolError(r, 403, 'plan_required').error, /Pro/);
       sameErrorAsRest(r, await s.req('POST', '/v1/webhooks', { key: free.key, body: input }));
       await client.close();
+    });
+  });
+}
+
+/** The success paths that reach the outside: an AI provider (loopback fake) and a webhook receiver (loopback HTTPS). */
+for (const dialect of dialects()) {
+  describe(`MCP tools that reach a provider or a receiver [${dialect}]`, () => {
+    let s: TestServer;
+    let ai: FakeAi;
+    let rcv: Receiver;
+    let alice: { key: string; userId: string };
+    let mcp: Client;
+    before(async () => {
+      [ai, rcv] = await Promise.all([startFakeAi('openai', 'sk-test-openai'), startReceiver()]);
+      const aiEnv = { AI_PROVIDER: 'openai', AI_BASE_URL: ai.url, AI_API_KEY: 'sk-test-openai', AI_MODEL: 'gpt-test' };
+      s = await startServer(dialect, { env: webhookEnv(aiEnv), worker: { pollMs: 50 } });
+      alice = await s.user('pro');
+      mcp = await httpClient(s, alice.key);
+    });
+    after(async () => {
+      await mcp.close();
+      await s.close();
+      await Promise.all([ai.close(), rcv.close()]);
+    });
+    const call = (name: string, args: Record<string, unknown>) => mcp.callTool({ name, arguments: args });
+
+    it('translate_text returns what POST /spark?action=translate returns, from the provider, and fires spark.executed', async () => {
+      ai.reply = '<p>こんにちは</p>';
+      const args = { content: '<p>Hello</p>', target_lang: 'ja' };
+      const viaMcp = ok(await call('translate_text', args));
+      assert.deepEqual(viaMcp, { success: true, target_lang: 'ja', result: '<p>こんにちは</p>' });
+      const sent = ai.requests.at(-1)!;
+      assert.equal(sent.headers.authorization, 'Bearer sk-test-openai');
+      assert.equal(sent.body.model, 'gpt-test');
+      assert.match(sent.body.messages[0].content, /Translate the content into Japanese \(language code "ja"\)/);
+      assert.equal(sent.body.messages[1].content, '<content>\n<p>Hello</p>\n</content>');
+      assert.deepEqual(viaMcp, (await s.req('POST', '/v1/spark?action=translate', { key: alice.key, body: args })).body);
+      const evs = (await s.events('spark.executed')).filter((e) => e.user_id === alice.userId);
+      assert.deepEqual(evs.map((e) => without(e.data, 'executed_at')), [
+        { spark_id: 'translate', spark_name: 'Translate', sheet_id: null },
+        { spark_id: 'translate', spark_name: 'Translate', sheet_id: null },
+      ]);
+      ai.mode = 'http-500';
+      const failed = await call('translate_text', args);
+      toolError(failed, 502, 'provider_error');
+      sameErrorAsRest(failed, await s.req('POST', '/v1/spark?action=translate', { key: alice.key, body: args }));
+      ai.mode = 'ok';
+    });
+
+    it('test_webhook sends a signed webhook.test to the receiver; redeliver_webhook_delivery sends a past delivery again', async () => {
+      const hook = ok(await call('register_webhook', { url: rcv.url, events: ['sheet.created'] })).webhook;
+      const tested = ok(await call('test_webhook', { id: hook.id })).delivery;
+      assert.equal(tested.event, 'webhook.test');
+      assert.equal(tested.status, 'delivered');
+      assert.equal(tested.attempts[0].status_code, 200);
+      const [got] = await rcv.waitFor(1);
+      assert.equal(got.headers['x-service-delivery'], tested.id);
+      assert.equal(got.headers['x-service-event'], 'webhook.test');
+      assert.deepEqual(got.body.data, { webhook_id: hook.id, message: 'Test delivery from Sheet Workspace' });
+      assert.equal(await verify(hook.secret, got.raw.toString('utf8'), got.headers['x-service-signature'] as string), true);
+      const log = (await s.req('GET', `/v1/webhooks/${hook.id}/deliveries`, { key: alice.key })).body.deliveries;
+      assert.deepEqual(log.find((d: any) => d.id === tested.id), tested);
+
+      // A real event, delivered by the worker, then sent again on request: the same delivery id arrives twice.
+      const sheet = ok(await call('create_sheet', { title: 'hooked' }));
+      const [, first] = await rcv.waitFor(2);
+      assert.equal(first.body.data.sheet_id, sheet.id);
+      const deliveryId = first.headers['x-service-delivery'] as string;
+      await s.worker!.idle();
+      const again = ok(await call('redeliver_webhook_delivery', { id: hook.id, delivery_id: deliveryId })).delivery;
+      assert.equal(again.id, deliveryId);
+      assert.equal(again.status, 'pending');
+      const [, , resent] = await rcv.waitFor(3);
+      assert.equal(resent.headers['x-service-delivery'], deliveryId);
+      assert.deepEqual(resent.body.data, first.body.data);
+      await s.worker!.idle();
+      const after = (await s.req('GET', `/v1/webhooks/${hook.id}/deliveries`, { key: alice.key })).body.deliveries.find((d: any) => d.id === deliveryId);
+      assert.equal(after.status, 'delivered');
+      assert.equal(after.attempt_count, 2);
     });
   });
 }

@@ -1,8 +1,20 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { dialects, startServer, type TestServer } from './helpers.js';
 import { BIN, ROOT, dbEnv, ok, sameErrorAsRest, stdioClient, toolError } from './mcp-helpers.js';
+
+/** The ```json blocks of a Markdown text, from the heading `from` to the next heading of its level. */
+function jsonBlocks(markdown: string, from: string): string[] {
+  const start = markdown.indexOf(from);
+  assert.ok(start >= 0, `no section ${from}`);
+  const level = from.match(/^#+/)![0];
+  const rest = markdown.slice(start + from.length);
+  const end = rest.search(new RegExp(`\\n${level} `));
+  return [...(end >= 0 ? rest.slice(0, end) : rest).matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]);
+}
 
 /** Runs the command to its end with no MCP client, for the failure modes. */
 function runToExit(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -52,6 +64,26 @@ for (const dialect of dialects()) {
         }
       });
     }
+
+    it('the README\'s Claude Desktop and Cursor configs are docs/mcp.md\'s, and work as written', async () => {
+      const readme = jsonBlocks(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'), '## Using it from AI assistants (MCP)');
+      const docs = fs.readFileSync(path.join(ROOT, 'docs', 'mcp.md'), 'utf8');
+      assert.equal(readme.length, 2);
+      for (const block of readme) {
+        assert.ok(docs.includes(`\`\`\`json\n${block}\`\`\``), `docs/mcp.md has the same snippet:\n${block}`);
+        const { command, args, env } = JSON.parse(block).mcpServers['sheet-workspace'];
+        assert.equal(command, 'node');
+        assert.deepEqual(args, [BIN.replace(ROOT, '/path/to/sheet-workspace'), 'mcp']);
+        assert.deepEqual(Object.keys(env).sort(), ['SHEET_WORKSPACE_API_KEY', 'SHEET_WORKSPACE_URL']);
+      }
+      // As written, with the placeholders filled in.
+      const { client } = await stdioClient({ SHEET_WORKSPACE_API_KEY: alice.key, SHEET_WORKSPACE_URL: s.url });
+      try {
+        assert.ok((await client.listTools()).tools.some((t) => t.name === 'export_sheet'));
+      } finally {
+        await client.close();
+      }
+    });
 
     it('a key disabled while the local server runs stops working at once', async () => {
       const extra = await s.req('POST', '/v1/api-keys', { key: alice.key, body: { name: 'stdio' } });

@@ -11,10 +11,12 @@ for (const dialect of dialects()) {
     const clock = manualClock(new Date('2026-03-10T12:00:00.000Z'));
     let s: TestServer;
     let alice: { key: string; userId: string };
+    let bob: { key: string; userId: string };
     let mcp: Client;
     before(async () => {
       s = await startServer(dialect, { clock });
-      alice = await s.user('pro');
+      alice = await s.user('business'); // this file makes well over pro's 100 requests a minute
+      bob = await s.user('pro');
       mcp = await httpClient(s, alice.key);
     });
     after(async () => {
@@ -132,6 +134,75 @@ for (const dialect of dialects()) {
       const docs = listed.todos[0].id;
       assert.deepEqual(ok(await call('delete_todo', { id: docs })), { success: true, id: docs, deleted: true });
       sameErrorAsRest(await call('delete_todo', { id: docs }), await rest('DELETE', `/v1/todos/${docs}`));
+    });
+
+    it('argument errors of list_sessions, search_knowledge, get_knowledge, update_knowledge and list_todos are REST\'s', async () => {
+      const sol = (await rest('POST', '/v1/knowledge?type=solutions', { title: 'E', content: 'fix' })).body.id;
+      const long = 'w'.repeat(201);
+      const cases: [string, Record<string, unknown>, string, string, unknown?][] = [
+        ['list_sessions', { limit: 1.5 }, 'GET', '/v1/sessions?limit=1.5'],
+        ['list_sessions', { offset: -1 }, 'GET', '/v1/sessions?offset=-1'],
+        ['list_sessions', { q: long }, 'GET', `/v1/sessions?q=${long}`],
+        ['search_knowledge', { type: 'notes' }, 'GET', '/v1/knowledge?type=notes'],
+        ['search_knowledge', { limit: 'ten' }, 'GET', '/v1/knowledge?limit=ten'],
+        ['get_knowledge', { id: 'sol_01jzzzzzzzzzzzzzzzzzzzzzzz' }, 'GET', '/v1/knowledge/sol_01jzzzzzzzzzzzzzzzzzzzzzzz'],
+        ['update_knowledge', { id: sol, title: '' }, 'PUT', `/v1/knowledge/${sol}`, { title: '' }],
+        ['update_knowledge', { id: 'snp_01jzzzzzzzzzzzzzzzzzzzzzzz', title: 'x' }, 'PUT', '/v1/knowledge/snp_01jzzzzzzzzzzzzzzzzzzzzzzz', { title: 'x' }],
+        ['list_todos', { status: 'done' }, 'GET', '/v1/todos?status=done'],
+      ];
+      for (const [name, args, method, path, body] of cases) {
+        const r = await call(name, args);
+        assert.equal((r as { isError?: boolean }).isError, true, `${name} ${JSON.stringify(args)} should fail`);
+        sameErrorAsRest(r, await rest(method, path, body));
+      }
+      assert.match(toolError(await call('list_todos', { status: 'done' }), 400, 'invalid_request').error, /status must be one of pending, in_progress, completed/);
+    });
+
+    it('another account\'s session, knowledge entry and todo: the same 403 as REST, and nothing changes', async () => {
+      const asBob = (method: string, path: string, body?: unknown) => s.req(method, path, { key: bob.key, body });
+      const ses = (await asBob('POST', '/v1/sessions', { title: 'bob work', summary: 'private', project: 'bobs' })).body.id;
+      const sol = (await asBob('POST', '/v1/knowledge?type=solutions', { title: 'bob fix', content: 'secret' })).body.id;
+      const snp = (await asBob('POST', '/v1/knowledge?type=snippets', { title: 'bob code', content: 'x()' })).body.id;
+      const todo = (await asBob('POST', '/v1/todos', { project: 'bobs', todos: [{ content: 'bob task', status: 'pending' }] })).body.todos[0].id;
+      const before = (await s.events()).length;
+      const cases: [string, Record<string, unknown>, string, string, unknown?][] = [
+        ['get_session', { id: ses }, 'GET', `/v1/sessions/${ses}`],
+        ['create_handover', { session_id: ses }, 'POST', '/v1/sessions/handover', { session_id: ses }],
+        ['get_knowledge', { id: sol }, 'GET', `/v1/knowledge/${sol}`],
+        ['update_knowledge', { id: snp, title: 'mine now' }, 'PUT', `/v1/knowledge/${snp}`, { title: 'mine now' }],
+        ['delete_knowledge', { id: sol }, 'DELETE', `/v1/knowledge/${sol}`],
+        ['delete_todo', { id: todo }, 'DELETE', `/v1/todos/${todo}`],
+        ['sync_todos', { todos: [{ id: todo, content: 'taken', status: 'completed' }] }, 'POST', '/v1/todos', { todos: [{ id: todo, content: 'taken', status: 'completed' }] }],
+      ];
+      for (const [name, args, method, path, body] of cases) {
+        const r = await call(name, args);
+        toolError(r, 403, 'forbidden');
+        sameErrorAsRest(r, await rest(method, path, body));
+      }
+      assert.equal((await s.events()).length, before);
+      assert.equal((await asBob('GET', `/v1/knowledge/${snp}`)).body.snippet.title, 'bob code');
+      assert.deepEqual((await asBob('GET', '/v1/todos?project=bobs')).body.todos.map((t: any) => [t.content, t.status]), [['bob task', 'pending']]);
+      assert.equal((await asBob('GET', `/v1/knowledge/${sol}`)).status, 200);
+      // Lists only ever show the caller's own records.
+      assert.equal(ok(await call('list_sessions', { project: 'bobs' })).total, 0);
+      assert.equal(ok(await call('list_todos', { project: 'bobs' })).total, 0);
+      assert.equal(ok(await call('search_knowledge', { q: 'bob' })).solutions_page.total, 0);
+    });
+
+    it('sessions saved without a project: get_latest_handover {project: ""} and handover:///latest agree', async () => {
+      const { resourceTemplates } = await mcp.listResourceTemplates();
+      assert.ok(resourceTemplates.some((t) => t.uriTemplate === 'handover:///latest'));
+      const none = await call('get_latest_handover', { project: '' });
+      assert.equal(toolError(none, 404, 'not_found').error, 'no handover for sessions without a project');
+      await assert.rejects(mcp.readResource({ uri: 'handover:///latest' }), /no handover for sessions without a project/);
+
+      const { id: sessionId } = ok(await call('save_session', { title: 'loose ends', summary: 'No project.' }));
+      const made = ok(await call('create_handover', { session_id: sessionId, next_steps: ['tidy'] }));
+      const viaTool = ok(await call('get_latest_handover', { project: '' }));
+      assert.equal(viaTool.handover_id, made.handover_id);
+      const read = await mcp.readResource({ uri: 'handover:///latest' });
+      assert.equal(read.contents[0].uri, 'handover:///latest');
+      assert.deepEqual(JSON.parse((read.contents[0] as { text: string }).text), without(viaTool, 'success'));
     });
 
     it('log_work_time and get_stats match REST', async () => {

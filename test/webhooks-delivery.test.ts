@@ -111,6 +111,36 @@ for (const dialect of dialects()) {
       assert.match(del.deleted_at, ISO);
     });
 
+    it("never delivers another account's events, nor events a webhook does not subscribe to", async () => {
+      const dave = await s.user('pro');
+      const erin = await s.user('business');
+      const daveRcv = await startReceiver();
+      const erinRcv = await startReceiver();
+      try {
+        const daveHook = (await s.req('POST', '/v1/webhooks', { key: dave.key, body: { url: daveRcv.url, events: ['sheet.updated'] } })).body.webhook;
+        const erinHook = (await s.req('POST', '/v1/webhooks', { key: erin.key, body: { url: erinRcv.url, events: ['*'] } })).body.webhook;
+        const sheet = (await s.req('POST', '/v1/sheets', { key: dave.key, body: { title: 'dave only' } })).body;
+        await s.req('PUT', `/v1/sheets/${sheet.id}`, { key: dave.key, body: { title: 'dave edited' } });
+        await s.req('POST', '/v1/sheets', { key: erin.key, body: { title: 'erin only' } });
+        await s.req('DELETE', `/v1/sheets/${sheet.id}`, { key: dave.key });
+        await daveRcv.waitFor(1);
+        await erinRcv.waitFor(1);
+        await s.worker!.idle();
+        const undispatched = await s.c.db.selectFrom('outbox').select('id').where('dispatched_at', 'is', null).execute();
+        assert.equal(undispatched.length, 0, 'every event was fanned out');
+
+        assert.deepEqual(daveRcv.received.map((r) => [r.body.event, r.body.data.sheet_id]), [['sheet.updated', sheet.id]]);
+        assert.deepEqual(erinRcv.received.map((r) => [r.body.event, r.body.data.name]), [['sheet.created', 'erin only']]);
+        const rows = await s.c.db.selectFrom('deliveries').select(['webhook_id', 'user_id', 'event']).execute();
+        assert.deepEqual(rows.filter((r) => r.webhook_id === daveHook.id).map((r) => r.event), ['sheet.updated']);
+        assert.deepEqual(rows.filter((r) => r.webhook_id === erinHook.id).map((r) => [r.user_id, r.event]), [[erin.userId, 'sheet.created']]);
+        assert.equal(rows.filter((r) => r.webhook_id === hook.id && r.user_id !== alice.userId).length, 0, "alice's * webhook saw none of theirs");
+      } finally {
+        await daveRcv.close();
+        await erinRcv.close();
+      }
+    });
+
     it('starts delivery within tens of milliseconds of the commit (measured)', async (t) => {
       rcv.received.length = 0;
       const latencies: number[] = [];

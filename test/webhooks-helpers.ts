@@ -24,6 +24,20 @@ export function testPki() {
   return pki;
 }
 
+/** A self-signed certificate for 127.0.0.1 that no CA vouches for (the TLS failure case). */
+let selfSigned: { key: string; cert: string } | undefined;
+export function selfSignedPair() {
+  if (selfSigned) return selfSigned;
+  const { dir } = testPki();
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'self.key', '-out', 'self.pem', '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'],
+    { cwd: dir, stdio: 'pipe' },
+  );
+  selfSigned = { key: fs.readFileSync(path.join(dir, 'self.key'), 'utf8'), cert: fs.readFileSync(path.join(dir, 'self.pem'), 'utf8') };
+  return selfSigned;
+}
+
 /** Env for a test server that trusts the test CA and may deliver to loopback. */
 export function webhookEnv(extra: Record<string, string> = {}): Record<string, string> {
   return { WEBHOOK_CA_FILE: testPki().caFile, WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', ...extra };
@@ -47,9 +61,9 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-/** A real HTTPS receiver on loopback, certificate signed by the test CA. */
-export async function startReceiver(host = '127.0.0.1'): Promise<Receiver> {
-  const { key, cert } = testPki();
+/** A real HTTPS receiver on loopback, certificate signed by the test CA (or self-signed, which the sender must refuse). */
+export async function startReceiver(host = '127.0.0.1', opts: { selfSigned?: boolean } = {}): Promise<Receiver> {
+  const { key, cert } = opts.selfSigned ? selfSignedPair() : testPki();
   const timers = new Set<NodeJS.Timeout>();
   const r: Receiver = {
     url: '',

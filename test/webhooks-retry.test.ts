@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import { dialects, startServer, type TestServer } from './helpers.js';
 import { startReceiver, webhookEnv, type Receiver } from './webhooks-helpers.js';
 import { manualClock } from '../src/clock.js';
-import { DEFAULT_RETRY_SCHEDULE } from '../src/config.js';
-import { DEFAULT_LEASE_MS } from '../src/webhooks/delivery.js';
+import { DEFAULT_LEASE_MS, DEFAULT_RETRY_SCHEDULE } from '../src/config.js';
 
 const M = 60_000;
 
@@ -139,6 +138,85 @@ for (const dialect of dialects()) {
       } finally {
         await b?.close();
         await a.close();
+        await rcv.close();
+      }
+    });
+  });
+}
+
+for (const dialect of dialects()) {
+  describe(`WEBHOOK_RETRY_SCHEDULE on a running server [${dialect}]`, () => {
+    it('retries on the configured steps, picked up by the 1 s poll, and disables the webhook after the last', async () => {
+      const steps = [200, 600];
+      const rcv = await startReceiver();
+      rcv.respond = () => ({ status: 500, body: 'nope' });
+      // The real clock and the worker's default 1 s poll: what an operator gets with this setting.
+      const s = await startServer(dialect, { env: webhookEnv({ WEBHOOK_RETRY_SCHEDULE: '200ms,600ms' }), worker: true });
+      try {
+        const u = await s.user('pro');
+        const hook = (await s.req('POST', '/v1/webhooks', { key: u.key, body: { url: rcv.url, events: ['sheet.created'] } })).body.webhook;
+        await s.req('POST', '/v1/sheets', { key: u.key, body: { title: 'short schedule' } });
+        const got = await rcv.waitFor(3, 10_000);
+        for (const [i, step] of steps.entries()) {
+          const gap = got[i + 1].at - got[i].at;
+          assert.ok(gap >= step - 2, `retry ${i + 1} came after ${gap.toFixed(0)} ms, not before its ${step} ms step`);
+          assert.ok(gap < step + 1000 + 800, `retry ${i + 1} came after ${gap.toFixed(0)} ms: at most about one poll late`);
+        }
+        let listed: any;
+        for (let i = 0; i < 100 && listed?.status !== 'disabled'; i++) {
+          await new Promise((r) => setTimeout(r, 20));
+          listed = (await s.req('GET', '/v1/webhooks', { key: u.key })).body.webhooks[0];
+        }
+        assert.equal(listed.status, 'disabled');
+        assert.match(listed.disabled_reason, /failed 3 times \(the first try and 2 retries\).*HTTP 500/);
+        const d = (await s.req('GET', `/v1/webhooks/${hook.id}/deliveries`, { key: u.key })).body.deliveries[0];
+        assert.equal(d.status, 'failed');
+        assert.equal(d.attempt_count, 3);
+        assert.equal(d.next_attempt_at, null);
+        assert.equal(new Set(got.map((r) => r.headers['x-service-delivery'])).size, 1);
+        assert.equal(rcv.received.length, 3, 'no try after the last step');
+      } finally {
+        await s.close();
+        await rcv.close();
+      }
+    });
+  });
+
+  describe(`attempt_count counts every attempt row [${dialect}]`, () => {
+    it('an attempt that finishes after its webhook was disabled is logged and counted; the delivery stays stopped', async () => {
+      const clock = manualClock(new Date('2026-05-03T00:00:00.000Z'));
+      const rcv = await startReceiver();
+      rcv.respond = (r) => ({ status: 500, delayMs: r.body.data.name === 'slow' ? 600 : 0 });
+      // One retry; a lease far longer than the test, so only the disable can take the in-flight delivery away.
+      const env = webhookEnv({ WEBHOOK_RETRY_SCHEDULE: '1m', WEBHOOK_LEASE_MS: String(24 * 60 * M) });
+      const s = await startServer(dialect, { env, clock, worker: { pollMs: 20 } });
+      try {
+        const u = await s.user('pro');
+        const hook = (await s.req('POST', '/v1/webhooks', { key: u.key, body: { url: rcv.url, events: ['sheet.created'] } })).body.webhook;
+        await s.req('POST', '/v1/sheets', { key: u.key, body: { title: 'fails' } });
+        await rcv.waitFor(1);
+        await s.worker!.idle();
+        await s.req('POST', '/v1/sheets', { key: u.key, body: { title: 'slow' } });
+        await rcv.waitFor(2); // in flight: its 500 comes 600 ms later
+        clock.advance(M);
+        s.worker!.wake();
+        await rcv.waitFor(3); // the last retry of 'fails': it disables the webhook and stops 'slow'
+        await s.worker!.idle();
+
+        const log = (await s.req('GET', `/v1/webhooks/${hook.id}/deliveries`, { key: u.key })).body.deliveries;
+        const byName = new Map(log.map((d: any) => [JSON.parse(rcv.received.find((r) => r.headers['x-service-delivery'] === d.id)!.raw.toString()).data.name, d]));
+        const fails: any = byName.get('fails');
+        const slow: any = byName.get('slow');
+        assert.equal(fails.status, 'failed');
+        assert.equal(fails.attempt_count, 2);
+        assert.equal(slow.status, 'stopped', 'a late result does not move a stopped delivery');
+        assert.match(slow.stopped_reason, /disabled/);
+        assert.equal(slow.attempts.length, 1);
+        assert.equal(slow.attempts[0].status_code, 500);
+        assert.equal(slow.attempt_count, slow.attempts.length, 'attempt_count matches the attempts logged');
+        assert.equal((await s.req('GET', '/v1/webhooks', { key: u.key })).body.webhooks[0].status, 'disabled');
+      } finally {
+        await s.close();
         await rcv.close();
       }
     });

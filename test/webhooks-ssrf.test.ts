@@ -5,8 +5,9 @@ import { startReceiver, testPki, type Receiver } from './webhooks-helpers.js';
 import { addressRange, isPublicUnicast } from '../src/webhooks/ssrf-dispatcher.js';
 
 describe('SSRF address classification', () => {
-  it('passes only public unicast; IPv4-mapped IPv6 is judged as its IPv4', () => {
-    for (const ok of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2001:4860:4860::8888']) assert.equal(isPublicUnicast(ok), true, ok);
+  it('passes only public unicast; IPv4-mapped and -translated IPv6 are judged as their IPv4', () => {
+    const allowed = ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8', '::ffff:0:8.8.8.8'];
+    for (const ok of allowed) assert.equal(isPublicUnicast(ok), true, ok);
     const refused: Record<string, string> = {
       '127.0.0.1': 'loopback',
       '10.1.2.3': 'private',
@@ -25,6 +26,35 @@ describe('SSRF address classification', () => {
       '::ffff:169.254.169.254': 'linkLocal',
       '224.0.0.1': 'multicast',
       '255.255.255.255': 'broadcast',
+      '::ffff:0:127.0.0.1': 'loopback',
+      '::ffff:0:10.0.0.1': 'private',
+      // IPv4-compatible (::/96): ipaddr.js calls these "unicast"; "::1.2.3.4" it even misreads as ::ffff:1.2.3.4.
+      '::7f00:1': 'ipv4Compatible',
+      '::127.0.0.1': 'ipv4Compatible',
+      '::1.2.3.4': 'ipv4Compatible',
+      '::102:304': 'ipv4Compatible',
+      '::8.8.8.8': 'ipv4Compatible',
+      '::2': 'ipv4Compatible',
+      // The rest of ::/8 and everything outside 2000::/3.
+      '::1:0:0:1': 'reserved',
+      '1::1': 'reserved',
+      '100::1': 'discard',
+      '64:ff9b::7f00:1': 'rfc6052',
+      '64:ff9b::808:808': 'rfc6052',
+      '4000::1': 'reserved',
+      'c000::1': 'reserved',
+      'fec0::1': 'deprecatedSiteLocal',
+      'ff02::1': 'multicast',
+      'fe80::1%eth0': 'linkLocal',
+      // Special-purpose blocks inside 2000::/3.
+      '2001:db8::1': 'reserved',
+      '3fff::1': 'reserved',
+      '2001::1': 'teredo',
+      '2002:7f00:1::1': '6to4',
+      '2001:2::1': 'benchmarking',
+      // Not a strict address form: refused rather than guessed at.
+      '2130706433': 'invalid',
+      'localhost': 'invalid',
     };
     for (const [addr, range] of Object.entries(refused)) {
       assert.equal(isPublicUnicast(addr), false, addr);
@@ -65,6 +95,17 @@ for (const dialect of dialects()) {
       ['https://[fc00::1]/hook', 'uniqueLocal'],
       ['https://[fe80::1]/hook', 'linkLocal'],
       [`https://[::ffff:127.0.0.1]:${port()}/hook`, 'loopback'],
+      [`https://[::ffff:0:127.0.0.1]:${port()}/hook`, 'loopback'],
+      // IPv4-compatible forms; Node turns [::127.0.0.1] into [::7f00:1].
+      [`https://[::127.0.0.1]:${port()}/hook`, 'ipv4Compatible'],
+      [`https://[::7f00:1]:${port()}/hook`, 'ipv4Compatible'],
+      ['https://[::1.2.3.4]/hook', 'ipv4Compatible'],
+      ['https://[::1:0:0:1]/hook', 'reserved'],
+      ['https://[64:ff9b::7f00:1]/hook', 'rfc6052'],
+      ['https://[100::1]/hook', 'discard'],
+      ['https://[4000::1]/hook', 'reserved'],
+      ['https://[fec0::1]/hook', 'deprecatedSiteLocal'],
+      ['https://[2001:db8::1]/hook', 'reserved'],
     ];
 
     it('refuses every non-public target when connecting, and the receiver on loopback gets nothing', async () => {

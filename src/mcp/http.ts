@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Container } from '../container.js';
 import { requireApiKey } from '../http/auth.js';
 import { sendError } from '../http/errors.js';
+import { publicOrigin } from '../modules/exports/exports.routes.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -20,7 +21,7 @@ export async function registerMcpRoutes(app: FastifyInstance, c: Container): Pro
 
     scope.post(MCP_PATH, { schema: { hide: true } }, async (req, reply) => {
       const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadMcp();
-      const server = createMcpServer(c, req.auth, { logger: req.log as never });
+      const server = createMcpServer(c, req.auth, { logger: req.log as never, origin: publicOrigin(c.config.publicUrl, req) });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.raw.on('close', () => {
         void transport.close();

@@ -1,14 +1,13 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListResourcesRequestSchema, McpError, type ListResourcesResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Container } from '../container.js';
 import { AppError } from '../errors.js';
 import type { AuthSource } from './tool.js';
 
-/** Resource reads have no tool-error form: a REST error becomes a JSON-RPC error with the same message. */
-export async function asResource(uri: URL, read: () => Promise<unknown>): Promise<ReadResourceResult> {
+/** Resources have no tool-error form: a REST error becomes a JSON-RPC error with the same message. */
+async function orMcpError<T>(run: () => Promise<T>): Promise<T> {
   try {
-    const value = await read();
-    return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }] };
+    return await run();
   } catch (err) {
     if (err instanceof AppError) {
       // -32002 is the spec's "resource not found".
@@ -19,21 +18,53 @@ export async function asResource(uri: URL, read: () => Promise<unknown>): Promis
   }
 }
 
-const RESOURCE_LIST_MAX = 100;
+export function asResource(uri: URL, read: () => Promise<unknown>): Promise<ReadResourceResult> {
+  return orMcpError(async () => {
+    const value = await read();
+    return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }] };
+  });
+}
+
+/** Sheets per resources/list page. */
+export const RESOURCE_PAGE_SIZE = 100;
+
+/**
+ * The cursor is the offset of the next page, wrapped so clients treat it as opaque. Offsets, because
+ * that is how sheets page on REST too; a sheet created between two pages shifts the rest by one.
+ */
+const encodeCursor = (offset: number) => Buffer.from(JSON.stringify({ offset })).toString('base64url');
+function decodeCursor(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  try {
+    const { offset } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { offset?: unknown };
+    if (typeof offset === 'number' && Number.isSafeInteger(offset) && offset >= 0) return offset;
+  } catch {
+    /* falls through to the error below */
+  }
+  throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor: pass the nextCursor of the previous resources/list answer unchanged');
+}
+
+/** resources/list: the caller's active sheets, newest first, a page at a time (the SDK's own listing drops nextCursor). */
+function listSheets(c: Container, auth: AuthSource, cursor: string | undefined): Promise<ListResourcesResult> {
+  const offset = decodeCursor(cursor);
+  return orMcpError(async () => {
+    const { userId } = await auth();
+    const { sheets, total } = await c.sheets.list(userId, { limit: RESOURCE_PAGE_SIZE, offset });
+    const next = offset + sheets.length;
+    return {
+      resources: sheets.map((s) => ({ uri: `sheet://${s.id}`, name: s.title, mimeType: 'application/json' })),
+      ...(sheets.length > 0 && next < total ? { nextCursor: encodeCursor(next) } : {}),
+    };
+  });
+}
 
 export function registerResources(server: McpServer, c: Container, auth: AuthSource): void {
   server.registerResource(
     'sheet',
-    new ResourceTemplate('sheet://{id}', {
-      list: async () => {
-        const { userId } = await auth();
-        const { sheets } = await c.sheets.list(userId, { limit: RESOURCE_LIST_MAX });
-        return { resources: sheets.map((s) => ({ uri: `sheet://${s.id}`, name: s.title, mimeType: 'application/json' })) };
-      },
-    }),
+    new ResourceTemplate('sheet://{id}', { list: undefined }), // listed by listSheets below
     {
       title: 'Sheet',
-      description: `One sheet as JSON (id, title, content columns, folder, tags, timestamps). The list shows the ${RESOURCE_LIST_MAX} newest; use the search_sheets tool for the rest.`,
+      description: `One sheet as JSON (id, title, content columns, folder, tags, timestamps). resources/list pages through the active sheets, newest first, ${RESOURCE_PAGE_SIZE} at a time (follow nextCursor); search_sheets finds them by words.`,
       mimeType: 'application/json',
     },
     (uri, { id }) =>
@@ -43,19 +74,34 @@ export function registerResources(server: McpServer, c: Container, auth: AuthSou
       }),
   );
 
+  const latestHandover = (uri: URL, project: string) =>
+    asResource(uri, async () => {
+      const { userId } = await auth();
+      return c.sessions.latestHandover(userId, project);
+    });
   server.registerResource(
     'latest_handover',
     new ResourceTemplate('handover://{project}/latest', { list: undefined }),
     {
       title: 'Latest handover of a project',
       description:
-        'The newest (not trashed) handover sheet of a project as JSON {handover_id, session_id, sheet}; the project name is URL-encoded, e.g. handover://my%20app/latest.',
+        'The newest (not trashed) handover sheet of a project as JSON {handover_id, session_id, sheet}; the project name is URL-encoded, ' +
+        'e.g. handover://my%20app/latest. Sessions saved without a project: handover:///latest.',
       mimeType: 'application/json',
     },
-    (uri, { project }) =>
-      asResource(uri, async () => {
-        const { userId } = await auth();
-        return c.sessions.latestHandover(userId, decodeURIComponent(String(project)));
-      }),
+    (uri, { project }) => latestHandover(uri, decodeURIComponent(String(project))),
   );
+  // The empty project, as get_latest_handover takes it ({project} cannot match an empty host).
+  server.registerResource(
+    'latest_handover_no_project',
+    new ResourceTemplate('handover:///latest', { list: undefined }),
+    {
+      title: 'Latest handover of sessions without a project',
+      description: 'The newest (not trashed) handover sheet made from a session saved without a project, as JSON {handover_id, session_id, sheet}.',
+      mimeType: 'application/json',
+    },
+    (uri) => latestHandover(uri, ''),
+  );
+
+  server.server.setRequestHandler(ListResourcesRequestSchema, (req) => listSheets(c, auth, req.params?.cursor));
 }

@@ -6,6 +6,7 @@ import type { AuthContext } from '../modules/api-keys/api-keys.service.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { ToolRegistry, type AuthSource } from './tool.js';
+import { registerExportTools } from './tools/exports.js';
 import { registerKnowledgeTools } from './tools/knowledge.js';
 import { registerSessionTools } from './tools/sessions.js';
 import { registerSheetTools } from './tools/sheets.js';
@@ -22,10 +23,17 @@ is a sheet generated from a session for the next session to pick up. The knowled
 errors and code snippets. Todos are the project's task list. Every tool works on the account of the API key.
 Errors come back as tool errors whose text is JSON {success:false, error, code, status}, as the REST API gives them.`;
 
-/** Registers every tool, resource and prompt with the same zod schemas and services as REST. */
-export function buildToolRegistry(c: Container): ToolRegistry {
+export interface McpServerOptions {
+  logger?: Logger;
+  /** Public origin of export download links (http://host:port, no trailing slash). */
+  origin: string;
+}
+
+/** Registers every tool with the same zod schemas and services as REST. */
+export function buildToolRegistry(c: Container, origin: string): ToolRegistry {
   const tools = new ToolRegistry();
   registerSheetTools(tools, c);
+  registerExportTools(tools, c, origin);
   registerSessionTools(tools, c);
   registerKnowledgeTools(tools, c);
   registerTodoTools(tools, c);
@@ -35,11 +43,11 @@ export function buildToolRegistry(c: Container): ToolRegistry {
   return tools;
 }
 
-/** An MCP server acting for one authenticated account. */
-export function createMcpServer(c: Container, auth: AuthContext | AuthSource, opts: { logger?: Logger } = {}): McpServer {
+/** An MCP server acting for one authenticated account: the tools, resources and prompts. */
+export function createMcpServer(c: Container, auth: AuthContext | AuthSource, opts: McpServerOptions): McpServer {
   const authSource: AuthSource = typeof auth === 'function' ? auth : () => Promise.resolve(auth);
   const server = new McpServer({ name: 'sheet-workspace', title: 'Sheet Workspace', version: pkg.version }, { instructions: INSTRUCTIONS });
-  buildToolRegistry(c).install(server, authSource, opts.logger);
+  buildToolRegistry(c, opts.origin).install(server, authSource, opts.logger);
   registerResources(server, c, authSource);
   registerPrompts(server, c, authSource);
   return server;

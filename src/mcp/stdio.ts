@@ -2,7 +2,7 @@ import { pino, type Logger } from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createContainer } from '../container.js';
 import { MCP_PATH } from './http.js';
 import { createMcpServer } from './server.js';
@@ -24,11 +24,21 @@ export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise
   const header = `Bearer ${key}`;
   await c.apiKeys.authenticate(header); // a bad key fails at start, with the REST message
   // Re-checked on every call, so a key disabled meanwhile stops working at once, as on REST.
-  const server = createMcpServer(c, () => c.apiKeys.authenticate(header), { logger });
+  const server = createMcpServer(c, () => c.apiKeys.authenticate(header), { logger, origin: localOrigin(config) });
   const transport = new StdioServerTransport();
   transport.onclose = () => void c.close();
   await server.connect(transport);
   logger.info({ database: c.database.dialect }, 'Sheet Workspace MCP server on stdio (local database)');
+}
+
+/**
+ * Export links made over stdio point where `serve` with the same environment answers (PUBLIC_URL, else
+ * HOST:PORT), since that server, not this process, serves the downloads from the shared database.
+ */
+export function localOrigin(config: Config): string {
+  if (config.publicUrl) return config.publicUrl;
+  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
 }
 
 /** Accepts the server's base URL with or without /v1 or /mcp. */

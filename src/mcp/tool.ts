@@ -34,12 +34,20 @@ interface Entry {
   spec: ToolSpec<z.ZodObject, z.ZodObject>;
 }
 
+/**
+ * REST refuses bodies over 1 MiB with 413 (BODY_LIMIT in src/app.ts, not imported here: that would load
+ * Fastify and every route into `sheet-workspace mcp`). Over HTTP the whole /mcp message is already held
+ * to it; over stdio nothing else would be, so tool arguments are measured here.
+ */
+export const ARGUMENTS_LIMIT = 1024 * 1024;
+const TOO_LARGE = 'Request body is larger than the 1 MiB limit';
+
 /** `has_more` for an offset page, so a list never truncates silently. */
 export const hasMore = (total: number, offset: number | undefined, returned: number) => (offset ?? 0) + returned < total;
 
 /** A REST error body plus its HTTP status, as the text of a tool error. */
-export function errorResult(code: AppErrorCode, message: string): CallToolResult {
-  const body = { success: false, error: message, code, status: CODE_TO_STATUS[code] };
+export function errorResult(code: AppErrorCode, message: string, extra?: Record<string, unknown>): CallToolResult {
+  const body = { success: false, error: message, code, status: CODE_TO_STATUS[code], ...extra };
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
 }
 
@@ -83,6 +91,9 @@ export class ToolRegistry {
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
     const { spec } = entry;
     try {
+      // REST's order: the key, then the body's size, then its fields.
+      const caller = await auth();
+      if (Buffer.byteLength(JSON.stringify(args ?? {})) > ARGUMENTS_LIMIT) return errorResult('payload_too_large', TOO_LARGE);
       let input: unknown;
       if (spec.validate) input = spec.validate(args ?? {});
       else {
@@ -90,10 +101,10 @@ export class ToolRegistry {
         if (!parsed.success) return errorResult('invalid_request', validationMessage(spec.source ?? 'body', parsed.error, spec.queryFields));
         input = parsed.data;
       }
-      const out = spec.output.parse(await spec.run(input as z.output<z.ZodObject>, await auth()));
+      const out = spec.output.parse(await spec.run(input as z.output<z.ZodObject>, caller));
       return okResult(out);
     } catch (err) {
-      if (err instanceof AppError) return errorResult(err.code, err.message);
+      if (err instanceof AppError) return errorResult(err.code, err.message, err.extra);
       logger?.error({ err, tool: name }, 'MCP tool failed');
       return errorResult('internal_error', 'Internal server error; retry later');
     }

@@ -7,9 +7,6 @@ import { createSecretBox, loadServerKey, type SecretBox } from './secrets.js';
 import { DELIVERY_TIMEOUT_MS, sendDelivery, type AttemptResult } from './sender.js';
 import { createWebhookDispatcher } from './ssrf-dispatcher.js';
 
-/** A lease comfortably longer than one attempt (5 s) plus recording it. */
-export const DEFAULT_LEASE_MS = 60_000;
-
 export interface AttemptOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -35,7 +32,7 @@ export function createDeliveryEngine(deps: {
     dialect: deps.dialect,
     clock: deps.clock,
     retrySchedule: config.webhooks.retrySchedule,
-    leaseMs: deps.leaseMs ?? DEFAULT_LEASE_MS,
+    leaseMs: deps.leaseMs ?? config.webhooks.leaseMs,
   });
   const ca = deps.ca ?? (config.webhooks.caFile ? fs.readFileSync(config.webhooks.caFile, 'utf8') : undefined);
   const dispatcher = createWebhookDispatcher({
@@ -43,6 +40,14 @@ export function createDeliveryEngine(deps: {
     ca,
     connectTimeoutMs: DELIVERY_TIMEOUT_MS,
   });
+
+  function openSecret(sealed: string): { ok: true; value: string } | { ok: false; error: string } {
+    try {
+      return { ok: true, value: secrets.decrypt(sealed) };
+    } catch {
+      return { ok: false, error: "not sent: the webhook's secret cannot be decrypted with this server's key (SECRET_KEY or DATA_DIR/secret.key differs from the key it was stored under)" };
+    }
+  }
 
   /** Sends one claimed delivery and records the outcome. Returns null when nothing was sent. */
   async function attempt(d: ClaimedDelivery, opts: AttemptOptions = {}): Promise<AttemptResult | null> {
@@ -54,12 +59,17 @@ export function createDeliveryEngine(deps: {
       await queue.stop(d, 'the account is on the free plan; webhook delivery needs the Pro plan');
       return null;
     }
-    const result = await sendDelivery(
-      dispatcher,
-      { url: d.url, secret: secrets.decrypt(d.secret_enc), event: d.event, deliveryId: d.id, body: d.body },
-      { timeoutMs: opts.timeoutMs, signal: opts.signal },
-    );
-    deps.onAttempt?.(result);
+    const secret = openSecret(d.secret_enc);
+    // A secret this server cannot open (SECRET_KEY differs from the key that sealed it) is a failed attempt
+    // like any other, visible in the delivery log, instead of an error that leaves the delivery leased.
+    const result = secret.ok
+      ? await sendDelivery(
+          dispatcher,
+          { url: d.url, secret: secret.value, event: d.event, deliveryId: d.id, body: d.body },
+          { timeoutMs: opts.timeoutMs, signal: opts.signal },
+        )
+      : { ok: false, statusCode: null, durationMs: 0, error: secret.error, responseBody: null };
+    if (secret.ok) deps.onAttempt?.(result);
     if (opts.shouldRecord && !opts.shouldRecord()) return result;
     await queue.record(d, result);
     return result;

@@ -33,25 +33,31 @@ export function createAttemptRecorder(deps: {
         response_body: result.responseBody,
       })
       .execute();
+    // attempt_count counts the attempt rows, so it goes up even when the transition below finds the delivery
+    // stopped, redelivered or re-leased meanwhile (then only the count moves). One statement when the transition applies.
     const base = trx
       .updateTable('deliveries')
       .where('id', '=', d.id)
       .where('claimed_by', '=', d.token)
       .set({ attempt_count: sql`attempt_count + 1`, claimed_until: null, updated_at: iso(now) });
+    const moved = async (q: typeof base) => {
+      const r = await q.executeTakeFirst();
+      if (Number(r.numUpdatedRows) > 0) return true;
+      await trx.updateTable('deliveries').set({ attempt_count: sql`attempt_count + 1` }).where('id', '=', d.id).execute();
+      return false;
+    };
     if (result.ok) {
-      await base.set({ status: 'delivered', next_attempt_at: null }).execute();
+      await moved(base.set({ status: 'delivered', next_attempt_at: null }));
       return { disabled: false };
     }
     const step = d.retry_step;
+    const pending = base.where('status', '=', 'pending');
     if (d.event !== TEST_EVENT && step < retrySchedule.length) {
-      await base
-        .where('status', '=', 'pending')
-        .set({ retry_step: step + 1, next_attempt_at: iso(now + retrySchedule[step]) })
-        .execute();
+      await moved(pending.set({ retry_step: step + 1, next_attempt_at: iso(now + retrySchedule[step]) }));
       return { disabled: false };
     }
-    const r = await base.where('status', '=', 'pending').set({ status: 'failed', next_attempt_at: null }).executeTakeFirst();
-    if (d.event === TEST_EVENT || Number(r.numUpdatedRows) === 0) return { disabled: false };
+    const failed = await moved(pending.set({ status: 'failed', next_attempt_at: null }));
+    if (d.event === TEST_EVENT || !failed) return { disabled: false };
     const reason = `delivery ${d.id} failed ${step + 1} times (the first try and ${step} retries); last error: ${result.error}`;
     const w = await trx
       .updateTable('webhooks')

@@ -20,10 +20,44 @@ export class BlockedAddressError extends Error {
   }
 }
 
-/** The ipaddr.js range name of an address; IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4 it maps to. */
+/** The only IPv6 block that holds public unicast addresses (RFC 4291 global unicast). */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+/** Deprecated IPv4-compatible addresses (::a.b.c.d): ipaddr.js calls them "unicast", but nothing public lives in ::/8. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
+/**
+ * The range an address falls in; only "unicast" is public. IPv4 takes ipaddr.js's classes. IPv4-mapped
+ * (::ffff:a.b.c.d) and IPv4-translated (::ffff:0:a.b.c.d) IPv6 are judged as the IPv4 they carry. Any other
+ * IPv6 is public only inside global unicast 2000::/3 and outside its special-purpose blocks (documentation,
+ * 6to4, Teredo, ORCHID, ...); everything else (the ::/8 forms, NAT64 prefixes, 4000::/2, ...) is refused.
+ */
 export function addressRange(address: string): string {
-  if (!ipaddr.isValid(address)) return 'invalid';
-  return ipaddr.process(address).range();
+  const ip = parseAddress(address);
+  if (!ip) return 'invalid';
+  if (ip.kind() === 'ipv4') return ip.range();
+  const v6 = ip as ipaddr.IPv6;
+  const range = v6.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return ipaddr.fromByteArray(v6.toByteArray().slice(12)).range();
+  if (range !== 'unicast') return range;
+  if (v6.match(IPV4_COMPATIBLE)) return 'ipv4Compatible';
+  return v6.match(GLOBAL_UNICAST_V6) ? 'unicast' : 'reserved';
+}
+
+/**
+ * Parses only the strict forms Node connects to (dotted-quad IPv4, IPv6 text with an optional zone).
+ * IPv6 is canonicalized by the WHATWG URL parser first: ipaddr.js reads "::1.2.3.4" (how getaddrinfo
+ * prints the IPv4-compatible ::102:304) as ::ffff:1.2.3.4, which would judge it as the public 1.2.3.4.
+ */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const bare = address.replace(/%.*$/, ''); // a zone id (fe80::1%eth0) does not change the range
+  const family = net.isIP(bare);
+  if (family === 4) return ipaddr.IPv4.parse(bare);
+  if (family !== 6) return null;
+  try {
+    return ipaddr.IPv6.parse(new URL(`http://[${bare}]/`).hostname.slice(1, -1));
+  } catch {
+    return null;
+  }
 }
 
 export const isPublicUnicast = (address: string) => addressRange(address) === 'unicast';

@@ -12,18 +12,22 @@ import {
 } from '../../modules/sheets/sheets.schemas.js';
 import { ADDITIVE, READ_ONLY, hasMore, type ToolRegistry } from '../tool.js';
 
-/** REST's query strings carry numbers and booleans as text; tool arguments are typed JSON. */
-export const McpPage = {
-  limit: z.number().int().min(0, 'limit must be a non-negative integer').optional(),
-  offset: z.number().int().min(0, 'offset must be a non-negative integer').optional(),
+/**
+ * REST's query strings carry numbers and booleans as text; tool arguments are typed JSON. Every way a
+ * value can be wrong (a string, 1.5, -1, more than queryInt's 9 digits) gets REST's one message.
+ */
+const mcpInt = (name: string) => {
+  const error = `${name} must be a non-negative integer`;
+  return z.number({ error }).int({ error }).min(0, { error }).max(999_999_999, { error }).optional();
 };
+export const McpPage = { limit: mcpInt('limit'), offset: mcpInt('offset') };
 
 const SheetId = IdParams.shape.id.describe('Sheet id, e.g. sht_01j...');
 const ListInput = ListSheetsQuery.extend({
   ...McpPage,
   limit: McpPage.limit.describe('How many sheets to return: default 50, at most 100.'),
   offset: McpPage.offset.describe('How many to skip, for the next page (use when has_more is true).'),
-  trashed: z.boolean().optional().describe('true lists the trash instead of active sheets.'),
+  trashed: z.boolean({ error: 'trashed must be true or false' }).optional().describe('true lists the trash instead of active sheets.'),
 });
 const SearchInput = ListInput.extend({
   q: z.string().trim().min(1, 'q must not be empty').max(200).describe(ListSheetsQuery.shape.q.description ?? 'Search words'),

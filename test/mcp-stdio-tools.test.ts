@@ -1,0 +1,376 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { BODY_LIMIT } from '../src/app.js';
+import { ARGUMENTS_LIMIT } from '../src/mcp/tool.js';
+import { dialects, startServer, type TestServer } from './helpers.js';
+import { dbEnv, ok, sameErrorAsRest, stdioClient, toolError, without } from './mcp-helpers.js';
+import { startFakeAi, type FakeAi } from './sparks-fakes.js';
+import { startReceiver, webhookEnv, type Receiver } from './webhooks-helpers.js';
+
+type Args = Record<string, unknown>;
+type RestCall = [method: string, path: string, body?: unknown];
+
+/**
+ * One row per tool: a call that succeeds and a call that fails. The failure is compared with the same
+ * request on REST (`rest`), or with `expect` for a tool that has no REST twin. Tools that take no
+ * arguments cannot be called wrongly; their error (`afterKeyDisabled`) is the 401 after the key is disabled.
+ */
+interface Row {
+  ok: () => Args;
+  check?: (out: any) => unknown;
+  err?: () => Args;
+  rest?: () => RestCall;
+  expect?: [status: number, code: string];
+  afterKeyDisabled?: () => RestCall;
+}
+
+const UNKNOWN_SHEET = 'sht_01jzzzzzzzzzzzzzzzzzzzzzzz';
+
+/** Every tool over stdio (`sheet-workspace mcp` on the local database), one process for the whole table. */
+for (const dialect of dialects()) {
+  describe(`MCP over stdio: every tool's success and error path [${dialect}]`, () => {
+    let s: TestServer;
+    let ai: FakeAi;
+    let rcv: Receiver;
+    let alice: { key: string; userId: string };
+    let stdioKey: { id: string; key: string };
+    let client: Client;
+    /** Records made through REST before the table runs. */
+    const f: Record<string, string> = {};
+    /** Values one row's success leaves for a later row. */
+    const ctx: Record<string, string> = {};
+
+    before(async () => {
+      [ai, rcv] = await Promise.all([startFakeAi('openai', 'sk-test-openai'), startReceiver()]);
+      const aiEnv = { AI_PROVIDER: 'openai', AI_BASE_URL: ai.url, AI_API_KEY: 'sk-test-openai', AI_MODEL: 'gpt-test' };
+      s = await startServer(dialect, { env: webhookEnv(aiEnv), worker: { pollMs: 50 } });
+      alice = await s.user('business');
+      const bob = await s.user('pro');
+      const made = (await s.req('POST', '/v1/api-keys', { key: alice.key, body: { name: 'stdio table' } })).body;
+      stdioKey = { id: made.id, key: made.api_key };
+      // PUBLIC_URL: export links made by the stdio process download from the test server, as from `serve`.
+      ({ client } = await stdioClient({ ...dbEnv(s), ...webhookEnv(aiEnv), PUBLIC_URL: s.url, LOG_LEVEL: 'warn', SHEET_WORKSPACE_API_KEY: stdioKey.key }));
+
+      const as = async (key: string, method: string, path: string, body?: unknown) => {
+        const r = await s.req(method, path, { key, body });
+        assert.equal(r.status, 200, `${method} ${path}: ${JSON.stringify(r.body)}`);
+        return r.body;
+      };
+      const a = (method: string, path: string, body?: unknown) => as(alice.key, method, path, body);
+      f.sheet = (await a('POST', '/v1/sheets', { title: 'fixture sheet', content: { col1: '<p>fixture text</p>' } })).id;
+      f.trashed = (await a('POST', '/v1/sheets', { title: 'to restore' })).id;
+      await a('DELETE', `/v1/sheets/${f.trashed}`);
+      f.toTrash = (await a('POST', '/v1/sheets', { title: 'to trash' })).id;
+      f.bobSheet = (await as(bob.key, 'POST', '/v1/sheets', { title: 'bob' })).id;
+      f.session = (await a('POST', '/v1/sessions', { title: 'fixture session', summary: 'Did things.', project: 'fixture' })).id;
+      f.solution = (await a('POST', '/v1/knowledge?type=solutions', { title: 'fixture error', error: 'ENOENT fixture', content: 'Create it.' })).id;
+      f.snippetToDelete = (await a('POST', '/v1/knowledge?type=snippets', { title: 'gone soon', content: 'x()' })).id;
+      const todos = (await a('POST', '/v1/todos', { project: 'fixture', todos: [{ content: 'keep', status: 'pending' }, { content: 'drop', status: 'pending' }] })).todos;
+      f.todoToDelete = todos.find((t: any) => t.content === 'drop').id;
+      f.spark = (await a('POST', '/v1/spark?action=create', { name: 'Mine', prompt: 'Do: {{content}}' })).id;
+      f.sparkToDelete = (await a('POST', '/v1/spark?action=create', { name: 'Gone', prompt: '{{content}}' })).id;
+      f.bobSpark = (await as(bob.key, 'POST', '/v1/spark?action=create', { name: 'Bobs', prompt: '{{content}}' })).id;
+      f.hook = (await a('POST', '/v1/webhooks', { url: rcv.url, events: ['sheet.deleted'] })).webhook.id;
+      f.hookToDelete = (await a('POST', '/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['*'] })).webhook.id;
+    });
+    after(async () => {
+      await client?.close();
+      await s.close();
+      await Promise.all([ai.close(), rcv.close()]);
+    });
+    const rest = async (method: string, path: string, body?: unknown) => (await s.req(method, path, { key: alice.key, body })).body;
+
+    const table: Record<string, Row> = {
+      list_sheets: {
+        ok: () => ({ limit: 5 }),
+        check: async (out) => assert.deepEqual(without(out, 'has_more'), await rest('GET', '/v1/sheets?limit=5')),
+        err: () => ({ limit: 1.5 }),
+        rest: () => ['GET', '/v1/sheets?limit=1.5'],
+      },
+      search_sheets: {
+        ok: () => ({ q: 'FIXTURE text' }),
+        check: (out) => assert.deepEqual(out.sheets.map((x: any) => x.id), [f.sheet]),
+        err: () => ({ q: 'q'.repeat(201) }),
+        rest: () => ['GET', `/v1/sheets?q=${'q'.repeat(201)}`],
+      },
+      get_sheet: {
+        ok: () => ({ id: f.sheet }),
+        check: async (out) => assert.deepEqual(out, await rest('GET', `/v1/sheets/${f.sheet}`)),
+        err: () => ({ id: f.bobSheet }),
+        rest: () => ['GET', `/v1/sheets/${f.bobSheet}`],
+      },
+      create_sheet: {
+        ok: () => ({ title: 'over stdio', content: { col1: '<p>s</p>' } }),
+        check: async (out) => {
+          assert.deepEqual((await rest('GET', `/v1/sheets/${out.id}`)).sheet, out.sheet);
+          assert.equal((await s.events('sheet.created')).filter((e) => e.data.sheet_id === out.id && e.user_id === alice.userId).length, 1);
+        },
+        err: () => ({ title: ' ' }),
+        rest: () => ['POST', '/v1/sheets', { title: ' ' }],
+      },
+      update_sheet: {
+        ok: () => ({ id: f.sheet, tags: ['stdio'] }),
+        check: async (out) => assert.deepEqual((await rest('GET', `/v1/sheets/${f.sheet}`)).sheet, out.sheet),
+        err: () => ({ id: UNKNOWN_SHEET, title: 'x' }),
+        rest: () => ['PUT', `/v1/sheets/${UNKNOWN_SHEET}`, { title: 'x' }],
+      },
+      trash_sheet: {
+        ok: () => ({ id: f.toTrash }),
+        check: async (out) => assert.equal((await rest('GET', `/v1/sheets/${f.toTrash}`)).sheet.trashedAt, out.trashedAt),
+        err: () => ({ id: f.bobSheet }),
+        rest: () => ['DELETE', `/v1/sheets/${f.bobSheet}`],
+      },
+      restore_sheet: {
+        ok: () => ({ id: f.trashed }),
+        check: async () => assert.equal((await rest('GET', `/v1/sheets/${f.trashed}`)).sheet.trashedAt, null),
+        err: () => ({ id: UNKNOWN_SHEET }),
+        rest: () => ['POST', `/v1/sheets/${UNKNOWN_SHEET}/restore`],
+      },
+      export_sheet: {
+        ok: () => ({ id: f.sheet, format: 'txt' }),
+        check: async (out) => {
+          assert.ok(out.url.startsWith(`${s.url}/exports/`), out.url);
+          assert.match(await (await fetch(out.url)).text(), /^fixture sheet\n=+\n\nfixture text\n$/);
+          const [ev] = (await s.events('export.completed')).filter((e) => e.data.url === out.url);
+          assert.deepEqual(ev.data, { sheet_id: f.sheet, format: 'txt', url: out.url });
+        },
+        err: () => ({ id: f.sheet, format: 'docx' }),
+        rest: () => ['POST', `/v1/sheets/${f.sheet}/export`, { format: 'docx' }],
+      },
+      save_session: {
+        ok: () => ({ title: 'stdio session', summary: 'Saved over stdio.', project: 'stdio' }),
+        check: async (out) => assert.deepEqual((await rest('GET', `/v1/sessions/${out.id}`)).session, out.session),
+        err: () => ({ title: 'no summary' }),
+        rest: () => ['POST', '/v1/sessions', { title: 'no summary' }],
+      },
+      list_sessions: {
+        ok: () => ({ project: 'fixture' }),
+        check: async (out) => assert.deepEqual(without(out, 'has_more'), await rest('GET', '/v1/sessions?project=fixture')),
+        err: () => ({ offset: -1 }),
+        rest: () => ['GET', '/v1/sessions?offset=-1'],
+      },
+      get_session: {
+        ok: () => ({ id: f.session }),
+        check: async (out) => assert.deepEqual(out, await rest('GET', `/v1/sessions/${f.session}`)),
+        err: () => ({ id: 'ses_01jzzzzzzzzzzzzzzzzzzzzzzz' }),
+        rest: () => ['GET', '/v1/sessions/ses_01jzzzzzzzzzzzzzzzzzzzzzzz'],
+      },
+      create_handover: {
+        ok: () => ({ session_id: f.session, next_steps: ['Carry on'] }),
+        check: async (out) => {
+          ctx.handover = out.handover_id;
+          assert.deepEqual((await rest('GET', `/v1/sheets/${out.handover_id}`)).sheet, out.sheet);
+        },
+        err: () => ({ session_id: 'ses_01jzzzzzzzzzzzzzzzzzzzzzzz' }),
+        rest: () => ['POST', '/v1/sessions/handover', { session_id: 'ses_01jzzzzzzzzzzzzzzzzzzzzzzz' }],
+      },
+      get_latest_handover: {
+        ok: () => ({ project: 'fixture' }),
+        check: (out) => assert.equal(out.handover_id, ctx.handover),
+        err: () => ({ project: 'no such project' }),
+        expect: [404, 'not_found'],
+      },
+      search_knowledge: {
+        ok: () => ({ q: 'enoent' }),
+        check: async (out) => assert.deepEqual(without(out, 'solutions_page', 'snippets_page'), await rest('GET', '/v1/knowledge?q=enoent')),
+        err: () => ({ type: 'notes' }),
+        rest: () => ['GET', '/v1/knowledge?type=notes'],
+      },
+      save_knowledge: {
+        ok: () => ({ type: 'snippets', title: 'stdio snippet', content: 'y()' }),
+        check: async (out) => assert.deepEqual((await rest('GET', `/v1/knowledge/${out.id}`)).snippet, out.snippet),
+        err: () => ({ type: 'notes', title: 'a', content: 'b' }),
+        rest: () => ['POST', '/v1/knowledge?type=notes', { title: 'a', content: 'b' }],
+      },
+      get_knowledge: {
+        ok: () => ({ id: f.solution }),
+        check: async (out) => assert.deepEqual(out, await rest('GET', `/v1/knowledge/${f.solution}`)),
+        err: () => ({ id: 'sol_01jzzzzzzzzzzzzzzzzzzzzzzz' }),
+        rest: () => ['GET', '/v1/knowledge/sol_01jzzzzzzzzzzzzzzzzzzzzzzz'],
+      },
+      update_knowledge: {
+        ok: () => ({ id: f.solution, language: 'ts' }),
+        check: async (out) => assert.deepEqual(out, await rest('GET', `/v1/knowledge/${f.solution}`)),
+        err: () => ({ id: f.solution, title: '' }),
+        rest: () => ['PUT', `/v1/knowledge/${f.solution}`, { title: '' }],
+      },
+      delete_knowledge: {
+        ok: () => ({ id: f.snippetToDelete }),
+        err: () => ({ id: f.snippetToDelete }),
+        rest: () => ['DELETE', `/v1/knowledge/${f.snippetToDelete}`],
+      },
+      list_todos: {
+        ok: () => ({ project: 'fixture' }),
+        check: async (out) => assert.deepEqual(without(out, 'total', 'has_more'), await rest('GET', '/v1/todos?project=fixture')),
+        err: () => ({ status: 'done' }),
+        rest: () => ['GET', '/v1/todos?status=done'],
+      },
+      sync_todos: {
+        ok: () => ({ project: 'fixture', todos: [{ content: 'keep', status: 'completed' }] }),
+        check: (out) => assert.deepEqual([out.created, out.updated], [0, 1]),
+        err: () => ({ todos: [{ content: 'x', status: 'done' }] }),
+        rest: () => ['POST', '/v1/todos', { todos: [{ content: 'x', status: 'done' }] }],
+      },
+      delete_todo: {
+        ok: () => ({ id: f.todoToDelete }),
+        err: () => ({ id: f.todoToDelete }),
+        rest: () => ['DELETE', `/v1/todos/${f.todoToDelete}`],
+      },
+      log_work_time: {
+        ok: () => ({ hours: 1.25, project: 'fixture' }),
+        check: (out) => assert.equal(out.log.hours, 1.25),
+        err: () => ({ hours: 0 }),
+        rest: () => ['POST', '/v1/stats?action=worktime', { hours: 0 }],
+      },
+      get_stats: {
+        ok: () => ({}),
+        check: async (out) => assert.deepEqual(out, await rest('GET', '/v1/stats')),
+        afterKeyDisabled: () => ['GET', '/v1/stats'],
+      },
+      list_sparks: {
+        ok: () => ({}),
+        check: async (out) => assert.deepEqual(without(out, 'total', 'has_more'), await rest('GET', '/v1/spark')),
+        afterKeyDisabled: () => ['GET', '/v1/spark'],
+      },
+      run_spark: {
+        ok: () => ({ spark_id: 'spk_word_count', content: 'one two' }),
+        check: async (out) => assert.deepEqual(out, await rest('POST', '/v1/spark', { spark_id: 'spk_word_count', content: 'one two' })),
+        err: () => ({ spark_id: f.bobSpark, content: 'x' }),
+        rest: () => ['POST', '/v1/spark', { spark_id: f.bobSpark, content: 'x' }],
+      },
+      translate_text: {
+        ok: () => ({ content: 'hello', target_lang: 'fr' }),
+        check: (out) => {
+          assert.deepEqual(out, { success: true, target_lang: 'fr', result: 'fake answer' });
+          assert.match(ai.requests.at(-1)!.body.messages[0].content, /into French/);
+        },
+        err: () => ({ content: 'hello', target_lang: 'xx' }),
+        rest: () => ['POST', '/v1/spark?action=translate', { content: 'hello', target_lang: 'xx' }],
+      },
+      get_spark: {
+        ok: () => ({ id: f.spark }),
+        check: async (out) => assert.deepEqual(out, await rest('GET', `/v1/spark/${f.spark}`)),
+        err: () => ({ id: f.bobSpark }),
+        rest: () => ['GET', `/v1/spark/${f.bobSpark}`],
+      },
+      create_spark: {
+        ok: () => ({ name: 'Stdio spark', prompt: 'Echo {{content}}' }),
+        check: async (out) => assert.deepEqual((await rest('GET', `/v1/spark/${out.id}`)).spark, out.spark),
+        err: () => ({ name: 'x', prompt: 'no placeholder' }),
+        rest: () => ['POST', '/v1/spark?action=create', { name: 'x', prompt: 'no placeholder' }],
+      },
+      update_spark: {
+        ok: () => ({ id: f.spark, name: 'Renamed' }),
+        check: async (out) => assert.deepEqual(out, await rest('GET', `/v1/spark/${f.spark}`)),
+        err: () => ({ id: 'spk_summarize', name: 'x' }),
+        rest: () => ['PUT', '/v1/spark/spk_summarize', { name: 'x' }],
+      },
+      delete_spark: {
+        ok: () => ({ id: f.sparkToDelete }),
+        err: () => ({ id: f.sparkToDelete }),
+        rest: () => ['DELETE', `/v1/spark/${f.sparkToDelete}`],
+      },
+      list_webhooks: {
+        ok: () => ({}),
+        check: async (out) => assert.deepEqual(without(out, 'total', 'has_more'), await rest('GET', '/v1/webhooks')),
+        afterKeyDisabled: () => ['GET', '/v1/webhooks'],
+      },
+      register_webhook: {
+        ok: () => ({ url: 'https://hooks.example.com/stdio', events: ['sheet.created'] }),
+        check: (out) => assert.match(out.webhook.secret, /^whsec_/),
+        err: () => ({ url: 'http://hooks.example.com/plain', events: ['*'] }),
+        rest: () => ['POST', '/v1/webhooks', { url: 'http://hooks.example.com/plain', events: ['*'] }],
+      },
+      delete_webhook: {
+        ok: () => ({ id: f.hookToDelete }),
+        err: () => ({ id: f.hookToDelete }),
+        rest: () => ['DELETE', `/v1/webhooks/${f.hookToDelete}`],
+      },
+      enable_webhook: {
+        ok: () => ({ id: f.hook }),
+        check: (out) => assert.equal(out.webhook.status, 'enabled'),
+        err: () => ({ id: 'wh_01jzzzzzzzzzzzzzzzzzzzzzzz' }),
+        rest: () => ['POST', '/v1/webhooks/wh_01jzzzzzzzzzzzzzzzzzzzzzzz/enable'],
+      },
+      test_webhook: {
+        ok: () => ({ id: f.hook }),
+        check: async (out) => {
+          ctx.delivery = out.delivery.id;
+          assert.deepEqual([out.delivery.event, out.delivery.status], ['webhook.test', 'delivered']);
+          const got = rcv.received.find((r) => r.headers['x-service-delivery'] === out.delivery.id);
+          assert.deepEqual(got?.body.data, { webhook_id: f.hook, message: 'Test delivery from Sheet Workspace' });
+        },
+        err: () => ({ id: f.hookToDelete }),
+        rest: () => ['POST', `/v1/webhooks/${f.hookToDelete}/test`],
+      },
+      list_webhook_deliveries: {
+        ok: () => ({ id: f.hook }),
+        check: async (out) => {
+          await s.worker!.idle(); // trash_sheet's sheet.deleted may still be on its way
+          const again = ok(await client.callTool({ name: 'list_webhook_deliveries', arguments: { id: f.hook } }));
+          assert.deepEqual(without(again, 'has_more'), await rest('GET', `/v1/webhooks/${f.hook}/deliveries`));
+          assert.ok(out.deliveries.some((d: any) => d.id === ctx.delivery));
+        },
+        err: () => ({ id: f.hook, limit: 1.5 }),
+        rest: () => ['GET', `/v1/webhooks/${f.hook}/deliveries?limit=1.5`],
+      },
+      redeliver_webhook_delivery: {
+        ok: () => ({ id: f.hook, delivery_id: ctx.delivery }),
+        check: async (out) => {
+          assert.deepEqual([out.delivery.id, out.delivery.status], [ctx.delivery, 'pending']);
+          // The server's worker, polling the shared database, sends it again.
+          const sends = async () => (await rcv.waitFor(1)).filter((r) => r.headers['x-service-delivery'] === ctx.delivery).length;
+          for (const end = Date.now() + 10_000; (await sends()) < 2; ) {
+            assert.ok(Date.now() < end, 'the redelivery did not arrive');
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        },
+        err: () => ({ id: f.hook, delivery_id: 'dlv_01jzzzzzzzzzzzzzzzzzzzzzzz' }),
+        rest: () => ['POST', `/v1/webhooks/${f.hook}/deliveries/dlv_01jzzzzzzzzzzzzzzzzzzzzzzz/redeliver`],
+      },
+    };
+
+    it('refuses tool arguments over 1 MiB with REST\'s 413, and takes what REST takes', async () => {
+      assert.equal(ARGUMENTS_LIMIT, BODY_LIMIT);
+      const before = (await rest('GET', '/v1/sheets?limit=0')).total;
+      const big = { title: 'too big', content: { col1: 'a'.repeat(450_000), col2: 'b'.repeat(450_000), col3: 'c'.repeat(450_000) } };
+      const r = await client.callTool({ name: 'create_sheet', arguments: big });
+      assert.equal(toolError(r, 413, 'payload_too_large').error, 'Request body is larger than the 1 MiB limit');
+      sameErrorAsRest(r, await s.req('POST', '/v1/sheets', { key: alice.key, body: big }));
+      assert.equal((await rest('GET', '/v1/sheets?limit=0')).total, before, 'nothing was created');
+      // Just under the limit: accepted on both.
+      const near = { title: 'near limit', content: { col1: 'a'.repeat(480_000), col2: 'b'.repeat(480_000) } };
+      assert.equal(ok(await client.callTool({ name: 'create_sheet', arguments: near })).sheet.content.col2.length, 480_000);
+      assert.equal((await s.req('POST', '/v1/sheets', { key: alice.key, body: near })).status, 200);
+    });
+
+    it('every listed tool: its success path matches REST, its error is REST\'s error', async (t) => {
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((x) => x.name).sort(), Object.keys(table).sort(), 'every listed tool has a row, and every row a tool');
+      for (const [name, row] of Object.entries(table)) {
+        await t.test(name, async () => {
+          const out = ok(await client.callTool({ name, arguments: row.ok() }));
+          await row.check?.(out);
+          if (!row.err) return;
+          const r = await client.callTool({ name, arguments: row.err() });
+          if (row.rest) {
+            const [method, path, body] = row.rest();
+            const viaRest = await s.req(method, path, { key: alice.key, body });
+            assert.ok(viaRest.status >= 400, `${method} ${path} should fail`);
+            sameErrorAsRest(r, viaRest);
+          } else toolError(r, ...row.expect!);
+        });
+      }
+
+      // Tools without arguments fail only for the caller: a key disabled meanwhile, as on REST.
+      await s.req('DELETE', `/v1/api-keys/${stdioKey.id}`, { key: alice.key });
+      for (const [name, row] of Object.entries(table).filter(([, r]) => r.afterKeyDisabled)) {
+        const [method, path] = row.afterKeyDisabled!();
+        const r = await client.callTool({ name, arguments: {} });
+        toolError(r, 401, 'unauthorized');
+        sameErrorAsRest(r, await s.req(method, path, { key: stdioKey.key }));
+      }
+    });
+  });
+}
