@@ -5,6 +5,8 @@ import { sendError } from '../http/errors.js';
 import { publicOrigin } from '../modules/exports/exports.routes.js';
 
 export const MCP_PATH = '/mcp';
+const BATCH_REFUSED =
+  'JSON-RPC batches are not supported by this server (MCP 2025-06-18 has no batching): send one message per POST /mcp';
 
 /** The MCP SDK and our tools load on the first POST /mcp, not at start (~200 ms and memory saved). */
 let mcpModules: Promise<[typeof import('./server.js'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | undefined;
@@ -20,6 +22,11 @@ export async function registerMcpRoutes(app: FastifyInstance, c: Container): Pro
     requireApiKey(scope, c.apiKeys);
 
     scope.post(MCP_PATH, { schema: { hide: true } }, async (req, reply) => {
+      // One POST is one message, so one call counts once against the plan limit. A batch would
+      // let one request run any number of tools; MCP 2025-06-18 removed batching, so refuse it.
+      if (Array.isArray(req.body)) {
+        return reply.code(400).send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: BATCH_REFUSED } });
+      }
       const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadMcp();
       const server = createMcpServer(c, req.auth, { logger: req.log as never, origin: publicOrigin(c.config.publicUrl, req) });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
