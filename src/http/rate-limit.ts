@@ -15,6 +15,8 @@ export interface RateLimits {
   account(req: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Counts one failed authentication of the client address; throws 429 (instead of the 401) over the limit. */
   authFailure(req: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Without counting: throws 429 when the client address has used up its failed-auth allowance (checked before a key lookup). */
+  refuseBlockedAddress(req: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -24,7 +26,7 @@ declare module 'fastify' {
   }
 }
 
-type Check = (req: FastifyRequest) => Promise<{ isAllowed: true } | { isAllowed: false; max: number; remaining: number; ttlInSeconds: number; isExceeded: boolean }>;
+type Check = (req: FastifyRequest, opts?: { increment: boolean }) => Promise<{ isAllowed: true } | { isAllowed: false; max: number; remaining: number; ttlInSeconds: number; isExceeded: boolean }>;
 
 interface Deps {
   config: Pick<Config, 'rateLimitDisabled' | 'redisKeyPrefix' | 'authFailureLimit'>;
@@ -73,6 +75,15 @@ export async function registerRateLimits(app: FastifyInstance, deps: Deps): Prom
     }
   }
 
+  const tooManyFailures = (retryAfter: number) => {
+    metrics.rateLimitRejections.inc({ kind: 'auth_failure' });
+    return new AppError(
+      'rate_limited',
+      `Too many failed authentications from this address (${config.authFailureLimit} per minute); retry in ${retryAfter} s`,
+      { 'retry-after': String(retryAfter) },
+    );
+  };
+
   const limits: RateLimits = {
     async account(req, reply) {
       if (config.rateLimitDisabled) return;
@@ -89,12 +100,21 @@ export async function registerRateLimits(app: FastifyInstance, deps: Deps): Prom
     async authFailure(req, reply) {
       const retryAfter = await count(failureCheck, req, reply, config.authFailureLimit);
       if (retryAfter === undefined) return;
-      metrics.rateLimitRejections.inc({ kind: 'auth_failure' });
-      throw new AppError(
-        'rate_limited',
-        `Too many failed authentications from this address (${config.authFailureLimit} per minute); retry in ${retryAfter} s`,
-        { 'retry-after': String(retryAfter) },
-      );
+      throw tooManyFailures(retryAfter);
+    },
+    async refuseBlockedAddress(req, reply) {
+      let r: Awaited<ReturnType<Check>>;
+      try {
+        r = await failureCheck(req, { increment: false });
+      } catch {
+        metrics.rateLimitStoreErrors.inc();
+        return; // fail open, as for counting
+      }
+      // At the limit the next failure would be refused anyway, so the lookup is not even made.
+      if (r.isAllowed || r.remaining > 0) return;
+      const retryAfter = Math.max(1, r.ttlInSeconds);
+      reply.header('ratelimit-limit', r.max).header('ratelimit-remaining', 0).header('ratelimit-reset', retryAfter);
+      throw tooManyFailures(retryAfter);
     },
   };
   app.decorate('rateLimits', limits);

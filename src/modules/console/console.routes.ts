@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ZApp } from '../../http/types.js';
 import { sendError } from '../../http/errors.js';
+import { AppError } from '../../errors.js';
 import { clearCookieHeader, consoleCookie, requireConsoleHeader, setCookieHeader } from './console.cookie.js';
 import type { ConsoleSessionsService } from './console.service.js';
 
@@ -37,7 +38,18 @@ export function registerConsoleSessionRoutes(app: ZApp, sessions: ConsoleSession
     schema: { ...schema, body: SignInBody },
     handler: async (req, reply) => {
       requireConsoleHeader(req);
-      const { token, expiresAt, auth } = await sessions.signIn(req.body.api_key.trim());
+      // Sign-ins share the per-address failed-authentication limit with bad API keys; an address
+      // over it is refused before the key is even looked up.
+      const limits = app.rateLimits;
+      await limits?.refuseBlockedAddress(req, reply);
+      let signedIn;
+      try {
+        signedIn = await sessions.signIn(req.body.api_key.trim());
+      } catch (err) {
+        if (limits && err instanceof AppError && err.code === 'unauthorized') await limits.authFailure(req, reply);
+        throw err;
+      }
+      const { token, expiresAt, auth } = signedIn;
       reply.header('set-cookie', setCookieHeader(req, token, expiresAt, secureOrigin));
       return { success: true, user_id: auth.userId, plan: auth.plan, expires_at: expiresAt.toISOString() };
     },
