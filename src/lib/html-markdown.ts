@@ -1,0 +1,65 @@
+import { createRequire } from 'node:module';
+import type TurndownService from 'turndown';
+import { htmlToText } from './html-text.js';
+import { sanitizeHtml } from './sanitize-html.js';
+
+/**
+ * One HTML -> Markdown conversion for everything that hands a sheet out as Markdown (exports, windowed
+ * reads, MCP): sanitized first, then Turndown with GitHub-flavoured pipe tables. turndown-plugin-gfm is not
+ * a dependency, so the table rules are here (the plugin's approach: the first row is the header row).
+ */
+
+let turndown: TurndownService | undefined;
+
+const cellText = (content: string) => content.replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|').trim();
+
+function isFirstRow(tr: HTMLElement): boolean {
+  const section = tr.parentNode as HTMLElement | null;
+  if (!section) return true;
+  const table = section.nodeName === 'TABLE' ? section : (section.parentNode as HTMLElement | null);
+  const first = table?.querySelector?.('tr');
+  return first === tr;
+}
+
+function cellCount(tr: HTMLElement): number {
+  let n = 0;
+  for (const child of Array.from(tr.childNodes)) if (child.nodeName === 'TH' || child.nodeName === 'TD') n++;
+  return n;
+}
+
+function build(): TurndownService {
+  // require keeps this synchronous; Turndown's DOM (~50 modules) loads on first use, not at start.
+  const Turndown = createRequire(import.meta.url)('turndown') as typeof TurndownService;
+  const td = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
+  td.addRule('tableCell', {
+    filter: ['th', 'td'],
+    replacement: (content, node) => {
+      const first = (node as HTMLElement).previousElementSibling == null;
+      return `${first ? '| ' : ' '}${cellText(content)} |`;
+    },
+  });
+  td.addRule('tableRow', {
+    filter: 'tr',
+    replacement: (content, node) => {
+      const tr = node as HTMLElement;
+      const row = `\n${content}`;
+      if (!isFirstRow(tr)) return row;
+      const divider = `\n|${' --- |'.repeat(Math.max(1, cellCount(tr)))}`;
+      return row + divider;
+    },
+  });
+  td.addRule('tableSection', { filter: ['thead', 'tbody', 'tfoot'], replacement: (content) => content });
+  td.addRule('table', { filter: 'table', replacement: (content) => `\n\n${content.replace(/\n+/g, '\n').trim()}\n\n` });
+  return td;
+}
+
+/** A column's HTML as Markdown (sanitized first, trimmed). */
+export function columnToMarkdown(html: string): string {
+  turndown ??= build();
+  return turndown.turndown(sanitizeHtml(html)).trim();
+}
+
+/** A column's HTML as plain text (the txt export's conversion). */
+export function columnToText(html: string): string {
+  return htmlToText(html);
+}
