@@ -54,7 +54,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   await app.register(
     async (v1) => {
       const api = v1 as unknown as ZApp;
-      requireApiKey(v1, c.apiKeys, consoleCookieAuth(c.consoleSessions));
+      requireApiKey(v1, c.apiKeys, consoleCookieAuth(c.consoleSessions, c.config.publicUrl));
       registerApiKeyRoutes(api, c.apiKeys);
       registerSheetRoutes(api, c.sheets);
       registerSessionRoutes(api, c.sessions);

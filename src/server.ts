@@ -34,6 +34,7 @@ export async function serve({ mode }: { mode: ServeMode }): Promise<void> {
   const purge = () => {
     c.sheets.purgeTrash().catch((err) => logger.warn({ err }, 'trash purge failed'));
     c.exports.purgeExpired().catch((err) => logger.warn({ err }, 'expired export purge failed'));
+    c.consoleSessions.purgeExpired().catch((err) => logger.warn({ err }, 'expired console session purge failed'));
   };
   // The first purge runs shortly after start, not before listening: without an index on
   // trashed_at it scans every sheet (~230 ms at 100,000), which delayed the first /healthz.

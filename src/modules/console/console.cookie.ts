@@ -3,23 +3,39 @@ import { AppError } from '../../errors.js';
 import type { AuthContext } from '../api-keys/api-keys.service.js';
 import type { ConsoleSessionsService } from './console.service.js';
 
+/**
+ * The cookie's name depends on the connection. Over HTTPS (the request's protocol, which honours
+ * X-Forwarded-Proto only with TRUST_PROXY, or PUBLIC_URL is https) it is `__Host-sw_console`, Secure:
+ * the prefix makes the browser refuse one set by a sibling subdomain or over plain http, so
+ * nobody can plant a session of their own (fixation). Over plain http (a local install on
+ * loopback) browsers drop Secure and __Host- cookies, so it is `sw_console` without Secure.
+ * Each mode reads only its own name.
+ */
 export const CONSOLE_COOKIE = 'sw_console';
+export const SECURE_CONSOLE_COOKIE = '__Host-sw_console';
 /** Cookie-authenticated requests must carry this header; a cross-site form or <img> cannot set it (CSRF guard). */
 export const CONSOLE_HEADER = 'x-console';
 
-export function consoleCookie(req: FastifyRequest): string | undefined {
+export function isSecureRequest(req: FastifyRequest, publicUrl?: string): boolean {
+  return req.protocol === 'https' || (publicUrl?.startsWith('https://') ?? false);
+}
+
+const cookieName = (secure: boolean) => (secure ? SECURE_CONSOLE_COOKIE : CONSOLE_COOKIE);
+
+export function consoleCookie(req: FastifyRequest, publicUrl?: string): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
-  // Our token is base64url, so no decoding is needed; the first sw_console wins.
+  const name = cookieName(isSecureRequest(req, publicUrl));
+  // Our token is base64url, so no decoding is needed; the first one of our name wins.
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === CONSOLE_COOKIE) return part.slice(eq + 1).trim() || undefined;
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || undefined;
   }
   return undefined;
 }
 
 function serializeCookie(value: string, expires: Date, secure: boolean): string {
-  return `${CONSOLE_COOKIE}=${value}; Path=/; Expires=${expires.toUTCString()}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+  return `${cookieName(secure)}=${value}; Path=/; Expires=${expires.toUTCString()}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 }
 
 export function requireConsoleHeader(req: FastifyRequest): void {
@@ -28,11 +44,11 @@ export function requireConsoleHeader(req: FastifyRequest): void {
   }
 }
 
-export function setCookieHeader(req: FastifyRequest, token: string, expires: Date, secureOrigin: boolean): string {
-  return serializeCookie(token, expires, secureOrigin || req.protocol === 'https');
+export function setCookieHeader(req: FastifyRequest, token: string, expires: Date, publicUrl?: string): string {
+  return serializeCookie(token, expires, isSecureRequest(req, publicUrl));
 }
 
-export const clearCookieHeader = () => serializeCookie('', new Date(0), false);
+export const clearCookieHeader = (req: FastifyRequest, publicUrl?: string) => serializeCookie('', new Date(0), isSecureRequest(req, publicUrl));
 
 /**
  * The /v1 auth hook's cookie path, kept apart from API-key auth: it applies only when a request has no
@@ -43,11 +59,11 @@ export interface ConsoleCookieAuth {
   authenticate(req: FastifyRequest): Promise<AuthContext>;
 }
 
-export function consoleCookieAuth(sessions: ConsoleSessionsService): ConsoleCookieAuth {
+export function consoleCookieAuth(sessions: ConsoleSessionsService, publicUrl?: string): ConsoleCookieAuth {
   return {
-    applies: (req) => !req.headers.authorization && consoleCookie(req) !== undefined,
+    applies: (req) => !req.headers.authorization && consoleCookie(req, publicUrl) !== undefined,
     async authenticate(req) {
-      const auth = await sessions.authenticate(consoleCookie(req)!);
+      const auth = await sessions.authenticate(consoleCookie(req, publicUrl)!);
       requireConsoleHeader(req);
       return auth;
     },

@@ -32,7 +32,6 @@ const PAGE_HEADERS = {
 /** POST/GET/DELETE /console/session: trade an API key for an httpOnly session cookie, and back. */
 export function registerConsoleSessionRoutes(app: ZApp, sessions: ConsoleSessionsService, publicUrl: string | undefined) {
   const schema = { hide: true };
-  const secureOrigin = publicUrl?.startsWith('https://') ?? false;
 
   app.post('/console/session', {
     schema: { ...schema, body: SignInBody },
@@ -50,7 +49,7 @@ export function registerConsoleSessionRoutes(app: ZApp, sessions: ConsoleSession
         throw err;
       }
       const { token, expiresAt, auth } = signedIn;
-      reply.header('set-cookie', setCookieHeader(req, token, expiresAt, secureOrigin));
+      reply.header('set-cookie', setCookieHeader(req, token, expiresAt, publicUrl));
       return { success: true, user_id: auth.userId, plan: auth.plan, expires_at: expiresAt.toISOString() };
     },
   });
@@ -58,7 +57,7 @@ export function registerConsoleSessionRoutes(app: ZApp, sessions: ConsoleSession
   app.get('/console/session', {
     schema: { ...schema, response: { 200: SessionResponse } },
     handler: async (req, reply) => {
-      const token = consoleCookie(req);
+      const token = consoleCookie(req, publicUrl);
       if (!token) return sendError(reply, 'unauthorized', 'Not signed in to the console');
       return { success: true as const, ...(await sessions.describe(token)) };
     },
@@ -68,9 +67,9 @@ export function registerConsoleSessionRoutes(app: ZApp, sessions: ConsoleSession
     schema,
     handler: async (req, reply) => {
       requireConsoleHeader(req);
-      const token = consoleCookie(req);
+      const token = consoleCookie(req, publicUrl);
       if (token) await sessions.signOut(token);
-      reply.header('set-cookie', clearCookieHeader());
+      reply.header('set-cookie', clearCookieHeader(req, publicUrl));
       return { success: true };
     },
   });

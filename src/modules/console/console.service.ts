@@ -32,6 +32,8 @@ export function createConsoleSessionsService(deps: { repo: ConsoleSessionsRepo; 
       const auth = await apiKeys.authenticate(`Bearer ${apiKey}`);
       const token = randomBytes(32).toString('base64url');
       const now = clock.now();
+      // Expired sessions go on every sign-in (an indexed delete), besides the hourly purge in server.ts.
+      await repo.deleteExpired(now.toISOString());
       const expiresAt = new Date(now.getTime() + CONSOLE_SESSION_TTL_MS);
       await repo.insert({
         id: newId('cs', now.getTime()),
