@@ -189,9 +189,33 @@ describe('web console in headless Chromium', { skip }, () => {
     assert.equal((await file.text()).includes('onerror'), false);
 
     await page.click('text=Move to trash');
+    await page.click('.modal >> text=Move to trash');
     await page.waitForSelector('text=/in the trash since/');
     await page.click('button:has-text("Restore")');
     await page.waitForSelector('text=Move to trash');
+  });
+
+  it('crafted links cannot steer a request: ids from the URL are checked and every path segment is encoded', async () => {
+    const victim = (await api('POST', '/v1/sheets', { title: 'Keep me', content: { col1: '<p>precious</p>' } })).id;
+    const keyId = (await api('GET', '/v1/api-keys')).api_keys.find((k: { status: string }) => k.status === 'active').id;
+    const sent: string[] = [];
+    const onRequest = (r: { method(): string; url(): string }) => sent.push(`${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`);
+    page.on('request', onRequest);
+    for (const hash of [`sheets/${victim}?permanent=true`, `sheets/..%2Fapi-keys%2F${keyId}`, `sheets/%2e%2e%2fapi-keys%2f${keyId}`, `sessions/${victim}`, `sheets/${victim}%3Fpermanent=true`]) {
+      await go(hash, 'text=This link does not name a valid record');
+      assert.equal(await page.locator('text=Move to trash').count(), 0, hash);
+    }
+    page.off('request', onRequest);
+    assert.deepEqual(sent.filter((r) => !r.startsWith('GET ')), [], 'no writes were sent');
+    assert.deepEqual(sent.filter((r) => /permanent|api-keys|%2e|\.\./i.test(r)), [], 'no steered reads either');
+    assert.equal((await s.req('GET', `/v1/sheets/${victim}`, { key: owner.key })).status, 200, 'the sheet is still there');
+    assert.equal((await s.req('GET', '/v1/api-keys', { key: owner.key })).body.api_keys.find((k: { id: string }) => k.id === keyId).status, 'active');
+
+    await go(`sheets/${victim}`, 'text=precious');
+    await page.click('text=Move to trash');
+    await page.waitForSelector('.modal', { state: 'visible' });
+    await page.click('.modal >> text=Cancel');
+    assert.equal((await s.req('GET', `/v1/sheets/${victim}`, { key: owner.key })).body.sheet.trashedAt, null, 'nothing happens without the confirm step');
   });
 
   it('browses sessions with handovers, knowledge and todos by status', async () => {

@@ -12,6 +12,16 @@ export const setSignedOutHandler = (fn: () => void) => {
   onSignedOut = fn;
 };
 
+/** Ids are `prefix_` + 26 lower-case Crockford base32 characters (src/ids.ts). Anything else from the URL is refused. */
+const ID_FORMAT = /^[a-z]{2,3}_[0-9a-hjkmnp-tv-z]{26}$/;
+export const isId = (value: unknown, prefix?: string): value is string =>
+  typeof value === 'string' && ID_FORMAT.test(value) && (prefix === undefined || value.startsWith(`${prefix}_`));
+
+/** A path template whose every interpolated value is one encoded segment: path`/sheets/${id}` cannot be steered by `?`, `/` or `..`. */
+export function path(strings: TemplateStringsArray, ...values: (string | number)[]): string {
+  return strings.reduce((out, s, i) => out + s + (i < values.length ? encodeURIComponent(String(values[i])) : ''), '');
+}
+
 export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
   const url = path.startsWith('/console/') ? path : `/v1${path}`;
   const headers: Record<string, string> = { 'X-Console': '1', Accept: 'application/json' };

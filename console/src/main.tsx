@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, setSignedOutHandler } from './api.ts';
+import { api, isId, setSignedOutHandler } from './api.ts';
 import { Notice } from './components.tsx';
 import { AccountPage } from './pages/Account.tsx';
 import { KnowledgePage } from './pages/Knowledge.tsx';
@@ -81,6 +81,9 @@ function App() {
     setMe(null);
   };
   const [page, ...rest] = route;
+  // A record id from the URL fragment must look like one (prefix_ + ULID) before any request uses it.
+  const idFrom = (prefix: string) => (rest[0] === undefined || rest[0] === '' ? undefined : isId(rest[0], prefix) ? rest[0] : null);
+  const badLink = (idFrom('sht') === null && page === 'sheets') || (idFrom('ses') === null && page === 'sessions');
   return (
     <div class="shell">
       <header class="top">
@@ -96,9 +99,10 @@ function App() {
         </span>
       </header>
       <main class="content">
-        {page === 'webhooks' ? <WebhooksPage me={me} />
-          : page === 'sheets' ? <SheetsPage sheetId={rest[0]} />
-          : page === 'sessions' ? <SessionsPage sessionId={rest[0]} />
+        {badLink ? <p class="notice error" role="alert">This link does not name a valid record. <a href={`#/${page}`}>Back to the list</a></p>
+          : page === 'webhooks' ? <WebhooksPage me={me} />
+          : page === 'sheets' ? <SheetsPage sheetId={idFrom('sht') ?? undefined} />
+          : page === 'sessions' ? <SessionsPage sessionId={idFrom('ses') ?? undefined} />
           : page === 'knowledge' ? <KnowledgePage />
           : page === 'todos' ? <TodosPage />
           : <AccountPage me={me} />}

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, useLoad, when } from '../api.ts';
+import { api, path, useLoad, when } from '../api.ts';
 import { Badge, Confirm, HoursChart, Notice, ShownOnce } from '../components.tsx';
 import type { Me } from '../main.tsx';
 
@@ -66,7 +66,7 @@ export function AccountPage({ me }: { me: Me }) {
   const disable = async (key: ApiKey) => {
     setConfirming(undefined);
     try {
-      await api('DELETE', `/api-keys/${key.id}`);
+      await api('DELETE', path`/api-keys/${key.id}`);
       keys.reload();
     } catch (err) {
       setError((err as Error).message);

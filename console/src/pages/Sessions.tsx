@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, useLoad, when } from '../api.ts';
+import { api, path, useLoad, when } from '../api.ts';
 import { Notice } from '../components.tsx';
 import { SheetBody, type Sheet } from './Sheets.tsx';
 
@@ -12,7 +12,7 @@ async function handoversOf(s: Session): Promise<Sheet[]> {
 }
 
 function SessionView({ id }: { id: string }) {
-  const session = useLoad(() => api<{ session: Session }>('GET', `/sessions/${id}`).then((r) => r.session), [id]);
+  const session = useLoad(() => api<{ session: Session }>('GET', path`/sessions/${id}`).then((r) => r.session), [id]);
   const handovers = useLoad(() => (session.data ? handoversOf(session.data) : Promise.resolve([])), [session.data]);
   const s = session.data;
   return (

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { api, useLoad, when } from '../api.ts';
-import { Notice, SafeHtml } from '../components.tsx';
+import { api, path, useLoad, when } from '../api.ts';
+import { Confirm, Notice, SafeHtml } from '../components.tsx';
 
 export interface Sheet { id: string; title: string; content: Record<string, string>; folder: string | null; tags: string[]; createdAt: string; updatedAt: string; trashedAt: string | null }
 
@@ -17,8 +17,9 @@ export function SheetBody({ sheet }: { sheet: Sheet }) {
 }
 
 function SheetView({ id }: { id: string }) {
-  const sheet = useLoad(() => api<{ sheet: Sheet }>('GET', `/sheets/${id}`).then((r) => r.sheet), [id]);
+  const sheet = useLoad(() => api<{ sheet: Sheet }>('GET', path`/sheets/${id}`).then((r) => r.sheet), [id]);
   const [msg, setMsg] = useState<{ error?: string; url?: string }>({});
+  const [confirming, setConfirming] = useState(false);
   const s = sheet.data;
   const run = async (fn: () => Promise<unknown>) => {
     setMsg({});
@@ -32,7 +33,7 @@ function SheetView({ id }: { id: string }) {
   const exportAs = async (format: string) => {
     setMsg({});
     try {
-      const r = await api<{ url: string }>('POST', `/sheets/${id}/export`, { format });
+      const r = await api<{ url: string }>('POST', path`/sheets/${id}/export`, { format });
       setMsg({ url: r.url });
     } catch (err) {
       setMsg({ error: (err as Error).message });
@@ -51,13 +52,17 @@ function SheetView({ id }: { id: string }) {
           </p>
           <div class="row">
             {s.trashedAt
-              ? <button type="button" class="small" onClick={() => run(() => api('POST', `/sheets/${id}/restore`))}>Restore</button>
-              : <button type="button" class="small danger" onClick={() => run(() => api('DELETE', `/sheets/${id}`))}>Move to trash</button>}
+              ? <button type="button" class="small" onClick={() => run(() => api('POST', path`/sheets/${id}/restore`))}>Restore</button>
+              : <button type="button" class="small danger" onClick={() => setConfirming(true)}>Move to trash</button>}
             <span class="muted">Export:</span>
             {FORMATS.map((f) => <button key={f} type="button" class="small ghost" onClick={() => exportAs(f)}>{f}</button>)}
           </div>
           {msg.url && <p class="notice">Export ready (link valid 24 hours): <a href={msg.url} class="export-link">{msg.url}</a></p>}
           <SheetBody sheet={s} />
+          {confirming && (
+            <Confirm message={`Move "${s.title}" to the trash?`} action="Move to trash" onCancel={() => setConfirming(false)}
+              onConfirm={() => { setConfirming(false); void run(() => api('DELETE', path`/sheets/${s.id}`)); }} />
+          )}
         </>
       )}
     </section>

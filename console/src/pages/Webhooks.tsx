@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, useLoad, when } from '../api.ts';
+import { api, path, useLoad, when } from '../api.ts';
 import { Badge, Confirm, Notice, ShownOnce } from '../components.tsx';
 import { EVENT_NAMES } from '../events.ts';
 import type { Me } from '../main.tsx';
@@ -9,11 +9,11 @@ interface Attempt { attempted_at: string; status_code: number | null; duration_m
 interface Delivery { id: string; event: string; status: string; attempt_count: number; next_attempt_at: string | null; created_at: string; attempts: Attempt[] }
 
 function Deliveries({ hook, version }: { hook: Webhook; version: number }) {
-  const list = useLoad(() => api<{ deliveries: Delivery[]; total: number }>('GET', `/webhooks/${hook.id}/deliveries?limit=20`), [hook.id, version]);
+  const list = useLoad(() => api<{ deliveries: Delivery[]; total: number }>('GET', path`/webhooks/${hook.id}/deliveries?limit=20`), [hook.id, version]);
   const [error, setError] = useState<string>();
   const redeliver = async (d: Delivery) => {
     try {
-      await api('POST', `/webhooks/${hook.id}/deliveries/${d.id}/redeliver`);
+      await api('POST', path`/webhooks/${hook.id}/deliveries/${d.id}/redeliver`);
       list.reload();
     } catch (err) {
       setError((err as Error).message);
@@ -107,7 +107,7 @@ export function WebhooksPage({ me }: { me: Me }) {
   const test = async (h: Webhook) => {
     setMessage({});
     try {
-      const r = await api<{ delivery: Delivery }>('POST', `/webhooks/${h.id}/test`);
+      const r = await api<{ delivery: Delivery }>('POST', path`/webhooks/${h.id}/test`);
       const a = r.delivery.attempts.at(-1);
       setMessage({ info: `Test sent: ${r.delivery.status}${a ? `, HTTP ${a.status_code ?? '—'} in ${a.duration_ms} ms` : ''}` });
       setOpen(h.id);
@@ -134,7 +134,7 @@ export function WebhooksPage({ me }: { me: Me }) {
               <div class="small-text">{h.events.join(', ')}</div>
             </div>
             <div class="row">
-              {h.status === 'disabled' && <button type="button" class="small" onClick={() => act(() => api('POST', `/webhooks/${h.id}/enable`), 'Webhook enabled')}>Enable</button>}
+              {h.status === 'disabled' && <button type="button" class="small" onClick={() => act(() => api('POST', path`/webhooks/${h.id}/enable`), 'Webhook enabled')}>Enable</button>}
               <button type="button" class="small ghost" onClick={() => test(h)}>Send test</button>
               <button type="button" class="small ghost" onClick={() => setOpen(open === h.id ? undefined : h.id)}>Deliveries</button>
               <button type="button" class="small danger" onClick={() => setDeleting(h)}>Delete</button>
@@ -153,7 +153,7 @@ export function WebhooksPage({ me }: { me: Me }) {
         <Confirm
           message={`Delete the webhook ${deleting.url} and its delivery log?`}
           action="Delete"
-          onConfirm={() => { const h = deleting; setDeleting(undefined); void act(() => api('DELETE', `/webhooks/${h.id}`)); }}
+          onConfirm={() => { const h = deleting; setDeleting(undefined); void act(() => api('DELETE', path`/webhooks/${h.id}`)); }}
           onCancel={() => setDeleting(undefined)}
         />
       )}
