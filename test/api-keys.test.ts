@@ -18,7 +18,7 @@ for (const dialect of dialects()) {
     it('issues a key shown once, stores only its hash, and lists it by prefix', async () => {
       const r = await s.req('POST', '/v1/api-keys', { key: alice.key, body: { name: 'ci' } });
       assert.equal(r.status, 200);
-      assert.deepEqual(Object.keys(r.body).sort(), ['api_key', 'id', 'name', 'success']);
+      assert.deepEqual(Object.keys(r.body).sort(), ['api_key', 'expires_at', 'id', 'name', 'scopes', 'success']);
       assert.match(r.body.api_key, /^sk_[A-Za-z0-9_-]{43}$/);
       assert.match(r.body.id, /^key_/);
       assert.equal(r.body.name, 'ci');
@@ -31,7 +31,7 @@ for (const dialect of dialects()) {
       assert.equal(list.status, 200);
       assert.equal(JSON.stringify(list.body).includes(r.body.api_key), false, 'the full key is never listed');
       const listed = list.body.api_keys.find((k: any) => k.id === r.body.id);
-      assert.deepEqual(Object.keys(listed).sort(), ['created_at', 'id', 'last_used_at', 'name', 'prefix', 'status']);
+      assert.deepEqual(Object.keys(listed).sort(), ['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'scopes', 'status']);
       assert.equal(listed.prefix, r.body.api_key.slice(0, 12));
       assert.equal(listed.status, 'active');
       assert.match(listed.created_at, ISO);

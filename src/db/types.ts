@@ -8,6 +8,53 @@ export interface UsersTable {
   created_at: string;
 }
 
+export interface OAuthClientsTable {
+  id: string;
+  kind: 'registered' | 'metadata';
+  client_name: string;
+  /** JSON array. */
+  redirect_uris: string;
+  created_at: string;
+  fetched_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface OAuthGrantsTable {
+  id: string;
+  user_id: string;
+  client_id: string;
+  client_name: string;
+  scopes: string;
+  resource: string;
+  status: 'active' | 'revoked';
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface OAuthCodesTable {
+  code_hash: string;
+  user_id: string;
+  client_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  scopes: string;
+  resource: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  grant_id: string | null;
+}
+
+export interface OAuthTokensTable {
+  token_hash: string;
+  grant_id: string;
+  kind: 'access' | 'refresh';
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface ApiKeysTable {
   id: string;
   user_id: string;
@@ -18,6 +65,9 @@ export interface ApiKeysTable {
   created_at: string;
   last_used_at: string | null;
   disabled_at: string | null;
+  /** JSON array of scopes; ["*"] is full access. */
+  scopes: string;
+  expires_at: string | null;
 }
 
 export interface SheetsTable {
@@ -216,3 +266,7 @@ export type Trx = Transaction<Database>;
 /** Repos accept either the root handle or a transaction. */
 export type Executor = Db | Trx;
 export type Dialect = 'sqlite' | 'postgres';
+  oauth_clients: OAuthClientsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_tokens: OAuthTokensTable;

@@ -6,6 +6,7 @@ export const ErrorResponse = z
     success: z.literal(false),
     error: z.string().describe('What went wrong, naming the field or cause.'),
     code: z.string().describe('Stable machine code, e.g. invalid_request, unauthorized, forbidden, not_found, rate_limited.'),
+    required_scope: z.string().optional().describe('With insufficient_scope (403): the scope the credential lacks.'),
   })
   .meta({ id: 'Error' });
 

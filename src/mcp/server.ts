@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Logger } from 'pino';
 import type { Container } from '../container.js';
 import type { AuthContext } from '../modules/api-keys/api-keys.service.js';
+import { requireScope } from '../modules/api-keys/scopes.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { ToolRegistry, type AuthSource } from './tool.js';
@@ -43,12 +44,19 @@ export function buildToolRegistry(c: Container, origin: string): ToolRegistry {
   return tools;
 }
 
+/** Resources and prompts read sheets and sessions: a credential without that scope gets an error instead. */
+const scopedAuth = (auth: AuthSource, scope: string): AuthSource => async () => {
+  const caller = await auth();
+  requireScope(caller.scopes, scope);
+  return caller;
+};
+
 /** An MCP server acting for one authenticated account: the tools, resources and prompts. */
 export function createMcpServer(c: Container, auth: AuthContext | AuthSource, opts: McpServerOptions): McpServer {
   const authSource: AuthSource = typeof auth === 'function' ? auth : () => Promise.resolve(auth);
   const server = new McpServer({ name: 'sheet-workspace', title: 'Sheet Workspace', version: pkg.version }, { instructions: INSTRUCTIONS });
-  buildToolRegistry(c, opts.origin).install(server, authSource, opts.logger);
-  registerResources(server, c, authSource);
-  registerPrompts(server, c, authSource);
+  buildToolRegistry(c, opts.origin).install(server, authSource, opts.logger, typeof auth === 'function' ? undefined : auth.scopes);
+  registerResources(server, c, scopedAuth(authSource, 'sheets:read'));
+  registerPrompts(server, c, scopedAuth(authSource, 'sessions:read'));
   return server;
 }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, ErrorCode, McpError, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { AppError, CODE_TO_STATUS, type ErrorCode as AppErrorCode } from '../errors.js';
 import { describeValidation } from '../http/errors.js';
 import type { AuthContext } from '../modules/api-keys/api-keys.service.js';
+import { hasScope, insufficientScope, toolScope, type Granted } from '../modules/api-keys/scopes.js';
 
 /** Resolves the caller's account. HTTP passes the request's auth; stdio re-checks its key on every call. */
 export type AuthSource = () => Promise<AuthContext>;
@@ -28,10 +29,13 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   /** When the REST handler validates the body itself (throwing AppError), the tool does exactly the same. */
   validate?: (args: unknown) => z.output<I>;
   run: (args: z.output<I>, auth: AuthContext) => Promise<z.input<O>>;
+  /** The scope a credential needs to see and call the tool; by default derived from its name and readOnlyHint. */
+  scope?: string;
 }
 
 interface Entry {
   spec: ToolSpec<z.ZodObject, z.ZodObject>;
+  scope: string;
 }
 
 /**
@@ -79,7 +83,8 @@ export class ToolRegistry {
 
   define<I extends z.ZodObject, O extends z.ZodObject>(name: string, spec: ToolSpec<I, O>): void {
     if (this.tools.has(name)) throw new Error(`tool ${name} defined twice`);
-    this.tools.set(name, { spec: spec as unknown as ToolSpec<z.ZodObject, z.ZodObject> });
+    const scope = spec.scope ?? toolScope(name, spec.annotations.readOnlyHint);
+    this.tools.set(name, { spec: spec as unknown as ToolSpec<z.ZodObject, z.ZodObject>, scope });
   }
 
   names(): string[] {
@@ -93,6 +98,7 @@ export class ToolRegistry {
     try {
       // REST's order: the key, then the body's size, then its fields.
       const caller = await auth();
+      if (!hasScope(caller.scopes, entry.scope)) throw insufficientScope(entry.scope);
       if (Buffer.byteLength(JSON.stringify(args ?? {})) > ARGUMENTS_LIMIT) return errorResult('payload_too_large', TOO_LARGE);
       let input: unknown;
       if (spec.validate) input = spec.validate(args ?? {});
@@ -110,14 +116,21 @@ export class ToolRegistry {
     }
   }
 
-  install(server: McpServer, auth: AuthSource, logger?: Logger): void {
-    for (const [name, { spec }] of this.tools) {
+  /** `granted`: the credential's scopes, when known up front; tools outside them are not listed. */
+  install(server: McpServer, auth: AuthSource, logger?: Logger, granted?: Granted): void {
+    for (const [name, { spec, scope }] of this.tools) {
+      if (!hasScope(granted, scope)) continue;
       server.registerTool(
         name,
         { title: spec.title, description: spec.description, inputSchema: spec.input, outputSchema: spec.output, annotations: { title: spec.title, ...spec.annotations } },
         // Unused while the handler below is installed; kept so the SDK's own path would behave the same.
         ((args: unknown) => this.call(name, args, auth, logger)) as never,
       );
+    }
+    // A credential allowed no tool still gets an (empty) tools/list and tool errors on calls.
+    if (!server.isConnected() && ![...this.tools.values()].some((e) => hasScope(granted, e.scope))) {
+      server.server.registerCapabilities({ tools: {} });
+      server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
     }
     server.server.setRequestHandler(CallToolRequestSchema, (req) => this.call(req.params.name, req.params.arguments, auth, logger));
   }

@@ -7,6 +7,7 @@ import * as m006 from './006_handovers.js';
 import * as m008 from './008_search_index.js';
 import * as m009 from './009_delivery_indexes.js';
 import * as m010 from './010_sheet_live_index.js';
+import * as m014 from './014_scopes_oauth.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '008_search_index': m008,
   '009_delivery_indexes': m009,
   '010_sheet_live_index': m010,
+  '014_scopes_oauth': m014,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -6,7 +6,7 @@ const byHash = compiledOnce((db: Db, hash: string) =>
   db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select(['api_keys.id', 'api_keys.user_id', 'api_keys.status', 'api_keys.last_used_at', 'users.plan'])
+    .select(['api_keys.id', 'api_keys.user_id', 'api_keys.status', 'api_keys.last_used_at', 'api_keys.scopes', 'api_keys.expires_at', 'users.plan'])
     .where('api_keys.key_hash', '=', hash),
 );
 

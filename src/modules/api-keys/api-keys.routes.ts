@@ -10,10 +10,11 @@ export function registerApiKeyRoutes(app: ZApp, apiKeys: ApiKeysService) {
     handler: async (req) => ({ success: true as const, api_keys: await apiKeys.list(req.auth.userId) }),
   });
   app.post('/api-keys', {
-    schema: { tags, operationId: 'createApiKey', summary: 'Issue a key', body: CreateApiKeyBody, response: responses(CreateApiKeyResponse, 413, 415) },
+    schema: { tags, operationId: 'createApiKey', summary: 'Issue a key', body: CreateApiKeyBody, response: responses(CreateApiKeyResponse, 403, 413, 415) },
     handler: async (req) => {
-      const key = await apiKeys.create(req.auth.userId, req.body.name);
-      return { success: true as const, api_key: key.api_key, id: key.id, name: key.name };
+      const { name, scopes, expires_at } = req.body;
+      const key = await apiKeys.create(req.auth.userId, name, undefined, { scopes, expires_at, issuer: req.auth.scopes });
+      return { success: true as const, api_key: key.api_key, id: key.id, name: key.name, scopes: key.key.scopes, expires_at: key.key.expires_at };
     },
   });
   app.delete('/api-keys/:id', {

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { Timestamp } from '../../http/schemas.js';
+import { FULL_ACCESS, SCOPES } from './scopes.js';
+
+export const ScopeName = z.enum([FULL_ACCESS, ...SCOPES]);
 
 export const ApiKey = z
   .object({
@@ -9,10 +12,25 @@ export const ApiKey = z
     status: z.enum(['active', 'disabled']),
     created_at: Timestamp,
     last_used_at: Timestamp.nullable().describe('Updated at most once a minute.'),
+    scopes: z.array(z.string()).describe('What the key may do; ["*"] is full access.'),
+    expires_at: Timestamp.nullable().describe('After this instant the key answers 401; null: never.'),
   })
   .meta({ id: 'ApiKey' });
 
-export const CreateApiKeyBody = z.object({ name: z.string().trim().min(1, 'name must not be empty').max(100) });
+export const CreateApiKeyBody = z.object({
+  name: z.string().trim().min(1, 'name must not be empty').max(100),
+  scopes: z
+    .array(ScopeName)
+    .min(1, 'scopes must not be empty')
+    .max(20)
+    .optional()
+    .describe('Default ["*"] (full access). A key never gets a scope the issuing credential lacks (403 insufficient_scope).'),
+  expires_at: z.iso
+    .datetime({ offset: true, error: 'expires_at must be an ISO 8601 timestamp' })
+    .nullable()
+    .optional()
+    .describe('When the key stops working (must be in the future); absent or null: never.'),
+});
 
 export const ListApiKeysResponse = z.object({ success: z.literal(true), api_keys: z.array(ApiKey) });
 export const CreateApiKeyResponse = z.object({
@@ -20,5 +38,7 @@ export const CreateApiKeyResponse = z.object({
   api_key: z.string().describe('The full key. Shown only in this response; store it now.'),
   id: z.string(),
   name: z.string(),
+  scopes: z.array(z.string()),
+  expires_at: Timestamp.nullable(),
 });
 export const DisableApiKeyResponse = z.object({ success: z.literal(true), id: z.string(), status: z.literal('disabled') });

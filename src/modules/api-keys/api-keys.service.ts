@@ -1,15 +1,27 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { ApiKeysTable, Executor } from '../../db/types.js';
-import { AppError, forbidden, notFound } from '../../errors.js';
+import { AppError, forbidden, invalid, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Plan } from '../accounts/accounts.repo.js';
 import type { ApiKeysRepo } from './api-keys.repo.js';
+import { FULL_ACCESS, firstMissing, insufficientScope } from './scopes.js';
 
 export interface AuthContext {
   userId: string;
   plan: Plan;
   keyId: string;
+  /** What this credential may do (src/modules/api-keys/scopes.ts); absent or ["*"]: everything. */
+  scopes?: readonly string[];
+  /** Who is writing, as sheet revisions name it; unset means the API key keyId (its name is looked up). */
+  actor?: { type: 'api_key' | 'console' | 'oauth_client'; id: string | null; name: string | null };
+}
+
+export interface NewKeyOptions {
+  scopes?: string[];
+  expires_at?: string | null;
+  /** The scopes of the credential issuing the key: a key never gets more than its issuer has. */
+  issuer?: readonly string[];
 }
 
 const KEY_FORMAT = /^sk_[A-Za-z0-9_-]{43}$/;
@@ -27,8 +39,12 @@ export function publicKey(row: ApiKeysTable) {
     status: row.status,
     created_at: row.created_at,
     last_used_at: row.last_used_at,
+    scopes: parseScopes(row.scopes),
+    expires_at: row.expires_at,
   };
 }
+
+export const parseScopes = (text: string): string[] => JSON.parse(text) as string[];
 
 export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; onTouchError?: (err: unknown) => void }) {
   const { repo, clock } = deps;
@@ -41,9 +57,14 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
   }
 
   return {
-    async create(userId: string, name: string, exec?: Executor) {
-      const apiKey = `sk_${randomBytes(32).toString('base64url')}`;
+    async create(userId: string, name: string, exec?: Executor, opts: NewKeyOptions = {}) {
+      const scopes = opts.scopes?.length ? [...new Set(opts.scopes)] : [FULL_ACCESS];
+      const missing = firstMissing(opts.issuer, scopes);
+      if (missing) throw insufficientScope(missing);
       const now = clock.now();
+      const expiresAt = opts.expires_at ? new Date(opts.expires_at) : null;
+      if (expiresAt && expiresAt.getTime() <= now.getTime()) throw invalid('expires_at must be in the future');
+      const apiKey = `sk_${randomBytes(32).toString('base64url')}`;
       const row: ApiKeysTable = {
         id: newId('key', now.getTime()),
         user_id: userId,
@@ -54,6 +75,8 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
         created_at: now.toISOString(),
         last_used_at: null,
         disabled_at: null,
+        scopes: JSON.stringify(scopes),
+        expires_at: expiresAt?.toISOString() ?? null,
       };
       await repo.insert(row, exec);
       return { id: row.id, name, api_key: apiKey, key: publicKey(row) };
@@ -80,11 +103,12 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
       if (!row) throw new AppError('unauthorized', 'Unknown API key');
       if (row.status !== 'active') throw new AppError('unauthorized', 'This API key has been disabled');
       const now = clock.now();
+      if (row.expires_at && Date.parse(row.expires_at) <= now.getTime()) throw new AppError('unauthorized', 'This API key has expired');
       if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) >= TOUCH_INTERVAL_MS) {
         const staleBefore = new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString();
         repo.touch(row.id, now.toISOString(), staleBefore).catch((err) => deps.onTouchError?.(err));
       }
-      return { userId: row.user_id, plan: row.plan, keyId: row.id };
+      return { userId: row.user_id, plan: row.plan, keyId: row.id, scopes: parseScopes(row.scopes) };
     },
   };
 }

@@ -1,0 +1,87 @@
+import { AppError } from '../../errors.js';
+
+/** Every scope a key or OAuth grant may hold; "*" is full access (the default for keys). */
+export const SCOPES = [
+  'sheets:read',
+  'sheets:write',
+  'sessions:read',
+  'sessions:write',
+  'knowledge:read',
+  'knowledge:write',
+  'todos:read',
+  'todos:write',
+  'sparks:run',
+  'stats:read',
+  'stats:write',
+  'sparks:manage',
+  'webhooks:manage',
+  'keys:manage',
+  'exports:create',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+export const FULL_ACCESS = '*';
+export type Granted = readonly string[];
+
+export const hasScope = (granted: Granted | undefined, required: string) =>
+  !granted || granted.includes(FULL_ACCESS) || granted.includes(required);
+
+export const insufficientScope = (required: string) =>
+  new AppError('insufficient_scope', `This credential lacks the scope ${required}`, undefined, { required_scope: required });
+
+export function requireScope(granted: Granted | undefined, required: string): void {
+  if (!hasScope(granted, required)) throw insufficientScope(required);
+}
+
+/** The first scope of `wanted` that `granted` does not cover ("*" asks for everything). */
+export function firstMissing(granted: Granted | undefined, wanted: Granted): string | undefined {
+  if (!granted || granted.includes(FULL_ACCESS)) return undefined;
+  if (wanted.includes(FULL_ACCESS)) return FULL_ACCESS;
+  return wanted.find((s) => !granted.includes(s));
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const DOMAINS: Record<string, string> = { sheets: 'sheets', sessions: 'sessions', knowledge: 'knowledge', todos: 'todos', stats: 'stats' };
+
+/**
+ * The scope a /v1 request needs, from its route pattern's first segment and its method, so routes other
+ * modules add under a known prefix are covered without listing them. A prefix this table does not know
+ * needs full access ("*"): a new area is closed to scoped credentials until it is named here.
+ */
+export function requiredScope(method: string, routeUrl: string | undefined, rawUrl = ''): string | undefined {
+  if (!routeUrl?.startsWith('/v1/')) return undefined;
+  const segments = routeUrl.slice(4).split('/');
+  const [area] = segments;
+  const read = READ_METHODS.has(method.toUpperCase());
+  // POST /v1/sheets/:id/export (and /exports): making a file is its own permission; reading them is sheets:read.
+  if (area === 'sheets' && !read && segments.some((s) => s === 'export' || s === 'exports')) return 'exports:create';
+  if (area === 'exports') return read ? 'sheets:read' : 'exports:create';
+  if (DOMAINS[area]) return `${DOMAINS[area]}:${read ? 'read' : 'write'}`;
+  // GET /v1/spark lists what may be run and POST /v1/spark runs one, unless ?action=create makes a user
+  // Spark; /v1/spark/:id is a user Spark itself.
+  if (area === 'spark' || area === 'sparks') {
+    if (segments.length === 1) return !read && /[?&]action=create(&|$)/.test(rawUrl) ? 'sparks:manage' : 'sparks:run';
+    return read ? 'sparks:run' : 'sparks:manage';
+  }
+  if (area === 'webhooks') return 'webhooks:manage';
+  if (area === 'api-keys' || area === 'oauth-grants' || area === 'connected-apps') return 'keys:manage';
+  return FULL_ACCESS;
+}
+
+/**
+ * An MCP tool's scope from its name and read-only hint, for tools that do not name one: the same
+ * domains as REST. Unknown domains need full access.
+ */
+export function toolScope(name: string, readOnly: boolean): string {
+  const rw = readOnly ? 'read' : 'write';
+  if (/export/.test(name)) return 'exports:create';
+  if (/webhook/.test(name)) return 'webhooks:manage';
+  if (/^(run_spark|translate_text|list_sparks|get_spark)$/.test(name)) return 'sparks:run';
+  if (/spark/.test(name)) return readOnly ? 'sparks:run' : 'sparks:manage';
+  if (/api_key/.test(name)) return 'keys:manage';
+  if (/knowledge/.test(name)) return `knowledge:${rw}`;
+  if (/todo/.test(name)) return `todos:${rw}`;
+  if (/session|handover/.test(name)) return `sessions:${rw}`;
+  if (/stats|work_time/.test(name)) return `stats:${rw}`;
+  if (/sheet/.test(name)) return `sheets:${rw}`;
+  return FULL_ACCESS;
+}

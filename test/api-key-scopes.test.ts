@@ -1,0 +1,146 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { manualClock } from '../src/clock.js';
+import { assertError, dialects, startServer, type Res, type TestServer } from './helpers.js';
+import { httpClient } from './mcp-helpers.js';
+
+function assertScopeError(res: Res, required: string) {
+  assert.equal(res.status, 403, JSON.stringify(res.body));
+  assert.deepEqual(Object.keys(res.body).sort(), ['code', 'error', 'required_scope', 'success']);
+  assert.equal(res.body.code, 'insufficient_scope');
+  assert.equal(res.body.required_scope, required);
+  assert.match(res.body.error, new RegExp(required.replace('*', '\\*')));
+}
+
+function toolScopeError(r: unknown, required: string) {
+  const res = r as CallToolResult;
+  assert.equal(res.isError, true, JSON.stringify(res.content));
+  const body = JSON.parse((res.content[0] as { text: string }).text);
+  assert.deepEqual(body, { success: false, error: body.error, code: 'insufficient_scope', status: 403, required_scope: required });
+}
+
+for (const dialect of dialects()) {
+  describe(`scoped, expiring API keys [${dialect}]`, () => {
+    const clock = manualClock(new Date('2026-05-01T00:00:00.000Z'));
+    let s: TestServer;
+    let alice: { key: string; userId: string };
+    const issue = async (body: Record<string, unknown>, key = alice.key) => {
+      const r = await s.req('POST', '/v1/api-keys', { key, body: { name: 'scoped', ...body } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return r.body as { api_key: string; id: string; scopes: string[]; expires_at: string | null };
+    };
+    before(async () => {
+      s = await startServer(dialect, { clock });
+      alice = await s.user('business');
+    });
+    after(() => s.close());
+
+    it('issues keys with scopes (default ["*"]) and an expiry, and lists both', async () => {
+      const full = await issue({});
+      assert.deepEqual(full.scopes, ['*']);
+      assert.equal(full.expires_at, null);
+      const narrow = await issue({ scopes: ['sheets:read', 'todos:write'], expires_at: '2026-06-01T00:00:00+02:00' });
+      assert.deepEqual(narrow.scopes, ['sheets:read', 'todos:write']);
+      assert.equal(narrow.expires_at, '2026-05-31T22:00:00.000Z');
+      const list = await s.req('GET', '/v1/api-keys', { key: alice.key });
+      const listed = list.body.api_keys.find((k: any) => k.id === narrow.id);
+      assert.deepEqual(listed.scopes, ['sheets:read', 'todos:write']);
+      assert.equal(listed.expires_at, '2026-05-31T22:00:00.000Z');
+      assert.deepEqual(list.body.api_keys.find((k: any) => k.id === full.id).scopes, ['*']);
+    });
+
+    it('400 for an unknown scope, an empty list, a bad or past expires_at', async () => {
+      const post = (body: unknown) => s.req('POST', '/v1/api-keys', { key: alice.key, body });
+      assertError(await post({ name: 'x', scopes: ['sheets:delete'] }), 400, 'invalid_request', /scopes/);
+      assertError(await post({ name: 'x', scopes: [] }), 400, 'invalid_request', /scopes/);
+      assertError(await post({ name: 'x', expires_at: 'tomorrow' }), 400, 'invalid_request', /expires_at/);
+      assertError(await post({ name: 'x', expires_at: '2026-04-30T23:59:59Z' }), 400, 'invalid_request', /expires_at must be in the future/);
+    });
+
+    it('REST routes outside the key\'s scopes answer 403 insufficient_scope with required_scope', async () => {
+      const { api_key: key } = await issue({ scopes: ['sheets:read'] });
+      const sheet = await s.req('POST', '/v1/sheets', { key: alice.key, body: { title: 't', content: { col1: '<p>x</p>' } } });
+      const id = sheet.body.sheet.id;
+      assert.equal((await s.req('GET', '/v1/sheets', { key })).status, 200);
+      assert.equal((await s.req('GET', `/v1/sheets/${id}`, { key })).status, 200);
+      assertScopeError(await s.req('POST', '/v1/sheets', { key, body: { title: 'no' } }), 'sheets:write');
+      assertScopeError(await s.req('PUT', `/v1/sheets/${id}`, { key, body: { title: 'no' } }), 'sheets:write');
+      assertScopeError(await s.req('DELETE', `/v1/sheets/${id}`, { key }), 'sheets:write');
+      assertScopeError(await s.req('POST', `/v1/sheets/${id}/export`, { key, body: { format: 'txt' } }), 'exports:create');
+      assertScopeError(await s.req('GET', '/v1/todos', { key }), 'todos:read');
+      assertScopeError(await s.req('GET', '/v1/sessions', { key }), 'sessions:read');
+      assertScopeError(await s.req('GET', '/v1/knowledge', { key }), 'knowledge:read');
+      assertScopeError(await s.req('POST', '/v1/stats', { key, body: {} }), 'stats:write');
+      assertScopeError(await s.req('GET', '/v1/webhooks', { key }), 'webhooks:manage');
+      assertScopeError(await s.req('GET', '/v1/api-keys', { key }), 'keys:manage');
+      assertScopeError(await s.req('GET', '/v1/spark', { key }), 'sparks:run');
+
+      const sparks = await issue({ scopes: ['sparks:run'] });
+      assert.equal((await s.req('GET', '/v1/spark', { key: sparks.api_key })).status, 200);
+      const create = { name: 'mine', prompt: 'Say {{content}}' };
+      assertScopeError(await s.req('POST', '/v1/spark?action=create', { key: sparks.api_key, body: create }), 'sparks:manage');
+      const manage = await issue({ scopes: ['sparks:manage'] });
+      assert.equal((await s.req('POST', '/v1/spark?action=create', { key: manage.api_key, body: create })).status, 200);
+
+      const exporter = await issue({ scopes: ['exports:create'] });
+      assert.equal((await s.req('POST', `/v1/sheets/${id}/export`, { key: exporter.api_key, body: { format: 'txt' } })).status, 200);
+    });
+
+    it('keys:manage never grants more than its own scopes', async () => {
+      const manager = await issue({ scopes: ['keys:manage', 'todos:read'] });
+      const child = await issue({ scopes: ['todos:read'] }, manager.api_key);
+      assert.deepEqual(child.scopes, ['todos:read']);
+      const more = await s.req('POST', '/v1/api-keys', { key: manager.api_key, body: { name: 'x', scopes: ['todos:read', 'todos:write'] } });
+      assertScopeError(more, 'todos:write');
+      assertScopeError(await s.req('POST', '/v1/api-keys', { key: manager.api_key, body: { name: 'x' } }), '*');
+      assertScopeError(await s.req('POST', '/v1/api-keys', { key: manager.api_key, body: { name: 'x', scopes: ['*'] } }), '*');
+    });
+
+    it('an expired key answers 401 on REST and MCP', async () => {
+      const soon = await issue({ expires_at: new Date(clock.now().getTime() + 60_000).toISOString() });
+      assert.equal((await s.req('GET', '/v1/sheets', { key: soon.api_key })).status, 200);
+      clock.advance(60_000);
+      assertError(await s.req('GET', '/v1/sheets', { key: soon.api_key }), 401, 'unauthorized', /expired/);
+      const mcp = await fetch(`${s.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${soon.api_key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      assert.equal(mcp.status, 401);
+    });
+
+    it('MCP lists only the tools the scopes allow and refuses calls outside them', async () => {
+      const fullClient = await httpClient(s, alice.key);
+      const all = (await fullClient.listTools()).tools;
+      for (const t of all) {
+        for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint'] as const) {
+          assert.equal(typeof t.annotations?.[hint], 'boolean', `${t.name} has ${hint}`);
+        }
+      }
+      await fullClient.close();
+
+      const reader = await issue({ scopes: ['sheets:read', 'todos:write'] });
+      const client = await httpClient(s, reader.api_key);
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      for (const n of ['list_sheets', 'search_sheets', 'get_sheet', 'sync_todos', 'delete_todo']) assert.ok(names.includes(n), n);
+      for (const n of ['create_sheet', 'update_sheet', 'list_todos', 'save_session', 'register_webhook', 'export_sheet', 'run_spark']) {
+        assert.ok(!names.includes(n), `${n} is hidden`);
+      }
+      assert.ok(names.length < all.length);
+      toolScopeError(await client.callTool({ name: 'create_sheet', arguments: { title: 'no' } }), 'sheets:write');
+      toolScopeError(await client.callTool({ name: 'list_todos', arguments: {} }), 'todos:read');
+      toolScopeError(await client.callTool({ name: 'register_webhook', arguments: { url: 'https://example.com/h', events: ['sheet.created'] } }), 'webhooks:manage');
+      const listed = await client.callTool({ name: 'list_sheets', arguments: {} });
+      assert.notEqual(listed.isError, true);
+      await client.close();
+
+      const keysOnly = await issue({ scopes: ['keys:manage'] });
+      const none = await httpClient(s, keysOnly.api_key);
+      assert.deepEqual((await none.listTools()).tools, []);
+      toolScopeError(await none.callTool({ name: 'list_sheets', arguments: {} }), 'sheets:read');
+      await assert.rejects(none.readResource({ uri: 'sheet://sht_nothing' }), /sheets:read/);
+      await none.close();
+    });
+  });
+}
