@@ -96,6 +96,16 @@ for (const dialect of dialects()) {
       assert.equal(user.content, 'First: costs $& and $1\nAgain: costs $& and $1');
     });
 
+    it('user spark without {{content}}: the text is appended after the prompt', async () => {
+      reset();
+      const { body } = await sOpen.req('POST', '/v1/spark?action=create', { key: u.open, body: { name: 'Plain', prompt: 'Summarize this as a limerick.' } });
+      assert.ok(body.id, JSON.stringify(body));
+      const r = await sOpen.req('POST', '/v1/spark', { key: u.open, body: { spark_id: body.id, content: 'costs $& and {{content}}' } });
+      assert.equal(r.body.result, 'fake answer');
+      const [, user] = last(openai).body.messages;
+      assert.equal(user.content, 'Summarize this as a limerick.\n\ncosts $& and {{content}}');
+    });
+
     it('offline sparks never call the provider', async () => {
       const n = openai.requests.length;
       const r = await sOpen.req('POST', '/v1/spark', { key: u.open, body: { spark_id: 'spk_html_to_text', content: '<p>a</p>' } });

@@ -47,9 +47,12 @@ for (const dialect of dialects()) {
       assert.deepEqual(got.body, { success: true, spark: r.body.spark });
     });
 
-    it('requires {{content}} in the prompt and enforces length limits', async () => {
-      assertError(await create({ name: 'x', prompt: 'Summarize this' }), 400, 'invalid_request', /prompt must contain \{\{content\}\}/);
-      assertError(await create({ name: 'x', prompt: '{{contents}}' }), 400, 'invalid_request', /\{\{content\}\}/);
+    it('accepts a prompt without {{content}} (the text is appended when run) and enforces length limits', async () => {
+      const plain = await create({ name: 'x', prompt: 'Summarize this' });
+      assert.equal(plain.status, 200, JSON.stringify(plain.body));
+      assert.equal(plain.body.spark.prompt, 'Summarize this');
+      assert.equal((await create({ name: 'x', prompt: '{{contents}}' })).status, 200);
+      assertError(await create({ name: 'x', prompt: '  \n ' }), 400, 'invalid_request', /prompt must not be empty/);
       assertError(await create({ prompt: '{{content}}' }), 400, 'invalid_request', /'name' is required/);
       assertError(await create({ name: 'x' }), 400, 'invalid_request', /'prompt' is required/);
       assertError(await create({ name: '   ', prompt: '{{content}}' }), 400, 'invalid_request', /name must not be empty/);
@@ -74,7 +77,9 @@ for (const dialect of dialects()) {
       assert.match(r.body.spark.updated_at, ISO);
       assert.notEqual(r.body.spark.updated_at, body.spark.updated_at);
       assert.deepEqual((await s.req('GET', `/v1/spark/${body.id}`, { key: alice.key })).body.spark, r.body.spark);
-      assertError(await s.req('PUT', `/v1/spark/${body.id}`, { key: alice.key, body: { prompt: 'no placeholder' } }), 400, 'invalid_request', /\{\{content\}\}/);
+      const noPlaceholder = await s.req('PUT', `/v1/spark/${body.id}`, { key: alice.key, body: { prompt: 'no placeholder' } });
+      assert.equal(noPlaceholder.body.spark.prompt, 'no placeholder');
+      await s.req('PUT', `/v1/spark/${body.id}`, { key: alice.key, body: { prompt: 'B: {{content}}' } });
       assertError(await s.req('PUT', '/v1/spark/spk_summarize', { key: alice.key, body: { name: 'Mine' } }), 403, 'forbidden', /public spark/);
       assertError(await s.req('DELETE', '/v1/spark/spk_summarize', { key: alice.key }), 403, 'forbidden', /public spark/);
 

@@ -55,14 +55,18 @@ export function translateTask(lang: TargetLang): string {
   ].join('\n');
 }
 
-/** The placeholder a user spark's prompt must contain; spaces inside the braces are allowed. */
+/** Where a user spark's prompt wants the text; spaces inside the braces are allowed. Optional. */
 export const CONTENT_PLACEHOLDER = /\{\{\s*content\s*\}\}/g;
 
 export function hasContentPlaceholder(template: string): boolean {
   return new RegExp(CONTENT_PLACEHOLDER.source).test(template);
 }
 
-/** Puts the content where {{content}} stands (every occurrence). A function replacer, so `$&` in content stays literal. */
+/**
+ * Puts the content where {{content}} stands (every occurrence), or after the prompt, separated by a
+ * blank line, when it has none (as prompt-template tools do). A function replacer, so `$&` in content stays literal.
+ */
 export function fillTemplate(template: string, content: string): string {
+  if (!hasContentPlaceholder(template)) return `${template}\n\n${content}`;
   return template.replace(CONTENT_PLACEHOLDER, () => content);
 }

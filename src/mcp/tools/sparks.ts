@@ -69,7 +69,7 @@ export function registerSparkTools(t: ToolRegistry, c: Container): void {
   t.define('create_spark', {
     title: 'Create your own Spark',
     description:
-      'Create a reusable Spark of your own: name, prompt (a template that must contain {{content}}, where the text goes), optional description, icon, ' +
+      'Create a reusable Spark of your own: name, prompt (a template; {{content}} marks where the text goes, else the text is appended after it), optional description, icon, ' +
       'category (writing, summarize, code, productivity, translate, custom).',
     input: CreateSparkBody,
     output: CreateSparkResponse,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { invalid } from '../../errors.js';
 import { Timestamp } from '../../http/schemas.js';
-import { TARGET_LANGS, hasContentPlaceholder } from '../../sparks/prompts.js';
+import { TARGET_LANGS } from '../../sparks/prompts.js';
 import { CATEGORIES } from './catalogue.js';
 
 export const MAX_CONTENT = 100_000;
@@ -20,7 +20,7 @@ const Description = z.string().trim().max(500, 'description must be at most 500 
 const Prompt = z
   .string()
   .max(MAX_PROMPT, `prompt must be at most ${MAX_PROMPT} characters`)
-  .refine(hasContentPlaceholder, 'prompt must contain {{content}} where the text goes, e.g. "Rewrite as a haiku: {{content}}"');
+  .refine((p) => p.trim() !== '', 'prompt must not be empty');
 
 export const SparkQuery = z.object({
   action: z
@@ -63,7 +63,7 @@ export const PostSparkBody = z.object({
   description: z.string().optional().describe('Create: optional, up to 500 characters.'),
   icon: z.string().optional().describe('Create: optional icon name, default sparkles.'),
   category: z.string().optional().describe(`Create: optional, one of ${CATEGORIES.join(', ')}; default custom.`),
-  prompt: z.string().optional().describe(`Create: required template, up to ${MAX_PROMPT} characters, containing {{content}}.`),
+  prompt: z.string().optional().describe(`Create: required template, up to ${MAX_PROMPT} characters; {{content}} marks where the text goes (without it the text is appended after the prompt).`),
 });
 
 /** zod parse with the same messages as route validation: "field 'x' is required", "field 'x': ...". */
