@@ -4,6 +4,7 @@ import type { Container } from './container.js';
 import { requireApiKey } from './http/auth.js';
 import { registerHealth } from './http/health.js';
 import { registerHttpMetrics } from './http/metrics.js';
+import { withRedactedUrls } from './http/log-redaction.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { registerErrorHandling } from './http/errors.js';
 import { API_PREFIX, registerOpenApi } from './http/openapi.js';
@@ -30,7 +31,7 @@ export interface AppOptions {
 /** The HTTP face of the container. Tests call this too, then listen on a loopback port. */
 export async function buildApp(c: Container, opts: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? { level: c.config.logLevel },
+    logger: withRedactedUrls(opts.logger ?? { level: c.config.logLevel }),
     bodyLimit: BODY_LIMIT,
     trustProxy: c.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },

@@ -32,8 +32,12 @@ export async function serve({ mode }: { mode: ServeMode }): Promise<void> {
   const worker = mode !== 'api' && config.webhooks.worker ? await startContainerWorker(c, { logger }) : null;
   const unnotify = mode !== 'worker' ? startContainerNotifier(c, logger) : () => {};
   const purge = () => {
-    c.sheets.purgeTrash().catch((err) => logger.warn({ err }, 'trash purge failed'));
-    c.exports.purgeExpired().catch((err) => logger.warn({ err }, 'expired export purge failed'));
+    // After the trash purge, so the exports of the sheets it removed go in the same round.
+    c.sheets
+      .purgeTrash()
+      .catch((err) => logger.warn({ err }, 'trash purge failed'))
+      .then(() => c.exports.purgeExpired())
+      .catch((err) => logger.warn({ err }, 'expired export purge failed'));
     c.consoleSessions.purgeExpired().catch((err) => logger.warn({ err }, 'expired console session purge failed'));
   };
   // The first purge runs shortly after start, not before listening: without an index on

@@ -1,7 +1,7 @@
 import type { Container } from '../../container.js';
 import { IdParams } from '../../http/schemas.js';
-import { CreateExportBody, CreateExportResponse } from '../../modules/exports/exports.schemas.js';
-import { ADDITIVE, type ToolRegistry } from '../tool.js';
+import { CreateExportBody, CreateExportResponse, ExportParams, ListExportsResponse, RevokeExportResponse } from '../../modules/exports/exports.schemas.js';
+import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
 
 /**
  * `origin` is the public origin the download link starts with, as REST's publicOrigin gives it:
@@ -18,5 +18,25 @@ export function registerExportTools(t: ToolRegistry, c: Container, origin: strin
     output: CreateExportResponse,
     annotations: ADDITIVE,
     run: async (args, auth) => ({ success: true as const, ...(await c.exports.create(auth.userId, args.id, args.format, origin)) }),
+  });
+
+  t.define('list_sheet_exports', {
+    title: "List a sheet's live exports",
+    description:
+      "List the exports of one sheet that can still be downloaded (export_id, format, filename, created_at, expires_at), newest first. " +
+      'The download urls themselves are shown only once, by export_sheet.',
+    input: ExportParams.pick({ id: true }).extend({ id: IdParams.shape.id.describe('Sheet id, e.g. sht_01j...') }),
+    output: ListExportsResponse,
+    annotations: READ_ONLY,
+    run: async (args, auth) => ({ success: true as const, exports: await c.exports.list(auth.userId, args.id) }),
+  });
+
+  t.define('revoke_sheet_export', {
+    title: 'Revoke a sheet export',
+    description: 'Revoke one export of a sheet: its download url answers 404 from now on. Use list_sheet_exports to find export ids.',
+    input: ExportParams.extend({ id: IdParams.shape.id.describe('Sheet id, e.g. sht_01j...'), export_id: ExportParams.shape.export_id.describe('Export id, e.g. exp_01j...') }),
+    output: RevokeExportResponse,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: async (args, auth) => ({ success: true as const, ...(await c.exports.revoke(auth.userId, args.id, args.export_id)) }),
   });
 }

@@ -2,13 +2,13 @@ import type { FastifyRequest } from 'fastify';
 import type { ZApp } from '../../http/types.js';
 import { IdParams, responses } from '../../http/schemas.js';
 import { contentDisposition } from './exports.render.js';
-import { CreateExportBody, CreateExportResponse, ExportTokenParams } from './exports.schemas.js';
+import { CreateExportBody, CreateExportResponse, ExportParams, ExportTokenParams, ListExportsResponse, RevokeExportResponse } from './exports.schemas.js';
 import { EXPORT_PATH, type ExportsService } from './exports.service.js';
 
 /** PUBLIC_URL when set (behind a proxy), else the origin the client used. */
 export const publicOrigin = (publicUrl: string | undefined, req: FastifyRequest) => publicUrl ?? `${req.protocol}://${req.host}`;
 
-/** POST /v1/sheets/{id}/export, inside the authenticated scope. */
+/** POST /v1/sheets/{id}/export and the export management routes, inside the authenticated scope. */
 export function registerExportRoutes(app: ZApp, exports: ExportsService, publicUrl: string | undefined) {
   app.post('/sheets/:id/export', {
     schema: {
@@ -23,6 +23,31 @@ export function registerExportRoutes(app: ZApp, exports: ExportsService, publicU
       success: true as const,
       ...(await exports.create(req.auth.userId, req.params.id, req.body.format, publicOrigin(publicUrl, req))),
     }),
+  });
+  registerExportManagementRoutes(app, exports);
+}
+
+/** The owner's view of a sheet's download links: list the live ones, revoke one. */
+function registerExportManagementRoutes(app: ZApp, exports: ExportsService) {
+  app.get('/sheets/:id/exports', {
+    schema: {
+      tags: ['Sheets'],
+      operationId: 'listSheetExports',
+      summary: "List a sheet's exports that can still be downloaded",
+      params: IdParams,
+      response: responses(ListExportsResponse, 403, 404),
+    },
+    handler: async (req) => ({ success: true as const, exports: await exports.list(req.auth.userId, req.params.id) }),
+  });
+  app.delete('/sheets/:id/exports/:export_id', {
+    schema: {
+      tags: ['Sheets'],
+      operationId: 'revokeSheetExport',
+      summary: 'Revoke one export: its download url answers 404 from now on',
+      params: ExportParams,
+      response: responses(RevokeExportResponse, 403, 404),
+    },
+    handler: async (req) => ({ success: true as const, ...(await exports.revoke(req.auth.userId, req.params.id, req.params.export_id)) }),
   });
 }
 

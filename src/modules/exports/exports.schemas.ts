@@ -17,3 +17,24 @@ export const CreateExportResponse = z.object({
 });
 
 export const ExportTokenParams = z.object({ token: z.string().min(1).max(200) });
+
+export const ExportParams = z.object({ id: z.string().min(1).max(100), export_id: z.string().min(1).max(100) });
+
+export const ExportSummary = z.object({
+  export_id: z.string(),
+  format: z.enum(EXPORT_FORMATS),
+  filename: z.string(),
+  created_at: Timestamp,
+  expires_at: Timestamp,
+});
+
+export const ListExportsResponse = z.object({
+  success: z.literal(true),
+  exports: z.array(ExportSummary).describe('Exports of the sheet that can still be downloaded, newest first. Download urls are shown only once, at creation.'),
+});
+
+export const RevokeExportResponse = z.object({
+  success: z.literal(true),
+  export_id: z.string(),
+  revoked: z.literal(true).describe('The download url answers 404 from now on.'),
+});

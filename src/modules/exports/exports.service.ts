@@ -61,6 +61,23 @@ export function createExportsService(deps: { repo: ExportsRepo; sheets: SheetsSe
       return { filename: row.filename, contentType: row.content_type, body: row.body, expiresAt: row.expires_at };
     },
 
+    /** The sheet's exports that can still be downloaded (owner only). */
+    async list(userId: string, sheetId: string) {
+      await sheets.get(userId, sheetId);
+      const rows = await repo.listLive(sheetId, clock.now().toISOString());
+      return rows.map((r) => ({ export_id: r.id, format: r.format, filename: r.filename, created_at: r.created_at, expires_at: r.expires_at }));
+    },
+
+    /** Deletes one export of the sheet, so its url answers 404. */
+    async revoke(userId: string, sheetId: string, exportId: string) {
+      await sheets.get(userId, sheetId);
+      if (!(await repo.deleteOne(sheetId, exportId))) {
+        throw new AppError('not_found', `Export ${exportId} not found for sheet ${sheetId} (already revoked, expired or never made)`);
+      }
+      return { export_id: exportId, revoked: true as const };
+    },
+
+    /** Expired exports, and those of sheets that no longer exist. */
     purgeExpired() {
       return repo.deleteExpired(clock.now().toISOString());
     },

@@ -70,6 +70,8 @@ export function createSheetsRepo(db: Db) {
     },
     async remove(id: string, exec: Executor) {
       await exec.deleteFrom('sheets').where('id', '=', id).execute();
+      // Its exports hold rendered copies of the content: they go with it (the 30-day purge's go in exports.purgeExpired).
+      await exec.deleteFrom('exports').where('sheet_id', '=', id).execute();
     },
     async purgeTrashedBefore(cutoff: string): Promise<number> {
       const r = await db.deleteFrom('sheets').where('trashed_at', 'is not', null).where('trashed_at', '<', cutoff).executeTakeFirst();
