@@ -14,6 +14,26 @@ export interface Rendered {
 
 const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
 
+/**
+ * Markdown renders raw HTML, so text that merely looks like HTML (a sheet about "<script>") would become
+ * markup in a viewer. Text is entity-escaped (& first, so a literal "&lt;" survives), then Markdown-escaped.
+ * Turndown calls this for text outside code only; code is literal in Markdown and stays verbatim.
+ */
+const markdownEscape = turndown.escape.bind(turndown);
+const escapeText = (text: string) => markdownEscape(text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
+turndown.escape = escapeText;
+turndown.addRule('image', {
+  filter: 'img',
+  replacement: (_content, node) => {
+    const img = node as HTMLElement;
+    const attr = (name: string) => (img.getAttribute(name) ?? '').replace(/(\n+\s*)+/g, '\n');
+    const alt = escapeText(attr('alt'));
+    const src = attr('src');
+    const title = attr('title');
+    return src ? `![${alt}](${src}${title ? ` "${escapeText(title).replace(/"/g, '\\"')}"` : ''})` : '';
+  },
+});
+
 /** Columns in numeric order (col2 before col10). */
 function columnKeys(sheet: SheetView): string[] {
   return Object.keys(sheet.content).sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)));
@@ -36,7 +56,7 @@ function markdown(sheet: SheetView): string {
     .map((html) => turndown.turndown(sanitizeHtml(html)).trim())
     .filter((md) => md.length > 0)
     .join('\n\n---\n\n');
-  return `${front}\n\n# ${sheet.title}\n\n${body}\n`;
+  return `${front}\n\n# ${escapeText(sheet.title)}\n\n${body}\n`;
 }
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1f2328}
