@@ -42,7 +42,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   registerErrorHandling(app);
   acceptEmptyJsonBodies(app);
   await registerOpenApi(app);
-  registerHttpMetrics(app, c.metrics);
+  registerHttpMetrics(app, c.metrics, c.config.metricsToken);
   await registerRateLimits(app, { config: c.config, redis: c.redis, metrics: c.metrics });
 
   registerExportDownloadRoute(app as unknown as ZApp, c.exports);

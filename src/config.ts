@@ -54,6 +54,7 @@ const EnvSchema = z.object({
   REDIS_KEY_PREFIX: z.string().default('sw:'),
   AUTH_FAILURE_LIMIT: z.coerce.number({ error: 'AUTH_FAILURE_LIMIT must be a number' }).int().positive().default(20),
   TRUST_PROXY: z.string().optional(),
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
   AI_PROVIDER: z.enum(['openai', 'anthropic', ''], { error: 'AI_PROVIDER must be openai or anthropic' }).optional(),
   AI_BASE_URL: z.string().url('AI_BASE_URL must be an absolute URL').optional(),
   AI_API_KEY: z.string().optional(),
@@ -95,6 +96,8 @@ export type Config = {
 export const DEFAULT_RETRY_SCHEDULE = [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000];
 
 export class ConfigError extends Error {}
+  /** Bearer token GET /metrics requires; without it only loopback clients may read /metrics. */
+  metricsToken?: string;
 
 /** Parses the environment once at start; every bad value is named in one message. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -137,6 +140,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+    metricsToken: e.METRICS_TOKEN,
 /** "1"/"true": trust every proxy; otherwise the proxies' addresses or CIDRs, comma separated. */
 function parseTrustProxy(v: string | undefined): boolean | string {
   if (!v || v === '0' || v === 'false') return false;

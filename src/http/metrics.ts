@@ -1,12 +1,17 @@
-import type { FastifyInstance } from 'fastify';
+import { timingSafeEqual, createHash } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
 import type { Metrics } from '../ops/metrics.js';
 
 /**
  * Counts every response by method, route pattern (not the raw URL, so ids do
  * not explode the label set) and status, and serves GET /metrics in the
  * Prometheus text format. Register before the route scopes so the hook covers them.
+ * /metrics shows traffic and queue sizes: with `token` (METRICS_TOKEN) it needs that Bearer token,
+ * otherwise it answers loopback clients only (the address after TRUST_PROXY).
  */
-export function registerHttpMetrics(app: FastifyInstance, metrics: Metrics): void {
+export function registerHttpMetrics(app: FastifyInstance, metrics: Metrics, token?: string): void {
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';
     if (route === '/metrics') return;
@@ -15,8 +20,31 @@ export function registerHttpMetrics(app: FastifyInstance, metrics: Metrics): voi
     metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+    checkAccess(req, token);
     const body = await metrics.registry.metrics();
     return reply.type(metrics.registry.contentType).send(body);
   });
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+function checkAccess(req: FastifyRequest, token: string | undefined) {
+  if (token) {
+    const given = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    // Hashes are equal-length, so the comparison takes the same time whatever was sent.
+    if (!timingSafeEqual(digest(given), digest(token))) {
+      throw new AppError('unauthorized', '/metrics needs Authorization: Bearer <METRICS_TOKEN>', { 'www-authenticate': 'Bearer realm="metrics"' });
+    }
+    return;
+  }
+  if (!isLoopback(req.ip)) {
+    throw new AppError('forbidden', '/metrics answers loopback clients only; set METRICS_TOKEN to scrape it from elsewhere');
+  }
+}
+
+function isLoopback(ip: string): boolean {
+  if (!ipaddr.isValid(ip)) return false;
+  const addr = ipaddr.process(ip);
+  return addr.range() === 'loopback';
 }

@@ -1,0 +1,61 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+
+const TOKEN = 'metrics-token-0123456789abcdef';
+
+for (const dialect of dialects()) {
+  describe(`/metrics is not public [${dialect}]`, () => {
+    describe('with METRICS_TOKEN', () => {
+      let s: TestServer;
+      before(async () => {
+        s = await startServer(dialect, { env: { METRICS_TOKEN: TOKEN } });
+      });
+      after(() => s.close());
+
+      it('needs Authorization: Bearer <METRICS_TOKEN>, even from loopback', async () => {
+        const none = await s.req('GET', '/metrics');
+        assertError(none, 401, 'unauthorized', /METRICS_TOKEN/);
+        assert.equal(none.headers.get('www-authenticate'), 'Bearer realm="metrics"');
+        assertError(await s.req('GET', '/metrics', { headers: { authorization: `Bearer ${TOKEN}x` } }), 401, 'unauthorized');
+        assertError(await s.req('GET', '/metrics', { headers: { authorization: `Bearer ${TOKEN.slice(1)}` } }), 401, 'unauthorized');
+        assertError(await s.req('GET', '/metrics', { headers: { authorization: TOKEN } }), 401, 'unauthorized');
+        // An API key is not a metrics credential.
+        const user = await s.user('business');
+        assertError(await s.req('GET', '/metrics', { key: user.key }), 401, 'unauthorized');
+        const ok = await s.req('GET', '/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
+        assert.equal(ok.status, 200);
+        assert.match(ok.body, /# TYPE http_requests_total counter/);
+      });
+    });
+
+    describe('without METRICS_TOKEN, behind a trusted proxy', () => {
+      let s: TestServer;
+      before(async () => {
+        s = await startServer(dialect, { env: { TRUST_PROXY: '127.0.0.1' } });
+      });
+      after(() => s.close());
+
+      it('serves loopback clients only, the client address read after TRUST_PROXY', async () => {
+        assert.equal((await s.req('GET', '/metrics')).status, 200);
+        assert.equal((await s.req('GET', '/metrics', { headers: { 'x-forwarded-for': '127.0.0.1' } })).status, 200);
+        assert.equal((await s.req('GET', '/metrics', { headers: { 'x-forwarded-for': '::1' } })).status, 200);
+        for (const remote of ['203.0.113.7', '10.0.0.5', '::ffff:8.8.8.8', '127.0.0.1, 203.0.113.7']) {
+          assertError(await s.req('GET', '/metrics', { headers: { 'x-forwarded-for': remote } }), 403, 'forbidden', /METRICS_TOKEN/);
+        }
+      });
+    });
+
+    describe('without METRICS_TOKEN or TRUST_PROXY', () => {
+      let s: TestServer;
+      before(async () => {
+        s = await startServer(dialect);
+      });
+      after(() => s.close());
+
+      it('a forged X-Forwarded-For changes nothing: the socket address counts', async () => {
+        assert.equal((await s.req('GET', '/metrics', { headers: { 'x-forwarded-for': '203.0.113.7' } })).status, 200);
+      });
+    });
+  });
+}
