@@ -26,6 +26,7 @@ import { createTodosRepo } from './modules/todos/todos.repo.js';
 import { createTodosService } from './modules/todos/todos.service.js';
 import { createWebhooksRepo } from './modules/webhooks/webhooks.repo.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
+import { createEventsService } from './modules/events/events.service.js';
 import { createDeliveryEngine } from './webhooks/delivery.js';
 import { countPendingDeliveries, createMetrics } from './ops/metrics.js';
 import { openRedis } from './ops/redis.js';
@@ -62,6 +63,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const webhookDelivery = createDeliveryEngine({ db, dialect: database.dialect, clock, config, onAttempt: metrics.observeDeliveryAttempt });
   metrics.setQueueDepthSource(() => countPendingDeliveries(db));
   const webhooks = createWebhooksService({ repo: createWebhooksRepo(db), tx, clock, engine: webhookDelivery, wake: () => outbox.committed() });
+  const events = createEventsService({ db, outbox, clock, dialect: database.dialect, databaseUrl: config.databaseUrl, logger: opts.logger });
 
   return {
     config,
@@ -84,7 +86,9 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     consoleSessions,
     webhookDelivery,
     webhooks,
+    events,
     async close() {
+      await events.close();
       await webhookDelivery.close();
       await redis?.close();
       await database.close();

@@ -1,0 +1,87 @@
+import { once } from 'node:events';
+import { z } from 'zod';
+import { EVENT_NAMES } from '../../events/catalog.js';
+import { responses } from '../../http/schemas.js';
+import type { ZApp } from '../../http/types.js';
+import type { EventsService } from './events.service.js';
+
+const StreamQuery = z.object({
+  events: z
+    .string()
+    .max(1000)
+    .optional()
+    .describe(`Comma-separated event names to receive (default: all). Known: ${EVENT_NAMES.join(', ')}.`),
+});
+const StreamHeaders = z.object({
+  'last-event-id': z
+    .string()
+    .max(100)
+    .optional()
+    .describe('Resume strictly after this event id (the SSE `id:` of the last event received), at most 24 hours back.'),
+});
+const StreamBody = z
+  .string()
+  .describe(
+    'text/event-stream. Each event: `id: evt_...`, `event: <name>`, `data: {"id","event","timestamp","data"}` (the webhook body plus the id). ' +
+      'A comment line (`: heartbeat`) every 15 seconds keeps proxies from closing an idle stream.',
+  );
+
+export const HEARTBEAT_MS = 15_000;
+
+/** GET /v1/events/stream: the account's events as Server-Sent Events, from the outbox. */
+export function registerEventRoutes(app: ZApp, events: EventsService, opts: { heartbeatMs?: number } = {}) {
+  const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
+  const open = new Set<() => void>();
+  // Fastify's close waits for busy connections; a stream never goes idle, so end them first.
+  app.addHook('preClose', (done) => {
+    for (const stop of [...open]) stop();
+    done();
+  });
+
+  app.get('/events/stream', {
+    schema: {
+      tags: ['Events'],
+      operationId: 'streamEvents',
+      summary: "Stream the account's events (Server-Sent Events): Bearer key or console session; resume with Last-Event-ID",
+      querystring: StreamQuery,
+      headers: StreamHeaders,
+      response: responses(StreamBody),
+    },
+    handler: async (req, reply) => {
+      const filter = events.parseFilter(req.query.events, EVENT_NAMES);
+      const ac = new AbortController();
+      // Validates Last-Event-ID, so a bad one is still an ordinary JSON 400.
+      const cursor = events.open(req.auth.userId, { lastEventId: req.headers['last-event-id'], events: filter, signal: ac.signal });
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        'x-accel-buffering': 'no',
+      });
+      res.write('retry: 2000\n: connected\n\n');
+      const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs);
+      const stop = () => {
+        clearInterval(heartbeat);
+        open.delete(stop);
+        ac.abort();
+      };
+      open.add(stop);
+      res.on('close', stop);
+      try {
+        while (!ac.signal.aborted) {
+          for (const e of await cursor.next()) {
+            if (ac.signal.aborted) break;
+            if (!res.write(`id: ${e.id}\nevent: ${e.event}\ndata: ${e.body}\n\n`)) await once(res, 'drain', { signal: ac.signal });
+          }
+        }
+      } catch (err) {
+        if (!ac.signal.aborted) req.log.warn({ err }, 'event stream failed');
+      } finally {
+        stop();
+        res.end();
+      }
+    },
+  });
+}

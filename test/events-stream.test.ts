@@ -1,0 +1,161 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+
+interface Sse {
+  id: string;
+  event: string;
+  data: any;
+}
+
+/** A minimal SSE client over fetch (what the console does too: EventSource cannot send headers). */
+export async function openStream(url: string, headers: Record<string, string>) {
+  const ac = new AbortController();
+  const res = await fetch(url, { headers, signal: ac.signal });
+  const received: Sse[] = [];
+  const comments: string[] = [];
+  let waiters: (() => void)[] = [];
+  const done = (async () => {
+    if (!res.ok || !res.body) return;
+    const decoder = new TextDecoder();
+    let buf = '';
+    try {
+      for await (const chunk of res.body) {
+        buf += decoder.decode(chunk as Uint8Array, { stream: true });
+        let end: number;
+        while ((end = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, end);
+          buf = buf.slice(end + 2);
+          const fields: Record<string, string> = {};
+          for (const line of block.split('\n')) {
+            if (line.startsWith(':')) comments.push(line.slice(1).trim());
+            else if (line.includes(':')) fields[line.slice(0, line.indexOf(':'))] = line.slice(line.indexOf(':') + 1).trimStart();
+          }
+          if (fields.data) received.push({ id: fields.id, event: fields.event, data: JSON.parse(fields.data) });
+          for (const w of waiters) w();
+          waiters = [];
+        }
+      }
+    } catch {
+      /* aborted */
+    }
+  })();
+  return {
+    res,
+    received,
+    comments,
+    /** Waits until `n` events arrived (the test's own timeout bounds it). */
+    async waitFor(n: number) {
+      while (received.length < n) await new Promise<void>((r) => waiters.push(r));
+      return received.slice(0, n);
+    },
+    async close() {
+      ac.abort();
+      await done;
+    },
+  };
+}
+
+async function eventually(check: () => boolean, what: string) {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
+  assert.ok(check(), what);
+}
+
+for (const dialect of dialects()) {
+  describe(`event stream [${dialect}]`, () => {
+    let s: TestServer;
+    let alice: { key: string; userId: string };
+    let bob: { key: string; userId: string };
+    const stream = (key: string, query = '', headers: Record<string, string> = {}) =>
+      openStream(`${s.url}/v1/events/stream${query}`, { authorization: `Bearer ${key}`, ...headers });
+    const sheet = async (title: string, key = alice.key) => (await s.req('POST', '/v1/sheets', { key, body: { title, content: { col1: '<p>x</p>' } } })).body.id as string;
+
+    before(async () => {
+      s = await startServer(dialect);
+      alice = await s.user('pro');
+      bob = await s.user('free');
+    });
+    after(() => s.close());
+
+    it('sends a REST write as an SSE event with an evt_ id, only to its owner, with no secrets', async () => {
+      const a = await stream(alice.key);
+      const b = await stream(bob.key);
+      assert.equal(a.res.status, 200);
+      assert.match(a.res.headers.get('content-type')!, /^text\/event-stream/);
+      const id = await sheet('Live one');
+      const [ev] = await a.waitFor(1);
+      assert.equal(ev.event, 'sheet.created');
+      assert.match(ev.id, /^evt_[0-9a-z]{26}$/);
+      assert.equal(ev.data.id, ev.id);
+      assert.equal(ev.data.event, 'sheet.created');
+      assert.equal(ev.data.data.sheet_id, id);
+      assert.equal(ev.data.data.name, 'Live one');
+      assert.equal(JSON.stringify(ev).includes(alice.key), false);
+      await sheet('Bob writes', bob.key);
+      await b.waitFor(1);
+      assert.equal(b.received[0].data.data.name, 'Bob writes');
+      assert.equal(a.received.length, 1, "another account's event never reaches alice");
+      await a.close();
+      await b.close();
+    });
+
+    it('filters by events= and refuses unknown names', async () => {
+      const a = await stream(alice.key, '?events=sheet.updated,sheet.deleted');
+      const id = await sheet('Filtered');
+      assert.equal((await s.req('PUT', `/v1/sheets/${id}`, { key: alice.key, body: { title: 'Filtered 2' } })).status, 200);
+      assert.equal((await s.req('DELETE', `/v1/sheets/${id}`, { key: alice.key })).status, 200);
+      const got = await a.waitFor(2);
+      assert.deepEqual(got.map((e) => e.event), ['sheet.updated', 'sheet.deleted']);
+      await a.close();
+      assertError(await s.req('GET', '/v1/events/stream?events=sheet.created,nope', { key: alice.key }), 400, 'invalid_request', /nope/);
+    });
+
+    it('resumes strictly after Last-Event-ID, and refuses a malformed one', async () => {
+      const a = await stream(alice.key, '?events=sheet.created');
+      for (const t of ['R1', 'R2', 'R3']) await sheet(t);
+      const first = await a.waitFor(3);
+      await a.close();
+      assert.deepEqual(first.map((e) => e.data.data.name), ['R1', 'R2', 'R3']);
+      assert.ok(first[0].id < first[1].id && first[1].id < first[2].id, 'ids sort in time order');
+
+      const resumed = await stream(alice.key, '?events=sheet.created', { 'last-event-id': first[0].id });
+      const again = await resumed.waitFor(2);
+      assert.deepEqual(again.map((e) => e.id), [first[1].id, first[2].id]);
+      await sheet('R4');
+      assert.equal((await resumed.waitFor(3))[2].data.data.name, 'R4');
+      await resumed.close();
+
+      const fromLast = await stream(alice.key, '?events=sheet.created', { 'last-event-id': first[2].id });
+      await sheet('R5');
+      const [next] = await fromLast.waitFor(1);
+      assert.equal(next.data.data.name, 'R4', 'R4 came after R3');
+      assert.equal((await fromLast.waitFor(2))[1].data.data.name, 'R5');
+      await fromLast.close();
+
+      assertError(await s.req('GET', '/v1/events/stream', { key: alice.key, headers: { 'last-event-id': '../x' } }), 400, 'invalid_request', /Last-Event-ID/);
+      assertError(await s.req('GET', '/v1/events/stream'), 401, 'unauthorized');
+    });
+
+    it("sees another process's writes on the same database", async () => {
+      const other = await startServer(dialect, dialect === 'postgres' ? { databaseUrl: s.c.config.databaseUrl } : { dataDir: s.dataDir });
+      try {
+        const a = await stream(alice.key, '?events=sheet.created');
+        const r = await other.req('POST', '/v1/sheets', { key: alice.key, body: { title: 'From elsewhere', content: {} } });
+        assert.equal(r.status, 200);
+        const [ev] = await a.waitFor(1);
+        assert.equal(ev.data.data.sheet_id, r.body.id);
+        await a.close();
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('leaves nothing running after clients disconnect', async () => {
+      const streams = await Promise.all([1, 2, 3, 4, 5].map(() => stream(alice.key)));
+      await eventually(() => s.c.events.openStreams() >= 5, 'five streams open');
+      await Promise.all(streams.map((x) => x.close()));
+      await eventually(() => s.c.events.openStreams() === 0, 'every stream closed on the server');
+      assert.equal(s.c.events.pendingWaits(), 0, 'no wake-up or timer left behind');
+    });
+  });
+}
