@@ -10,6 +10,9 @@ import { registerErrorHandling } from './http/errors.js';
 import { API_PREFIX, registerOpenApi } from './http/openapi.js';
 import type { ZApp } from './http/types.js';
 import { registerMcpRoutes } from './mcp/http.js';
+import { registerConnectedAppRoutes } from './modules/oauth/connected-apps.routes.js';
+import { registerOAuthRoutes } from './modules/oauth/oauth.routes.js';
+import { accessTokenAuth } from './modules/oauth/oauth.service.js';
 import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { registerExportDownloadRoute, registerExportRoutes } from './modules/exports/exports.routes.js';
 import { consoleCookieAuth } from './modules/console/console.cookie.js';
@@ -21,7 +24,6 @@ import { registerSparkRoutes } from './modules/sparks/sparks.routes.js';
 import { registerStatsRoutes } from './modules/stats/stats.routes.js';
 import { registerTodoRoutes } from './modules/todos/todos.routes.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
-import { registerEventRoutes } from './modules/events/events.routes.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -52,11 +54,12 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   app.get('/healthz', { schema: { hide: true } }, async () => ({ success: true, status: 'ok' }));
   registerHealth(app, { db: c.db, redis: c.redis });
   await registerMcpRoutes(app, c);
+  await registerOAuthRoutes(app, { oauth: c.oauth, clients: c.oauthClients, apiKeys: c.apiKeys, consoleSessions: c.consoleSessions, publicUrl: c.config.publicUrl });
 
   await app.register(
     async (v1) => {
       const api = v1 as unknown as ZApp;
-      requireApiKey(v1, c.apiKeys, consoleCookieAuth(c.consoleSessions, c.config.publicUrl));
+      requireApiKey(v1, c.apiKeys, consoleCookieAuth(c.consoleSessions, c.config.publicUrl), accessTokenAuth(c.oauth));
       registerApiKeyRoutes(api, c.apiKeys);
       registerSheetRoutes(api, c.sheets);
       registerSessionRoutes(api, c.sessions);
@@ -66,7 +69,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       registerWebhookRoutes(api, c.webhooks);
       registerStatsRoutes(api, c.stats);
       registerExportRoutes(api, c.exports, c.config.publicUrl);
-      registerEventRoutes(api, c.events);
+      registerConnectedAppRoutes(api, c.oauth);
     },
     { prefix: API_PREFIX },
   );

@@ -26,7 +26,9 @@ import { createTodosRepo } from './modules/todos/todos.repo.js';
 import { createTodosService } from './modules/todos/todos.service.js';
 import { createWebhooksRepo } from './modules/webhooks/webhooks.repo.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
-import { createEventsService } from './modules/events/events.service.js';
+import { createOAuthClients, oauthDispatcher } from './modules/oauth/oauth.clients.js';
+import { createOAuthRepo } from './modules/oauth/oauth.repo.js';
+import { createOAuthService } from './modules/oauth/oauth.service.js';
 import { createDeliveryEngine } from './webhooks/delivery.js';
 import { countPendingDeliveries, createMetrics } from './ops/metrics.js';
 import { openRedis } from './ops/redis.js';
@@ -59,11 +61,13 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const stats = createStatsService({ repo: createStatsRepo(db), clock });
   const exports = createExportsService({ repo: createExportsRepo(db), sheets, outbox, tx, clock });
   const consoleSessions = createConsoleSessionsService({ repo: createConsoleSessionsRepo(db), apiKeys, clock });
+  const oauthRepo = createOAuthRepo(db);
+  const oauthClients = createOAuthClients({ repo: oauthRepo, clock, dispatcher: oauthDispatcher(config.webhooks) });
+  const oauth = createOAuthService({ db, repo: oauthRepo, clients: oauthClients, clock, onTouchError: (err) => opts.logger?.warn({ err }, 'could not update a grant\'s last_used_at') });
   // The worker itself is started by server.ts (or a test), not here: API-only processes share this engine for POST /webhooks/{id}/test.
   const webhookDelivery = createDeliveryEngine({ db, dialect: database.dialect, clock, config, onAttempt: metrics.observeDeliveryAttempt });
   metrics.setQueueDepthSource(() => countPendingDeliveries(db));
   const webhooks = createWebhooksService({ repo: createWebhooksRepo(db), tx, clock, engine: webhookDelivery, wake: () => outbox.committed() });
-  const events = createEventsService({ db, outbox, clock, dialect: database.dialect, databaseUrl: config.databaseUrl, logger: opts.logger });
 
   return {
     config,
@@ -84,12 +88,13 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     stats,
     exports,
     consoleSessions,
+    oauth,
+    oauthClients,
     webhookDelivery,
     webhooks,
-    events,
     async close() {
-      await events.close();
       await webhookDelivery.close();
+      await oauthClients.close();
       await redis?.close();
       await database.close();
     },

@@ -3,6 +3,8 @@ import type { Container } from '../container.js';
 import { requireApiKey } from '../http/auth.js';
 import { sendError } from '../http/errors.js';
 import { publicOrigin } from '../modules/exports/exports.routes.js';
+import { resourceMetadataUrl } from '../modules/oauth/oauth.routes.js';
+import { accessTokenAuth } from '../modules/oauth/oauth.service.js';
 
 export const MCP_PATH = '/mcp';
 const BATCH_REFUSED =
@@ -19,7 +21,11 @@ const loadMcp = () => (mcpModules ??= Promise.all([import('./server.js'), import
  */
 export async function registerMcpRoutes(app: FastifyInstance, c: Container): Promise<void> {
   await app.register(async (scope) => {
-    requireApiKey(scope, c.apiKeys);
+    requireApiKey(scope, c.apiKeys, undefined, accessTokenAuth(c.oauth));
+    // Tells an MCP client where to start the OAuth flow (RFC 9728 section 5.1).
+    scope.addHook('onSend', async (req, reply) => {
+      if (reply.statusCode === 401) reply.header('www-authenticate', `Bearer resource_metadata="${resourceMetadataUrl(c.config.publicUrl, req)}"`);
+    });
 
     scope.post(MCP_PATH, { schema: { hide: true } }, async (req, reply) => {
       // One POST is one message, so one call counts once against the plan limit. A batch would

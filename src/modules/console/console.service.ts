@@ -4,6 +4,7 @@ import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ApiKeysService, AuthContext } from '../api-keys/api-keys.service.js';
 import type { ConsoleSessionsRepo } from './console.repo.js';
+import { FULL_ACCESS, requireScope } from '../api-keys/scopes.js';
 
 /** A console sign-in lasts 12 hours, then the API key must be entered again. */
 export const CONSOLE_SESSION_TTL_MS = 12 * 3600 * 1000;
@@ -30,6 +31,8 @@ export function createConsoleSessionsService(deps: { repo: ConsoleSessionsRepo; 
   return {
     async signIn(apiKey: string) {
       const auth = await apiKeys.authenticate(`Bearer ${apiKey}`);
+      // A console session acts with full access, so only a full-access key may open one.
+      requireScope(auth.scopes, FULL_ACCESS);
       const token = randomBytes(32).toString('base64url');
       const now = clock.now();
       // Expired sessions go on every sign-in (an indexed delete), besides the hourly purge in server.ts.

@@ -1,0 +1,171 @@
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { request, type Dispatcher } from 'undici';
+import type { Clock } from '../../clock.js';
+import type { OAuthClientsTable } from '../../db/types.js';
+import { createWebhookDispatcher } from '../../webhooks/ssrf-dispatcher.js';
+import { OAuthError } from './oauth.errors.js';
+import type { OAuthRepo } from './oauth.repo.js';
+
+/** Client ID metadata documents: how much we read, how long we wait, how long a fetched copy is used. */
+const DOCUMENT_LIMIT_BYTES = 5 * 1024;
+const DOCUMENT_TIMEOUT_MS = 5_000;
+const DOCUMENT_CACHE_MS = 3600_000;
+/** Unused dynamic registrations go after 30 days (checked on every registration). */
+const UNUSED_CLIENT_MS = 30 * 86_400_000;
+
+export interface OAuthClient {
+  id: string;
+  name: string;
+  redirectUris: string[];
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** https anywhere; http only to the loopback (RFC 8252); a private-use scheme for native apps; nothing script-like. */
+export function acceptableRedirectUri(uri: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(uri);
+  } catch {
+    return false;
+  }
+  if (u.hash) return false;
+  if (u.protocol === 'https:') return true;
+  if (u.protocol === 'http:') return LOOPBACK.has(u.hostname);
+  return /^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/.test(u.protocol) || /^(cursor|vscode|claude):$/.test(u.protocol);
+}
+
+/** Exact match, except that a loopback redirect may use any port (RFC 8252 section 7.3). */
+export function redirectMatches(registered: string[], uri: string): boolean {
+  if (registered.includes(uri)) return true;
+  let u: URL;
+  try {
+    u = new URL(uri);
+  } catch {
+    return false;
+  }
+  if (u.protocol !== 'http:' || !LOOPBACK.has(u.hostname)) return false;
+  return registered.some((r) => {
+    const v = new URL(r);
+    return v.protocol === 'http:' && v.hostname === u.hostname && v.pathname === u.pathname && v.search === u.search;
+  });
+}
+
+const isMetadataUrl = (id: string) => {
+  try {
+    const u = new URL(id);
+    return u.protocol === 'https:' && u.pathname !== '/' && !u.hash && !u.username && !u.password;
+  } catch {
+    return false;
+  }
+};
+
+function validRedirects(value: unknown): string[] {
+  if (!Array.isArray(value) || value.length === 0 || value.length > 20 || !value.every((v) => typeof v === 'string' && v.length <= 2000)) {
+    throw new OAuthError('invalid_redirect_uri', 'redirect_uris must be a non-empty array of URLs');
+  }
+  const bad = value.find((v) => !acceptableRedirectUri(v));
+  if (bad) throw new OAuthError('invalid_redirect_uri', `redirect_uri ${bad} is not allowed: use https, http on the loopback, or an app scheme`);
+  return value as string[];
+}
+
+const clientName = (value: unknown, fallback: string) =>
+  typeof value === 'string' && value.trim() ? value.trim().slice(0, 100) : fallback;
+
+/** Dynamic registrations (RFC 7591) and client ID metadata documents, resolved to one shape. */
+export function createOAuthClients(deps: { repo: OAuthRepo; clock: Clock; dispatcher: Dispatcher }) {
+  const { repo, clock, dispatcher } = deps;
+  const toClient = (row: OAuthClientsTable): OAuthClient => ({ id: row.id, name: row.client_name, redirectUris: JSON.parse(row.redirect_uris) as string[] });
+
+  async function fetchDocument(url: string): Promise<OAuthClient> {
+    const failed = (why: string) => new OAuthError('invalid_client', `The client ID metadata document at ${url} ${why}`);
+    let text: string;
+    try {
+      const res = await request(url, {
+        dispatcher,
+        signal: AbortSignal.timeout(DOCUMENT_TIMEOUT_MS),
+        headersTimeout: DOCUMENT_TIMEOUT_MS,
+        bodyTimeout: DOCUMENT_TIMEOUT_MS,
+        headers: { accept: 'application/json' },
+      });
+      if (res.statusCode !== 200) {
+        await res.body.dump();
+        throw failed(`answered HTTP ${res.statusCode}`);
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        if (size > DOCUMENT_LIMIT_BYTES) {
+          res.body.destroy();
+          throw failed(`is larger than ${DOCUMENT_LIMIT_BYTES} bytes`);
+        }
+        chunks.push(chunk as Buffer);
+      }
+      text = Buffer.concat(chunks).toString('utf8');
+    } catch (err) {
+      if (err instanceof OAuthError) throw err;
+      throw failed('could not be fetched');
+    }
+    let doc: Record<string, unknown>;
+    try {
+      doc = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      throw failed('is not JSON');
+    }
+    if (doc.client_id !== url) throw failed('names another client_id');
+    const redirectUris = validRedirects(doc.redirect_uris);
+    return { id: url, name: clientName(doc.client_name, new URL(url).host), redirectUris };
+  }
+
+  return {
+    async register(body: Record<string, unknown>) {
+      const redirectUris = validRedirects(body.redirect_uris);
+      const now = clock.now();
+      await repo.purgeUnusedClients(new Date(now.getTime() - UNUSED_CLIENT_MS).toISOString());
+      const row: OAuthClientsTable = {
+        id: `mcpc_${randomBytes(16).toString('base64url')}`,
+        kind: 'registered',
+        client_name: clientName(body.client_name, 'Unnamed MCP client'),
+        redirect_uris: JSON.stringify(redirectUris),
+        created_at: now.toISOString(),
+        fetched_at: null,
+        last_used_at: null,
+      };
+      await repo.insertClient(row);
+      return { client: toClient(row), issuedAt: Math.floor(now.getTime() / 1000) };
+    },
+
+    /** The client behind a client_id: a registration, or a metadata document (fetched at most hourly). */
+    async resolve(clientId: string | undefined): Promise<OAuthClient> {
+      if (!clientId) throw new OAuthError('invalid_client', 'client_id is missing');
+      const row = await repo.findClient(clientId);
+      if (row?.kind === 'registered') return toClient(row);
+      if (!isMetadataUrl(clientId)) throw new OAuthError('invalid_client', 'Unknown client_id; register the client again');
+      const now = clock.now();
+      if (row?.fetched_at && now.getTime() - Date.parse(row.fetched_at) < DOCUMENT_CACHE_MS) return toClient(row);
+      const client = await fetchDocument(clientId);
+      await repo.upsertMetadataClient({
+        id: client.id,
+        kind: 'metadata',
+        client_name: client.name,
+        redirect_uris: JSON.stringify(client.redirectUris),
+        created_at: row?.created_at ?? now.toISOString(),
+        fetched_at: now.toISOString(),
+        last_used_at: row?.last_used_at ?? null,
+      });
+      return client;
+    },
+
+    touch: (id: string) => repo.touchClient(id, clock.now().toISOString()),
+    close: () => dispatcher.close(),
+  };
+}
+export type OAuthClients = ReturnType<typeof createOAuthClients>;
+
+/** Metadata documents are fetched through the webhook SSRF guard (same CA and private-target settings). */
+export function oauthDispatcher(config: { allowPrivateTargets: boolean; caFile?: string }): Dispatcher {
+  const ca = config.caFile ? fs.readFileSync(config.caFile, 'utf8') : undefined;
+  return createWebhookDispatcher({ allowPrivate: config.allowPrivateTargets, ca, connectTimeoutMs: DOCUMENT_TIMEOUT_MS });
+}

@@ -1,0 +1,90 @@
+import type { Executor, OAuthClientsTable, OAuthCodesTable, OAuthGrantsTable, OAuthTokensTable } from '../../db/types.js';
+
+export function createOAuthRepo(db: Executor) {
+  return {
+    findClient(id: string) {
+      return db.selectFrom('oauth_clients').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    async insertClient(row: OAuthClientsTable) {
+      await db.insertInto('oauth_clients').values(row).execute();
+    },
+    /** A metadata document client, fetched again: its cached copy is replaced. */
+    async upsertMetadataClient(row: OAuthClientsTable) {
+      await db.deleteFrom('oauth_clients').where('id', '=', row.id).execute();
+      await db.insertInto('oauth_clients').values(row).execute();
+    },
+    async touchClient(id: string, at: string) {
+      await db.updateTable('oauth_clients').set({ last_used_at: at }).where('id', '=', id).execute();
+    },
+    /** Registrations never used since `before` and without a grant. */
+    async purgeUnusedClients(before: string) {
+      await db
+        .deleteFrom('oauth_clients')
+        .where('kind', '=', 'registered')
+        .where('created_at', '<', before)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', before)]))
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('oauth_grants').select('id').whereRef('oauth_grants.client_id', '=', 'oauth_clients.id').where('status', '=', 'active'))))
+        .execute();
+    },
+
+    async insertCode(row: OAuthCodesTable) {
+      await db.insertInto('oauth_codes').values(row).execute();
+    },
+    findCode(hash: string, exec: Executor = db) {
+      return exec.selectFrom('oauth_codes').selectAll().where('code_hash', '=', hash).executeTakeFirst();
+    },
+    /** True for the one exchange that marks the code used; a replay gets false. */
+    async useCode(hash: string, at: string, grantId: string, exec: Executor = db) {
+      const r = await exec
+        .updateTable('oauth_codes')
+        .set({ used_at: at, grant_id: grantId })
+        .where('code_hash', '=', hash)
+        .where('used_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+
+    async insertGrant(row: OAuthGrantsTable, exec: Executor = db) {
+      await exec.insertInto('oauth_grants').values(row).execute();
+    },
+    findGrant(id: string, exec: Executor = db) {
+      return exec.selectFrom('oauth_grants').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    listGrants(userId: string) {
+      return db.selectFrom('oauth_grants').selectAll().where('user_id', '=', userId).where('status', '=', 'active').orderBy('id', 'desc').execute();
+    },
+    async revokeGrant(id: string, at: string, exec: Executor = db) {
+      await exec.updateTable('oauth_grants').set({ status: 'revoked', revoked_at: at }).where('id', '=', id).where('status', '=', 'active').execute();
+    },
+    async touchGrant(id: string, now: string, staleBefore: string) {
+      await db
+        .updateTable('oauth_grants')
+        .set({ last_used_at: now })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
+        .execute();
+    },
+
+    async insertTokens(rows: OAuthTokensTable[], exec: Executor = db) {
+      await exec.insertInto('oauth_tokens').values(rows).execute();
+    },
+    findToken(hash: string, exec: Executor = db) {
+      return exec.selectFrom('oauth_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+    },
+    async useToken(hash: string, at: string, exec: Executor = db) {
+      const r = await exec.updateTable('oauth_tokens').set({ used_at: at }).where('token_hash', '=', hash).where('used_at', 'is', null).executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    /** An access token with its grant and the account's plan, for authenticating a request. */
+    findAccess(hash: string) {
+      return db
+        .selectFrom('oauth_tokens')
+        .innerJoin('oauth_grants', 'oauth_grants.id', 'oauth_tokens.grant_id')
+        .innerJoin('users', 'users.id', 'oauth_grants.user_id')
+        .select(['oauth_tokens.expires_at', 'oauth_tokens.kind', 'oauth_grants.id as grant_id', 'oauth_grants.status', 'oauth_grants.scopes', 'oauth_grants.user_id', 'oauth_grants.last_used_at', 'users.plan'])
+        .where('oauth_tokens.token_hash', '=', hash)
+        .executeTakeFirst();
+    },
+  };
+}
+export type OAuthRepo = ReturnType<typeof createOAuthRepo>;

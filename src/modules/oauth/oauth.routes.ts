@@ -1,0 +1,273 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../errors.js';
+import { hasScope, SCOPES } from '../api-keys/scopes.js';
+import type { ApiKeysService, AuthContext } from '../api-keys/api-keys.service.js';
+import { consoleCookie } from '../console/console.cookie.js';
+import type { ConsoleSessionsService } from '../console/console.service.js';
+import type { OAuthClient, OAuthClients } from './oauth.clients.js';
+import { redirectMatches } from './oauth.clients.js';
+import { CONSENT_HEADERS, consentPage, errorPage } from './oauth.consent.js';
+import { OAuthError } from './oauth.errors.js';
+import { parseScope, type OAuthService } from './oauth.service.js';
+
+export const MCP_RESOURCE_PATH = '/mcp';
+const CSRF_COOKIE = 'sw_oauth_csrf';
+/** Dynamic registrations per client address per hour (in this process). */
+const REGISTRATIONS_PER_HOUR = 20;
+
+type Form = Record<string, string | string[] | undefined>;
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** The issuer and resource origin: PUBLIC_URL, else the origin this request reached (http://HOST:PORT when direct). */
+export const originOf = (publicUrl: string | undefined, req: FastifyRequest) => publicUrl ?? `${req.protocol}://${req.host}`;
+export const resourceMetadataUrl = (publicUrl: string | undefined, req: FastifyRequest) =>
+  `${originOf(publicUrl, req)}/.well-known/oauth-protected-resource${MCP_RESOURCE_PATH}`;
+
+export interface OAuthRouteDeps {
+  oauth: OAuthService;
+  clients: OAuthClients;
+  apiKeys: ApiKeysService;
+  consoleSessions: ConsoleSessionsService;
+  publicUrl?: string;
+}
+
+/** The authorization server and the protected-resource metadata, outside /v1 (no API key on these). */
+export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): Promise<void> {
+  const { oauth, clients, publicUrl } = deps;
+  const hide = { schema: { hide: true } };
+
+  const protectedResource = async (req: FastifyRequest) => {
+    const origin = originOf(publicUrl, req);
+    return {
+      resource: `${origin}${MCP_RESOURCE_PATH}`,
+      authorization_servers: [origin],
+      scopes_supported: [...SCOPES],
+      bearer_methods_supported: ['header'],
+      resource_name: 'Sheet Workspace',
+    };
+  };
+  app.get('/.well-known/oauth-protected-resource', hide, protectedResource);
+  app.get(`/.well-known/oauth-protected-resource${MCP_RESOURCE_PATH}`, hide, protectedResource);
+  app.get('/.well-known/oauth-authorization-server', hide, async (req) => {
+    const origin = originOf(publicUrl, req);
+    return {
+      issuer: origin,
+      authorization_endpoint: `${origin}/oauth/authorize`,
+      token_endpoint: `${origin}/oauth/token`,
+      registration_endpoint: `${origin}/oauth/register`,
+      revocation_endpoint: `${origin}/oauth/revoke`,
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['none'],
+      revocation_endpoint_auth_methods_supported: ['none'],
+      scopes_supported: [...SCOPES],
+      client_id_metadata_document_supported: true,
+      authorization_response_iss_parameter_supported: true,
+    };
+  });
+
+  await app.register(async (scope) => {
+    // RFC 6749 bodies are form-encoded; repeated names (the consent page's scope boxes) become arrays.
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+      const form: Form = {};
+      for (const [k, v] of new URLSearchParams(body as string)) {
+        const prev = form[k];
+        form[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+      }
+      done(null, form);
+    });
+    scope.setErrorHandler((err, _req, reply) => {
+      if (err instanceof OAuthError) return sendOAuthError(reply, err);
+      if (err instanceof AppError && err.code === 'rate_limited') return reply.code(429).headers(err.headers ?? {}).send({ error: 'temporarily_unavailable', error_description: err.message });
+      const status = (err as { statusCode?: number }).statusCode ?? 500;
+      if (status >= 500) {
+        reply.log.error({ err }, 'OAuth endpoint failed');
+        return reply.code(500).send({ error: 'server_error', error_description: 'Internal error; retry later' });
+      }
+      return reply.code(400).send({ error: 'invalid_request', error_description: (err as Error).message });
+    });
+
+    const registrations = new Map<string, { count: number; resetAt: number }>();
+    scope.post('/oauth/register', hide, async (req, reply) => {
+      const now = Date.now();
+      const seen = registrations.get(req.ip);
+      const window = seen && seen.resetAt > now ? seen : { count: 0, resetAt: now + 3600_000 };
+      if (window.count >= REGISTRATIONS_PER_HOUR) {
+        return reply.code(429).header('retry-after', String(Math.ceil((window.resetAt - now) / 1000))).send({ error: 'temporarily_unavailable', error_description: 'Too many registrations from this address; retry later' });
+      }
+      registrations.set(req.ip, { ...window, count: window.count + 1 });
+      if (registrations.size > 10_000) for (const [ip, w] of registrations) if (w.resetAt <= now) registrations.delete(ip);
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      if (typeof body !== 'object' || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'The body must be a JSON object');
+      const { client, issuedAt } = await clients.register(body);
+      return reply.code(201).header('cache-control', 'no-store').send({
+        client_id: client.id,
+        client_id_issued_at: issuedAt,
+        client_name: client.name,
+        redirect_uris: client.redirectUris,
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      });
+    });
+
+    scope.get('/oauth/authorize', hide, async (req, reply) => authorizePage(req, reply, deps, req.query as Form));
+    scope.post('/oauth/authorize', hide, async (req, reply) => decide(req, reply, deps, (req.body ?? {}) as Form));
+
+    scope.post('/oauth/token', hide, async (req, reply) => {
+      const f = (req.body ?? {}) as Form;
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      const grantType = one(f.grant_type);
+      if (grantType === 'authorization_code') {
+        return oauth.exchangeCode({ code: one(f.code), clientId: one(f.client_id), redirectUri: one(f.redirect_uri), verifier: one(f.code_verifier), resource: one(f.resource) });
+      }
+      if (grantType === 'refresh_token') {
+        return oauth.refresh({ refreshToken: one(f.refresh_token), clientId: one(f.client_id), scope: one(f.scope), resource: one(f.resource) });
+      }
+      throw new OAuthError(grantType ? 'unsupported_grant_type' : 'invalid_request', grantType ? `grant_type ${grantType} is not supported` : 'grant_type is missing');
+    });
+
+    scope.post('/oauth/revoke', hide, async (req, reply) => {
+      await oauth.revokeToken(one(((req.body ?? {}) as Form).token));
+      return reply.code(200).header('cache-control', 'no-store').send({});
+    });
+  });
+}
+
+function sendOAuthError(reply: FastifyReply, err: OAuthError) {
+  return reply.code(err.status).header('cache-control', 'no-store').send(err.body());
+}
+
+const AUTHORIZE_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'scope', 'state', 'resource'] as const;
+
+interface Checked {
+  client: OAuthClient;
+  redirectUri: string;
+  params: Record<string, string>;
+}
+
+/**
+ * Who the client is and where errors may go. Until the redirect_uri is known to belong to the client,
+ * errors are shown here (400 page), never redirected (RFC 6749 section 4.1.2.1).
+ */
+async function checkClient(deps: OAuthRouteDeps, f: Form, reply: FastifyReply): Promise<Checked | undefined> {
+  const params: Record<string, string> = {};
+  for (const k of AUTHORIZE_PARAMS) {
+    const v = one(f[k]);
+    if (v !== undefined) params[k] = v;
+  }
+  let client: OAuthClient;
+  try {
+    client = await deps.clients.resolve(params.client_id);
+  } catch (err) {
+    if (!(err instanceof OAuthError)) throw err;
+    reply.code(400).headers(CONSENT_HEADERS).type('text/html; charset=utf-8').send(errorPage(err.description));
+    return undefined;
+  }
+  const redirectUri = params.redirect_uri;
+  if (!redirectUri || !redirectMatches(client.redirectUris, redirectUri)) {
+    reply.code(400).headers(CONSENT_HEADERS).type('text/html; charset=utf-8').send(errorPage('redirect_uri is missing or is not one this client registered'));
+    return undefined;
+  }
+  return { client, redirectUri, params };
+}
+
+function redirectWith(reply: FastifyReply, c: Checked, origin: string, values: Record<string, string>) {
+  const url = new URL(c.redirectUri);
+  for (const [k, v] of Object.entries(values)) url.searchParams.set(k, v);
+  if (c.params.state !== undefined) url.searchParams.set('state', c.params.state);
+  url.searchParams.set('iss', origin);
+  return reply.code(302).headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).redirect(url.href);
+}
+
+/** The request itself: PKCE S256, a code response, known scopes, this server's /mcp as the resource. */
+function checkRequest(c: Checked, origin: string): { scopes: string[]; resource: string } {
+  const p = c.params;
+  if (p.response_type !== 'code') throw new OAuthError('unsupported_response_type', 'response_type must be code');
+  if (!p.code_challenge) throw new OAuthError('invalid_request', 'code_challenge is required (PKCE with S256)');
+  if (p.code_challenge_method !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256');
+  if (!/^[A-Za-z0-9_-]{43}$/.test(p.code_challenge)) throw new OAuthError('invalid_request', 'code_challenge must be a base64url SHA-256');
+  const resource = `${origin}${MCP_RESOURCE_PATH}`;
+  if (p.resource !== undefined && p.resource !== resource) throw new OAuthError('invalid_target', `resource must be ${resource}`);
+  return { scopes: parseScope(p.scope), resource };
+}
+
+async function sessionUser(deps: OAuthRouteDeps, req: FastifyRequest): Promise<{ auth: AuthContext; name: string } | undefined> {
+  const token = consoleCookie(req);
+  if (!token) return undefined;
+  try {
+    const auth = await deps.consoleSessions.authenticate(token);
+    return { auth, name: (await deps.consoleSessions.describe(token)).name };
+  } catch {
+    return undefined;
+  }
+}
+
+async function authorizePage(req: FastifyRequest, reply: FastifyReply, deps: OAuthRouteDeps, f: Form, error?: string) {
+  const c = await checkClient(deps, f, reply);
+  if (!c) return reply;
+  const origin = originOf(deps.publicUrl, req);
+  let scopes: string[];
+  try {
+    scopes = checkRequest(c, origin).scopes;
+  } catch (err) {
+    if (!(err instanceof OAuthError)) throw err;
+    return redirectWith(reply, c, origin, { error: err.error, error_description: err.description });
+  }
+  const csrf = randomBytes(24).toString('base64url');
+  const secure = origin.startsWith('https:') ? '; Secure' : '';
+  const session = await sessionUser(deps, req);
+  return reply
+    .code(error ? 401 : 200)
+    .headers(CONSENT_HEADERS)
+    .header('set-cookie', `${CSRF_COOKIE}=${csrf}; Path=/oauth; HttpOnly; SameSite=Strict${secure}`)
+    .type('text/html; charset=utf-8')
+    .send(consentPage({ clientName: c.client.name, redirectHost: new URL(c.redirectUri).host || c.redirectUri, scopes, params: c.params, csrf, signedInAs: session?.name, error }));
+}
+
+function csrfValid(req: FastifyRequest, sent: string | undefined): boolean {
+  const cookie = req.headers.cookie?.split(';').map((p) => p.trim()).find((p) => p.startsWith(`${CSRF_COOKIE}=`))?.slice(CSRF_COOKIE.length + 1);
+  if (!cookie || !sent) return false;
+  const a = Buffer.from(cookie);
+  const b = Buffer.from(sent);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+async function decide(req: FastifyRequest, reply: FastifyReply, deps: OAuthRouteDeps, f: Form) {
+  const c = await checkClient(deps, f, reply);
+  if (!c) return reply;
+  if (!csrfValid(req, one(f.csrf_token))) {
+    return reply.code(403).headers(CONSENT_HEADERS).type('text/html; charset=utf-8').send(errorPage('The form expired or did not come from this page; start the connection again from the app'));
+  }
+  const origin = originOf(deps.publicUrl, req);
+  let requested: { scopes: string[]; resource: string };
+  try {
+    requested = checkRequest(c, origin);
+  } catch (err) {
+    if (!(err instanceof OAuthError)) throw err;
+    return redirectWith(reply, c, origin, { error: err.error, error_description: err.description });
+  }
+  if (one(f.decision) !== 'allow') return redirectWith(reply, c, origin, { error: 'access_denied', error_description: 'The user denied access' });
+
+  let auth: AuthContext;
+  const session = await sessionUser(deps, req);
+  if (session) auth = session.auth;
+  else {
+    try {
+      auth = await deps.apiKeys.authenticate(`Bearer ${(one(f.api_key) ?? '').trim()}`);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'unauthorized') return authorizePage(req, reply, deps, f, `${err.message}. Enter a valid API key.`);
+      throw err;
+    }
+  }
+  const chosen = [f.scope_choice ?? []].flat().filter((s): s is string => typeof s === 'string');
+  const scopes = requested.scopes.filter((s) => chosen.includes(s));
+  if (scopes.length === 0) return authorizePage(req, reply, deps, f, 'Choose at least one permission, or press Deny.');
+  // The app never gets more than the credential that approved it.
+  const beyond = scopes.find((s) => !hasScope(auth.scopes, s));
+  if (beyond) return authorizePage(req, reply, deps, f, `This API key lacks ${beyond}; untick it or use another key.`);
+  const code = await deps.oauth.issueCode(auth.userId, { clientId: c.client.id, redirectUri: c.redirectUri, codeChallenge: c.params.code_challenge, scopes, resource: requested.resource });
+  return redirectWith(reply, c, origin, { code });
+}

@@ -1,0 +1,193 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import type { Db, OAuthTokensTable } from '../../db/types.js';
+import { AppError, forbidden, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { AuthContext } from '../api-keys/api-keys.service.js';
+import { SCOPES } from '../api-keys/scopes.js';
+import type { OAuthClients } from './oauth.clients.js';
+import { OAuthError } from './oauth.errors.js';
+import type { OAuthRepo } from './oauth.repo.js';
+
+export const ACCESS_TTL_MS = 3600_000;
+export const REFRESH_TTL_MS = 30 * 86_400_000;
+const CODE_TTL_MS = 60_000;
+const TOUCH_INTERVAL_MS = 60_000;
+const ACCESS_FORMAT = /^swat_[A-Za-z0-9_-]{43}$/;
+
+/** Codes and tokens carry 32 random bytes, so one SHA-256 is a safe at-rest hash (as for API keys). */
+const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+const newToken = (prefix: string) => `${prefix}_${randomBytes(32).toString('base64url')}`;
+const isoIn = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
+
+/** PKCE S256 (RFC 7636): BASE64URL(SHA256(verifier)) equals the challenge. */
+export function verifierMatches(verifier: string, challenge: string): boolean {
+  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) return false;
+  const computed = Buffer.from(createHash('sha256').update(verifier).digest('base64url'));
+  const expected = Buffer.from(challenge);
+  return computed.length === expected.length && timingSafeEqual(computed, expected);
+}
+
+/** A requested `scope` string: unknown names are an error; absent means every scope. */
+export function parseScope(scope: string | undefined): string[] {
+  if (!scope?.trim()) return [...SCOPES];
+  const asked = [...new Set(scope.trim().split(/\s+/))];
+  const unknown = asked.find((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown) throw new OAuthError('invalid_scope', `Unknown scope ${unknown}`);
+  return asked;
+}
+
+export interface Approval {
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  scopes: string[];
+  resource: string;
+}
+
+export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAuthClients; clock: Clock; onTouchError?: (err: unknown) => void }) {
+  const { db, repo, clients, clock } = deps;
+
+  async function tokensFor(grantId: string, scopes: string[], exec: typeof db) {
+    const now = clock.now();
+    const access = newToken('swat');
+    const refresh = newToken('swrt');
+    const rows: OAuthTokensTable[] = [
+      { token_hash: hash(access), grant_id: grantId, kind: 'access', created_at: now.toISOString(), expires_at: isoIn(now, ACCESS_TTL_MS), used_at: null },
+      { token_hash: hash(refresh), grant_id: grantId, kind: 'refresh', created_at: now.toISOString(), expires_at: isoIn(now, REFRESH_TTL_MS), used_at: null },
+    ];
+    await repo.insertTokens(rows, exec);
+    return { access_token: access, token_type: 'Bearer' as const, expires_in: ACCESS_TTL_MS / 1000, refresh_token: refresh, scope: scopes.join(' ') };
+  }
+
+  const revoke = (grantId: string) => repo.revokeGrant(grantId, clock.now().toISOString());
+
+  return {
+    /** After consent: a single-use code for the approval, valid one minute. */
+    async issueCode(userId: string, a: Approval) {
+      const code = newToken('swac');
+      const now = clock.now();
+      await repo.insertCode({
+        code_hash: hash(code),
+        user_id: userId,
+        client_id: a.clientId,
+        redirect_uri: a.redirectUri,
+        code_challenge: a.codeChallenge,
+        scopes: JSON.stringify(a.scopes),
+        resource: a.resource,
+        created_at: now.toISOString(),
+        expires_at: isoIn(now, CODE_TTL_MS),
+        used_at: null,
+        grant_id: null,
+      });
+      return code;
+    },
+
+    async exchangeCode(p: { code?: string; clientId?: string; redirectUri?: string; verifier?: string; resource?: string }) {
+      const client = await clients.resolve(p.clientId);
+      if (!p.code) throw new OAuthError('invalid_request', 'code is missing');
+      if (!p.verifier) throw new OAuthError('invalid_request', 'code_verifier is missing (PKCE is required)');
+      const row = await repo.findCode(hash(p.code));
+      if (!row || row.client_id !== client.id) throw new OAuthError('invalid_grant', 'Unknown authorization code');
+      if (row.used_at) {
+        // A replayed code: whatever the first exchange issued is revoked (RFC 6749 section 4.1.2).
+        if (row.grant_id) await revoke(row.grant_id);
+        throw new OAuthError('invalid_grant', 'This authorization code was already used; the tokens issued for it are revoked');
+      }
+      if (row.expires_at <= clock.now().toISOString()) throw new OAuthError('invalid_grant', 'The authorization code has expired');
+      if (row.redirect_uri !== p.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
+      if (p.resource && p.resource !== row.resource) throw new OAuthError('invalid_target', `resource must be ${row.resource}`);
+      if (!verifierMatches(p.verifier, row.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+      const scopes = JSON.parse(row.scopes) as string[];
+      const now = clock.now();
+      const grantId = newId('grant', now.getTime());
+      const tokens = await db.transaction().execute(async (trx) => {
+        if (!(await repo.useCode(row.code_hash, now.toISOString(), grantId, trx))) return undefined;
+        await repo.insertGrant(
+          { id: grantId, user_id: row.user_id, client_id: client.id, client_name: client.name, scopes: row.scopes, resource: row.resource, status: 'active', created_at: now.toISOString(), last_used_at: null, revoked_at: null },
+          trx,
+        );
+        return tokensFor(grantId, scopes, trx as unknown as Db);
+      });
+      if (!tokens) throw new OAuthError('invalid_grant', 'This authorization code was already used');
+      await clients.touch(client.id);
+      return tokens;
+    },
+
+    async refresh(p: { refreshToken?: string; clientId?: string; scope?: string; resource?: string }) {
+      const client = await clients.resolve(p.clientId);
+      if (!p.refreshToken) throw new OAuthError('invalid_request', 'refresh_token is missing');
+      const row = await repo.findToken(hash(p.refreshToken));
+      const grant = row?.kind === 'refresh' ? await repo.findGrant(row.grant_id) : undefined;
+      if (!row || !grant || grant.client_id !== client.id) throw new OAuthError('invalid_grant', 'Unknown refresh token');
+      if (grant.status !== 'active') throw new OAuthError('invalid_grant', 'This grant was revoked; authorize again');
+      if (row.used_at) {
+        // Rotation: a refresh token works once. A second use means it leaked, so the grant goes.
+        await revoke(grant.id);
+        throw new OAuthError('invalid_grant', 'This refresh token was already used; the grant is revoked, authorize again');
+      }
+      if (row.expires_at <= clock.now().toISOString()) throw new OAuthError('invalid_grant', 'The refresh token has expired; authorize again');
+      if (p.resource && p.resource !== grant.resource) throw new OAuthError('invalid_target', `resource must be ${grant.resource}`);
+      const granted = JSON.parse(grant.scopes) as string[];
+      const scopes = p.scope ? parseScope(p.scope) : granted;
+      const extra = scopes.find((s) => !granted.includes(s));
+      if (extra) throw new OAuthError('invalid_scope', `The grant does not include ${extra}`);
+      const tokens = await db.transaction().execute(async (trx) => {
+        if (!(await repo.useToken(row.token_hash, clock.now().toISOString(), trx))) return undefined;
+        return tokensFor(grant.id, scopes, trx as unknown as Db);
+      });
+      if (!tokens) {
+        await revoke(grant.id);
+        throw new OAuthError('invalid_grant', 'This refresh token was already used; the grant is revoked, authorize again');
+      }
+      return tokens;
+    },
+
+    /** RFC 7009: revoking either token ends the whole grant; unknown tokens are not an error. */
+    async revokeToken(token: string | undefined) {
+      if (!token) throw new OAuthError('invalid_request', 'token is missing');
+      const row = await repo.findToken(hash(token));
+      if (row) await revoke(row.grant_id);
+    },
+
+    /** A Bearer access token as a request's credential: the approving account, the approved scopes. */
+    async authenticate(header: string): Promise<AuthContext> {
+      const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? '';
+      if (!ACCESS_FORMAT.test(token)) throw new AppError('unauthorized', 'Malformed access token');
+      const row = await repo.findAccess(hash(token));
+      if (!row || row.kind !== 'access') throw new AppError('unauthorized', 'Unknown access token');
+      if (row.status !== 'active') throw new AppError('unauthorized', 'This access token was revoked');
+      const now = clock.now();
+      if (row.expires_at <= now.toISOString()) throw new AppError('unauthorized', 'This access token has expired; refresh it');
+      if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) >= TOUCH_INTERVAL_MS) {
+        repo.touchGrant(row.grant_id, now.toISOString(), new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString()).catch((err) => deps.onTouchError?.(err));
+      }
+      return { userId: row.user_id, plan: row.plan, keyId: row.grant_id, scopes: JSON.parse(row.scopes) as string[] };
+    },
+
+    /** Connected apps of an account: the active grants. */
+    async listGrants(userId: string) {
+      return (await repo.listGrants(userId)).map((g) => ({
+        id: g.id,
+        client_id: g.client_id,
+        client_name: g.client_name,
+        scopes: JSON.parse(g.scopes) as string[],
+        created_at: g.created_at,
+        last_used_at: g.last_used_at,
+      }));
+    },
+
+    async revokeGrant(userId: string, id: string) {
+      const grant = await repo.findGrant(id);
+      if (!grant) throw notFound('Connected app', id);
+      if (grant.user_id !== userId) throw forbidden('Connected app', id);
+      await revoke(id);
+      return { id, status: 'revoked' as const };
+    },
+  };
+}
+export type OAuthService = ReturnType<typeof createOAuthService>;
+export const isAccessToken = (header: string | undefined) => !!header && /^Bearer\s+swat_/i.test(header);
+
+/** OAuth access tokens as the auth hook's second kind of Bearer credential (src/http/auth.ts). */
+export const accessTokenAuth = (oauth: OAuthService) => ({ applies: isAccessToken, authenticate: (header: string) => oauth.authenticate(header) });
