@@ -57,7 +57,10 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const todos = createTodosService({ repo: todosRepo, tx, clock });
   const sessions = createSessionsService({ repo: createSessionsRepo(db), todos: todosRepo, sheets, outbox, tx, clock });
   const knowledge = createKnowledgeService({ repo: createKnowledgeRepo(db), outbox, tx, clock });
-  const sparks = createSparksService({ repo: createSparksRepo(db), outbox, tx, clock, sheets, provider: aiProvider, timeoutMs: config.ai.timeoutMs });
+  const sparks = createSparksService({
+    ...{ repo: createSparksRepo(db), outbox, tx, clock, sheets, provider: aiProvider, timeoutMs: config.ai.timeoutMs },
+    onProviderError: (err, message) => opts.logger?.warn({ err }, message),
+  });
   const stats = createStatsService({ repo: createStatsRepo(db), clock });
   const exports = createExportsService({ repo: createExportsRepo(db), sheets, outbox, tx, clock });
   const consoleSessions = createConsoleSessionsService({ repo: createConsoleSessionsRepo(db), apiKeys, clock });

@@ -7,6 +7,9 @@ import type { AddressInfo } from 'node:net';
  * They record every request and answer the way the real services do, or
  * misbehave on demand.
  */
+/** What a failing provider may echo (hosts, addresses, keys): it must never reach our clients. */
+export const INTERNAL_DETAIL = 'gpu-7.corp.internal (10.1.2.3) with key sk-live-SECRET123';
+
 export type FakeMode = 'ok' | 'slow' | 'invalid-json' | 'no-choices' | 'empty-text' | 'html-page' | 'http-401' | 'http-500';
 
 export interface Recorded {
@@ -108,7 +111,7 @@ export async function startFakeAi(protocol: 'openai' | 'anthropic', apiKey: stri
             ? json(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } })
             : json(401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
         case 'http-500':
-          return json(500, { error: { message: 'model crashed', type: 'server_error' } });
+          return json(500, { error: { message: `model crashed on ${INTERNAL_DETAIL}`, type: 'server_error' } });
       }
     });
   });

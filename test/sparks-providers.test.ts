@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertError, dialects, startServer, type TestServer } from './helpers.js';
-import { closedPort, startFakeAi, type FakeAi } from './sparks-fakes.js';
+import { closedPort, INTERNAL_DETAIL, startFakeAi, type FakeAi } from './sparks-fakes.js';
 import { manualClock } from '../src/clock.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { createProvider } from '../src/sparks/providers/index.js';
@@ -147,11 +147,12 @@ for (const dialect of dialects()) {
     it('provider down (connection refused) is a 502', async () => {
       const r = await sDown.req('POST', '/v1/spark', { key: u.down, body: { spark_id: 'spk_summarize', content: 'x' } });
       assertError(r, 502, 'provider_error', /AI provider openai \(model gpt-test\) failed: .*ECONNREFUSED/);
+      assert.equal(r.body.error.includes('127.0.0.1'), false, 'no address of the provider in the message');
     });
 
     for (const [which, modes] of [
-      ['openai', [['invalid-json', /failed/], ['no-choices', /no choices/], ['empty-text', /no text/], ['html-page', /no choices/], ['http-401', /HTTP 401: .*Incorrect API key/], ['http-500', /HTTP 500/]]],
-      ['anthropic', [['invalid-json', /failed/], ['no-choices', /no content blocks/], ['empty-text', /no text/], ['http-401', /HTTP 401: .*invalid x-api-key/], ['http-500', /HTTP 500/]]],
+      ['openai', [['invalid-json', /failed/], ['no-choices', /no choices/], ['empty-text', /no text/], ['html-page', /no choices/], ['http-401', /failed: answered HTTP 401$/], ['http-500', /failed: answered HTTP 500$/]]],
+      ['anthropic', [['invalid-json', /failed/], ['no-choices', /no content blocks/], ['empty-text', /no text/], ['http-401', /failed: answered HTTP 401$/], ['http-500', /failed: answered HTTP 500$/]]],
     ] as const) {
       it(`${which}: malformed answers and HTTP errors are 502 and are not counted`, async () => {
         const [s, key, fake] = which === 'openai' ? [sOpen, u.open, openai] : [sAnth, u.anth, anthropic];
@@ -161,6 +162,10 @@ for (const dialect of dialects()) {
           const r = await s.req('POST', '/v1/spark', { key, body: { spark_id: 'spk_tldr', content: 'x' } });
           assertError(r, 502, 'provider_error', message);
           assert.match(r.body.error, new RegExp(`^AI provider ${which} \\(model`));
+          // The provider's own words (which can echo keys, hosts, addresses) never reach the client.
+          for (const echoed of [INTERNAL_DETAIL, 'Incorrect API key', 'invalid x-api-key', 'nginx', '{"choices"', 'Unexpected']) {
+            assert.equal(r.body.error.includes(echoed), false, `${mode}: "${r.body.error}" echoes ${echoed}`);
+          }
         }
         reset();
         assert.equal((await s.events('spark.executed')).length, runsBefore);

@@ -63,8 +63,11 @@ export function createSparksService(deps: {
   sheets: { get(userId: string, id: string): Promise<unknown> };
   provider?: AiProvider;
   timeoutMs: number;
+  /** Logs a provider failure in full; the client gets only the provider's name and status. */
+  onProviderError?: (err: unknown, message: string) => void;
 }) {
   const { repo, outbox, tx, clock, sheets, provider, timeoutMs } = deps;
+  const complete = (req: { system: string; user: string }) => completeWith(provider, timeoutMs, req, deps.onProviderError);
 
   async function ownedUserSpark(userId: string, id: string) {
     if (findPublicSpark(id)) throw new AppError('forbidden', `spark ${id} is a public spark and cannot be changed`);
@@ -154,11 +157,11 @@ export function createSparksService(deps: {
         execute =
           pub.kind === 'offline'
             ? async () => OFFLINE_RUNNERS[pub.runner](input.content)
-            : () => completeWith(provider, timeoutMs, { system: publicSystemPrompt(pub.task), user: wrapContent(input.content) });
+            : () => complete({ system: publicSystemPrompt(pub.task), user: wrapContent(input.content) });
       } else {
         spark = await get(userId, input.spark_id);
         const template = spark.prompt!;
-        execute = () => completeWith(provider, timeoutMs, { system: USER_SPARK_SYSTEM, user: fillTemplate(template, input.content) });
+        execute = () => complete({ system: USER_SPARK_SYSTEM, user: fillTemplate(template, input.content) });
       }
       if (input.sheet_id) await sheets.get(userId, input.sheet_id);
       const result = await execute();
@@ -168,7 +171,7 @@ export function createSparksService(deps: {
 
     async translate(userId: string, input: { content: string; target_lang: TargetLang; sheet_id?: string }) {
       if (input.sheet_id) await sheets.get(userId, input.sheet_id);
-      const result = await completeWith(provider, timeoutMs, {
+      const result = await complete({
         system: publicSystemPrompt(translateTask(input.target_lang)),
         user: wrapContent(input.content),
       });
