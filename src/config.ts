@@ -61,6 +61,11 @@ const EnvSchema = z.object({
   ANTHROPIC_API_KEY: z.string().optional(),
   AI_MODEL: z.string().optional(),
   AI_TIMEOUT_MS: z.coerce.number({ error: 'AI_TIMEOUT_MS must be a number' }).int().positive().default(60_000),
+  MCP_RESULT_MAX_CHARS: z.coerce
+    .number({ error: 'MCP_RESULT_MAX_CHARS must be a number' })
+    .int('MCP_RESULT_MAX_CHARS must be a whole number')
+    .min(5000, 'MCP_RESULT_MAX_CHARS must be at least 5000')
+    .default(25_000),
 });
 
 export type Config = {
@@ -91,6 +96,8 @@ export type Config = {
   /** Fastify trustProxy: behind a load balancer, the client address comes from X-Forwarded-For. */
   trustProxy: boolean | string;
   ai: { provider?: 'openai' | 'anthropic'; baseUrl?: string; apiKey?: string; model?: string; timeoutMs: number };
+  /** The most characters any MCP tool result holds (text and structuredContent); larger ones are cut with a note. */
+  mcpResultMaxChars: number;
 };
 
 export const DEFAULT_RETRY_SCHEDULE = [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000];
@@ -137,6 +144,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       model: e.AI_MODEL,
       timeoutMs: e.AI_TIMEOUT_MS,
     },
+    mcpResultMaxChars: e.MCP_RESULT_MAX_CHARS,
   };
 }
 

@@ -37,7 +37,7 @@ for (const dialect of dialects()) {
 
       const page = ok(await call('list_sessions', { project: 'api', limit: 1 }));
       assert.deepEqual([page.total, page.has_more, page.sessions[0].id], [2, true, viaRest.id]);
-      assert.deepEqual(without(page, 'has_more'), (await rest('GET', '/v1/sessions?project=api&limit=1')).body);
+      assert.deepEqual(without(page, 'has_more'), (await rest('GET', '/v1/sessions?project=api&limit=1&fields=title,project,tags,createdAt')).body);
       assert.equal(ok(await call('list_sessions', { q: 'hooks', offset: 1 })).has_more, false);
       assert.deepEqual(ok(await call('get_session', { id: viaMcp.id })).session, viaMcp.session);
 
@@ -99,7 +99,7 @@ for (const dialect of dialects()) {
       assert.deepEqual(found.solutions.map((x: any) => x.id), [viaRest.id]);
       assert.deepEqual(found.solutions_page, { total: 2, has_more: true });
       assert.deepEqual(found.snippets_page, { total: 0, has_more: false });
-      const restFound = (await s.req('GET', '/v1/knowledge?q=eaddrinuse&limit=1', { key: alice.key })).body;
+      const restFound = (await s.req('GET', '/v1/knowledge?q=eaddrinuse&limit=1&fields=title,language,tags,createdAt', { key: alice.key })).body;
       assert.deepEqual(without(found, 'solutions_page', 'snippets_page'), restFound);
       const snippets = ok(await call('search_knowledge', { type: 'snippets' }));
       assert.deepEqual([snippets.snippets.length, snippets.solutions, snippets.solutions_page], [1, undefined, undefined]);

@@ -11,6 +11,7 @@ import { registerExportTools } from './tools/exports.js';
 import { registerKnowledgeTools } from './tools/knowledge.js';
 import { registerSessionTools } from './tools/sessions.js';
 import { registerSheetTools } from './tools/sheets.js';
+import { registerSheetContentTools } from './tools/sheet-content.js';
 import { registerSparkTools } from './tools/sparks.js';
 import { registerWebhookTools } from './tools/webhooks.js';
 import { registerStatsTools } from './tools/stats.js';
@@ -32,8 +33,9 @@ export interface McpServerOptions {
 
 /** Registers every tool with the same zod schemas and services as REST. */
 export function buildToolRegistry(c: Container, origin: string): ToolRegistry {
-  const tools = new ToolRegistry();
+  const tools = new ToolRegistry(c.config.mcpResultMaxChars);
   registerSheetTools(tools, c);
+  registerSheetContentTools(tools, c);
   registerExportTools(tools, c, origin);
   registerSessionTools(tools, c);
   registerKnowledgeTools(tools, c);

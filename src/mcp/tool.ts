@@ -4,6 +4,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, ErrorCode, McpError, typ
 import type { Logger } from 'pino';
 import { AppError, CODE_TO_STATUS, type ErrorCode as AppErrorCode } from '../errors.js';
 import { describeValidation } from '../http/errors.js';
+import { DEFAULT_RESULT_MAX_CHARS, TruncatedField, fitToBudget } from './budget.js';
 import type { AuthContext } from '../modules/api-keys/api-keys.service.js';
 import { hasScope, insufficientScope, toolScope, type Granted } from '../modules/api-keys/scopes.js';
 
@@ -55,8 +56,10 @@ export function errorResult(code: AppErrorCode, message: string, extra?: Record<
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
 }
 
-function okResult(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value as Record<string, unknown> };
+/** A tool's answer, cut to the result budget if larger (src/mcp/budget.ts). */
+function okResult(value: Record<string, unknown>, budget: number, args: Record<string, unknown>, pages: boolean): CallToolResult {
+  const fitted = fitToBudget(value, budget, args, pages);
+  return { content: [{ type: 'text', text: JSON.stringify(fitted, null, 2) }], structuredContent: fitted };
 }
 
 /**
@@ -81,8 +84,12 @@ export function validationMessage(source: 'body' | 'querystring', error: z.ZodEr
 export class ToolRegistry {
   private readonly tools = new Map<string, Entry>();
 
+  /** maxResultChars: MCP_RESULT_MAX_CHARS, the most any tool result may hold. */
+  constructor(readonly maxResultChars = DEFAULT_RESULT_MAX_CHARS) {}
+
   define<I extends z.ZodObject, O extends z.ZodObject>(name: string, spec: ToolSpec<I, O>): void {
     if (this.tools.has(name)) throw new Error(`tool ${name} defined twice`);
+    spec = { ...spec, output: spec.output.extend({ truncated: TruncatedField.optional() }) as unknown as O };
     const scope = spec.scope ?? toolScope(name, spec.annotations.readOnlyHint);
     this.tools.set(name, { spec: spec as unknown as ToolSpec<z.ZodObject, z.ZodObject>, scope });
   }
@@ -108,7 +115,7 @@ export class ToolRegistry {
         input = parsed.data;
       }
       const out = spec.output.parse(await spec.run(input as z.output<z.ZodObject>, caller));
-      return okResult(out);
+      return okResult(out, this.maxResultChars, input as Record<string, unknown>, 'offset' in spec.input.shape);
     } catch (err) {
       if (err instanceof AppError) return errorResult(err.code, err.message, err.extra);
       logger?.error({ err, tool: name }, 'MCP tool failed');

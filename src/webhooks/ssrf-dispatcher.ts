@@ -30,17 +30,40 @@ const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
  * (::ffff:a.b.c.d) and IPv4-translated (::ffff:0:a.b.c.d) IPv6 are judged as the IPv4 they carry. Any other
  * IPv6 is public only inside global unicast 2000::/3 and outside its special-purpose blocks (documentation,
  * 6to4, Teredo, ORCHID, ...); everything else (the ::/8 forms, NAT64 prefixes, 4000::/2, ...) is refused.
+ * The forms that carry an IPv4 (IPv4-compatible, NAT64, 6to4, Teredo) are refused even when it is public;
+ * when it is not, they are named by its range, so they are refused exactly as that IPv4 is.
  */
 export function addressRange(address: string): string {
   const ip = parseAddress(address);
   if (!ip) return 'invalid';
   if (ip.kind() === 'ipv4') return ip.range();
   const v6 = ip as ipaddr.IPv6;
+  const bytes = v6.toByteArray();
   const range = v6.range();
-  if (range === 'ipv4Mapped' || range === 'rfc6145') return ipaddr.fromByteArray(v6.toByteArray().slice(12)).range();
-  if (range !== 'unicast') return range;
-  if (v6.match(IPV4_COMPATIBLE)) return 'ipv4Compatible';
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return v4At(bytes, 12).range();
+  const form = range === 'unicast' && v6.match(IPV4_COMPATIBLE) ? 'ipv4Compatible' : range;
+  const carried = carriedIPv4(form, bytes);
+  if (carried) return carried.map((v4) => v4.range()).find((r) => r !== 'unicast') ?? form;
+  if (form !== 'unicast') return form;
   return v6.match(GLOBAL_UNICAST_V6) ? 'unicast' : 'reserved';
+}
+
+const v4At = (bytes: number[], at: number) => ipaddr.fromByteArray(bytes.slice(at, at + 4)) as ipaddr.IPv4;
+
+/** The IPv4 addresses an embedding form carries: RFC 4291 ::/96, RFC 6052 64:ff9b::/96, RFC 3056 6to4, RFC 4380 Teredo. */
+function carriedIPv4(form: string, bytes: number[]): ipaddr.IPv4[] | undefined {
+  switch (form) {
+    case 'ipv4Compatible':
+    case 'rfc6052':
+      return [v4At(bytes, 12)];
+    case '6to4':
+      return [v4At(bytes, 2)];
+    case 'teredo':
+      // The Teredo server, and the client, whose address is stored inverted.
+      return [v4At(bytes, 4), v4At(bytes.map((b) => b ^ 0xff), 12)];
+    default:
+      return undefined;
+  }
 }
 
 /**

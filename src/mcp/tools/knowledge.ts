@@ -15,7 +15,9 @@ import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
 import { McpPage } from './sheets.js';
 
 const EntryId = IdParams.shape.id.describe('Knowledge entry id: sol_... (solution) or snp_... (snippet).');
-const SearchInput = ListKnowledgeQuery.extend({ limit: McpPage.limit.describe('Per list. Default 20, at most 100.') });
+/** What search_knowledge shows of each entry (plus snippet with q); get_knowledge has all its fields. */
+export const COMPACT_KNOWLEDGE_FIELDS = ['title', 'language', 'tags', 'createdAt'];
+const SearchInput = ListKnowledgeQuery.omit({ fields: true }).extend({ limit: McpPage.limit.describe('Per list. Default 20, at most 100.') });
 const Counted = z.object({ total: z.number().int(), has_more: z.boolean() });
 
 export function registerKnowledgeTools(t: ToolRegistry, c: Container): void {
@@ -24,13 +26,14 @@ export function registerKnowledgeTools(t: ToolRegistry, c: Container): void {
     description:
       'Search saved solutions to errors and saved code snippets. Paste the error message (or key words) as q; all words must match ' +
       'title, error, content or description. type=solutions or type=snippets narrows to one list; omitted searches both. ' +
-      'Check here before debugging an error from scratch. Each list reports total and has_more.',
+      'Check here before debugging an error from scratch. Each list reports total and has_more. ' +
+      'Items are compact (id, title, language, tags, createdAt; with q a snippet around the match): get_knowledge returns an entry whole.',
     input: SearchInput,
     output: ListKnowledgeResponse.extend({ solutions_page: Counted.optional(), snippets_page: Counted.optional() }),
     annotations: READ_ONLY,
     source: 'querystring',
     run: async (args, auth) => {
-      const [lists, totals] = await Promise.all([c.knowledge.list(auth.userId, args), c.knowledge.counts(auth.userId, args)]);
+      const [lists, totals] = await Promise.all([c.knowledge.list(auth.userId, { ...args, fields: COMPACT_KNOWLEDGE_FIELDS }), c.knowledge.counts(auth.userId, args)]);
       const page = (items: unknown[] | undefined, total: number | undefined) =>
         items && total !== undefined ? { total, has_more: items.length < total } : undefined;
       return { success: true as const, ...lists, solutions_page: page(lists.solutions, totals.solutions), snippets_page: page(lists.snippets, totals.snippets) };

@@ -13,7 +13,9 @@ import {
 import { ADDITIVE, READ_ONLY, hasMore, type ToolRegistry } from '../tool.js';
 import { McpPage } from './sheets.js';
 
-const ListInput = ListSessionsQuery.extend({
+/** What list_sessions shows of each session (plus snippet with q); get_session has the whole summary. */
+export const COMPACT_SESSION_FIELDS = ['title', 'project', 'tags', 'createdAt'];
+const ListInput = ListSessionsQuery.omit({ fields: true }).extend({
   limit: McpPage.limit.describe('How many sessions to return: default 20, at most 100.'),
   offset: McpPage.offset.describe('How many to skip, for the next page (use when has_more is true).'),
 });
@@ -38,13 +40,14 @@ export function registerSessionTools(t: ToolRegistry, c: Container): void {
     title: 'List saved sessions',
     description:
       'List saved session summaries newest first, with total and has_more. Filter by exact project name, ' +
-      'or search with q (all words, in title, summary, project and tags). Use it to recall earlier work.',
+      'or search with q (all words, in title, summary, project and tags). Use it to recall earlier work. ' +
+      'Items are compact (id, title, project, tags, createdAt; with q a snippet around the match): get_session returns a whole summary.',
     input: ListInput,
     output: ListSessionsResponse.extend({ has_more: z.boolean() }),
     annotations: READ_ONLY,
     source: 'querystring',
     run: async (args, auth) => {
-      const r = await c.sessions.list(auth.userId, args);
+      const r = await c.sessions.list(auth.userId, { ...args, fields: COMPACT_SESSION_FIELDS });
       return { success: true as const, ...r, has_more: hasMore(r.total, args.offset, r.sessions.length) };
     },
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Tags, Timestamp, queryInt } from '../../http/schemas.js';
+import { SnippetField, fieldsQuery } from '../../lib/fields.js';
 
 export const KNOWLEDGE_TYPES = ['solutions', 'snippets'] as const;
 export type KnowledgeType = (typeof KNOWLEDGE_TYPES)[number];
@@ -38,6 +39,7 @@ export const ListKnowledgeQuery = z.object({
   q: z.string().max(200).optional().describe('Words matched (all of them) in title, error, content and description, case-insensitively; works for CJK.'),
   tag: z.string().max(100).optional().describe('Only entries carrying exactly this tag (case-sensitive).'),
   limit: queryInt('limit').optional().describe('Per list. Default 20; values above 100 are clamped to 100.'),
+  fields: fieldsQuery([...new Set([...Object.keys(Solution.shape), ...Object.keys(Snippet.shape)])]).optional(),
 });
 export const CreateKnowledgeQuery = z.object({
   type: z.enum(KNOWLEDGE_TYPES, typeError).describe('Which kind to save: solutions or snippets.'),
@@ -69,10 +71,13 @@ export const UpdateKnowledgeBody = z.object({
 export type UpdateKnowledgeInput = z.infer<typeof UpdateKnowledgeBody>;
 
 const Kind = z.enum(['solution', 'snippet']);
+const listed = 'With the fields chosen by fields= (all by default), plus snippet when q is given.';
+export const SolutionListItem = Solution.partial().extend({ id: z.string(), snippet: SnippetField.optional() }).meta({ id: 'SolutionListItem', description: listed });
+export const SnippetListItem = Snippet.partial().extend({ id: z.string(), snippet: SnippetField.optional() }).meta({ id: 'SnippetListItem', description: listed });
 export const ListKnowledgeResponse = z.object({
   success: z.literal(true),
-  solutions: z.array(Solution).optional().describe('Present unless type=snippets.'),
-  snippets: z.array(Snippet).optional().describe('Present unless type=solutions.'),
+  solutions: z.array(SolutionListItem).optional().describe('Present unless type=snippets.'),
+  snippets: z.array(SnippetListItem).optional().describe('Present unless type=solutions.'),
 });
 export const KnowledgeEntryResponse = z.object({
   success: z.literal(true),

@@ -4,6 +4,8 @@ import type { KnowledgeTable, Trx } from '../../db/types.js';
 import { forbidden, invalid, notFound } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
+import { pickFields } from '../../lib/fields.js';
+import { bestSnippet } from '../../lib/snippet.js';
 import type { KnowledgeRepo } from './knowledge.repo.js';
 import {
   KIND_OF,
@@ -61,13 +63,25 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; outbox: Outb
 
   return {
     /** With type, one list; without, both (decisions.md). */
-    async list(userId: string, query: { type?: KnowledgeType; q?: string; tag?: string; limit?: number }) {
-      const out: { solutions?: SolutionView[]; snippets?: SnippetView[] } = {};
+    async list(userId: string, query: { type?: KnowledgeType; q?: string; tag?: string; limit?: number; fields?: string[] }) {
+      const terms = searchTerms(query.q);
+      const listed = <T extends SolutionView | SnippetView>(view: T, texts: (string | null)[]) => {
+        const item = pickFields(view, query.fields);
+        return terms.length ? { ...item, snippet: bestSnippet([...texts, view.content, view.title], terms) } : item;
+      };
+      type Listed<T> = Partial<T> & { id: string; snippet?: string };
+      const out: { solutions?: Listed<SolutionView>[]; snippets?: Listed<SnippetView>[] } = {};
       if (query.type !== 'snippets') {
-        out.solutions = (await listKind(userId, 'solution', query)).map((r) => (toEntry(r) as { solution: SolutionView }).solution);
+        out.solutions = (await listKind(userId, 'solution', query)).map((r) => {
+          const v = (toEntry(r) as { solution: SolutionView }).solution;
+          return listed(v, [v.error]);
+        });
       }
       if (query.type !== 'solutions') {
-        out.snippets = (await listKind(userId, 'snippet', query)).map((r) => (toEntry(r) as { snippet: SnippetView }).snippet);
+        out.snippets = (await listKind(userId, 'snippet', query)).map((r) => {
+          const v = (toEntry(r) as { snippet: SnippetView }).snippet;
+          return listed(v, [v.description]);
+        });
       }
       return out;
     },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Tags, Timestamp, queryInt } from '../../http/schemas.js';
+import { SnippetField, fieldsQuery } from '../../lib/fields.js';
 import { Sheet } from '../sheets/sheets.schemas.js';
 
 export const Session = z
@@ -20,6 +21,7 @@ export const ListSessionsQuery = z.object({
   project: z.string().max(200).optional().describe('Only sessions of exactly this project; an empty value selects sessions without a project.'),
   limit: queryInt('limit').optional().describe('Default 20; values above 100 are clamped to 100.'),
   offset: queryInt('offset').optional(),
+  fields: fieldsQuery(Object.keys(Session.shape)).optional(),
 });
 
 export const CreateSessionBody = z.object({
@@ -38,7 +40,10 @@ export const HandoverBody = z.object({
 });
 export type HandoverInput = z.infer<typeof HandoverBody>;
 
-export const ListSessionsResponse = z.object({ success: z.literal(true), sessions: z.array(Session), total: z.number().int() });
+export const SessionListItem = Session.partial()
+  .extend({ id: z.string(), snippet: SnippetField.optional() })
+  .meta({ id: 'SessionListItem', description: 'A session with the fields chosen by fields= (all by default), plus snippet when q is given.' });
+export const ListSessionsResponse = z.object({ success: z.literal(true), sessions: z.array(SessionListItem), total: z.number().int() });
 export const SessionResponse = z.object({ success: z.literal(true), session: Session });
 export const CreateSessionResponse = z.object({ success: z.literal(true), id: z.string(), session: Session });
 export const HandoverResponse = z.object({

@@ -4,6 +4,8 @@ import type { SessionsTable, Trx } from '../../db/types.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
+import { pickFields } from '../../lib/fields.js';
+import { bestSnippet } from '../../lib/snippet.js';
 import type { SheetsService } from '../sheets/sheets.service.js';
 import type { TodosRepo } from '../todos/todos.repo.js';
 import { NO_PROJECT, OPEN_STATUSES } from '../todos/todos.service.js';
@@ -50,15 +52,21 @@ export function createSessionsService(deps: {
   }
 
   return {
-    async list(userId: string, query: { q?: string; project?: string; limit?: number; offset?: number }) {
+    async list(userId: string, query: { q?: string; project?: string; limit?: number; offset?: number; fields?: string[] }) {
+      const terms = searchTerms(query.q);
       const { rows, total } = await repo.list({
         userId,
-        terms: searchTerms(query.q),
+        terms,
         project: query.project,
         limit: Math.min(query.limit ?? LIST_DEFAULT, LIST_MAX),
         offset: query.offset ?? 0,
       });
-      return { sessions: rows.map(toSessionView), total };
+      const sessions = rows.map((row) => {
+        const view = toSessionView(row);
+        const item = pickFields(view, query.fields);
+        return terms.length ? { ...item, snippet: bestSnippet([view.summary, view.title, view.project, view.tags.join(' ')], terms) } : item;
+      });
+      return { sessions, total };
     },
 
     async get(userId: string, id: string) {
