@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Container } from './container.js';
 import { requireApiKey } from './http/auth.js';
+import { refuseBadText } from './http/bad-text.js';
 import { registerHealth } from './http/health.js';
 import { registerHttpMetrics } from './http/metrics.js';
 import { withRedactedUrls } from './http/log-redaction.js';
@@ -60,6 +61,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
     async (v1) => {
       const api = v1 as unknown as ZApp;
       requireApiKey(v1, c.apiKeys, consoleCookieAuth(c.consoleSessions, c.config.publicUrl), accessTokenAuth(c.oauth));
+      refuseBadText(v1);
       registerApiKeyRoutes(api, c.apiKeys);
       registerSheetRoutes(api, c.sheets);
       registerSessionRoutes(api, c.sessions);

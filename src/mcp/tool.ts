@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { AppError, CODE_TO_STATUS, type ErrorCode as AppErrorCode } from '../errors.js';
 import { describeValidation } from '../http/errors.js';
 import { DEFAULT_RESULT_MAX_CHARS, TruncatedField, fitToBudget } from './budget.js';
+import { describeBadText, findBadText } from '../lib/bad-text.js';
 import type { AuthContext } from '../modules/api-keys/api-keys.service.js';
 import { hasScope, insufficientScope, toolScope, type Granted } from '../modules/api-keys/scopes.js';
 
@@ -107,6 +108,8 @@ export class ToolRegistry {
       const caller = await auth();
       if (!hasScope(caller.scopes, entry.scope)) throw insufficientScope(entry.scope);
       if (Buffer.byteLength(JSON.stringify(args ?? {})) > ARGUMENTS_LIMIT) return errorResult('payload_too_large', TOO_LARGE);
+      const bad = findBadText(args);
+      if (bad) return errorResult('invalid_request', describeBadText(bad));
       let input: unknown;
       if (spec.validate) input = spec.validate(args ?? {});
       else {
