@@ -177,7 +177,7 @@ describe('web console in headless Chromium', { skip }, () => {
     await page.waitForSelector('text=After the image');
     await page.waitForTimeout(500);
     assert.deepEqual(dialogs, [], 'no alert() ran');
-    const img = page.locator('.rendered img');
+    const img = page.locator('.rich-text img:not(.ProseMirror-separator)');
     assert.equal(await img.count(), 1);
     assert.equal(await img.getAttribute('onerror'), null, 'the handler was stripped');
     await shot('sheet-view');
@@ -190,7 +190,7 @@ describe('web console in headless Chromium', { skip }, () => {
 
     await page.click('text=Move to trash');
     await page.click('.modal >> text=Move to trash');
-    await page.waitForSelector('text=/in the trash since/');
+    await page.waitForSelector('text=/in the trash since/i');
     await page.click('button:has-text("Restore")');
     await page.waitForSelector('text=Move to trash');
   });

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 
 /** Talks to the public REST API with the session cookie; X-Console: 1 is the server's CSRF check. */
 export class ApiError extends Error {
-  constructor(message: string, readonly status: number, readonly code: string) {
+  constructor(message: string, readonly status: number, readonly code: string, readonly body: Record<string, any> = {}) {
     super(message);
   }
 }
@@ -22,15 +22,15 @@ export function path(strings: TemplateStringsArray, ...values: (string | number)
   return strings.reduce((out, s, i) => out + s + (i < values.length ? encodeURIComponent(String(values[i])) : ''), '');
 }
 
-export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+export async function api<T = any>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
   const url = path.startsWith('/console/') ? path : `/v1${path}`;
-  const headers: Record<string, string> = { 'X-Console': '1', Accept: 'application/json' };
+  const headers: Record<string, string> = { 'X-Console': '1', Accept: 'application/json', ...extraHeaders };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(url, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await res.json().catch(() => ({ success: false, error: `HTTP ${res.status}`, code: 'internal_error' }));
   if (!res.ok || data.success === false) {
     if (res.status === 401 && !path.startsWith('/console/')) onSignedOut();
-    throw new ApiError(data.error ?? `HTTP ${res.status}`, res.status, data.code ?? 'error');
+    throw new ApiError(data.error ?? `HTTP ${res.status}`, res.status, data.code ?? 'error', data);
   }
   return data as T;
 }

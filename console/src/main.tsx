@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, isId, setSignedOutHandler } from './api.ts';
+import { startLive, stopLive } from './live.ts';
 import { Notice } from './components.tsx';
 import { AccountPage } from './pages/Account.tsx';
 import { KnowledgePage } from './pages/Knowledge.tsx';
@@ -73,6 +74,10 @@ function App() {
     setSignedOutHandler(() => setMe(null));
     api<Me>('GET', '/console/session').then(setMe, () => setMe(null));
   }, []);
+  useEffect(() => {
+    if (me) startLive();
+    else stopLive();
+  }, [me]);
   if (me === undefined) return <p class="muted pad">Loading…</p>;
   if (me === null) return <SignIn onSignedIn={setMe} />;
 
@@ -101,7 +106,7 @@ function App() {
       <main class="content">
         {badLink ? <p class="notice error" role="alert">This link does not name a valid record. <a href={`#/${page}`}>Back to the list</a></p>
           : page === 'webhooks' ? <WebhooksPage me={me} />
-          : page === 'sheets' ? <SheetsPage sheetId={idFrom('sht') ?? undefined} />
+          : page === 'sheets' ? <SheetsPage sheetId={idFrom('sht') ?? undefined} sub={rest[1]} />
           : page === 'sessions' ? <SessionsPage sessionId={idFrom('ses') ?? undefined} />
           : page === 'knowledge' ? <KnowledgePage />
           : page === 'todos' ? <TodosPage />

@@ -1,0 +1,84 @@
+import { useEffect, useRef } from 'preact/hooks';
+
+/**
+ * One connection to GET /v1/events/stream for the whole page. EventSource cannot send the
+ * X-Console header the cookie path needs, so this reads the stream with fetch and reconnects
+ * itself, sending Last-Event-ID so nothing committed in between is missed.
+ */
+export interface LiveEvent {
+  id: string;
+  event: string;
+  timestamp: string;
+  data: Record<string, any>;
+}
+
+type Listener = (e: LiveEvent) => void;
+const listeners = new Set<Listener>();
+let lastId: string | undefined;
+let running: AbortController | undefined;
+
+async function run(signal: AbortSignal) {
+  let delay = 500;
+  while (!signal.aborted) {
+    try {
+      const headers: Record<string, string> = { 'X-Console': '1', Accept: 'text/event-stream' };
+      if (lastId) headers['Last-Event-ID'] = lastId;
+      const res = await fetch('/v1/events/stream', { headers, credentials: 'same-origin', signal });
+      if (res.status === 401) return;
+      if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+      delay = 500;
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buf = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf += value;
+        let end: number;
+        while ((end = buf.indexOf('\n\n')) >= 0) {
+          dispatch(buf.slice(0, end));
+          buf = buf.slice(end + 2);
+        }
+      }
+    } catch {
+      if (signal.aborted) return;
+    }
+    await new Promise((r) => setTimeout(r, delay));
+    delay = Math.min(delay * 2, 10_000);
+  }
+}
+
+function dispatch(block: string) {
+  let data = '';
+  for (const line of block.split('\n')) if (line.startsWith('data:')) data += line.slice(5).trimStart();
+  if (!data) return;
+  const e = JSON.parse(data) as LiveEvent;
+  lastId = e.id;
+  for (const l of [...listeners]) l(e);
+}
+
+export function startLive() {
+  if (running) return;
+  running = new AbortController();
+  void run(running.signal);
+}
+
+export function stopLive() {
+  running?.abort();
+  running = undefined;
+  lastId = undefined;
+}
+
+/** Calls `fn` for every event whose name is in `names` (latest `fn` each time; no resubscribe per render). */
+export function useLive(names: string[], fn: Listener) {
+  const ref = useRef(fn);
+  ref.current = fn;
+  const key = names.join(',');
+  useEffect(() => {
+    const l: Listener = (e) => {
+      if (names.includes(e.event)) ref.current(e);
+    };
+    listeners.add(l);
+    return () => void listeners.delete(l);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+}

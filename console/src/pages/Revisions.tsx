@@ -1,0 +1,124 @@
+import { diffWords } from 'diff';
+import { useState } from 'preact/hooks';
+import { api, path, useLoad, when } from '../api.ts';
+import { Confirm, Notice } from '../components.tsx';
+import { columnOrder } from '../sheet-draft.ts';
+import type { Sheet } from './Sheets.tsx';
+
+interface Summary { version: number; title: string; changes: string[]; updatedAt: string; actor: { type: string; name: string | null } | null }
+interface Version { version: number; title: string; content: Record<string, string>; folder: string | null; tags: string[]; updatedAt: string }
+
+const BLOCKS = 'p,li,h1,h2,h3,h4,h5,h6,pre,blockquote,tr,div';
+
+/** Readable text of a column: one line per block, so the diff reads like the page, not like markup. */
+function textOf(html: string): string {
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  doc.querySelectorAll('br').forEach((br) => br.replaceWith('\n'));
+  doc.querySelectorAll(BLOCKS).forEach((el) => el.append('\n'));
+  doc.querySelectorAll('li').forEach((el) => el.prepend('• '));
+  return (doc.body.textContent ?? '').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+function Diff({ label, from, to }: { label: string; from: string; to: string }) {
+  if (from === to) return null;
+  return (
+    <div class="diff" data-field={label}>
+      <strong>{label}</strong>
+      <pre>
+        {diffWords(from, to).map((part, i) =>
+          part.added ? <ins key={i}>{part.value}</ins> : part.removed ? <del key={i}>{part.value}</del> : <span key={i}>{part.value}</span>,
+        )}
+      </pre>
+    </div>
+  );
+}
+
+function fields(v: Version): Record<string, string> {
+  const out: Record<string, string> = { Title: v.title, Folder: v.folder ?? '', Tags: v.tags.join(', ') };
+  for (const k of columnOrder(Object.keys(v.content))) out[k] = textOf(v.content[k]);
+  return out;
+}
+
+/** A sheet's history: pick any two versions, read what changed, restore an earlier one. */
+export function Revisions({ id }: { id: string }) {
+  const [tick, setTick] = useState(0);
+  const data = useLoad(async () => {
+    const [{ sheet }, { revisions }] = await Promise.all([
+      api<{ sheet: Sheet }>('GET', path`/sheets/${id}`),
+      api<{ revisions: Summary[] }>('GET', `${path`/sheets/${id}/revisions`}?limit=100`),
+    ]);
+    return { sheet, revisions };
+  }, [id, tick]);
+  const [pick, setPick] = useState<{ from?: number; to?: number }>({});
+  const [error, setError] = useState<string>();
+  const [restoring, setRestoring] = useState<number>();
+  const sheet = data.data?.sheet;
+  const versions = sheet ? [sheet.version, ...(data.data?.revisions ?? []).map((r) => r.version)] : [];
+  const to = pick.to ?? versions[0];
+  const from = pick.from ?? versions[1] ?? versions[0];
+  const get = (v: number | undefined): Promise<Version | undefined> =>
+    v === undefined || !sheet ? Promise.resolve(undefined)
+      : v === sheet.version ? Promise.resolve(sheet)
+      : api<{ revision: Version }>('GET', path`/sheets/${id}/revisions/${v}`).then((r) => r.revision);
+  const pair = useLoad(() => Promise.all([get(from), get(to)]), [from, to, sheet?.version]);
+
+  const restore = async (v: number) => {
+    setError(undefined);
+    try {
+      await api('POST', path`/sheets/${id}/revisions/${v}/restore`, undefined, { 'If-Match': `"${sheet!.version}"` });
+      setPick({});
+      setTick((t) => t + 1);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  const [a, b] = pair.data ?? [];
+  const fa = a ? fields(a) : {};
+  const fb = b ? fields(b) : {};
+  const select = (label: string, value: number | undefined, on: (v: number) => void) => (
+    <label>
+      {label}
+      <select value={value} onChange={(e) => on(Number(e.currentTarget.value))}>
+        {versions.map((v) => <option key={v} value={v}>{v === sheet?.version ? `${v} (current)` : v}</option>)}
+      </select>
+    </label>
+  );
+  return (
+    <section class="card">
+      <a href={`#/sheets/${encodeURIComponent(id)}`}>← Back to the sheet</a>
+      <h1>History{sheet ? `: ${sheet.title}` : ''}</h1>
+      <Notice error={data.error ?? pair.error ?? error} />
+      {sheet && (
+        <>
+          <div class="row">
+            {select('From version', from, (v) => setPick({ from: v, to }))}
+            {select('To version', to, (v) => setPick({ from, to: v }))}
+          </div>
+          <div class="diffs" data-testid="diff">
+            {a && b && Object.keys({ ...fa, ...fb }).map((k) => <Diff key={k} label={k} from={fa[k] ?? ''} to={fb[k] ?? ''} />)}
+            {a && b && JSON.stringify(fa) === JSON.stringify(fb) && <p class="muted">No differences.</p>}
+          </div>
+          <table class="table">
+            <thead><tr><th>Version</th><th>Changed</th><th>By</th><th>When</th><th /></tr></thead>
+            <tbody>
+              <tr><td>{sheet.version}</td><td>current</td><td /><td>{when(sheet.updatedAt)}</td><td /></tr>
+              {data.data!.revisions.map((r) => (
+                <tr key={r.version} data-version={r.version}>
+                  <td>{r.version}</td>
+                  <td>{r.changes.join(', ')}</td>
+                  <td>{r.actor ? `${r.actor.name ?? r.actor.type}` : '—'}</td>
+                  <td>{when(r.updatedAt)}</td>
+                  <td><button type="button" class="small" onClick={() => setRestoring(r.version)}>Restore version {r.version}</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      {restoring !== undefined && (
+        <Confirm message={`Make version ${restoring} current again? It becomes a new version; nothing is lost.`} action="Restore"
+          onCancel={() => setRestoring(undefined)} onConfirm={() => { const v = restoring; setRestoring(undefined); void restore(v); }} />
+      )}
+    </section>
+  );
+}

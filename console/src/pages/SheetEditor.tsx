@@ -1,0 +1,230 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, api, path, when } from '../api.ts';
+import { Confirm, Notice } from '../components.tsx';
+import { useLive } from '../live.ts';
+import { RichText } from '../rich-text.tsx';
+import { columnOrder, draftOf, isDirty, mergeRemote, patchOf, type Draft } from '../sheet-draft.ts';
+import type { Sheet } from './Sheets.tsx';
+
+const FORMATS = ['markdown', 'html', 'txt', 'json'] as const;
+const AUTOSAVE_MS = 2000;
+
+interface State {
+  base?: Sheet;
+  draft?: Draft;
+  saving?: boolean;
+  /** 412 on save: the version the sheet is at now. */
+  conflict?: number;
+  /** A live update changed fields the person had also changed. */
+  clashes?: string[];
+  error?: string;
+  url?: string;
+  /** The newest version a live event announced while a save was in flight (our own save's event among them). */
+  heardWhileSaving?: number;
+  confirm?: { message: string; action: string; run: () => Promise<unknown> };
+}
+
+const ifMatch = (s: Sheet) => ({ 'If-Match': `"${s.version}"` });
+
+/** One sheet, editable: every save sends If-Match, live updates merge into unsaved text. */
+export function SheetEditor({ id }: { id: string }) {
+  const st = useRef<State>({});
+  const [, bump] = useState(0);
+  const set = (p: Partial<State>) => {
+    Object.assign(st.current, p);
+    bump((n) => n + 1);
+  };
+  const { base, draft } = st.current;
+  const dirty = !!base && !!draft && isDirty(draftOf(base), draft);
+
+  const load = async () => {
+    const { sheet } = await api<{ sheet: Sheet }>('GET', path`/sheets/${id}`);
+    return sheet;
+  };
+  const reload = async () => {
+    try {
+      const sheet = await load();
+      set({ base: sheet, draft: draftOf(sheet), conflict: undefined, clashes: undefined, error: undefined });
+    } catch (err) {
+      set({ error: (err as Error).message });
+    }
+  };
+  useEffect(() => {
+    st.current = {};
+    void reload();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [id]);
+
+  /** A newer server version arrived (live event or an action's answer): merge it under the person's edits. */
+  const adopt = (remote: Sheet) => {
+    const { base: b, draft: d } = st.current;
+    if (!b || !d || remote.version < b.version) return;
+    const merged = mergeRemote(draftOf(b), d, draftOf(remote));
+    const clashes = [...new Set([...(st.current.clashes ?? []), ...merged.clashes])];
+    set({ base: remote, draft: merged.draft, clashes: clashes.length ? clashes : undefined });
+  };
+
+  useLive(['sheet.updated', 'sheet.deleted'], (e) => {
+    const b = st.current.base;
+    if (!b || e.data.sheet_id !== id || (typeof e.data.version === 'number' && e.data.version <= b.version)) return;
+    if (st.current.saving) {
+      st.current.heardWhileSaving = Math.max(st.current.heardWhileSaving ?? 0, typeof e.data.version === 'number' ? e.data.version : Infinity);
+      return;
+    }
+    load().then(adopt, () => {});
+  });
+
+  const save = async (keepMine = false) => {
+    const s = st.current;
+    if (!s.base || !s.draft || s.saving || (s.conflict && !keepMine)) return;
+    let target = s.base;
+    if (keepMine) target = await load();
+    const sent = s.draft;
+    const body = patchOf(draftOf(target), sent, keepMine);
+    if (!body) return;
+    set({ saving: true, error: undefined, heardWhileSaving: undefined });
+    try {
+      const { sheet } = await api<{ sheet: Sheet }>('PUT', path`/sheets/${id}`, body, ifMatch(target));
+      // What was typed during the save stays; what was sent takes the server's stored form.
+      const now = st.current.draft!;
+      const next = draftOf(sheet);
+      const draftNow: Draft = { ...next, content: { ...next.content } };
+      for (const f of ['title', 'folder', 'tags'] as const) if (now[f] !== sent[f]) draftNow[f] = now[f];
+      for (const k of Object.keys(now.content)) if (now.content[k] !== sent.content[k]) draftNow.content[k] = now.content[k];
+      set({ base: sheet, draft: draftNow, saving: false, conflict: undefined, clashes: undefined });
+      if ((st.current.heardWhileSaving ?? 0) > sheet.version) load().then(adopt, () => {});
+    } catch (err) {
+      const e = err as ApiError;
+      if (e.status === 412) set({ saving: false, conflict: Number(e.body.current_version) || 0 });
+      else set({ saving: false, error: e.message });
+    }
+  };
+
+  // Autosave after 2 s without typing; Ctrl/Cmd+S at once.
+  const autosave = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => {
+    clearTimeout(autosave.current);
+    if (dirty && !st.current.conflict && !base?.trashedAt) autosave.current = setTimeout(() => void save(), AUTOSAVE_MS);
+    return () => clearTimeout(autosave.current);
+  });
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
+        e.preventDefault();
+        void save();
+      }
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [id]);
+
+  const edit = (p: Partial<Draft>) => set({ draft: { ...st.current.draft!, ...p } });
+  const editColumn = (k: string, html: string) => edit({ content: { ...st.current.draft!.content, [k]: html } });
+  const act = async (fn: () => Promise<{ sheet?: Sheet } | unknown>) => {
+    set({ error: undefined, url: undefined });
+    try {
+      const r = (await fn()) as { sheet?: Sheet };
+      if (r?.sheet) adopt(r.sheet);
+      else await reload();
+    } catch (err) {
+      const e = err as ApiError;
+      if (e.status === 412) set({ conflict: Number(e.body.current_version) || 0 });
+      else set({ error: e.message });
+    }
+  };
+  const ask = (message: string, action: string, run: () => Promise<unknown>) => set({ confirm: { message, action, run } });
+  const exportAs = async (format: string) => {
+    try {
+      const r = await api<{ url: string }>('POST', path`/sheets/${id}/export`, { format });
+      set({ url: r.url, error: undefined });
+    } catch (err) {
+      set({ error: (err as Error).message });
+    }
+  };
+
+  if (!base || !draft) {
+    return (
+      <section class="card sheet-view">
+        <a href="#/sheets">← All sheets</a>
+        <Notice error={st.current.error}>{st.current.error ? undefined : 'Loading…'}</Notice>
+      </section>
+    );
+  }
+  const trashed = !!base.trashedAt;
+  const { conflict, clashes, confirm } = st.current;
+  return (
+    <section class="card sheet-view">
+      <div class="row spread">
+        <a href="#/sheets">← All sheets</a>
+        <a href={`#/sheets/${encodeURIComponent(id)}/revisions`}>History</a>
+      </div>
+      <Notice error={st.current.error} />
+      {conflict !== undefined && (
+        <div class="banner" role="alert" data-testid="conflict-banner">
+          <span>This sheet was changed elsewhere (now version {conflict}). Your text is still here, not saved.</span>
+          <button type="button" class="small" onClick={() => void reload()}>Reload theirs</button>
+          <button type="button" class="small" onClick={() => void save(true)}>Keep mine as a new version</button>
+        </div>
+      )}
+      {conflict === undefined && clashes && (
+        <div class="banner" role="alert" data-testid="clash-banner">
+          <span>Changed elsewhere while you were editing: {clashes.join(', ')}. Your unsaved text is kept; saving writes yours.</span>
+          <button type="button" class="small" onClick={() => void reload()}>Reload theirs</button>
+          <button type="button" class="small ghost" onClick={() => set({ clashes: undefined })}>Keep mine</button>
+        </div>
+      )}
+      <div class="sheet-meta">
+        <label class="grow">Title<input name="title" value={draft.title} disabled={trashed} onInput={(e) => edit({ title: e.currentTarget.value })} /></label>
+        <label>Folder<input name="folder" value={draft.folder} disabled={trashed} onInput={(e) => edit({ folder: e.currentTarget.value })} /></label>
+        <label>Tags<input name="tags" placeholder="comma, separated" value={draft.tags} disabled={trashed} onInput={(e) => edit({ tags: e.currentTarget.value })} /></label>
+      </div>
+      <div class="row">
+        <button type="button" onClick={() => void save()} disabled={trashed || !dirty || st.current.saving}>Save</button>
+        <span class="muted" data-testid="save-state" aria-live="polite">
+          {st.current.saving ? 'Saving…' : dirty ? 'Unsaved changes' : `Saved · version ${base.version} · ${when(base.updatedAt)}`}
+        </span>
+        {trashed ? (
+          <>
+            <span class="muted">In the trash since {when(base.trashedAt)}</span>
+            <button type="button" class="small" onClick={() => void act(() => api('POST', path`/sheets/${id}/restore`))}>Restore</button>
+            <button type="button" class="small danger" onClick={() => ask(`Delete "${base.title}" for good? Its history goes too. This cannot be undone.`, 'Delete forever', () => act(async () => {
+              await api('DELETE', `${path`/sheets/${id}`}?permanent=true`);
+              location.hash = '#/sheets';
+            }))}>Delete forever</button>
+          </>
+        ) : (
+          <button type="button" class="small danger" onClick={() => ask(`Move "${base.title}" to the trash?`, 'Move to trash', () => act(() => api('DELETE', path`/sheets/${id}`, undefined, ifMatch(base))))}>Move to trash</button>
+        )}
+        <span class="muted">Export:</span>
+        {FORMATS.map((f) => <button key={f} type="button" class="small ghost" onClick={() => void exportAs(f)}>{f}</button>)}
+      </div>
+      {st.current.url && <p class="notice">Export ready (link valid 24 hours): <a href={st.current.url} class="export-link">{st.current.url}</a></p>}
+      <div class="columns editing">
+        {columnOrder(Object.keys(draft.content)).map((k) => (
+          <div class="column" key={k}>
+            <div class="row spread">
+              <strong>{k}</strong>
+              {!trashed && (
+                <button type="button" class="small ghost" aria-label={`Remove ${k}`} onClick={() => ask(`Remove column ${k} and its text?`, 'Remove column', () => act(async () => {
+                  const r = await api<{ sheet: Sheet }>('DELETE', path`/sheets/${id}/columns/${k}`, undefined, ifMatch(st.current.base!));
+                  const d = st.current.draft!;
+                  const content = { ...d.content };
+                  delete content[k];
+                  st.current.draft = { ...d, content };
+                  return r;
+                }))}>Remove</button>
+              )}
+            </div>
+            <RichText label={k} html={draft.content[k]} readOnly={trashed} onChange={(html) => editColumn(k, html)} />
+          </div>
+        ))}
+      </div>
+      {!trashed && <button type="button" class="small" onClick={() => void act(() => api('POST', path`/sheets/${id}/columns`, {}, ifMatch(st.current.base!)))}>Add column</button>}
+      {confirm && (
+        <Confirm message={confirm.message} action={confirm.action} onCancel={() => set({ confirm: undefined })}
+          onConfirm={() => { const c = confirm; set({ confirm: undefined }); void c.run(); }} />
+      )}
+    </section>
+  );
+}

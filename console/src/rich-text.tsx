@@ -1,0 +1,65 @@
+import { Editor, Node, mergeAttributes } from '@tiptap/core';
+import StarterKit from '@tiptap/starter-kit';
+import { useEffect, useRef } from 'preact/hooks';
+import { sanitizeHtml } from '../../src/lib/sanitize-html.ts';
+
+/** Images are kept (StarterKit has none), so editing a column never drops its pictures. */
+const Image = Node.create({
+  name: 'image',
+  inline: true,
+  group: 'inline',
+  draggable: true,
+  addAttributes: () => ({ src: { default: null }, alt: { default: null }, title: { default: null } }),
+  parseHTML: () => [{ tag: 'img[src]' }],
+  renderHTML: ({ HTMLAttributes }) => ['img', mergeAttributes(HTMLAttributes)],
+});
+
+/**
+ * One column's TipTap editor, driven from Preact without a binding: the editor owns its DOM node.
+ * `html` is applied only when it differs from what the editor already shows (a remote change);
+ * `onChange` fires only for the person's own edits. Pasted and loaded HTML go through the
+ * sanitizer first (the server's sanitizer still decides what is stored).
+ */
+export function RichText({ label, html, onChange, readOnly }: { label: string; html: string; onChange: (html: string) => void; readOnly?: boolean }) {
+  const host = useRef<HTMLDivElement>(null);
+  const editor = useRef<Editor>(undefined);
+  // HTML this editor produced itself: a render that hands one of these back is an echo of typing
+  // (possibly a stale one, since effects run after later keystrokes), never a reason to reset.
+  const emitted = useRef(new Set<string>([html]));
+  const changed = useRef(onChange);
+  changed.current = onChange;
+
+  useEffect(() => {
+    const ed = new Editor({
+      element: host.current!,
+      extensions: [StarterKit.configure({ link: { openOnClick: false } }), Image],
+      content: sanitizeHtml(html),
+      injectCSS: false,
+      editable: !readOnly,
+      editorProps: {
+        attributes: { 'aria-label': label, role: 'textbox', 'aria-multiline': 'true', class: 'rich-text', spellcheck: 'true' },
+        transformPastedHTML: (pasted) => sanitizeHtml(pasted),
+      },
+      onUpdate: ({ editor: e }) => {
+        const next = e.getHTML();
+        if (emitted.current.size > 200) emitted.current.clear();
+        emitted.current.add(next);
+        changed.current(next);
+      },
+    });
+    editor.current = ed;
+    return () => ed.destroy();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    const ed = editor.current;
+    if (!ed || emitted.current.has(html) || html === ed.getHTML()) return;
+    emitted.current = new Set([html]);
+    ed.commands.setContent(sanitizeHtml(html), { emitUpdate: false });
+  }, [html]);
+
+  useEffect(() => editor.current?.setEditable(!readOnly, false), [readOnly]);
+
+  return <div class="rich-host" ref={host} data-column={label} />;
+}

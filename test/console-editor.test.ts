@@ -1,0 +1,200 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { startServer, type TestServer } from './helpers.js';
+
+/**
+ * The sheet editor in real headless Chromium: create and edit through the UI, read back over REST;
+ * REST writes appear live; conflicts get a banner; history with a diff and restore.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = path.resolve(import.meta.dirname, '../docs/screenshots');
+const DIST = path.resolve(import.meta.dirname, '../dist/console');
+const skip = fs.existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install Debian's chromium or set CHROMIUM_PATH`;
+if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio: 'inherit' });
+
+describe('sheet editor in headless Chromium', { skip }, () => {
+  let s: TestServer;
+  let ctx: BrowserContext;
+  let page: Page;
+  let owner: { key: string; userId: string };
+  let id: string;
+  const pageErrors: string[] = [];
+  const rest = async (method: string, p: string, body?: unknown, headers?: Record<string, string>) => {
+    const r = await s.req(method, p, { key: owner.key, body, headers });
+    assert.ok(r.status === 200, `${method} ${p}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  };
+  const sheet = async () => (await rest('GET', `/v1/sheets/${id}`)).sheet;
+  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const column = (key: string) => page.getByRole('textbox', { name: key, exact: true });
+  const saved = () => page.locator('[data-testid=save-state]', { hasText: /^Saved/ }).waitFor();
+  /** Preact sets the value property, not the attribute, so wait on the property. */
+  const titleIs = (value: string, timeout?: number) =>
+    page.waitForFunction((v) => (document.querySelector('input[name=title]') as HTMLInputElement | null)?.value === v, value, { timeout });
+
+  before(async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    s = await startServer('sqlite');
+    owner = await s.user('pro');
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-chromium-'));
+    ctx = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      viewport: { width: 1280, height: 860 },
+    });
+    page = ctx.pages()[0] ?? (await ctx.newPage());
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+  });
+  after(async () => {
+    await ctx?.close();
+    await s?.close();
+  });
+
+  it('signs in by label and creates a sheet with "New sheet"', async () => {
+    await page.goto(`${s.url}/console/#/sheets`);
+    await page.getByLabel('API key').fill(owner.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'New sheet' }).click();
+    await page.waitForURL(/#\/sheets\/sht_/);
+    id = decodeURIComponent(page.url().split('#/sheets/')[1]);
+    await column('col1').waitFor();
+    assert.equal((await sheet()).title, 'Untitled');
+  });
+
+  it('edits title, folder, tags and a column; Ctrl+S saves with If-Match; REST reads it back', async () => {
+    await page.getByLabel('Title', { exact: true }).fill('Editor test');
+    await page.getByLabel('Folder').fill('Work');
+    await page.getByLabel('Tags').fill('alpha, beta');
+    await column('col1').click();
+    await page.keyboard.type('Hello from the browser');
+    await page.keyboard.press('Control+s');
+    await saved();
+    const got = await sheet();
+    assert.equal(got.title, 'Editor test');
+    assert.equal(got.folder, 'Work');
+    assert.deepEqual(got.tags, ['alpha', 'beta']);
+    assert.match(got.content.col1, /Hello from the browser/);
+
+    await column('col1').press('End');
+    await page.keyboard.type(' and autosave');
+    await page.locator('[data-testid=save-state]', { hasText: 'Unsaved changes' }).waitFor();
+    await saved(); // nobody pressed Save: 2 s of quiet did it
+    assert.match((await sheet()).content.col1, /and autosave/);
+
+    await page.getByRole('button', { name: 'Add column' }).click();
+    await column('col2').click();
+    await page.keyboard.type('Second column');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await saved();
+    assert.match((await sheet()).content.col2, /Second column/);
+    await shot('sheet-editor');
+  });
+
+  it('shows a REST PUT within 1 s without a reload, keeping unsaved text', async () => {
+    const marker = await page.evaluate(() => ((window as any).__sameDocument = Math.random()));
+    const v = (await sheet()).version;
+    await rest('PUT', `/v1/sheets/${id}`, { title: 'Renamed by an agent', content: { col2: '<p>Agent wrote this</p>' } });
+    await titleIs('Renamed by an agent', 1000);
+    await column('col2').getByText('Agent wrote this').waitFor({ timeout: 1000 });
+    assert.equal(await page.evaluate(() => (window as any).__sameDocument), marker, 'no reload');
+
+    // Unsaved text in col1 survives an agent's edit of col2.
+    await column('col1').press('End');
+    await page.keyboard.type(' UNSAVED');
+    await rest('PUT', `/v1/sheets/${id}`, { content: { col2: '<p>Agent again</p>' } });
+    await column('col2').getByText('Agent again').waitFor({ timeout: 1000 });
+    assert.match(await column('col1').innerText(), /UNSAVED/);
+    await saved();
+    const after = await sheet();
+    assert.match(after.content.col1, /UNSAVED/);
+    assert.match(after.content.col2, /Agent again/, "the person's save kept the agent's column");
+    assert.ok(after.version >= v + 3);
+
+    // Both changed the same column: a banner, the person's text stays.
+    await column('col1').press('End');
+    await page.keyboard.type(' MINE');
+    await rest('PUT', `/v1/sheets/${id}`, { content: { col1: '<p>Theirs</p>' } });
+    await page.locator('[data-testid=clash-banner]').waitFor();
+    assert.match(await column('col1').innerText(), /MINE/);
+    await shot('sheet-live-clash');
+    await page.getByRole('button', { name: 'Keep mine' }).click();
+    await saved();
+    assert.match((await sheet()).content.col1, /MINE/);
+  });
+
+  it('a stale save gets the conflict banner: keep mine as a new version, or reload theirs', async () => {
+    // Without the live stream the page cannot know about the agent's write, so its save is stale.
+    await page.route('**/v1/events/stream', (r) => r.abort());
+    await page.reload();
+    await column('col1').waitFor();
+    await rest('PUT', `/v1/sheets/${id}`, { title: 'Agent title' });
+    await page.getByLabel('Title', { exact: true }).fill('Person title');
+    await page.keyboard.press('Control+s');
+    const banner = page.locator('[data-testid=conflict-banner]');
+    await banner.waitFor();
+    assert.match(await banner.innerText(), /changed elsewhere/);
+    await shot('sheet-conflict');
+    await page.getByRole('button', { name: 'Keep mine as a new version' }).click();
+    await saved();
+    assert.equal((await sheet()).title, 'Person title');
+
+    await rest('PUT', `/v1/sheets/${id}`, { title: 'Agent wins' });
+    await page.getByLabel('Title', { exact: true }).fill('Lost title');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await banner.waitFor();
+    await page.getByRole('button', { name: 'Reload theirs' }).click();
+    await titleIs('Agent wins');
+    await page.unroute('**/v1/events/stream');
+  });
+
+  it('shows history with a readable diff and restores an earlier version', async () => {
+    await page.goto(`${s.url}/console/#/sheets/${id}/revisions`);
+    await page.getByRole('button', { name: 'Restore version 2' }).waitFor();
+    await page.getByLabel('From version').selectOption('2');
+    const diff = page.locator('[data-testid=diff]');
+    await diff.locator('del', { hasText: 'Editor' }).first().waitFor();
+    assert.match(await diff.locator('[data-field=Title] ins').first().innerText(), /Agent/);
+    await shot('sheet-history');
+    await page.getByRole('button', { name: 'Restore version 2' }).click();
+    await page.click('.modal >> text=Restore');
+    await page.locator('tr[data-version]').first().waitFor();
+    await page.waitForFunction(() => !document.querySelector('.modal'));
+    const restored = await sheet();
+    assert.equal(restored.title, 'Editor test');
+  });
+
+  it('trash, restore and permanent delete, each destructive step confirmed', async () => {
+    await page.goto(`${s.url}/console/#/sheets/${id}`);
+    await page.getByRole('button', { name: 'Move to trash' }).click();
+    await page.click('.modal >> text=Move to trash');
+    await page.getByRole('button', { name: 'Restore' }).waitFor();
+    assert.ok((await sheet()).trashedAt);
+    await page.getByRole('button', { name: 'Restore' }).click();
+    await page.getByRole('button', { name: 'Move to trash' }).waitFor();
+    assert.equal((await sheet()).trashedAt, null);
+    await page.getByRole('button', { name: 'Move to trash' }).click();
+    await page.click('.modal >> text=Move to trash');
+    await page.getByRole('button', { name: 'Delete forever' }).click();
+    await page.click('.modal >> text=Cancel');
+    assert.equal((await s.req('GET', `/v1/sheets/${id}`, { key: owner.key })).status, 200, 'cancel keeps it');
+    await page.getByRole('button', { name: 'Delete forever' }).click();
+    await page.click('.modal >> text=Delete forever');
+    await page.waitForURL(/#\/sheets$/);
+    assert.equal((await s.req('GET', `/v1/sheets/${id}`, { key: owner.key })).status, 404);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('all the JavaScript the console can load stays under 250,000 bytes gzipped', () => {
+    const js = fs.readdirSync(path.join(DIST, 'assets')).filter((f) => f.endsWith('.js'));
+    const total = js.reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(DIST, 'assets', f)), { level: 9 }).length, 0);
+    assert.ok(js.length > 0);
+    assert.ok(total < 250_000, `console JavaScript is ${total} bytes gzipped`);
+  });
+});
