@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { createContainer } from './container.js';
+import { loggerOptions } from './logging.js';
 import { startContainerNotifier, startContainerWorker } from './webhooks/start.js';
 
 export type ServeMode = 'all' | 'api' | 'worker';
@@ -15,7 +16,7 @@ const DRAIN_TIMEOUT_MS = 30_000;
 /** Starts the process: migrations, bootstrap owner, HTTP, background jobs, and a draining SIGTERM. */
 export async function serve({ mode }: { mode: ServeMode }): Promise<void> {
   const config = loadConfig();
-  const logger = pino({ level: config.logLevel });
+  const logger = pino(loggerOptions(config.logLevel));
   const c = await createContainer(config, { logger });
 
   if (config.bootstrapOwner) {
@@ -28,7 +29,7 @@ export async function serve({ mode }: { mode: ServeMode }): Promise<void> {
   }
 
   // Worker mode serves no HTTP, so it can run beside an API process on the same PORT.
-  const app = mode === 'worker' ? null : await buildApp(c, { logger: { level: config.logLevel } });
+  const app = mode === 'worker' ? null : await buildApp(c, { logger: loggerOptions(config.logLevel) });
   const worker = mode !== 'api' && config.webhooks.worker ? await startContainerWorker(c, { logger }) : null;
   const unnotify = mode !== 'worker' ? startContainerNotifier(c, logger) : () => {};
   const purge = () => {

@@ -32,7 +32,7 @@ for (const dialect of dialects()) {
       assert.equal(r.body.updated, 0);
       assert.equal(r.body.todos.length, 2);
       const [ship, tests] = r.body.todos;
-      assert.deepEqual(Object.keys(tests).sort(), ['activeForm', 'content', 'createdAt', 'id', 'priority', 'project', 'status']);
+      assert.deepEqual(Object.keys(tests).sort(), ['activeForm', 'content', 'createdAt', 'id', 'priority', 'project', 'status', 'version']);
       assert.match(tests.id, /^td_[0-9a-z]{26}$/);
       assert.equal(tests.content, 'Write tests', 'content is stored trimmed');
       assert.equal(tests.status, 'in_progress');
@@ -41,7 +41,7 @@ for (const dialect of dialects()) {
       assert.equal(tests.activeForm, 'Writing tests');
       assert.equal(tests.createdAt, Date.parse('2026-04-02T08:00:00.000Z'));
       assert.equal(Number.isInteger(tests.createdAt), true);
-      assert.deepEqual({ ...ship, id: undefined }, { id: undefined, content: 'Ship', status: 'pending', project: 'alpha', priority: 'medium', activeForm: null, createdAt: tests.createdAt });
+      assert.deepEqual({ ...ship, id: undefined }, { id: undefined, content: 'Ship', status: 'pending', project: 'alpha', priority: 'medium', activeForm: null, createdAt: tests.createdAt, version: 1 });
       assert.equal((await s.events()).some((e) => e.event.startsWith('todo')), false, 'the spec names no todo events');
     });
 

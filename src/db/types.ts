@@ -108,6 +108,8 @@ export interface KnowledgeTable {
   search_text: string;
   created_at: string;
   updated_at: string;
+  /** 1 at creation, +1 on every change. */
+  version: number;
 }
 
 export interface TodosTable {
@@ -120,6 +122,22 @@ export interface TodosTable {
   active_form: string | null;
   created_at: string;
   updated_at: string;
+  /** 1 at creation, +1 on every change. */
+  version: number;
+  /** Trimmed content, held by the one task a sync matches by content (unique per user and project); null on duplicates. */
+  content_key: string | null;
+}
+
+/** A claimed Idempotency-Key (src/http/idempotency.ts): status and response stay null while the first request runs. */
+export interface IdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  /** Hash of method, path and body: a reuse with another request is refused. */
+  fingerprint: string;
+  status: number | null;
+  response: string | null;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface WorkLogsTable {
@@ -250,6 +268,7 @@ export interface Database {
   handovers: HandoversTable;
   knowledge: KnowledgeTable;
   todos: TodosTable;
+  idempotency_keys: IdempotencyKeysTable;
   work_logs: WorkLogsTable;
   spark_runs: SparkRunsTable;
   user_sparks: UserSparksTable;

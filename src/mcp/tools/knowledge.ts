@@ -12,6 +12,7 @@ import {
   UpdateKnowledgeBody,
 } from '../../modules/knowledge/knowledge.schemas.js';
 import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
+import { expectedVersionField, expectedVersions } from '../../http/preconditions.js';
 import { McpPage } from './sheets.js';
 
 const EntryId = IdParams.shape.id.describe('Knowledge entry id: sol_... (solution) or snp_... (snippet).');
@@ -66,19 +67,24 @@ export function registerKnowledgeTools(t: ToolRegistry, c: Container): void {
 
   t.define('update_knowledge', {
     title: 'Update a knowledge entry',
-    description: 'Change fields of a solution or snippet; fields not sent stay, null clears language/error/description. Fires knowledge.saved when something changed.',
+    description:
+      'Change fields of a solution or snippet; fields not sent stay, null clears language/error/description. Fires knowledge.saved when something changed. ' +
+      'expected_version: change only if the entry is still at that version (else a version_conflict error naming current_version).',
     input: UpdateKnowledgeBody.extend({ id: EntryId }),
     output: KnowledgeEntryResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async ({ id, ...patch }, auth) => ({ success: true as const, ...(await c.knowledge.update(auth.userId, id, patch)) }),
+    run: async ({ id, expected_version, ...patch }, auth) => ({
+      success: true as const,
+      ...(await c.knowledge.update(auth.userId, id, patch, expectedVersions(undefined, expected_version))),
+    }),
   });
 
   t.define('delete_knowledge', {
     title: 'Delete a knowledge entry',
     description: 'Remove a solution or snippet for good. Only when the user asked for it.',
-    input: z.object({ id: EntryId }),
+    input: z.object({ id: EntryId, expected_version: expectedVersionField }),
     output: DeleteKnowledgeResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, ...(await c.knowledge.remove(auth.userId, args.id)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await c.knowledge.remove(auth.userId, args.id, expectedVersions(undefined, args.expected_version))) }),
   });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Container } from '../../container.js';
 import { IdParams } from '../../http/schemas.js';
+import { expectedVersionField, expectedVersions } from '../../http/preconditions.js';
 import { DeleteTodoResponse, ListTodosQuery, ListTodosResponse, SyncTodosBody, SyncTodosResponse } from '../../modules/todos/todos.schemas.js';
 import { READ_ONLY, type ToolRegistry } from '../tool.js';
 
@@ -35,9 +36,9 @@ export function registerTodoTools(t: ToolRegistry, c: Container): void {
   t.define('delete_todo', {
     title: 'Delete a todo',
     description: 'Remove one task for good (to close a task, sync it with status completed instead).',
-    input: z.object({ id: IdParams.shape.id.describe('Task id, e.g. td_01j...') }),
+    input: z.object({ id: IdParams.shape.id.describe('Task id, e.g. td_01j...'), expected_version: expectedVersionField }),
     output: DeleteTodoResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, ...(await c.todos.remove(auth.userId, args.id)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await c.todos.remove(auth.userId, args.id, expectedVersions(undefined, args.expected_version))) }),
   });
 }

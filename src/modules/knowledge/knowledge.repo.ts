@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { containsAllTerms } from '../../db/dialect.js';
+import { containsAllTerms, lockedForUpdate } from '../../db/dialect.js';
 import type { Db, Executor, KnowledgeTable } from '../../db/types.js';
 import type { KnowledgeKind } from './knowledge.schemas.js';
 
@@ -31,6 +31,10 @@ export function createKnowledgeRepo(db: Db) {
   return {
     findById(id: string, exec: Executor = db) {
       return exec.selectFrom('knowledge').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    /** Held until the transaction ends (PostgreSQL row lock; SQLite write transactions hold the database). */
+    findByIdLocked(id: string, exec: Executor) {
+      return lockedForUpdate(exec, exec.selectFrom('knowledge').selectAll().where('id', '=', id)).executeTakeFirst();
     },
     list(f: KnowledgeListFilter) {
       return filtered(f).selectAll().orderBy('id', 'desc').limit(f.limit).execute();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Tags, Timestamp, queryInt } from '../../http/schemas.js';
+import { expectedVersionField } from '../../http/preconditions.js';
 import { SnippetField, fieldsQuery } from '../../lib/fields.js';
 
 export const KNOWLEDGE_TYPES = ['solutions', 'snippets'] as const;
@@ -18,6 +19,7 @@ export const Solution = z
     language: z.string().nullable(),
     tags: z.array(z.string()),
     createdAt: Timestamp,
+    version: z.number().int().describe('1 at creation, +1 on every change.'),
   })
   .meta({ id: 'Solution' });
 export const Snippet = z
@@ -29,6 +31,7 @@ export const Snippet = z
     description: z.string().nullable(),
     tags: z.array(z.string()),
     createdAt: Timestamp,
+    version: z.number().int().describe('1 at creation, +1 on every change.'),
   })
   .meta({ id: 'Snippet' });
 export type SolutionView = z.infer<typeof Solution>;
@@ -67,6 +70,7 @@ export const UpdateKnowledgeBody = z.object({
   tags: Tags.optional(),
   error: Long.nullable().optional().describe('Solutions only; null clears it.'),
   description: Long.nullable().optional().describe('Snippets only; null clears it.'),
+  expected_version: expectedVersionField,
 });
 export type UpdateKnowledgeInput = z.infer<typeof UpdateKnowledgeBody>;
 

@@ -1,8 +1,9 @@
 import type { Clock } from '../../clock.js';
 import { normalizeForSearch, searchTerms } from '../../db/dialect.js';
 import type { KnowledgeTable, Trx } from '../../db/types.js';
-import { forbidden, invalid, notFound } from '../../errors.js';
+import { forbidden, invalid, notFound, versionConflict } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
+import type { ExpectedVersions } from '../../http/preconditions.js';
 import { newId } from '../../ids.js';
 import { pickFields } from '../../lib/fields.js';
 import { bestSnippet } from '../../lib/snippet.js';
@@ -26,10 +27,10 @@ const ONLY_FOR: Record<'error' | 'description', KnowledgeKind> = { error: 'solut
 export type KnowledgeEntry = { type: 'solution'; solution: SolutionView } | { type: 'snippet'; snippet: SnippetView };
 
 export function toEntry(row: KnowledgeTable): KnowledgeEntry {
-  const base = { id: row.id, title: row.title, content: row.content, language: row.language, tags: JSON.parse(row.tags) as string[], createdAt: row.created_at };
+  const base = { id: row.id, title: row.title, content: row.content, language: row.language, tags: JSON.parse(row.tags) as string[], createdAt: row.created_at, version: row.version };
   if (row.type === 'solution') {
-    const { id, title, content, language, tags, createdAt } = base;
-    return { type: 'solution', solution: { id, title, error: row.error, content, language, tags, createdAt } };
+    const { id, title, content, language, tags, createdAt, version } = base;
+    return { type: 'solution', solution: { id, title, error: row.error, content, language, tags, createdAt, version } };
   }
   return { type: 'snippet', snippet: { ...base, description: row.description } };
 }
@@ -50,8 +51,9 @@ function checkFieldsFit(kind: KnowledgeKind, input: { error?: unknown; descripti
 export function createKnowledgeService(deps: { repo: KnowledgeRepo; outbox: Outbox; tx: TxRunner; clock: Clock }) {
   const { repo, outbox, tx, clock } = deps;
 
-  async function owned(userId: string, id: string, exec?: Trx) {
-    const row = await repo.findById(id, exec);
+  /** With a transaction, the row stays locked until it ends, so a read-modify-write cannot lose a concurrent one. */
+  async function owned(userId: string, id: string, trx?: Trx) {
+    const row = trx ? await repo.findByIdLocked(id, trx) : await repo.findById(id);
     if (!row) throw notFound('knowledge entry', id);
     if (row.user_id !== userId) throw forbidden('knowledge entry', id);
     return row;
@@ -115,6 +117,7 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; outbox: Outb
           search_text: knowledgeSearchText(fields),
           created_at: now.toISOString(),
           updated_at: now.toISOString(),
+          version: 1,
         };
         await repo.insert(row, trx);
         await outbox.emit(trx, userId, 'knowledge.saved', { type: kind, id: row.id, title: row.title });
@@ -122,11 +125,16 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; outbox: Outb
       });
     },
 
-    /** Partial update. A change is a save, so it fires knowledge.saved; an update that changes nothing fires nothing. */
-    update(userId: string, id: string, input: UpdateKnowledgeInput) {
+    /**
+     * Partial update. A change is a save, so it fires knowledge.saved and bumps the version; an update
+     * that changes nothing fires nothing and keeps the version. `expected` (If-Match / expected_version)
+     * is checked against the locked row.
+     */
+    update(userId: string, id: string, input: UpdateKnowledgeInput, expected?: ExpectedVersions) {
       return tx(async (trx) => {
         const row = await owned(userId, id, trx);
         checkFieldsFit(row.type, input);
+        if (expected && !expected.includes(row.version)) throw versionConflict('knowledge entry', id, row.version);
         const next: KnowledgeTable = { ...row };
         if (input.title !== undefined) next.title = input.title;
         if (input.content !== undefined) next.content = input.content;
@@ -139,6 +147,7 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; outbox: Outb
 
         next.search_text = knowledgeSearchText(next);
         next.updated_at = clock.now().toISOString();
+        next.version = row.version + 1;
         const { id: _id, user_id: _user, type: _type, created_at: _created, ...patch } = next;
         await repo.update(id, patch, trx);
         await outbox.emit(trx, userId, 'knowledge.saved', { type: next.type, id, title: next.title });
@@ -146,9 +155,10 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; outbox: Outb
       });
     },
 
-    remove(userId: string, id: string) {
+    remove(userId: string, id: string, expected?: ExpectedVersions) {
       return tx(async (trx) => {
         const row = await owned(userId, id, trx);
+        if (expected && !expected.includes(row.version)) throw versionConflict('knowledge entry', id, row.version);
         await repo.remove(id, trx);
         return { id, type: row.type, deleted: true as const };
       });

@@ -1,5 +1,6 @@
 import type { ZApp } from '../../http/types.js';
 import { IdParams, responses } from '../../http/schemas.js';
+import { IfMatchHeaders, expectedVersions } from '../../http/preconditions.js';
 import type { TodosService } from './todos.service.js';
 import { DeleteTodoResponse, ListTodosQuery, ListTodosResponse, SyncTodosBody, SyncTodosResponse } from './todos.schemas.js';
 
@@ -16,13 +17,14 @@ export function registerTodoRoutes(app: ZApp, todos: TodosService) {
       tags,
       operationId: 'syncTodos',
       summary: 'Bulk-sync tasks: match by id, else by project + trimmed content, else create; all or nothing',
+      description: 'Concurrent syncs of the same elements converge on one task each (matching goes through a unique key). An element with id may carry expected_version.',
       body: SyncTodosBody,
-      response: responses(SyncTodosResponse, 403, 404, 413, 415),
+      response: responses(SyncTodosResponse, 403, 404, 412, 413, 415),
     },
     handler: async (req) => ({ success: ok, ...(await todos.sync(req.auth.userId, req.body)) }),
   });
   app.delete('/todos/:id', {
-    schema: { tags, operationId: 'deleteTodo', summary: 'Remove one task', params: IdParams, response: responses(DeleteTodoResponse, 403, 404) },
-    handler: async (req) => ({ success: ok, ...(await todos.remove(req.auth.userId, req.params.id)) }),
+    schema: { tags, operationId: 'deleteTodo', summary: 'Remove one task', params: IdParams, headers: IfMatchHeaders, response: responses(DeleteTodoResponse, 403, 404, 412) },
+    handler: async (req) => ({ success: ok, ...(await todos.remove(req.auth.userId, req.params.id, expectedVersions(req.headers['if-match']))) }),
   });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { expectedVersionField } from '../../http/preconditions.js';
 
 export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export const TODO_PRIORITIES = ['low', 'medium', 'high'] as const;
@@ -17,6 +18,7 @@ export const Todo = z
     priority: z.enum(TODO_PRIORITIES),
     activeForm: z.string().nullable().describe('Present-tense form shown while the task is in progress (coding assistants).'),
     createdAt: z.number().int().describe('Epoch time in milliseconds.'),
+    version: z.number().int().describe('1 at creation, +1 on every change.'),
   })
   .meta({ id: 'Todo' });
 export type TodoView = z.infer<typeof Todo>;
@@ -32,6 +34,9 @@ export const SyncTodoItem = z.object({
   status: Status,
   priority: Priority.optional().describe('Default medium on create; kept on update when omitted.'),
   activeForm: z.string().max(10_000).nullable().optional(),
+  expected_version: expectedVersionField.describe(
+    'With id only: update the task only if it is at this version; otherwise 412 version_conflict (with current_version) and the whole sync changes nothing.',
+  ),
 });
 export type SyncTodoItemInput = z.infer<typeof SyncTodoItem>;
 

@@ -1,10 +1,11 @@
 import type { Clock } from '../../clock.js';
 import type { TodosTable, Trx } from '../../db/types.js';
-import { forbidden, notFound } from '../../errors.js';
+import { forbidden, invalid, notFound, versionConflict } from '../../errors.js';
 import type { TxRunner } from '../../events/outbox.js';
+import type { ExpectedVersions } from '../../http/preconditions.js';
 import { newId } from '../../ids.js';
 import type { TodosRepo } from './todos.repo.js';
-import type { SyncTodosInput, TodoView } from './todos.schemas.js';
+import type { SyncTodoItemInput, SyncTodosInput, TodoView } from './todos.schemas.js';
 
 /** Stored and matched as "no project" when a request omits project. */
 export const NO_PROJECT = '';
@@ -19,7 +20,29 @@ export function toTodoView(row: TodosTable): TodoView {
     priority: row.priority,
     activeForm: row.active_form,
     createdAt: Date.parse(row.created_at),
+    version: row.version,
   };
+}
+
+/** What a sync element can change; a sync that changes none of them keeps the version. */
+const FIELDS = ['content', 'status', 'priority', 'active_form'] as const;
+
+/**
+ * PostgreSQL only: a deadlock between syncs that name the same tasks in different orders, or a
+ * rename by id onto a content key that a concurrent sync took first. The whole transaction is
+ * rolled back, so it simply runs again.
+ */
+const RETRYABLE = new Set(['40P01', '40001', '23505']);
+const ATTEMPTS = 3;
+
+async function retried<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (attempt >= ATTEMPTS || !RETRYABLE.has(String((err as { code?: unknown }).code))) throw err;
+    }
+  }
 }
 
 export function createTodosService(deps: { repo: TodosRepo; tx: TxRunner; clock: Clock }) {
@@ -27,13 +50,71 @@ export function createTodosService(deps: { repo: TodosRepo; tx: TxRunner; clock:
 
   /** Every id in the batch must exist and be the caller's, or nothing is written. */
   async function resolveIds(trx: Trx, userId: string, ids: string[]) {
-    const rows = new Map((await repo.findByIds([...new Set(ids)], trx)).map((r) => [r.id, r]));
+    const rows = new Map((await repo.findByIdsLocked([...new Set(ids)], trx)).map((r) => [r.id, r]));
     for (const id of ids) {
       const row = rows.get(id);
       if (!row) throw notFound('todo', id);
       if (row.user_id !== userId) throw forbidden('todo', id);
     }
     return rows;
+  }
+
+  /** A key holder let its key go: the oldest task with that same trimmed content becomes the one syncs match. */
+  async function passKeyOn(trx: Trx, from: TodosTable, key: string) {
+    const heir = (await repo.keylessLocked({ userId: from.user_id, project: from.project }, trx)).find((r) => r.content.trim() === key);
+    if (heir) await repo.update(heir.id, { content_key: key }, trx);
+  }
+
+  /** Applies one element to a locked task; +1 version only when something changed. */
+  async function change(trx: Trx, target: TodosTable, item: SyncTodoItemInput, now: Date): Promise<TodosTable> {
+    const next: TodosTable = {
+      ...target,
+      content: item.content,
+      status: item.status,
+      priority: item.priority ?? target.priority,
+      active_form: item.activeForm !== undefined ? item.activeForm : target.active_form,
+    };
+    if (FIELDS.every((f) => next[f] === target[f])) return target;
+    next.version = target.version + 1;
+    next.updated_at = now.toISOString();
+    const key = item.content.trim();
+    const released = target.content_key !== key ? target.content_key : null;
+    if (target.content_key !== key) {
+      const holder = await repo.findByKeyLocked({ userId: target.user_id, project: target.project, key }, trx);
+      next.content_key = holder ? null : key;
+    }
+    const { id: _id, user_id: _user, project: _project, created_at: _created, ...patch } = next;
+    await repo.update(target.id, patch, trx);
+    if (released !== null) await passKeyOn(trx, target, released);
+    return next;
+  }
+
+  /**
+   * The element's task by project + trimmed content, created when there is none. The insert goes
+   * through the unique content key, so concurrent syncs of the same element converge on one task.
+   */
+  async function matchOrCreate(trx: Trx, userId: string, project: string, item: SyncTodoItemInput, now: Date) {
+    const key = item.content.trim();
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const row: TodosTable = {
+        id: newId('td', now.getTime()),
+        user_id: userId,
+        content: item.content,
+        status: item.status,
+        project,
+        priority: item.priority ?? 'medium',
+        active_form: item.activeForm ?? null,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+        version: 1,
+        content_key: key,
+      };
+      if (await repo.insertUnlessKeyTaken(row, trx)) return { created: true, row };
+      // Taken: by a committed task (PostgreSQL waited for its transaction), unless it was deleted since.
+      const target = await repo.findByKeyLocked({ userId, project, key }, trx);
+      if (target) return { created: false, row: await change(trx, target, item, now) };
+    }
+    throw new Error(`todo content key kept changing under sync (user ${userId})`);
   }
 
   return {
@@ -44,64 +125,56 @@ export function createTodosService(deps: { repo: TodosRepo; tx: TxRunner; clock:
 
     /**
      * Bulk sync (decisions.md): an element with id updates that task; otherwise it matches the
-     * oldest task with the same project and trimmed content; otherwise it creates one. Tasks not
-     * in the list are left alone. Runs in one transaction, so any failure changes nothing.
+     * oldest task with the same project and trimmed content (the holder of its content key);
+     * otherwise it creates one. Tasks not in the list are left alone. Runs in one transaction
+     * holding the tasks it touches, so any failure changes nothing and concurrent syncs converge.
      */
     sync(userId: string, input: SyncTodosInput) {
       const project = input.project ?? NO_PROJECT;
-      return tx(async (trx) => {
-        const byId = await resolveIds(trx, userId, input.todos.flatMap((t) => (t.id ? [t.id] : [])));
-        const byContent = new Map<string, TodosTable>();
-        for (const row of (await repo.list({ userId, project }, trx)).reverse()) {
-          if (!byContent.has(row.content.trim())) byContent.set(row.content.trim(), row);
-        }
-        let created = 0;
-        let updated = 0;
-        for (const item of input.todos) {
-          const now = clock.now();
-          const target = item.id ? byId.get(item.id) : byContent.get(item.content);
-          if (target) {
-            const next: TodosTable = {
-              ...target,
-              content: item.content,
-              status: item.status,
-              priority: item.priority ?? target.priority,
-              active_form: item.activeForm !== undefined ? item.activeForm : target.active_form,
-              updated_at: now.toISOString(),
-            };
-            await repo.update(target.id, next, trx);
-            byId.set(next.id, next);
-            if (byContent.get(target.content.trim())?.id === target.id) byContent.delete(target.content.trim());
-            if (next.project === project && !byContent.has(next.content)) byContent.set(next.content, next);
-            updated++;
-          } else {
-            const row: TodosTable = {
-              id: newId('td', now.getTime()),
-              user_id: userId,
-              content: item.content,
-              status: item.status,
-              project,
-              priority: item.priority ?? 'medium',
-              active_form: item.activeForm ?? null,
-              created_at: now.toISOString(),
-              updated_at: now.toISOString(),
-            };
-            await repo.insert(row, trx);
-            byContent.set(row.content, row);
-            created++;
+      if (input.todos.some((t) => t.expected_version !== undefined && !t.id)) {
+        throw invalid('expected_version is only accepted on an element with id (the task it checks)');
+      }
+      return retried(() =>
+        tx(async (trx) => {
+          const byId = await resolveIds(trx, userId, input.todos.flatMap((t) => (t.id ? [t.id] : [])));
+          let created = 0;
+          let updated = 0;
+          for (const item of input.todos) {
+            const now = clock.now();
+            let row: TodosTable;
+            if (item.id) {
+              const target = byId.get(item.id)!;
+              if (item.expected_version !== undefined && item.expected_version !== target.version) {
+                throw versionConflict('todo', target.id, target.version);
+              }
+              row = await change(trx, target, item, now);
+              updated++;
+            } else {
+              const out = await matchOrCreate(trx, userId, project, item, now);
+              row = out.row;
+              if (out.created) created++;
+              else updated++;
+            }
+            if (byId.has(row.id)) byId.set(row.id, row);
           }
-        }
-        const todos = (await repo.list({ userId, project }, trx)).map(toTodoView);
-        return { created, updated, todos };
-      });
+          const todos = (await repo.list({ userId, project }, trx)).map(toTodoView);
+          return { created, updated, todos };
+        }),
+      );
     },
 
-    async remove(userId: string, id: string) {
-      const row = await repo.findById(id);
-      if (!row) throw notFound('todo', id);
-      if (row.user_id !== userId) throw forbidden('todo', id);
-      await repo.remove(id);
-      return { id, deleted: true as const };
+    remove(userId: string, id: string, expected?: ExpectedVersions) {
+      return retried(() =>
+        tx(async (trx) => {
+          const row = await repo.findByIdLocked(id, trx);
+          if (!row) throw notFound('todo', id);
+          if (row.user_id !== userId) throw forbidden('todo', id);
+          if (expected && !expected.includes(row.version)) throw versionConflict('todo', id, row.version);
+          await repo.remove(id, trx);
+          if (row.content_key !== null) await passKeyOn(trx, row, row.content_key);
+          return { id, deleted: true as const };
+        }),
+      );
     },
   };
 }
