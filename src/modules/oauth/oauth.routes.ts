@@ -195,7 +195,7 @@ function checkRequest(c: Checked, origin: string): { scopes: string[]; resource:
 }
 
 async function sessionUser(deps: OAuthRouteDeps, req: FastifyRequest): Promise<{ auth: AuthContext; name: string } | undefined> {
-  const token = consoleCookie(req);
+  const token = consoleCookie(req, deps.publicUrl);
   if (!token) return undefined;
   try {
     const auth = await deps.consoleSessions.authenticate(token);

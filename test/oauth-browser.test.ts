@@ -1,0 +1,124 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { dialects, startServer, type TestServer } from './helpers.js';
+import { MemoryProvider, connectWithOAuth } from './oauth-helpers.js';
+
+/**
+ * The consent page in real headless Chromium (Debian's /usr/bin/chromium), driven by playwright-core:
+ * the SDK client's authorization URL is opened, the person signs in and narrows the scopes, and the
+ * redirect back to the client is caught. One browser for the whole file.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = path.resolve(import.meta.dirname, '../docs/screenshots');
+const skip = fs.existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install Debian's chromium or set CHROMIUM_PATH`;
+
+let ctx: BrowserContext;
+let page: Page;
+
+let callback: { url: string; server: http.Server; last?: URL };
+
+/** Opens the authorization URL, lets `act` fill the form, presses a button; returns the URL the browser was sent back to. */
+async function consentInBrowser(authUrl: URL, act: () => Promise<void>, button: 'Allow' | 'Deny' = 'Allow'): Promise<URL> {
+  callback.last = undefined;
+  await page.goto(String(authUrl));
+  await act();
+  await Promise.all([page.waitForURL(`${callback.url}**`), page.getByRole('button', { name: button }).click()]);
+  assert.ok(callback.last, 'the browser was sent back to the client');
+  return callback.last;
+}
+
+describe('OAuth consent page in Chromium', { skip }, () => {
+  before(async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-chromium-'));
+    ctx = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      viewport: { width: 900, height: 1000 },
+    });
+    page = ctx.pages()[0] ?? (await ctx.newPage());
+    // The MCP host's loopback redirect target (RFC 8252), where the browser lands with the code.
+    const server = http.createServer((req, res) => {
+      // Only the redirect itself; the browser also asks this origin for /favicon.ico.
+      if (req.url?.startsWith('/callback')) callback.last = new URL(req.url, callback.url);
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('You can close this window.');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    callback = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, server };
+  });
+  after(async () => {
+    await ctx?.close();
+    await new Promise((r) => callback?.server.close(r));
+  });
+
+  for (const dialect of dialects()) {
+    describe(`[${dialect}]`, () => {
+      let s: TestServer;
+      let alice: { key: string; userId: string };
+      before(async () => {
+        s = await startServer(dialect);
+        alice = await s.user('pro');
+      });
+      after(() => s.close());
+
+      it('signs in with an API key, narrows the scopes, and the SDK client gets exactly those', async () => {
+        const provider = new MemoryProvider(callback.url, undefined, 'Claude');
+        const client = await connectWithOAuth(s, provider, async (authUrl) => {
+          const landed = await consentInBrowser(authUrl, async () => {
+            assert.equal(await page.locator('#client-name').textContent(), 'Claude');
+            assert.equal(await page.locator('#redirect-host').textContent(), new URL(callback.url).host);
+            await page.getByLabel('API key', { exact: true }).fill(alice.key);
+            for (const scope of ['webhooks:manage', 'keys:manage', 'sheets:write']) await page.locator(`input[value="${scope}"]`).uncheck();
+            if (dialect === 'sqlite') await page.screenshot({ path: path.join(SHOTS, 'consent.png'), fullPage: true });
+          });
+          assert.equal(landed.searchParams.get('state') !== null, true);
+          return landed.searchParams.get('code')!;
+        });
+        const names = (await client.listTools()).tools.map((t) => t.name);
+        assert.ok(names.includes('list_sheets') && names.includes('save_session'));
+        assert.ok(!names.includes('create_sheet') && !names.includes('register_webhook'));
+        await client.close();
+        const granted = provider.saved!.scope!.split(' ');
+        assert.ok(!granted.includes('sheets:write') && !granted.includes('keys:manage') && granted.includes('sheets:read'));
+      });
+
+      it('an existing console session signs the person in; Deny sends access_denied back', async () => {
+        const signIn = await fetch(`${s.url}/console/session`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-console': '1' }, body: JSON.stringify({ api_key: alice.key }) });
+        assert.equal(signIn.status, 200);
+        const [name, value] = signIn.headers.get('set-cookie')!.split(';')[0].split('=');
+        await ctx.addCookies([{ name, value, url: s.url }]);
+        try {
+          const provider = new MemoryProvider(callback.url, undefined, 'Cursor');
+          const client = await connectWithOAuth(s, provider, async (authUrl) => {
+            const landed = await consentInBrowser(authUrl, async () => {
+              assert.match((await page.textContent('body'))!, /Signed in to the console as/);
+              assert.equal(await page.getByLabel('API key', { exact: true }).count(), 0);
+            });
+            return landed.searchParams.get('code')!;
+          });
+          assert.ok((await client.listTools()).tools.length > 10);
+          await client.close();
+
+          const denying = new MemoryProvider(callback.url, undefined, 'Denied App');
+          await assert.rejects(
+            connectWithOAuth(s, denying, async (authUrl) => {
+              const landed = await consentInBrowser(authUrl, async () => undefined, 'Deny');
+              assert.equal(landed.searchParams.get('error'), 'access_denied');
+              throw new Error('denied');
+            }),
+            /denied/,
+          );
+        } finally {
+          await ctx.clearCookies();
+        }
+      });
+    });
+  }
+});
