@@ -1,4 +1,4 @@
-import { Parser } from 'htmlparser2';
+import { linearParser } from './html-parser.js';
 
 const BLOCK = new Set([
   'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'figcaption', 'figure', 'footer',
@@ -6,16 +6,24 @@ const BLOCK = new Set([
   'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
 ]);
 const SKIP = new Set(['script', 'style', 'template', 'noscript']);
+const SLICE = 64 * 1024;
+
+export class HtmlTooSlowError extends Error {
+  constructor() {
+    super('reading the HTML took longer than its time budget');
+    this.name = 'HtmlTooSlowError';
+  }
+}
 
 /**
  * The visible text of an HTML fragment: tags dropped, entities decoded, block
  * elements separated by a line break. Inline tags add no space, so
  * `<b>東</b>京` stays searchable as 東京.
  */
-export function htmlToText(html: string): string {
+export function htmlToText(html: string, deadline = Infinity): string {
   let out = '';
   let skipDepth = 0;
-  const parser = new Parser(
+  const parser = linearParser(
     {
       onopentagname(name) {
         if (SKIP.has(name)) skipDepth++;
@@ -31,7 +39,11 @@ export function htmlToText(html: string): string {
     },
     { decodeEntities: true },
   );
-  parser.write(html);
+  // In slices, so a caller with a time budget can stop between them; the output is the same.
+  for (let at = 0; at < html.length; at += SLICE) {
+    if (performance.now() > deadline) throw new HtmlTooSlowError();
+    parser.write(html.slice(at, at + SLICE));
+  }
   parser.end();
   return out
     .replace(/[ \t\r\f\v\u00a0]+/g, ' ')

@@ -1,4 +1,4 @@
-import { Parser } from 'htmlparser2';
+import { linearParser } from './html-parser.js';
 
 /**
  * Allowlist HTML sanitizer for anything that renders user HTML (exports, the
@@ -90,7 +90,7 @@ export function sanitizeHtml(html: string): string {
   let out = '';
   let dropDepth = 0;
   const open: string[] = [];
-  const parser = new Parser(
+  const parser = linearParser(
     {
       onopentag(name, attribs) {
         if (dropDepth > 0 || DROP_WITH_CONTENT.has(name)) {

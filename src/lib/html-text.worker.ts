@@ -1,0 +1,14 @@
+import { HtmlTooSlowError, htmlToText } from './html-text.js';
+
+/**
+ * Piscina task (src/lib/html-text-pool.ts): the visible text of one HTML string, off the event loop.
+ * The budget counts from when the worker starts on it, not from when it was queued.
+ */
+export default function task({ html, budgetMs }: { html: string; budgetMs: number }): { text: string } | { tooSlow: true } {
+  try {
+    return { text: htmlToText(html, performance.now() + budgetMs) };
+  } catch (err) {
+    if (err instanceof HtmlTooSlowError) return { tooSlow: true };
+    throw err;
+  }
+}
