@@ -4,6 +4,7 @@ import { api, isId, setSignedOutHandler } from './api.ts';
 import { startLive, stopLive } from './live.ts';
 import { Notice } from './components.tsx';
 import { AccountPage } from './pages/Account.tsx';
+import { ConnectedAppsPage } from './pages/ConnectedApps.tsx';
 import { KnowledgePage } from './pages/Knowledge.tsx';
 import { SessionsPage } from './pages/Sessions.tsx';
 import { SheetsPage } from './pages/Sheets.tsx';
@@ -19,6 +20,7 @@ export interface Me {
 
 const PAGES = [
   { path: 'account', label: 'API keys' },
+  { path: 'apps', label: 'Connected apps' },
   { path: 'webhooks', label: 'Webhooks' },
   { path: 'sheets', label: 'Sheets' },
   { path: 'sessions', label: 'Sessions' },
@@ -110,6 +112,7 @@ function App() {
           : page === 'sessions' ? <SessionsPage sessionId={idFrom('ses') ?? undefined} />
           : page === 'knowledge' ? <KnowledgePage />
           : page === 'todos' ? <TodosPage />
+          : page === 'apps' ? <ConnectedAppsPage />
           : <AccountPage me={me} />}
       </main>
     </div>

@@ -100,7 +100,7 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
       if (!verifierMatches(p.verifier, row.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
       const scopes = JSON.parse(row.scopes) as string[];
       const now = clock.now();
-      const grantId = newId('grant', now.getTime());
+      const grantId = newId('grt', now.getTime());
       const tokens = await db.transaction().execute(async (trx) => {
         if (!(await repo.useCode(row.code_hash, now.toISOString(), grantId, trx))) return undefined;
         await repo.insertGrant(
