@@ -73,7 +73,8 @@ export function requiredScope(method: string, routeUrl: string | undefined, rawU
  */
 export function toolScope(name: string, readOnly: boolean): string {
   const rw = readOnly ? 'read' : 'write';
-  if (/export/.test(name)) return 'exports:create';
+  // Listing a sheet's exports is reading, as GET /v1/sheets/{id}/exports is.
+  if (/export/.test(name)) return readOnly ? 'sheets:read' : 'exports:create';
   if (/webhook/.test(name)) return 'webhooks:manage';
   if (/^(run_spark|translate_text|list_sparks|get_spark)$/.test(name)) return 'sparks:run';
   if (/spark/.test(name)) return readOnly ? 'sparks:run' : 'sparks:manage';
@@ -82,6 +83,6 @@ export function toolScope(name: string, readOnly: boolean): string {
   if (/todo/.test(name)) return `todos:${rw}`;
   if (/session|handover/.test(name)) return `sessions:${rw}`;
   if (/stats|work_time/.test(name)) return `stats:${rw}`;
-  if (/sheet/.test(name)) return `sheets:${rw}`;
+  if (/sheet|column/.test(name)) return `sheets:${rw}`;
   return FULL_ACCESS;
 }
