@@ -10,6 +10,7 @@ import { registerRateLimits } from './http/rate-limit.js';
 import { registerErrorHandling } from './http/errors.js';
 import { API_PREFIX, registerOpenApi } from './http/openapi.js';
 import type { ZApp } from './http/types.js';
+import { registerJsonBodyParser } from './http/json-body.js';
 import { registerMcpRoutes } from './mcp/http.js';
 import { registerConnectedAppRoutes } from './modules/oauth/connected-apps.routes.js';
 import { registerOAuthRoutes } from './modules/oauth/oauth.routes.js';
@@ -83,13 +84,5 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
 function acceptEmptyJsonBodies(app: FastifyInstance) {
   // JSON is the only body type the API takes; anything else is a 415.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch (err) {
-      done(new SyntaxError((err as Error).message), undefined);
-    }
-  });
+  registerJsonBodyParser(app, BODY_LIMIT);
 }
