@@ -42,6 +42,9 @@ export async function seedSheets(opts: { dataDir: string; databaseUrl?: string; 
               created_at: at.toISOString(),
               updated_at: at.toISOString(),
               trashed_at: null,
+              version: 1,
+              last_changes: null,
+              last_actor: null,
             });
           }
           await trx.insertInto('sheets').values(rows).execute();

@@ -66,6 +66,7 @@ const EnvSchema = z.object({
     .int('MCP_RESULT_MAX_CHARS must be a whole number')
     .min(5000, 'MCP_RESULT_MAX_CHARS must be at least 5000')
     .default(25_000),
+  REVISIONS_KEEP: z.coerce.number({ error: 'REVISIONS_KEEP must be a number' }).int('REVISIONS_KEEP must be a whole number').min(1, 'REVISIONS_KEEP must be at least 1').default(100),
 });
 
 export type Config = {
@@ -95,16 +96,18 @@ export type Config = {
   authFailureLimit: number;
   /** Fastify trustProxy: behind a load balancer, the client address comes from X-Forwarded-For. */
   trustProxy: boolean | string;
+  /** Bearer token GET /metrics requires; without it only loopback clients may read /metrics. */
+  metricsToken?: string;
   ai: { provider?: 'openai' | 'anthropic'; baseUrl?: string; apiKey?: string; model?: string; timeoutMs: number };
   /** The most characters any MCP tool result holds (text and structuredContent); larger ones are cut with a note. */
   mcpResultMaxChars: number;
+  /** Earlier versions kept per sheet (the newest ones). */
+  revisionsKeep: number;
 };
 
 export const DEFAULT_RETRY_SCHEDULE = [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000];
 
 export class ConfigError extends Error {}
-  /** Bearer token GET /metrics requires; without it only loopback clients may read /metrics. */
-  metricsToken?: string;
 
 /** Parses the environment once at start; every bad value is named in one message. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -137,6 +140,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    metricsToken: e.METRICS_TOKEN,
     ai: {
       provider,
       baseUrl: e.AI_BASE_URL,
@@ -145,10 +149,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.AI_TIMEOUT_MS,
     },
     mcpResultMaxChars: e.MCP_RESULT_MAX_CHARS,
+    revisionsKeep: e.REVISIONS_KEEP,
   };
 }
 
-    metricsToken: e.METRICS_TOKEN,
 /** "1"/"true": trust every proxy; otherwise the proxies' addresses or CIDRs, comma separated. */
 function parseTrustProxy(v: string | undefined): boolean | string {
   if (!v || v === '0' || v === 'false') return false;

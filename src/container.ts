@@ -12,6 +12,7 @@ import { createConsoleSessionsRepo } from './modules/console/console.repo.js';
 import { createConsoleSessionsService } from './modules/console/console.service.js';
 import { createExportsService } from './modules/exports/exports.service.js';
 import { createSheetsRepo } from './modules/sheets/sheets.repo.js';
+import { createSheetRevisionsRepo } from './modules/sheets/sheets.revisions.repo.js';
 import { createSheetsService } from './modules/sheets/sheets.service.js';
 import { createKnowledgeRepo } from './modules/knowledge/knowledge.repo.js';
 import { createKnowledgeService } from './modules/knowledge/knowledge.service.js';
@@ -52,7 +53,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     onTouchError: (err) => opts.logger?.warn({ err }, 'could not update last_used_at'),
   });
   const accounts = createAccountsService({ db, repo: createAccountsRepo(db), apiKeys, clock });
-  const sheets = createSheetsService({ repo: createSheetsRepo(db), outbox, tx, clock });
+  const sheets = createSheetsService({ repo: createSheetsRepo(db), revisions: createSheetRevisionsRepo(db), outbox, tx, clock, revisionsKeep: config.revisionsKeep });
   const todosRepo = createTodosRepo(db);
   const todos = createTodosService({ repo: todosRepo, tx, clock });
   const sessions = createSessionsService({ repo: createSessionsRepo(db), todos: todosRepo, sheets, outbox, tx, clock });

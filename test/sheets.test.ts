@@ -23,7 +23,7 @@ for (const dialect of dialects()) {
       assert.match(r.body.id, /^sht_[0-9a-z]{26}$/);
       assert.equal(r.body.title, 'Plan');
       const sheet = r.body.sheet;
-      assert.deepEqual(Object.keys(sheet).sort(), ['content', 'createdAt', 'folder', 'id', 'tags', 'title', 'trashedAt', 'updatedAt']);
+      assert.deepEqual(Object.keys(sheet).sort(), ['content', 'createdAt', 'folder', 'id', 'tags', 'title', 'trashedAt', 'updatedAt', 'version']);
       assert.deepEqual(sheet.content, { col1: '<p>Hi</p>' });
       assert.equal(sheet.folder, 'Work');
       assert.deepEqual(sheet.tags, ['x', 'y']);
@@ -74,7 +74,7 @@ for (const dialect of dialects()) {
       assert.equal(r.body.sheet.folder, 'F');
       assert.equal(r.body.sheet.updatedAt, '2026-03-10T12:00:01.000Z');
       const evs = (await s.events('sheet.updated')).filter((e) => e.data.sheet_id === body.id);
-      assert.deepEqual(evs.map((e) => e.data), [{ sheet_id: body.id, changes: ['content', 'folder'], updated_at: '2026-03-10T12:00:01.000Z' }]);
+      assert.deepEqual(evs.map((e) => e.data), [{ sheet_id: body.id, changes: ['content', 'folder'], columns: ['col2', 'col3', 'col4'], version: 2, updated_at: '2026-03-10T12:00:01.000Z' }]);
       const same = await s.req('PUT', `/v1/sheets/${body.id}`, { key: alice.key, body: { title: 'm', content: { col1: 'a' } } });
       assert.equal(same.status, 200);
       assert.equal((await s.events('sheet.updated')).filter((e) => e.data.sheet_id === body.id).length, 1, 'a no-op update fires nothing');

@@ -81,6 +81,24 @@ export interface SheetsTable {
   created_at: string;
   updated_at: string;
   trashed_at: string | null;
+  /** 1 at creation, +1 on every change (migration 011). */
+  version: number;
+  /** JSON: the changes and the actor of the write that made this version (null for older rows). */
+  last_changes: string | null;
+  last_actor: string | null;
+}
+
+/** The state a sheet write replaced; content is the deflated content JSON. */
+export interface SheetRevisionsTable {
+  sheet_id: string;
+  version: number;
+  title: string;
+  content: Buffer;
+  folder: string | null;
+  tags: string;
+  changes: string | null;
+  actor: string | null;
+  updated_at: string;
 }
 
 export interface SessionsTable {
@@ -264,6 +282,7 @@ export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
   sheets: SheetsTable;
+  sheet_revisions: SheetRevisionsTable;
   sessions: SessionsTable;
   handovers: HandoversTable;
   knowledge: KnowledgeTable;
@@ -278,6 +297,10 @@ export interface Database {
   delivery_attempts: DeliveryAttemptsTable;
   exports: ExportsTable;
   console_sessions: ConsoleSessionsTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_tokens: OAuthTokensTable;
 }
 
 export type Db = Kysely<Database>;
@@ -285,7 +308,3 @@ export type Trx = Transaction<Database>;
 /** Repos accept either the root handle or a transaction. */
 export type Executor = Db | Trx;
 export type Dialect = 'sqlite' | 'postgres';
-  oauth_clients: OAuthClientsTable;
-  oauth_grants: OAuthGrantsTable;
-  oauth_codes: OAuthCodesTable;
-  oauth_tokens: OAuthTokensTable;

@@ -17,6 +17,8 @@ export const EVENT_SCHEMAS = {
   'sheet.updated': z.strictObject({
     sheet_id: z.string(),
     changes: z.array(z.enum(['title', 'content', 'folder', 'tags'])),
+    columns: z.array(z.string()).describe('The column keys whose HTML changed (added, edited or removed); empty when content did not change.'),
+    version: z.number().int().describe('The version this write made.'),
     updated_at: ts,
   }),
   'sheet.deleted': z.strictObject({ sheet_id: z.string(), deleted_at: ts }),

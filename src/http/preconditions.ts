@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { invalid } from '../errors.js';
+import { ErrorResponse } from './schemas.js';
 
 /**
  * Conditional requests over record versions (RFC 9110 section 13). A record's ETag is its version
@@ -61,3 +62,13 @@ export const expectedVersionField = z
   .min(1)
   .optional()
   .describe('Write only if the record is at this version (same as If-Match); otherwise 412 version_conflict');
+
+/** The 412 body: the error plus the version the record is at now. */
+export const VersionConflictResponse = ErrorResponse.extend({
+  current_version: z.number().int().describe('The version the record is at now; read it again, then retry with this version.'),
+})
+  .describe('Precondition failed (code version_conflict): the record is not at the version If-Match or expected_version named. Nothing changed.')
+  .meta({ id: 'VersionConflict' });
+
+/** A 304 has no body. */
+export const NotModifiedResponse = z.null().describe('Not modified: If-None-Match names the current version (the ETag).');

@@ -7,6 +7,7 @@ import * as m006 from './006_handovers.js';
 import * as m008 from './008_search_index.js';
 import * as m009 from './009_delivery_indexes.js';
 import * as m010 from './010_sheet_live_index.js';
+import * as m011 from './011_sheet_versions.js';
 import * as m012 from './012_knowledge_todo_versions_idempotency.js';
 import * as m013 from './013_export_sheet_index.js';
 import * as m014 from './014_scopes_oauth.js';
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '008_search_index': m008,
   '009_delivery_indexes': m009,
   '010_sheet_live_index': m010,
+  '011_sheet_versions': m011,
   '012_knowledge_todo_versions_idempotency': m012,
   '013_export_sheet_index': m013,
   '014_scopes_oauth': m014,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Container } from '../../container.js';
+import { expectedVersionField, expectedVersions } from '../../http/preconditions.js';
 import { IdParams } from '../../http/schemas.js';
 import {
   CreateSheetBody,
@@ -11,6 +12,7 @@ import {
   UpdateSheetBody,
 } from '../../modules/sheets/sheets.schemas.js';
 import { ADDITIVE, READ_ONLY, hasMore, type ToolRegistry } from '../tool.js';
+import { registerSheetEditTools } from './sheet-edits.js';
 
 /**
  * REST's query strings carry numbers and booleans as text; tool arguments are typed JSON. Every way a
@@ -82,7 +84,7 @@ export function registerSheetTools(t: ToolRegistry, c: Container): void {
     output: CreateSheetResponse,
     annotations: ADDITIVE,
     run: async (args, auth) => {
-      const sheet = await c.sheets.create(auth.userId, args);
+      const sheet = await c.sheets.create(auth, args);
       return { success: true as const, id: sheet.id, title: sheet.title, sheet };
     },
   });
@@ -91,11 +93,16 @@ export function registerSheetTools(t: ToolRegistry, c: Container): void {
     title: 'Update a sheet',
     description:
       'Change a sheet. Only the fields you send change. content merges by column: keys sent replace those columns, ' +
-      'a key sent as null removes that column, other columns stay. Fires sheet.updated listing the changed fields (nothing if nothing changed).',
+      'a key sent as null removes that column, other columns stay. Fires sheet.updated listing the changed fields (nothing if nothing changed). ' +
+      'The answer has the new version; send expected_version to write only if nobody changed the sheet since you read it (else a version_conflict error naming current_version). ' +
+      'To add text without rewriting a column, prefer append_to_sheet or replace_in_sheet.',
     input: UpdateSheetBody.extend({ id: SheetId }),
     output: SheetResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async ({ id, ...patch }, auth) => ({ success: true as const, sheet: await c.sheets.update(auth.userId, id, patch) }),
+    run: async ({ id, expected_version, ...patch }, auth) => ({
+      success: true as const,
+      sheet: await c.sheets.update(auth, id, patch, expectedVersions(undefined, expected_version)),
+    }),
   });
 
   t.define('trash_sheet', {
@@ -106,10 +113,11 @@ export function registerSheetTools(t: ToolRegistry, c: Container): void {
     input: z.object({
       id: SheetId,
       permanent: z.boolean().optional().describe('true deletes the sheet for good instead of trashing it. Only when the user asked for that.'),
+      expected_version: expectedVersionField,
     }),
     output: TrashSheetResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, ...(await c.sheets.remove(auth.userId, args.id, args.permanent)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await c.sheets.remove(auth, args.id, args.permanent, expectedVersions(undefined, args.expected_version))) }),
   });
 
   t.define('restore_sheet', {
@@ -118,6 +126,8 @@ export function registerSheetTools(t: ToolRegistry, c: Container): void {
     input: z.object({ id: SheetId }),
     output: SheetResponse,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, sheet: await c.sheets.restore(auth.userId, args.id) }),
+    run: async (args, auth) => ({ success: true as const, sheet: await c.sheets.restore(auth, args.id) }),
   });
+
+  registerSheetEditTools(t, c);
 }

@@ -51,7 +51,7 @@ export function createConsoleSessionsService(deps: { repo: ConsoleSessionsRepo; 
 
     async authenticate(token: string): Promise<AuthContext> {
       const row = await resolve(token);
-      return { userId: row.user_id, plan: row.plan, keyId: row.key_id };
+      return { userId: row.user_id, plan: row.plan, keyId: row.key_id, actor: { type: 'console', id: row.key_id, name: null } };
     },
 
     async describe(token: string) {

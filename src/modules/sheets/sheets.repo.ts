@@ -73,8 +73,8 @@ export function createSheetsRepo(db: Db) {
       // Its exports hold rendered copies of the content: they go with it (the 30-day purge's go in exports.purgeExpired).
       await exec.deleteFrom('exports').where('sheet_id', '=', id).execute();
     },
-    async purgeTrashedBefore(cutoff: string): Promise<number> {
-      const r = await db.deleteFrom('sheets').where('trashed_at', 'is not', null).where('trashed_at', '<', cutoff).executeTakeFirst();
+    async purgeTrashedBefore(cutoff: string, exec: Executor = db): Promise<number> {
+      const r = await exec.deleteFrom('sheets').where('trashed_at', 'is not', null).where('trashed_at', '<', cutoff).executeTakeFirst();
       return Number(r.numDeletedRows);
     },
   };

@@ -1,6 +1,17 @@
+import type { FastifyReply } from 'fastify';
 import type { ZApp } from '../../http/types.js';
 import { IdParams, responses } from '../../http/schemas.js';
+import {
+  IfMatchHeaders,
+  IfNoneMatchHeaders,
+  NotModifiedResponse,
+  VersionConflictResponse,
+  etagOf,
+  expectedVersions,
+  notModified,
+} from '../../http/preconditions.js';
 import type { SheetsService } from './sheets.service.js';
+import { registerSheetEditRoutes } from './sheets.edits.routes.js';
 import {
   CreateSheetBody,
   CreateSheetResponse,
@@ -10,7 +21,16 @@ import {
   SheetResponse,
   TrashSheetResponse,
   UpdateSheetBody,
+  type SheetView,
 } from './sheets.schemas.js';
+
+/** Answers that return one sheet carry its version as the ETag. */
+export function withEtag<T extends { sheet: SheetView }>(reply: FastifyReply, body: T): T {
+  reply.header('etag', etagOf(body.sheet.version));
+  return body;
+}
+
+export const conflictResponses = { 412: VersionConflictResponse };
 
 export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
   const tags = ['Sheets'];
@@ -21,26 +41,61 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
     handler: async (req) => ({ success: ok, ...(await sheets.list(req.auth.userId, req.query)) }),
   });
   app.get('/sheets/:id', {
-    schema: { tags, operationId: 'getSheet', summary: 'Fetch one sheet (trashed sheets too, with trashedAt set)', params: IdParams, response: responses(SheetResponse, 403, 404) },
-    handler: async (req) => ({ success: ok, sheet: await sheets.get(req.auth.userId, req.params.id) }),
+    schema: {
+      tags,
+      operationId: 'getSheet',
+      summary: 'Fetch one sheet (trashed sheets too, with trashedAt set); ETag is its version, If-None-Match answers 304',
+      params: IdParams,
+      headers: IfNoneMatchHeaders,
+      response: { ...responses(SheetResponse, 403, 404), 304: NotModifiedResponse },
+    },
+    handler: async (req, reply) => {
+      const sheet = await sheets.get(req.auth.userId, req.params.id);
+      if (notModified(req.headers['if-none-match'], sheet.version)) return reply.code(304).header('etag', etagOf(sheet.version)).send(null);
+      return withEtag(reply, { success: ok, sheet });
+    },
   });
   app.post('/sheets', {
-    schema: { tags, operationId: 'createSheet', summary: 'Create a sheet', body: CreateSheetBody, response: responses(CreateSheetResponse, 413, 415) },
-    handler: async (req) => {
-      const sheet = await sheets.create(req.auth.userId, req.body);
-      return { success: ok, id: sheet.id, title: sheet.title, sheet };
+    schema: { tags, operationId: 'createSheet', summary: 'Create a sheet (version 1; ETag "1")', body: CreateSheetBody, response: responses(CreateSheetResponse, 413, 415) },
+    handler: async (req, reply) => {
+      const sheet = await sheets.create(req.auth, req.body);
+      return withEtag(reply, { success: ok, id: sheet.id, title: sheet.title, sheet });
     },
   });
   app.put('/sheets/:id', {
-    schema: { tags, operationId: 'updateSheet', summary: 'Update a sheet; content merges by column key', params: IdParams, body: UpdateSheetBody, response: responses(SheetResponse, 403, 404, 413, 415) },
-    handler: async (req) => ({ success: ok, sheet: await sheets.update(req.auth.userId, req.params.id, req.body) }),
+    schema: {
+      tags,
+      operationId: 'updateSheet',
+      summary: 'Update a sheet atomically; content merges by column key. If-Match or expected_version: write only at that version',
+      params: IdParams,
+      headers: IfMatchHeaders,
+      body: UpdateSheetBody,
+      response: { ...responses(SheetResponse, 403, 404, 413, 415), ...conflictResponses },
+    },
+    handler: async (req, reply) => {
+      const { expected_version, ...patch } = req.body;
+      const expected = expectedVersions(req.headers['if-match'], expected_version);
+      return withEtag(reply, { success: ok, sheet: await sheets.update(req.auth, req.params.id, patch, expected) });
+    },
   });
   app.delete('/sheets/:id', {
-    schema: { tags, operationId: 'deleteSheet', summary: 'Move a sheet to the trash (or remove it for good with permanent=true)', params: IdParams, querystring: DeleteSheetQuery, response: responses(TrashSheetResponse, 403, 404) },
-    handler: async (req) => ({ success: ok, ...(await sheets.remove(req.auth.userId, req.params.id, req.query.permanent)) }),
+    schema: {
+      tags,
+      operationId: 'deleteSheet',
+      summary: 'Move a sheet to the trash (or remove it for good with permanent=true, revisions included); If-Match: only at that version',
+      params: IdParams,
+      headers: IfMatchHeaders,
+      querystring: DeleteSheetQuery,
+      response: { ...responses(TrashSheetResponse, 403, 404), ...conflictResponses },
+    },
+    handler: async (req) => {
+      const expected = expectedVersions(req.headers['if-match']);
+      return { success: ok, ...(await sheets.remove(req.auth, req.params.id, req.query.permanent, expected)) };
+    },
   });
   app.post('/sheets/:id/restore', {
-    schema: { tags, operationId: 'restoreSheet', summary: 'Bring a trashed sheet back', params: IdParams, response: responses(SheetResponse, 403, 404) },
-    handler: async (req) => ({ success: ok, sheet: await sheets.restore(req.auth.userId, req.params.id) }),
+    schema: { tags, operationId: 'restoreSheet', summary: 'Bring a trashed sheet back (a new version)', params: IdParams, response: responses(SheetResponse, 403, 404) },
+    handler: async (req, reply) => withEtag(reply, { success: ok, sheet: await sheets.restore(req.auth, req.params.id) }),
   });
+  registerSheetEditRoutes(app, sheets);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { expectedVersionField } from '../../http/preconditions.js';
 import { Tags, Timestamp, queryBool, queryInt } from '../../http/schemas.js';
 
 export const COLUMN_KEY = /^col[1-9][0-9]?$/;
@@ -15,6 +16,7 @@ export const Sheet = z
     createdAt: Timestamp,
     updatedAt: Timestamp,
     trashedAt: Timestamp.nullable().describe('Set while the sheet is in the trash; trashed sheets are purged after 30 days.'),
+    version: z.number().int().describe('1 at creation, +1 on every change (trash and restore too); the ETag is this number in quotes.'),
   })
   .meta({ id: 'Sheet' });
 export type SheetView = z.infer<typeof Sheet>;
@@ -39,6 +41,7 @@ export const UpdateSheetBody = z.object({
   content: z.record(columnKey, Html.nullable()).optional().describe('Merged by column key: sent keys replace, null removes, others stay.'),
   folder: z.string().max(200).nullable().optional(),
   tags: Tags.optional(),
+  expected_version: expectedVersionField,
 });
 export type UpdateSheetInput = z.infer<typeof UpdateSheetBody>;
 
@@ -55,3 +58,66 @@ export const TrashSheetResponse = z.object({
   trashedAt: Timestamp.nullable(),
   deleted: z.boolean().describe('true when the sheet was removed for good (permanent=true).'),
 });
+
+export const Actor = z
+  .object({
+    type: z.enum(['api_key', 'console', 'oauth_client']),
+    id: z.string().nullable(),
+    name: z.string().nullable(),
+  })
+  .nullable()
+  .describe('Who made the write: an API key (its name and id), the web console (with the key it was opened with) or an OAuth client; null for writes older than revisions.')
+  .meta({ id: 'Actor' });
+
+export const RevisionSummary = z.object({
+  version: z.number().int(),
+  title: z.string(),
+  folder: z.string().nullable(),
+  tags: z.array(z.string()),
+  changes: z.array(z.string()).describe('What the write that made this version changed: title, content, folder, tags, created, trashed or restored.'),
+  updatedAt: Timestamp,
+  actor: Actor,
+});
+export const Revision = z.object({
+  version: z.number().int(),
+  title: z.string(),
+  content: z.record(z.string(), z.string()),
+  folder: z.string().nullable(),
+  tags: z.array(z.string()),
+  updatedAt: Timestamp,
+});
+export const RevisionParams = z.object({
+  id: z.string().min(1).max(100),
+  version: z.string().regex(/^[1-9]\d{0,14}$/, 'version must be a positive integer').transform(Number),
+});
+export const ListRevisionsQuery = z.object({
+  limit: queryInt('limit').optional().describe('Default 50; values above 100 are clamped to 100.'),
+  offset: queryInt('offset').optional(),
+});
+export const ListRevisionsResponse = z.object({ success: z.literal(true), revisions: z.array(RevisionSummary), total: z.number().int() });
+export const RevisionResponse = z.object({ success: z.literal(true), revision: Revision });
+
+const columnChoice = columnKey.optional();
+export const AppendBody = z.object({
+  column: columnChoice.describe('Column to append to; default the highest-numbered column (col1 on an empty sheet). A column that does not exist is created.'),
+  html: Html.min(1, 'html must not be empty'),
+  separator: z.string().max(1000).optional().describe('Put between the old and the new text when the column is not empty; default none.'),
+  expected_version: expectedVersionField,
+});
+export type AppendInput = z.infer<typeof AppendBody>;
+export const ReplaceBody = z.object({
+  column: columnChoice.describe('Search only this column; default all columns together.'),
+  find: z.string().min(1, 'find must not be empty').max(100_000).describe('Plain text searched for in the stored HTML (no patterns).'),
+  replace: Html.describe('What each occurrence becomes (may be empty).'),
+  all: z.boolean().optional().describe('true replaces every occurrence; otherwise exactly one must exist (409 no_match / ambiguous_match with count).'),
+  expected_version: expectedVersionField,
+});
+export type ReplaceInput = z.infer<typeof ReplaceBody>;
+export const AddColumnBody = z.object({
+  html: Html.optional().describe('Initial HTML of the new column; default empty.'),
+  expected_version: expectedVersionField,
+});
+export type AddColumnInput = z.infer<typeof AddColumnBody>;
+export const ColumnParams = z.object({ id: z.string().min(1).max(100), col: columnKey });
+export const ReplaceResponse = z.object({ success: z.literal(true), replaced: z.number().int(), sheet: Sheet });
+export const AddColumnResponse = z.object({ success: z.literal(true), column: z.string(), sheet: Sheet });

@@ -1,53 +1,48 @@
 import type { Clock } from '../../clock.js';
-import { normalizeForSearch, searchTerms } from '../../db/dialect.js';
+import { searchTerms } from '../../db/dialect.js';
 import type { SheetsTable, Trx } from '../../db/types.js';
 import { forbidden, notFound } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
+import type { ExpectedVersions } from '../../http/preconditions.js';
 import { newId } from '../../ids.js';
-import { htmlToText } from '../../lib/html-text.js';
+import { prepareHtmlTexts } from '../../lib/html-text-pool.js';
+import type { AuthContext } from '../api-keys/api-keys.service.js';
+import { createSheetEdits } from './sheets.edits.js';
 import type { SheetsRepo } from './sheets.repo.js';
+import { createSheetRevisions } from './sheets.revisions.js';
+import type { SheetRevisionsRepo } from './sheets.revisions.repo.js';
 import type { CreateSheetInput, SheetView, UpdateSheetInput } from './sheets.schemas.js';
+import { sheetSearchText, toSheetView, type Content } from './sheets.view.js';
+import { createSheetWriter, fieldChanges } from './sheets.write.js';
+
+export { sheetSearchText, toSheetView } from './sheets.view.js';
 
 export const LIST_DEFAULT = 50;
 export const LIST_MAX = 100;
 export const TRASH_RETENTION_MS = 30 * 24 * 3600 * 1000;
+/** Earlier versions kept per sheet unless REVISIONS_KEEP says otherwise. */
+export const REVISIONS_KEEP_DEFAULT = 100;
 
-type Content = Record<string, string>;
-type Field = 'title' | 'content' | 'folder' | 'tags';
-
-export function toSheetView(row: SheetsTable): SheetView {
-  return {
-    id: row.id,
-    title: row.title,
-    content: JSON.parse(row.content) as Content,
-    folder: row.folder,
-    tags: JSON.parse(row.tags) as string[],
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    trashedAt: row.trashed_at,
-  };
-}
-
-/** What q searches: the title and the visible text of every column. */
-export function sheetSearchText(title: string, content: Content): string {
-  const columns = Object.keys(content).sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)));
-  return normalizeForSearch([title, ...columns.map((k) => htmlToText(content[k]))].join('\n'));
-}
-
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-export function createSheetsService(deps: { repo: SheetsRepo; outbox: Outbox; tx: TxRunner; clock: Clock }) {
+export function createSheetsService(deps: {
+  repo: SheetsRepo;
+  revisions: SheetRevisionsRepo;
+  outbox: Outbox;
+  tx: TxRunner;
+  clock: Clock;
+  revisionsKeep?: number;
+}) {
   const { repo, outbox, tx, clock } = deps;
+  const writer = createSheetWriter({ revisions: deps.revisions, outbox, clock, keep: deps.revisionsKeep ?? REVISIONS_KEEP_DEFAULT });
 
-  async function owned(userId: string, id: string, exec?: Trx) {
-    const row = await repo.findById(id, exec);
+  async function owned(userId: string, id: string) {
+    const row = await repo.findById(id);
     if (!row) throw notFound('sheet', id);
     if (row.user_id !== userId) throw forbidden('sheet', id);
     return row;
   }
 
   /** Creates a sheet inside the caller's transaction (handovers reuse this). */
-  async function createIn(trx: Trx, userId: string, input: CreateSheetInput): Promise<SheetView> {
+  async function createIn(trx: Trx, userId: string, input: CreateSheetInput, auth?: AuthContext): Promise<SheetView> {
     const now = clock.now();
     const content = input.content ?? {};
     const row: SheetsTable = {
@@ -61,6 +56,9 @@ export function createSheetsService(deps: { repo: SheetsRepo; outbox: Outbox; tx
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
       trashed_at: null,
+      version: 1,
+      last_changes: JSON.stringify(['created']),
+      last_actor: JSON.stringify(await writer.actorOf(auth, trx)),
     };
     await repo.insert(row, trx);
     await outbox.emit(trx, userId, 'sheet.created', { sheet_id: row.id, name: row.title, created_at: row.created_at });
@@ -85,14 +83,19 @@ export function createSheetsService(deps: { repo: SheetsRepo; outbox: Outbox; tx
       return toSheetView(await owned(userId, id));
     },
 
-    create(userId: string, input: CreateSheetInput) {
-      return tx((trx) => createIn(trx, userId, input));
+    async create(auth: AuthContext, input: CreateSheetInput) {
+      await prepareHtmlTexts(Object.values(input.content ?? {}));
+      return tx((trx) => createIn(trx, auth.userId, input, auth));
     },
 
-    /** Merge-update: content merges by column key (null removes one); an update that changes nothing fires no event. */
-    update(userId: string, id: string, input: UpdateSheetInput) {
+    /**
+     * Merge-update under the row lock: content merges by column key (null removes one). An update
+     * that changes nothing keeps the version and fires no event.
+     */
+    async update(auth: AuthContext, id: string, input: UpdateSheetInput, expected?: ExpectedVersions) {
+      await prepareHtmlTexts(Object.values(input.content ?? {}));
       return tx(async (trx) => {
-        const row = await owned(userId, id, trx);
+        const row = await writer.lockOwned(trx, auth.userId, id, expected);
         const current = toSheetView(row);
         const next = { ...current };
         if (input.title !== undefined) next.title = input.title;
@@ -106,48 +109,48 @@ export function createSheetsService(deps: { repo: SheetsRepo; outbox: Outbox; tx
           }
           next.content = merged;
         }
-        const changes = (['title', 'content', 'folder', 'tags'] as Field[]).filter((f) => !sameJson(current[f], next[f]));
+        const changes = fieldChanges(current, next);
         if (changes.length === 0) return current;
-
-        next.updatedAt = clock.now().toISOString();
-        await repo.update(
-          id,
-          {
-            title: next.title,
-            content: JSON.stringify(next.content),
-            folder: next.folder,
-            tags: JSON.stringify(next.tags),
-            search_text: sheetSearchText(next.title, next.content),
-            updated_at: next.updatedAt,
-          },
-          trx,
-        );
-        await outbox.emit(trx, userId, 'sheet.updated', { sheet_id: id, changes, updated_at: next.updatedAt });
-        return next;
+        return writer.save(trx, auth, row, next, changes);
       });
     },
 
     /** Moves to the trash, or with permanent removes for good. sheet.deleted fires when a sheet leaves the active set. */
-    remove(userId: string, id: string, permanent = false) {
+    remove(auth: AuthContext, id: string, permanent = false, expected?: ExpectedVersions) {
       return tx(async (trx) => {
-        const row = await owned(userId, id, trx);
+        const row = await writer.lockOwned(trx, auth.userId, id, expected);
         const now = clock.now().toISOString();
-        if (permanent) await repo.remove(id, trx);
-        else if (!row.trashed_at) await repo.update(id, { trashed_at: now }, trx);
-        if (!row.trashed_at) await outbox.emit(trx, userId, 'sheet.deleted', { sheet_id: id, deleted_at: now });
+        if (permanent) {
+          await deps.revisions.removeForSheet(id, trx);
+          await repo.remove(id, trx);
+        } else if (!row.trashed_at) {
+          await writer.save(trx, auth, row, { ...toSheetView(row), trashedAt: now }, ['trashed'], false);
+        }
+        if (!row.trashed_at) await outbox.emit(trx, auth.userId, 'sheet.deleted', { sheet_id: id, deleted_at: now });
         return { id, trashedAt: permanent ? null : (row.trashed_at ?? now), deleted: permanent };
       });
     },
 
-    async restore(userId: string, id: string) {
-      const row = await owned(userId, id);
-      if (row.trashed_at) await repo.update(id, { trashed_at: null });
-      return toSheetView({ ...row, trashed_at: null });
+    /** Brings a trashed sheet back (a new version); restoring an active sheet changes nothing. */
+    restore(auth: AuthContext, id: string) {
+      return tx(async (trx) => {
+        const row = await writer.lockOwned(trx, auth.userId, id);
+        if (!row.trashed_at) return toSheetView(row);
+        return writer.save(trx, auth, row, { ...toSheetView(row), trashedAt: null }, ['restored'], false);
+      });
     },
 
+    /** Sheets trashed more than 30 days ago go for good, with their revisions. */
     purgeTrash() {
-      return repo.purgeTrashedBefore(new Date(clock.now().getTime() - TRASH_RETENTION_MS).toISOString());
+      const cutoff = new Date(clock.now().getTime() - TRASH_RETENTION_MS).toISOString();
+      return tx(async (trx) => {
+        await deps.revisions.removeForTrashedBefore(cutoff, trx);
+        return repo.purgeTrashedBefore(cutoff, trx);
+      });
     },
+
+    ...createSheetRevisions({ revisions: deps.revisions, writer, tx, owned }),
+    ...createSheetEdits({ writer, tx }),
   };
 }
 export type SheetsService = ReturnType<typeof createSheetsService>;

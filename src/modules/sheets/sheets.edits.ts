@@ -1,0 +1,94 @@
+import { AppError, invalid } from '../../errors.js';
+import type { TxRunner } from '../../events/outbox.js';
+import type { ExpectedVersions } from '../../http/preconditions.js';
+import type { AuthContext } from '../api-keys/api-keys.service.js';
+import type { AddColumnInput, AppendInput, ReplaceInput } from './sheets.schemas.js';
+import { columnOrder, toSheetView, type Content } from './sheets.view.js';
+import type { SheetWriter } from './sheets.write.js';
+
+/** Same bound as a column sent in a PUT. */
+export const COLUMN_MAX_CHARS = 500_000;
+const MAX_COLUMNS = 99;
+
+function checkSize(column: string, html: string) {
+  if (html.length > COLUMN_MAX_CHARS) throw invalid(`column ${column} would hold ${html.length} characters; at most ${COLUMN_MAX_CHARS}`);
+}
+
+/** Non-overlapping occurrences of `find` in `text`. */
+const occurrences = (text: string, find: string) => text.split(find).length - 1;
+
+/**
+ * Edits that need no read first: each runs under the row lock of one transaction and changes only
+ * the columns it names, so concurrent edits of a sheet never lose each other's work.
+ */
+export function createSheetEdits(deps: { writer: SheetWriter; tx: TxRunner }) {
+  const { writer, tx } = deps;
+
+  /** Runs `edit` on the locked sheet's content; writes a new version when the content changed. */
+  function editContent<R>(auth: AuthContext, id: string, expected: ExpectedVersions, edit: (content: Content) => R) {
+    return tx(async (trx) => {
+      const row = await writer.lockOwned(trx, auth.userId, id, expected);
+      const current = toSheetView(row);
+      const content = { ...current.content };
+      const result = edit(content);
+      const sheet = JSON.stringify(content) === JSON.stringify(current.content) ? current : await writer.save(trx, auth, row, { ...current, content }, ['content']);
+      return { result, sheet };
+    });
+  }
+
+  return {
+    /** Appends to one column: the named one (created if absent), else the highest-numbered, else col1. */
+    async append(auth: AuthContext, id: string, input: AppendInput, expected?: ExpectedVersions) {
+      const { sheet } = await editContent(auth, id, expected, (content) => {
+        const column = input.column ?? columnOrder(Object.keys(content)).at(-1) ?? 'col1';
+        const old = content[column] ?? '';
+        const html = old === '' ? input.html : old + (input.separator ?? '') + input.html;
+        checkSize(column, html);
+        content[column] = html;
+      });
+      return { sheet };
+    },
+
+    /** Plain-text find and replace in the stored HTML of one column or of all of them. */
+    async replace(auth: AuthContext, id: string, input: ReplaceInput, expected?: ExpectedVersions) {
+      const { result: replaced, sheet } = await editContent(auth, id, expected, (content) => {
+        const columns = input.column ? [input.column].filter((k) => k in content) : columnOrder(Object.keys(content));
+        const counts = columns.map((k) => occurrences(content[k], input.find));
+        const total = counts.reduce((a, b) => a + b, 0);
+        const where = input.column ? `column ${input.column}` : 'the sheet';
+        if (!input.all && total === 0) throw new AppError('no_match', `the text to find does not occur in ${where}`, undefined, { count: 0 });
+        if (!input.all && total > 1) {
+          throw new AppError('ambiguous_match', `the text to find occurs ${total} times in ${where}; send a longer find, or all: true`, undefined, { count: total });
+        }
+        columns.forEach((k, i) => {
+          if (counts[i] === 0) return;
+          const html = content[k].split(input.find).join(input.replace);
+          checkSize(k, html);
+          content[k] = html;
+        });
+        return total;
+      });
+      return { replaced, sheet };
+    },
+
+    /** Adds the lowest unused column key, empty unless html is given. */
+    async addColumn(auth: AuthContext, id: string, input: AddColumnInput, expected?: ExpectedVersions) {
+      const { result: column, sheet } = await editContent(auth, id, expected, (content) => {
+        let n = 1;
+        while (n <= MAX_COLUMNS && `col${n}` in content) n++;
+        if (n > MAX_COLUMNS) throw new AppError('conflict', `sheet ${id} already has all ${MAX_COLUMNS} columns`);
+        content[`col${n}`] = input.html ?? '';
+        return `col${n}`;
+      });
+      return { column, sheet };
+    },
+
+    async removeColumn(auth: AuthContext, id: string, column: string, expected?: ExpectedVersions) {
+      const { sheet } = await editContent(auth, id, expected, (content) => {
+        if (!(column in content)) throw new AppError('not_found', `sheet ${id} has no column ${column}`);
+        delete content[column];
+      });
+      return { sheet };
+    },
+  };
+}

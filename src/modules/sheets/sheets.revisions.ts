@@ -1,0 +1,82 @@
+import type { SheetsTable } from '../../db/types.js';
+import { AppError } from '../../errors.js';
+import type { TxRunner } from '../../events/outbox.js';
+import type { ExpectedVersions } from '../../http/preconditions.js';
+import type { AuthContext } from '../api-keys/api-keys.service.js';
+import { unpackContent, type SheetRevisionsRepo } from './sheets.revisions.repo.js';
+import type { Content } from './sheets.view.js';
+import { fieldChanges, type SheetWriter } from './sheets.write.js';
+import { toSheetView } from './sheets.view.js';
+
+export const REVISIONS_LIST_DEFAULT = 50;
+export const REVISIONS_LIST_MAX = 100;
+
+const revisionNotFound = (id: string, version: number) =>
+  new AppError('not_found', `sheet ${id} has no kept revision ${version} (GET /sheets/${id}/revisions lists them)`);
+
+const parseJson = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
+
+/** Earlier versions of a sheet: list, read, and restore one as a new version. */
+export function createSheetRevisions(deps: {
+  revisions: SheetRevisionsRepo;
+  writer: SheetWriter;
+  tx: TxRunner;
+  owned: (userId: string, id: string) => Promise<SheetsTable>;
+}) {
+  const { revisions, writer, tx, owned } = deps;
+
+  async function revisionOf(userId: string, id: string, version: number) {
+    await owned(userId, id);
+    const row = await revisions.find(id, version);
+    if (!row) throw revisionNotFound(id, version);
+    return {
+      version: row.version,
+      title: row.title,
+      content: JSON.parse(unpackContent(row.content)) as Content,
+      folder: row.folder,
+      tags: JSON.parse(row.tags) as string[],
+      updatedAt: row.updated_at,
+    };
+  }
+
+  return {
+    async listRevisions(userId: string, id: string, query: { limit?: number; offset?: number }) {
+      await owned(userId, id);
+      const { rows, total } = await revisions.list(id, Math.min(query.limit ?? REVISIONS_LIST_DEFAULT, REVISIONS_LIST_MAX), query.offset ?? 0);
+      return {
+        revisions: rows.map((r) => ({
+          version: r.version,
+          title: r.title,
+          folder: r.folder,
+          tags: JSON.parse(r.tags) as string[],
+          changes: parseJson<string[]>(r.changes, []),
+          updatedAt: r.updated_at,
+          actor: parseJson(r.actor, null),
+        })),
+        total,
+      };
+    },
+
+    getRevision: revisionOf,
+
+    /** A new version equal to the revision (its trash state stays as it is); identical to the current one: no change. */
+    restoreRevision(auth: AuthContext, id: string, version: number, expected?: ExpectedVersions) {
+      return tx(async (trx) => {
+        const row = await writer.lockOwned(trx, auth.userId, id, expected);
+        const kept = await revisions.find(id, version, trx);
+        if (!kept) throw revisionNotFound(id, version);
+        const current = toSheetView(row);
+        const next = {
+          ...current,
+          title: kept.title,
+          content: JSON.parse(unpackContent(kept.content)) as Content,
+          folder: kept.folder,
+          tags: JSON.parse(kept.tags) as string[],
+        };
+        const changes = fieldChanges(current, next);
+        if (changes.length === 0) return current;
+        return writer.save(trx, auth, row, next, changes);
+      });
+    },
+  };
+}

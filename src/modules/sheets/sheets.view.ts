@@ -1,0 +1,28 @@
+import { normalizeForSearch } from '../../db/dialect.js';
+import type { SheetsTable } from '../../db/types.js';
+import { preparedHtmlToText } from '../../lib/html-text-pool.js';
+import type { SheetView } from './sheets.schemas.js';
+
+export type Content = Record<string, string>;
+
+export function toSheetView(row: SheetsTable): SheetView {
+  return {
+    id: row.id,
+    title: row.title,
+    content: JSON.parse(row.content) as Content,
+    folder: row.folder,
+    tags: JSON.parse(row.tags) as string[],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    trashedAt: row.trashed_at,
+    version: row.version,
+  };
+}
+
+/** Column keys in column order (col2 before col10). */
+export const columnOrder = (keys: Iterable<string>) => [...keys].sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)));
+
+/** What q searches: the title and the visible text of every column. */
+export function sheetSearchText(title: string, content: Content): string {
+  return normalizeForSearch([title, ...columnOrder(Object.keys(content)).map((k) => preparedHtmlToText(content[k]))].join('\n'));
+}

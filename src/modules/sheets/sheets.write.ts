@@ -1,0 +1,100 @@
+import type { Clock } from '../../clock.js';
+import { lockedForUpdate } from '../../db/dialect.js';
+import type { SheetsTable, Trx } from '../../db/types.js';
+import { forbidden, notFound, versionConflict } from '../../errors.js';
+import type { Outbox } from '../../events/outbox.js';
+import type { ExpectedVersions } from '../../http/preconditions.js';
+import type { AuthContext } from '../api-keys/api-keys.service.js';
+import type { SheetRevisionsRepo } from './sheets.revisions.repo.js';
+import type { SheetView } from './sheets.schemas.js';
+import { columnOrder, sheetSearchText, toSheetView, type Content } from './sheets.view.js';
+
+export type Actor = NonNullable<AuthContext['actor']>;
+export type Field = 'title' | 'content' | 'folder' | 'tags';
+/** What a write did, as revisions list it: changed fields, or one of the lifecycle steps. */
+export type Change = Field | 'created' | 'trashed' | 'restored';
+
+export interface SheetState {
+  title: string;
+  content: Content;
+  folder: string | null;
+  tags: string[];
+  trashedAt: string | null;
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const FIELDS: Field[] = ['title', 'content', 'folder', 'tags'];
+
+export const fieldChanges = (a: SheetState, b: SheetState): Field[] => FIELDS.filter((f) => !sameJson(a[f], b[f]));
+
+/** Column keys whose HTML differs (added, changed or removed), in column order. */
+export function changedColumns(a: Content, b: Content): string[] {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return columnOrder([...keys].filter((k) => a[k] !== b[k]));
+}
+
+/**
+ * Every change to a sheet goes through here, inside the caller's transaction: the row is read locked
+ * (FOR UPDATE on PostgreSQL; SQLite transactions hold the write lock), the expected version checked,
+ * the replaced state kept as a revision, and the row written with version + 1.
+ */
+export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox: Outbox; clock: Clock; keep: number }) {
+  const { revisions, outbox, clock, keep } = deps;
+
+  /** The API key's name is looked up only when a write happens, not on every authentication. */
+  async function actorOf(auth: AuthContext | undefined, trx: Trx): Promise<Actor | null> {
+    if (!auth) return null;
+    if (auth.actor) return auth.actor;
+    const key = await trx.selectFrom('api_keys').select('name').where('id', '=', auth.keyId).executeTakeFirst();
+    return { type: 'api_key', id: auth.keyId, name: key?.name ?? null };
+  }
+
+  return {
+    actorOf,
+
+    /** The owner's sheet, locked for this transaction; 412 when `expected` does not name its version. */
+    async lockOwned(trx: Trx, userId: string, id: string, expected?: ExpectedVersions): Promise<SheetsTable> {
+      const row = await lockedForUpdate(trx, trx.selectFrom('sheets').selectAll().where('id', '=', id)).executeTakeFirst();
+      if (!row) throw notFound('sheet', id);
+      if (row.user_id !== userId) throw forbidden('sheet', id);
+      if (expected && !expected.includes(row.version)) throw versionConflict('sheet', id, row.version);
+      return row;
+    },
+
+    /**
+     * Writes `next` over `row` as version + 1, keeping `row` as a revision. `event` false for trash
+     * and restore, which have their own events (or none).
+     */
+    async save(trx: Trx, auth: AuthContext | undefined, row: SheetsTable, next: SheetState, changes: Change[], event = true): Promise<SheetView> {
+      const before = toSheetView(row);
+      await revisions.keep(row, keep, trx);
+      const contentChanged = !sameJson(before.content, next.content);
+      const patch: Partial<SheetsTable> = {
+        title: next.title,
+        folder: next.folder,
+        tags: JSON.stringify(next.tags),
+        trashed_at: next.trashedAt,
+        version: row.version + 1,
+        last_changes: JSON.stringify(changes),
+        last_actor: JSON.stringify(await actorOf(auth, trx)),
+      };
+      if (contentChanged) patch.content = JSON.stringify(next.content);
+      if (contentChanged || next.title !== row.title) patch.search_text = sheetSearchText(next.title, next.content);
+      const fields = changes.filter((c): c is Field => (FIELDS as string[]).includes(c));
+      if (fields.length > 0) patch.updated_at = clock.now().toISOString();
+      await trx.updateTable('sheets').set(patch).where('id', '=', row.id).execute();
+      const after = toSheetView({ ...row, ...patch } as SheetsTable);
+      if (event && fields.length > 0) {
+        await outbox.emit(trx, row.user_id, 'sheet.updated', {
+          sheet_id: row.id,
+          changes: fields,
+          columns: changedColumns(before.content, next.content),
+          version: after.version,
+          updated_at: after.updatedAt,
+        });
+      }
+      return after;
+    },
+  };
+}
+export type SheetWriter = ReturnType<typeof createSheetWriter>;

@@ -1,0 +1,170 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { manualClock } from '../src/clock.js';
+import { loadConfig } from '../src/config.js';
+import { REVISIONS_KEEP_DEFAULT } from '../src/modules/sheets/sheets.service.js';
+import { assertError, assertIdRouteSecurity, dialects, startServer, type TestServer } from './helpers.js';
+import { httpClient, ok } from './mcp-helpers.js';
+
+describe('revision settings', () => {
+  it('keeps the newest 100 per sheet unless REVISIONS_KEEP says otherwise', () => {
+    assert.equal(REVISIONS_KEEP_DEFAULT, 100);
+    assert.equal(loadConfig({}).revisionsKeep, REVISIONS_KEEP_DEFAULT);
+    assert.equal(loadConfig({ REVISIONS_KEEP: '7' }).revisionsKeep, 7);
+    assert.throws(() => loadConfig({ REVISIONS_KEEP: '0' }), /REVISIONS_KEEP/);
+  });
+});
+
+for (const dialect of dialects()) {
+  describe(`sheet revisions [${dialect}]`, () => {
+    const clock = manualClock(new Date('2026-04-01T09:00:00.000Z'));
+    let s: TestServer;
+    let alice: { key: string; userId: string };
+    let keyId: string;
+    before(async () => {
+      s = await startServer(dialect, { clock, env: { RATE_LIMIT_DISABLED: '1', REVISIONS_KEEP: '5' } });
+      alice = await s.user('business');
+      keyId = (await s.req('GET', '/v1/api-keys', { key: alice.key })).body.api_keys[0].id;
+    });
+    after(() => s.close());
+
+    const req = (method: string, url: string, body?: unknown, headers?: Record<string, string>) => s.req(method, `/v1${url}`, { key: alice.key, body, headers });
+    const revisionCount = async (id: string) =>
+      Number((await s.c.db.selectFrom('sheet_revisions').select((eb) => eb.fn.countAll().as('n')).where('sheet_id', '=', id).executeTakeFirstOrThrow()).n);
+
+    it('lists earlier versions newest first, with the changes and actor of the write that made each', async () => {
+      const { body } = await req('POST', '/sheets', { title: 'One', content: { col1: '<p>first</p>' }, tags: ['a'] });
+      const id = body.id;
+      clock.advance(1000);
+      await req('PUT', `/sheets/${id}`, { title: 'Two' });
+      clock.advance(1000);
+      await req('PUT', `/sheets/${id}`, { content: { col2: '<p>second</p>' }, folder: 'F' });
+      await req('DELETE', `/sheets/${id}`);
+      await req('POST', `/sheets/${id}/restore`);
+      const list = await req('GET', `/sheets/${id}/revisions`);
+      assert.equal(list.status, 200);
+      assert.equal(list.body.total, 4);
+      const actor = { type: 'api_key', id: keyId, name: 'default' };
+      assert.deepEqual(list.body.revisions, [
+        { version: 4, title: 'Two', folder: 'F', tags: ['a'], changes: ['trashed'], updatedAt: '2026-04-01T09:00:02.000Z', actor },
+        { version: 3, title: 'Two', folder: 'F', tags: ['a'], changes: ['content', 'folder'], updatedAt: '2026-04-01T09:00:02.000Z', actor },
+        { version: 2, title: 'Two', folder: null, tags: ['a'], changes: ['title'], updatedAt: '2026-04-01T09:00:01.000Z', actor },
+        { version: 1, title: 'One', folder: null, tags: ['a'], changes: ['created'], updatedAt: '2026-04-01T09:00:00.000Z', actor },
+      ]);
+      const page = await req('GET', `/sheets/${id}/revisions?limit=2&offset=1`);
+      assert.deepEqual(page.body.revisions.map((r: any) => r.version), [3, 2]);
+      assert.equal(page.body.total, 4);
+      assertError(await req('GET', `/sheets/${id}/revisions?limit=x`), 400, 'invalid_request', /limit/);
+
+      const one = await req('GET', `/sheets/${id}/revisions/1`);
+      assert.deepEqual(one.body, {
+        success: true,
+        revision: { version: 1, title: 'One', content: { col1: '<p>first</p>' }, folder: null, tags: ['a'], updatedAt: '2026-04-01T09:00:00.000Z' },
+      });
+      assertError(await req('GET', `/sheets/${id}/revisions/5`), 404, 'not_found', /revision 5/);
+      assertError(await req('GET', `/sheets/${id}/revisions/0`), 400, 'invalid_request', /version/);
+      assertError(await req('GET', `/sheets/${id}/revisions/x`), 400, 'invalid_request', /version/);
+    });
+
+    it('restores a revision as a new version, emits sheet.updated, and honours If-Match', async () => {
+      const { body } = await req('POST', '/sheets', { title: 'Keep', content: { col1: 'precious', col2: 'x' } });
+      const id = body.id;
+      await req('PUT', `/sheets/${id}`, { title: 'Oops', content: { col1: 'overwritten', col2: null } });
+      assertError(await req('POST', `/sheets/${id}/revisions/9/restore`), 404, 'not_found');
+      const conflict = await req('POST', `/sheets/${id}/revisions/1/restore`, undefined, { 'if-match': '"1"' });
+      assert.equal(conflict.status, 412);
+      assert.equal(conflict.body.current_version, 2);
+      const restored = await req('POST', `/sheets/${id}/revisions/1/restore`, undefined, { 'if-match': '"2"' });
+      assert.equal(restored.status, 200);
+      assert.equal(restored.headers.get('etag'), '"3"');
+      assert.deepEqual([restored.body.sheet.title, restored.body.sheet.content, restored.body.sheet.version], ['Keep', { col1: 'precious', col2: 'x' }, 3]);
+      const [ev] = (await s.events('sheet.updated')).filter((e) => e.data.sheet_id === id && e.data.version === 3);
+      assert.deepEqual(ev.data.changes, ['title', 'content']);
+      assert.deepEqual(ev.data.columns, ['col1', 'col2']);
+      const again = await req('POST', `/sheets/${id}/revisions/1/restore`);
+      assert.equal(again.body.sheet.version, 3, 'restoring a revision equal to the current state changes nothing');
+      const list = await req('GET', `/sheets/${id}/revisions`);
+      assert.deepEqual(list.body.revisions.map((r: any) => [r.version, r.title]), [[2, 'Oops'], [1, 'Keep']]);
+    });
+
+    it('keeps only the newest REVISIONS_KEEP (5 here) and removes them with the sheet', async () => {
+      const { body } = await req('POST', '/sheets', { title: 'cap' });
+      const id = body.id;
+      for (let i = 1; i <= 8; i++) await req('PUT', `/sheets/${id}`, { content: { col1: `v${i}` } });
+      const list = await req('GET', `/sheets/${id}/revisions`);
+      assert.equal(list.body.total, 5);
+      assert.deepEqual(list.body.revisions.map((r: any) => r.version), [8, 7, 6, 5, 4]);
+      assert.deepEqual((await req('GET', `/sheets/${id}/revisions/4`)).body.revision.content, { col1: 'v3' });
+      assertError(await req('GET', `/sheets/${id}/revisions/3`), 404, 'not_found');
+      await req('DELETE', `/sheets/${id}?permanent=true`);
+      assert.equal(await revisionCount(id), 0);
+    });
+
+    it('the 30-day purge removes revisions of purged sheets only', async () => {
+      const old = (await req('POST', '/sheets', { title: 'old' })).body.id;
+      const kept = (await req('POST', '/sheets', { title: 'kept' })).body.id;
+      await req('PUT', `/sheets/${old}`, { title: 'old 2' });
+      await req('PUT', `/sheets/${kept}`, { title: 'kept 2' });
+      await req('DELETE', `/sheets/${old}`);
+      clock.advance(31 * 24 * 3600 * 1000);
+      await req('DELETE', `/sheets/${kept}`);
+      assert.ok((await s.c.sheets.purgeTrash()) >= 1);
+      assert.equal(await revisionCount(old), 0);
+      assert.equal(await revisionCount(kept), 2);
+    });
+
+    it('401/403/404 on the revision routes', async () => {
+      const id = (await req('POST', '/sheets', { title: 'sec' })).body.id;
+      await req('PUT', `/sheets/${id}`, { title: 'sec 2' });
+      for (const route of [
+        { method: 'GET', path: (x: string) => `/v1/sheets/${x}/revisions` },
+        { method: 'GET', path: (x: string) => `/v1/sheets/${x}/revisions/1` },
+        { method: 'POST', path: (x: string) => `/v1/sheets/${x}/revisions/1/restore` },
+      ]) {
+        await assertIdRouteSecurity(s, route, alice, id, 'sht_missing');
+      }
+    });
+
+    it('MCP: list_sheet_revisions, get_sheet_revision, restore_sheet_revision', async () => {
+      const client = await httpClient(s, alice.key);
+      const created = ok(await client.callTool({ name: 'create_sheet', arguments: { title: 'mcp', content: { col1: 'one' } } }));
+      const id = created.id;
+      ok(await client.callTool({ name: 'update_sheet', arguments: { id, content: { col1: 'two' }, expected_version: 1 } }));
+      const stale = await client.callTool({ name: 'update_sheet', arguments: { id, content: { col1: 'three' }, expected_version: 1 } });
+      assert.equal(stale.isError, true);
+      const err = JSON.parse((stale.content as any)[0].text);
+      assert.equal(err.code, 'version_conflict');
+      assert.equal(err.status, 412);
+      assert.equal(err.current_version, 2);
+      const list = ok(await client.callTool({ name: 'list_sheet_revisions', arguments: { id } }));
+      assert.equal(list.total, 1);
+      assert.equal(list.has_more, false);
+      assert.equal(list.revisions[0].version, 1);
+      const rev = ok(await client.callTool({ name: 'get_sheet_revision', arguments: { id, version: 1 } }));
+      assert.deepEqual(rev.revision.content, { col1: 'one' });
+      const restored = ok(await client.callTool({ name: 'restore_sheet_revision', arguments: { id, version: 1, expected_version: 2 } }));
+      assert.deepEqual([restored.sheet.content, restored.sheet.version], [{ col1: 'one' }, 3]);
+      const trashConflict = await client.callTool({ name: 'trash_sheet', arguments: { id, expected_version: 2 } });
+      assert.equal(JSON.parse((trashConflict.content as any)[0].text).current_version, 3);
+      await client.close();
+    });
+  });
+
+  describe(`the default cap of 100 revisions [${dialect}]`, () => {
+    let s: TestServer;
+    before(async () => {
+      s = await startServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });
+    });
+    after(() => s.close());
+
+    it('after 102 changes the newest 100 earlier versions remain', async () => {
+      const u = await s.user('business');
+      const id = (await s.req('POST', '/v1/sheets', { key: u.key, body: { title: 'many' } })).body.id;
+      for (let i = 1; i <= 102; i++) await s.req('PUT', `/v1/sheets/${id}`, { key: u.key, body: { content: { col1: `v${i}` } } });
+      const list = await s.req('GET', `/v1/sheets/${id}/revisions?limit=100`, { key: u.key });
+      assert.equal(list.body.total, 100);
+      assert.equal(list.body.revisions[0].version, 102);
+      assert.equal(list.body.revisions[99].version, 3);
+    });
+  });
+}
