@@ -70,13 +70,13 @@ export function Badge({ value }: { value: string }) {
 }
 
 /** Bars of hours per day; plain SVG attributes, so the strict CSP (no inline styles) holds. */
-export function HoursChart({ days }: { days: { date: string; hours: number }[] }) {
+export function HoursChart({ days, label = 'Work hours by day' }: { days: { date: string; hours: number }[]; label?: string }) {
   if (days.length === 0) return <p class="muted">No work time logged yet.</p>;
   const max = Math.max(...days.map((d) => d.hours), 1);
   const w = 36;
   const h = 120;
   return (
-    <svg class="chart" viewBox={`0 -16 ${days.length * w} ${h + 46}`} role="img" aria-label="Work hours by day">
+    <svg class="chart" viewBox={`0 -16 ${days.length * w} ${h + 46}`} role="img" aria-label={label}>
       {days.map((d, i) => {
         const bh = Math.round((d.hours / max) * h);
         return (

@@ -10,6 +10,8 @@ import { SessionsPage } from './pages/Sessions.tsx';
 import { SheetsPage } from './pages/Sheets.tsx';
 import { TodosPage } from './pages/Todos.tsx';
 import { WebhooksPage } from './pages/Webhooks.tsx';
+import { StatsPage } from './pages/Stats.tsx';
+import { SearchDialog } from './search.tsx';
 import './style.css';
 
 export interface Me {
@@ -26,6 +28,7 @@ const PAGES = [
   { path: 'sessions', label: 'Sessions' },
   { path: 'knowledge', label: 'Knowledge' },
   { path: 'todos', label: 'Todos' },
+  { path: 'stats', label: 'Stats' },
 ] as const;
 
 function useHashRoute(): string[] {
@@ -80,6 +83,17 @@ function App() {
     if (me) startLive();
     else stopLive();
   }, [me]);
+  const [searching, setSearching] = useState(false);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        setSearching(true);
+      }
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, []);
   if (me === undefined) return <p class="muted pad">Loading…</p>;
   if (me === null) return <SignIn onSignedIn={setMe} />;
 
@@ -100,6 +114,7 @@ function App() {
             <a key={p.path} href={`#/${p.path}`} class={page === p.path ? 'active' : ''}>{p.label}</a>
           ))}
         </nav>
+        <button type="button" class="small ghost" onClick={() => setSearching(true)} aria-keyshortcuts="Control+K">Find anything (Ctrl+K)</button>
         <span class="who">
           <span class={`badge badge-${me.plan}`}>{me.plan}</span>
           <button type="button" class="small ghost" onClick={signOut}>Sign out</button>
@@ -112,9 +127,11 @@ function App() {
           : page === 'sessions' ? <SessionsPage sessionId={idFrom('ses') ?? undefined} />
           : page === 'knowledge' ? <KnowledgePage />
           : page === 'todos' ? <TodosPage />
+          : page === 'stats' ? <StatsPage />
           : page === 'apps' ? <ConnectedAppsPage />
           : <AccountPage me={me} />}
       </main>
+      {searching && me && <SearchDialog onClose={() => setSearching(false)} />}
     </div>
   );
 }

@@ -20,9 +20,32 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   return handle;
 }
 
+/** Owner-only: a directory the service creates is 0700 (an existing one is the operator's to set). */
+export function ensureDataDir(dataDir: string): void {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+}
+
+/**
+ * The database and its -wal/-shm hold every account's data and key hashes: 0600. SQLite creates
+ * -wal and -shm with the main file's mode, so creating that file 0600 first is enough for new ones;
+ * files left by an older version are tightened too.
+ */
+function restrictSqliteFiles(file: string): void {
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      fs.chmodSync(f, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+}
+
 function openSqlite(dataDir: string): DatabaseHandle {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const file = new SQLite(path.join(dataDir, 'sheet-workspace.db'));
+  ensureDataDir(dataDir);
+  const dbFile = path.join(dataDir, 'sheet-workspace.db');
+  restrictSqliteFiles(dbFile);
+  const file = new SQLite(dbFile);
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');

@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, useLoad, when } from '../api.ts';
-import { Notice } from '../components.tsx';
+import { CopyButton, Notice } from '../components.tsx';
+import { highlight } from '../highlight.ts';
+import { useLive } from '../live.ts';
 
 interface Item { id: string; title: string; content: string; error?: string | null; language?: string | null; description?: string | null; tags: string[]; createdAt: string }
 
@@ -10,7 +12,10 @@ function Entry({ item }: { item: Item }) {
       <summary><strong>{item.title}</strong> {item.language && <code>{item.language}</code>} <span class="muted small-text">{when(item.createdAt)}</span></summary>
       {item.error && <p><strong>Error:</strong> <code>{item.error}</code></p>}
       {item.description && <p>{item.description}</p>}
-      <pre><code>{item.content}</code></pre>
+      <div class="code-block">
+        <CopyButton text={item.content} label="Copy code" />
+        <pre><code class="hljs" dangerouslySetInnerHTML={{ __html: highlight(item.content, item.language).html }} /></pre>
+      </div>
       {item.tags.length > 0 && <p class="muted small-text">{item.tags.join(', ')}</p>}
     </details>
   );
@@ -20,6 +25,7 @@ export function KnowledgePage() {
   const [q, setQ] = useState('');
   const [query, setQuery] = useState('');
   const data = useLoad(() => api<{ solutions: Item[]; snippets: Item[] }>('GET', `/knowledge?limit=100${query ? `&q=${encodeURIComponent(query)}` : ''}`), [query]);
+  useLive(['knowledge.saved'], () => data.reload());
   return (
     <>
       <h1>Knowledge</h1>

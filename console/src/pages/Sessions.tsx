@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, path, useLoad, when } from '../api.ts';
 import { Notice } from '../components.tsx';
+import { useLive } from '../live.ts';
 import { SheetBody, type Sheet } from './Sheets.tsx';
 
 interface Session { id: string; title: string; summary: string; project: string | null; tags: string[]; files_changed: string[]; createdAt: string }
@@ -11,9 +12,40 @@ async function handoversOf(s: Session): Promise<Sheet[]> {
   return r.sheets.filter((x) => x.folder === 'Handover' && x.title === `Handover: ${s.title}`);
 }
 
+/** Writes a handover sheet for the session: next steps one per line, and notes. */
+function HandoverForm({ session, onDone }: { session: Session; onDone: () => void }) {
+  const [steps, setSteps] = useState('');
+  const [notes, setNotes] = useState('');
+  const [error, setError] = useState<string>();
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    try {
+      const next_steps = steps.split('\n').map((x) => x.trim()).filter(Boolean);
+      await api('POST', '/sessions/handover', { session_id: session.id, next_steps, ...(notes.trim() ? { notes } : {}) });
+      setSteps('');
+      setNotes('');
+      onDone();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  return (
+    <form class="handover-form" onSubmit={submit}>
+      <h3>Make a handover</h3>
+      <label>Next steps (one per line)<textarea name="next_steps" rows={3} value={steps} onInput={(e) => setSteps(e.currentTarget.value)} /></label>
+      <label>Notes<textarea name="notes" rows={3} value={notes} onInput={(e) => setNotes(e.currentTarget.value)} /></label>
+      <Notice error={error} />
+      <button type="submit">Make handover</button>
+    </form>
+  );
+}
+
 function SessionView({ id }: { id: string }) {
   const session = useLoad(() => api<{ session: Session }>('GET', path`/sessions/${id}`).then((r) => r.session), [id]);
-  const handovers = useLoad(() => (session.data ? handoversOf(session.data) : Promise.resolve([])), [session.data]);
+  const [made, setMade] = useState(0);
+  const handovers = useLoad(() => (session.data ? handoversOf(session.data) : Promise.resolve([])), [session.data, made]);
+  useLive(['session.handover'], (e) => e.data.session_id === id && setMade((n) => n + 1));
   const s = session.data;
   return (
     <section class="card">
@@ -29,10 +61,11 @@ function SessionView({ id }: { id: string }) {
           {handovers.data?.length === 0 && <p class="muted">No handover yet.</p>}
           {handovers.data?.map((h) => (
             <article key={h.id} class="handover">
-              <a href={`#/sheets/${h.id}`}>{h.title}</a> <span class="muted small-text">{when(h.createdAt)}</span>
+              <a href={`#/sheets/${encodeURIComponent(h.id)}`}>{h.title}</a> <span class="muted small-text">{when(h.createdAt)}</span>
               <SheetBody sheet={h} />
             </article>
           ))}
+          <HandoverForm session={s} onDone={() => setMade((n) => n + 1)} />
         </>
       )}
     </section>
@@ -43,6 +76,7 @@ export function SessionsPage({ sessionId }: { sessionId?: string }) {
   const [q, setQ] = useState('');
   const [query, setQuery] = useState('');
   const list = useLoad(() => api<{ sessions: Session[] }>('GET', `/sessions?limit=100${query ? `&q=${encodeURIComponent(query)}` : ''}`), [query]);
+  useLive(['session.saved'], () => !sessionId && list.reload());
   if (sessionId) return <SessionView id={sessionId} />;
   return (
     <>
@@ -55,7 +89,7 @@ export function SessionsPage({ sessionId }: { sessionId?: string }) {
       <ul class="list">
         {list.data?.sessions.map((s) => (
           <li key={s.id}>
-            <a href={`#/sessions/${s.id}`}>{s.title}</a>
+            <a href={`#/sessions/${encodeURIComponent(s.id)}`}>{s.title}</a>
             <span class="muted small-text">{s.project ? `${s.project} · ` : ''}{when(s.createdAt)}</span>
           </li>
         ))}

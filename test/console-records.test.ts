@@ -1,0 +1,129 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { startServer, type TestServer } from './helpers.js';
+
+/** Every record in the console, in real headless Chromium: todos board, knowledge, sessions, stats, Ctrl+K. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = path.resolve(import.meta.dirname, '../docs/screenshots');
+const skip = fs.existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install Debian's chromium or set CHROMIUM_PATH`;
+if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio: 'inherit' });
+
+describe('console records in headless Chromium', { skip }, () => {
+  let s: TestServer;
+  let ctx: BrowserContext;
+  let page: Page;
+  let owner: { key: string; userId: string };
+  const pageErrors: string[] = [];
+  const ids: Record<string, string> = {};
+  const rest = async (method: string, p: string, body?: unknown) => {
+    const r = await s.req(method, p, { key: owner.key, body });
+    assert.ok(r.status === 200, `${method} ${p}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  };
+  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const go = async (hash: string) => {
+    await page.goto(`${s.url}/console/#/${hash}`);
+    await page.reload();
+  };
+
+  before(async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    s = await startServer('sqlite');
+    owner = await s.user('pro');
+    ids.session = (await rest('POST', '/v1/sessions', { title: 'Quasar refactor', summary: 'Split the parser.', project: 'quasar' })).id;
+    await rest('POST', '/v1/knowledge?type=snippets', { title: 'Quasar retry helper', content: 'const retry = async (fn) => { for (;;) try { return await fn(); } catch {} };', language: 'javascript' });
+    const todos = (await rest('POST', '/v1/todos', { project: 'quasar', todos: [{ content: 'Quasar docs', status: 'pending' }, { content: 'Quasar tests', status: 'pending' }] })).todos;
+    ids.todoDocs = todos.find((t: { content: string }) => t.content === 'Quasar docs').id;
+    ids.todoTests = todos.find((t: { content: string }) => t.content === 'Quasar tests').id;
+    await rest('POST', '/v1/sheets', { title: 'Quasar notes', content: { col1: '<p>plan</p>' } });
+    for (const [date, hours] of [['2026-11-16', 2], ['2026-11-17', 3], ['2026-11-23', 4]] as const) await rest('POST', '/v1/stats?action=worktime', { hours, date });
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-chromium-'));
+    ctx = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      viewport: { width: 1280, height: 860 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    page = ctx.pages()[0] ?? (await ctx.newPage());
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(`${s.url}/console/`);
+    await page.getByLabel('API key').fill(owner.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Stats' }).waitFor();
+  });
+  after(async () => {
+    await ctx?.close();
+    await s?.close();
+  });
+
+  it('todos: moving a card changes its status (status menu and drag and drop)', async () => {
+    await go('todos');
+    await page.getByLabel('Status of Quasar docs').selectOption('in_progress');
+    await page.locator('[data-status=in_progress]').getByText('Quasar docs').waitFor();
+    let todos = (await rest('GET', '/v1/todos?project=quasar')).todos;
+    assert.equal(todos.find((t: { id: string }) => t.id === ids.todoDocs).status, 'in_progress');
+
+    await page.locator(`[data-todo-id="${ids.todoTests}"]`).dragTo(page.locator('[data-status=completed]'));
+    await page.locator('[data-status=completed]').getByText('Quasar tests').waitFor();
+    todos = (await rest('GET', '/v1/todos?project=quasar')).todos;
+    assert.equal(todos.find((t: { id: string }) => t.id === ids.todoTests).status, 'completed');
+    await shot('todos-board');
+  });
+
+  it('knowledge: code is highlighted and the copy button copies it', async () => {
+    await go('knowledge');
+    await page.getByText('Quasar retry helper').click();
+    await page.locator('code.hljs .hljs-keyword').first().waitFor();
+    await page.getByRole('button', { name: 'Copy code' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    assert.match(await page.evaluate(() => navigator.clipboard.readText()), /const retry = async/);
+    await shot('knowledge-highlighted');
+  });
+
+  it('sessions: search, detail, make a handover; the list updates live', async () => {
+    await go('sessions');
+    await page.getByRole('link', { name: 'Quasar refactor' }).click();
+    await page.getByLabel('Next steps (one per line)').fill('Merge the parser\nWrite the changelog');
+    await page.getByLabel('Notes').fill('Parser split is done.');
+    await page.getByRole('button', { name: 'Make handover' }).click();
+    await page.getByRole('link', { name: 'Handover: Quasar refactor' }).waitFor();
+    assert.equal((await rest('GET', '/v1/sheets?q=handover')).sheets.filter((x: { title: string }) => x.title === 'Handover: Quasar refactor').length, 1);
+    await shot('session-make-handover');
+
+    await go('sessions');
+    await page.getByRole('link', { name: 'Quasar refactor' }).waitFor();
+    await rest('POST', '/v1/sessions', { title: 'Live session from an agent', summary: 'x' });
+    await page.getByRole('link', { name: 'Live session from an agent' }).waitFor({ timeout: 5000 });
+  });
+
+  it('stats has its own page: Sparks counts and work time by day and by week', async () => {
+    await page.getByRole('link', { name: 'Stats' }).click();
+    await page.getByRole('img', { name: 'Work hours by day' }).waitFor();
+    assert.equal(await page.getByRole('img', { name: 'Work hours by day' }).locator('rect.bar').count(), 3);
+    assert.equal(await page.getByRole('img', { name: 'Work hours by week' }).locator('rect.bar').count(), 2, 'two weeks');
+    assert.equal(await page.getByTestId('sparks-total').innerText(), '0');
+    await shot('stats');
+  });
+
+  it('Ctrl+K searches sheets, sessions, knowledge and todos at once', async () => {
+    await go('sheets');
+    await page.getByRole('button', { name: 'New sheet' }).waitFor();
+    await page.keyboard.press('Control+k');
+    await page.getByRole('searchbox', { name: 'Search everything' }).fill('quasar');
+    const results = page.getByRole('listbox', { name: 'Results' });
+    for (const kind of ['Sheet', 'Session', 'Snippet', 'Todo']) await results.getByText(kind, { exact: true }).first().waitFor();
+    await shot('search');
+    await page.getByRole('searchbox', { name: 'Search everything' }).fill('quasar notes');
+    await results.getByText('Quasar notes').waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/#\/sheets\/sht_/);
+    await page.getByRole('textbox', { name: 'col1', exact: true }).getByText('plan').waitFor();
+    assert.deepEqual(pageErrors, []);
+  });
+});
