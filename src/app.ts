@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Container } from './container.js';
 import { requireApiKey } from './http/auth.js';
 import { refuseBadText } from './http/bad-text.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerHealth } from './http/health.js';
 import { registerHttpMetrics } from './http/metrics.js';
 import { withRedactedUrls } from './http/log-redaction.js';
@@ -45,6 +46,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  await registerSecurityHeaders(app);
   acceptEmptyJsonBodies(app);
   await registerOpenApi(app);
   registerHttpMetrics(app, c.metrics, c.config.metricsToken);

@@ -26,6 +26,21 @@ function dropUnusedSchemas<T extends OpenApiDoc>(doc: T): T {
   return doc;
 }
 
+/**
+ * The one <style> element Swagger UI injects at run time, allowed by its hash (not 'unsafe-inline').
+ * test/security-headers.test.ts loads the playground in Chromium and fails on any CSP violation, so a
+ * Swagger UI upgrade that changes it shows up there with the new hash in the message.
+ */
+const SWAGGER_UI_INLINE_STYLE = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
+
+/** Runs before window.onload starts Swagger UI, whose persistAuthorization reads and writes the global localStorage. */
+const SESSION_STORAGE_JS = `'use strict';
+try {
+  localStorage.removeItem('authorized');
+  Object.defineProperty(window, 'localStorage', { configurable: true, get: function () { return window.sessionStorage; } });
+} catch (e) {}
+`;
+
 /** The OpenAPI 3.1 document, generated from the same zod schemas that validate requests. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(fastifySwagger, {
@@ -60,7 +75,16 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(fastifySwaggerUi, {
     routePrefix: '/playground',
     uiConfig: { persistAuthorization: true, tryItOutEnabled: true, displayRequestDuration: true },
+    // Swagger UI's own static CSP, but never framed and without upgrade-insecure-requests (a plain-http install).
     staticCSP: true,
+    transformStaticCSP: (header) =>
+      header
+        .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
+        .replace(/\s*upgrade-insecure-requests;?/, '')
+        .replace("style-src 'self'", `style-src 'self' ${SWAGGER_UI_INLINE_STYLE}`),
+    // persistAuthorization keeps the pasted key in localStorage (kept forever, shared by every tab):
+    // this script, loaded before the UI starts, points Swagger UI at sessionStorage instead.
+    theme: { js: [{ filename: 'session-storage.js', content: SESSION_STORAGE_JS }] },
   });
 
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());

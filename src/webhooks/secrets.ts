@@ -21,7 +21,7 @@ export function newWebhookSecret(): string {
 
 export function loadServerKey(config: { secretKey?: string; dataDir: string }): Buffer {
   if (config.secretKey) return Buffer.from(config.secretKey, 'hex');
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(config.dataDir, 'secret.key');
   try {
     // 'wx' fails if another process created it first; then we read theirs.

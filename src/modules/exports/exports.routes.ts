@@ -63,7 +63,7 @@ export function registerExportDownloadRoute(app: ZApp, exports: ExportsService) 
         .header('cache-control', 'private, no-store')
         .header('x-content-type-options', 'nosniff')
         .header('referrer-policy', 'no-referrer')
-        .header('content-security-policy', "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; sandbox")
+        .header('content-security-policy', "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox")
         .send(file.body);
     },
   });
