@@ -113,7 +113,7 @@ for (const dialect of dialects()) {
       assert.deepEqual((await s.req('GET', `/v1/sheets/${id}`, { key: alice.key })).body.sheet, r.sheet);
       ok(await call('update_sheet', { id, title: 'm' })); // no change, no event
       const updates = (await eventsFor(id)).filter((e) => e.event === 'sheet.updated');
-      assert.deepEqual(updates.map((e) => e.data), [{ sheet_id: id, changes: ['content', 'tags'], updated_at: '2026-03-10T12:00:01.000Z' }]);
+      assert.deepEqual(updates.map((e) => e.data), [{ sheet_id: id, changes: ['content', 'tags'], columns: ['col2', 'col3'], version: 2, updated_at: '2026-03-10T12:00:01.000Z' }]);
       sameErrorAsRest(await call('update_sheet', { id, title: '' }), await s.req('PUT', `/v1/sheets/${id}`, { key: alice.key, body: { title: '' } }));
       toolError(await call('update_sheet', { title: 'no id' }), 400, 'invalid_request');
     });
