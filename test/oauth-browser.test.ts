@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import http from 'node:http';
@@ -7,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { dialects, startServer, type TestServer } from './helpers.js';
-import { MemoryProvider, connectWithOAuth } from './oauth-helpers.js';
+import { MemoryProvider, connectWithOAuth, mcpStatus } from './oauth-helpers.js';
 
 /**
  * The consent page in real headless Chromium (Debian's /usr/bin/chromium), driven by playwright-core:
@@ -17,6 +18,7 @@ import { MemoryProvider, connectWithOAuth } from './oauth-helpers.js';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = path.resolve(import.meta.dirname, '../docs/screenshots');
 const skip = fs.existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install Debian's chromium or set CHROMIUM_PATH`;
+if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio: 'inherit' });
 
 let ctx: BrowserContext;
 let page: Page;
@@ -105,6 +107,17 @@ describe('OAuth consent page in Chromium', { skip }, () => {
           });
           assert.ok((await client.listTools()).tools.length > 10);
           await client.close();
+
+          // Console -> Connected apps: the app is listed; Revoke ends it, the next MCP call is a 401.
+          await page.goto(`${s.url}/console/#/apps`);
+          const row = page.locator('tr', { hasText: 'Cursor' });
+          await row.waitFor();
+          assert.match((await row.textContent())!, /sheets:write/);
+          if (dialect === 'sqlite') await page.screenshot({ path: path.join(SHOTS, 'connected-apps.png'), fullPage: true });
+          await row.getByRole('button', { name: 'Revoke' }).click();
+          await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+          await row.waitFor({ state: 'detached' });
+          assert.equal((await mcpStatus(s, provider.saved!.access_token)).status, 401);
 
           const denying = new MemoryProvider(callback.url, undefined, 'Denied App');
           await assert.rejects(
