@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { startServer, type TestServer } from './helpers.js';
+import { httpClient, ok } from './mcp-helpers.js';
 
 /**
  * The sheet editor in real headless Chromium: create and edit through the UI, read back over REST;
@@ -104,6 +105,12 @@ describe('sheet editor in headless Chromium', { skip }, () => {
     await titleIs('Renamed by an agent', 1000);
     await column('col2').getByText('Agent wrote this').waitFor({ timeout: 1000 });
     assert.equal(await page.evaluate(() => (window as any).__sameDocument), marker, 'no reload');
+
+    // An MCP agent's edit arrives the same way.
+    const mcp = await httpClient(s, owner.key);
+    ok(await mcp.callTool({ name: 'update_sheet', arguments: { id, content: { col2: '<p>Written over MCP</p>' } } }));
+    await column('col2').getByText('Written over MCP').waitFor({ timeout: 1000 });
+    await mcp.close();
 
     // Unsaved text in col1 survives an agent's edit of col2.
     await column('col1').press('End');
