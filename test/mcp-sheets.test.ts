@@ -63,7 +63,10 @@ for (const dialect of dialects()) {
       assert.deepEqual([p1.total, p1.has_more, p1.sheets.map((x: any) => x.title)], [3, true, ['alpha three', 'beta two']]);
       const p2 = ok(await client.callTool({ name: 'list_sheets', arguments: { limit: 2, offset: 2 } }));
       assert.deepEqual([p2.total, p2.has_more, p2.sheets.map((x: any) => x.title)], [3, false, ['alpha one']]);
-      const rest = await s.req('GET', '/v1/sheets?limit=2', { key: carol.key });
+      // Compact items: the fields REST returns with fields=, never the content.
+      assert.equal(p1.sheets[0].content, undefined);
+      const fields = Object.keys(p1.sheets[0]).filter((k) => k !== 'id').join(',');
+      const rest = await s.req('GET', `/v1/sheets?limit=2&fields=${fields}`, { key: carol.key });
       assert.deepEqual(without(p1, 'has_more'), rest.body);
 
       const found = ok(await client.callTool({ name: 'search_sheets', arguments: { q: 'ALPHA' } }));

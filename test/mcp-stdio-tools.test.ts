@@ -84,7 +84,7 @@ for (const dialect of dialects()) {
     const table: Record<string, Row> = {
       list_sheets: {
         ok: () => ({ limit: 5 }),
-        check: async (out) => assert.deepEqual(without(out, 'has_more'), await rest('GET', '/v1/sheets?limit=5')),
+        check: async (out) => assert.deepEqual(without(out, 'has_more'), await rest('GET', `/v1/sheets?limit=5&fields=${Object.keys(out.sheets[0]).filter((k) => k !== 'id')}`)),
         err: () => ({ limit: 1.5 }),
         rest: () => ['GET', '/v1/sheets?limit=1.5'],
       },
@@ -146,7 +146,7 @@ for (const dialect of dialects()) {
       },
       list_sessions: {
         ok: () => ({ project: 'fixture' }),
-        check: async (out) => assert.deepEqual(without(out, 'has_more'), await rest('GET', '/v1/sessions?project=fixture')),
+        check: async (out) => assert.deepEqual(without(out, 'has_more'), await rest('GET', '/v1/sessions?project=fixture&fields=title,project,tags,createdAt')),
         err: () => ({ offset: -1 }),
         rest: () => ['GET', '/v1/sessions?offset=-1'],
       },
@@ -173,7 +173,7 @@ for (const dialect of dialects()) {
       },
       search_knowledge: {
         ok: () => ({ q: 'enoent' }),
-        check: async (out) => assert.deepEqual(without(out, 'solutions_page', 'snippets_page'), await rest('GET', '/v1/knowledge?q=enoent')),
+        check: async (out) => assert.deepEqual(without(out, 'solutions_page', 'snippets_page'), await rest('GET', '/v1/knowledge?q=enoent&fields=title,language,tags,createdAt')),
         err: () => ({ type: 'notes' }),
         rest: () => ['GET', '/v1/knowledge?type=notes'],
       },

@@ -91,6 +91,15 @@ function cutString(root: Record<string, unknown>, spot: Spot, target: number): s
   return `${path}: cut after ${keep} of ${cps.length} characters to fit the size limit${how}`;
 }
 
+function fitsWithFirst(root: Record<string, unknown>, spot: Spot, target: number): boolean {
+  const holder = spot.parent as Record<string | number, unknown>;
+  const list = holder[spot.key] as unknown[];
+  holder[spot.key] = list.slice(0, 1);
+  const fits = render(root).length <= target;
+  holder[spot.key] = list;
+  return fits;
+}
+
 /** The value itself when it fits; else a cut copy with `truncated` set. */
 export function fitToBudget<T extends Record<string, unknown>>(value: T, budget: number, args: Record<string, unknown>, pages: boolean): T {
   if (render(value).length <= budget) return value;
@@ -98,10 +107,16 @@ export function fitToBudget<T extends Record<string, unknown>>(value: T, budget:
   const target = Math.max(0, budget - NOTE_ROOM);
   const notes: string[] = [];
   for (let round = 0; round < 50 && render(root).length > target; round++) {
-    const spot = spots(root)[0];
+    // A list whose first item alone is too large is not emptied: something inside that item is cut instead.
+    const all = spots(root);
+    const spot =
+      all.find((sp) => {
+        const node = (sp.parent as Record<string | number, unknown>)[sp.key];
+        return !Array.isArray(node) || fitsWithFirst(root, sp, target);
+      }) ?? all[0];
     if (!spot) break;
     const node = (spot.parent as Record<string | number, unknown>)[spot.key];
-    notes.push(Array.isArray(node) ? cutList(root, spot, target, args, pages) : cutString(root, spot, target));
+    notes.push(Array.isArray(node) ? cutList(root, spot, target, args, pages && spot.path.length === 1) : cutString(root, spot, target));
   }
   let note = notes.join('; ');
   if (note.length > NOTE_ROOM - 100) note = `${note.slice(0, NOTE_ROOM - 120)}…`;

@@ -3,6 +3,7 @@ import type { Container } from '../../container.js';
 import { expectedVersionField, expectedVersions } from '../../http/preconditions.js';
 import { IdParams } from '../../http/schemas.js';
 import {
+  Sheet,
   CreateSheetBody,
   CreateSheetResponse,
   ListSheetsQuery,
@@ -25,7 +26,9 @@ const mcpInt = (name: string) => {
 export const McpPage = { limit: mcpInt('limit'), offset: mcpInt('offset') };
 
 const SheetId = IdParams.shape.id.describe('Sheet id, e.g. sht_01j...');
-const ListInput = ListSheetsQuery.extend({
+/** What list_sheets and search_sheets show of each sheet (plus snippet with q): never its content. */
+export const COMPACT_SHEET_FIELDS = Object.keys(Sheet.shape).filter((k) => k !== 'content' && k !== 'createdAt');
+const ListInput = ListSheetsQuery.omit({ fields: true }).extend({
   ...McpPage,
   limit: McpPage.limit.describe('How many sheets to return: default 50, at most 100.'),
   offset: McpPage.offset.describe('How many to skip, for the next page (use when has_more is true).'),
@@ -38,7 +41,7 @@ const ListOutput = ListSheetsResponse.extend({ has_more: z.boolean().describe('t
 
 export function registerSheetTools(t: ToolRegistry, c: Container): void {
   const list = async (args: z.output<typeof ListInput>, userId: string) => {
-    const r = await c.sheets.list(userId, args);
+    const r = await c.sheets.list(userId, { ...args, fields: COMPACT_SHEET_FIELDS });
     return { success: true as const, ...r, has_more: hasMore(r.total, args.offset, r.sheets.length) };
   };
 
@@ -46,7 +49,8 @@ export function registerSheetTools(t: ToolRegistry, c: Container): void {
     title: 'List sheets',
     description:
       "List the user's sheets (documents made of HTML columns col1..col99), newest first, with total and has_more. " +
-      'Use offset to page. Set trashed=true to see the trash. To find sheets by words, prefer search_sheets.',
+      'Use offset to page. Set trashed=true to see the trash. To find sheets by words, prefer search_sheets. ' +
+      'Items are compact (id, title, folder, tags, updatedAt, no content): read a sheet with get_sheet_content (in pieces, outline first) or get_sheet (whole).',
     input: ListInput,
     output: ListOutput,
     annotations: READ_ONLY,
@@ -58,7 +62,8 @@ export function registerSheetTools(t: ToolRegistry, c: Container): void {
     title: 'Search sheets',
     description:
       'Find sheets whose title or visible text contains all the given words (case-insensitive, works for Japanese/Chinese/Korean). ' +
-      'Returns full sheets newest first, with total and has_more.',
+      'Returns compact items newest first (id, title, folder, tags, updatedAt and a snippet: up to 240 characters around the match, matched words in <mark>), ' +
+      'with total and has_more. Read a found sheet with get_sheet_content.',
     input: SearchInput,
     output: ListOutput,
     annotations: READ_ONLY,

@@ -3,9 +3,12 @@ import { invalid } from '../../errors.js';
 import type { ZApp } from '../../http/types.js';
 import { IdParams, queryInt, responses } from '../../http/schemas.js';
 import { outlineColumns } from './sheets.outline.js';
-import { COLUMN_KEY } from './sheets.schemas.js';
+import { htmlToText } from '../../lib/html-text.js';
+import { pickFields } from '../../lib/fields.js';
+import { bestSnippet } from '../../lib/snippet.js';
+import { COLUMN_KEY, SheetResponse, type SheetView } from './sheets.schemas.js';
 import type { SheetsService } from './sheets.service.js';
-import { READ_FORMATS, parseLines, windowContent, type SheetWindow, type WindowRequest } from './sheets.window.js';
+import { READ_FORMATS, orderedKeys, parseLines, windowContent, type SheetWindow, type WindowRequest } from './sheets.window.js';
 
 /** Reads sized for an agent: which columns, in which form, which window of them (docs/agents.md). */
 
@@ -66,10 +69,22 @@ export function windowRequest(q: GetSheetQueryInput): WindowRequest | undefined 
   return { format: q.format ?? 'html', columns: q.columns, maxChars: q.max_chars, offsetChars: q.offset_chars, lines: q.lines };
 }
 
-/** A sheet view with its content windowed as asked. */
-export function windowed<T extends { content: Record<string, string> }>(sheet: T, req: WindowRequest): { sheet: T; window: SheetWindow } {
+export const GetSheetResponse = SheetResponse.extend({ window: SheetWindowSchema.optional() });
+
+/** GET /sheets/{id}'s body: the sheet as stored, or with its content windowed as the query asks. */
+export function readSheet<T extends { content: Record<string, string> }>(sheet: T, query: GetSheetQueryInput): { sheet: T; window?: SheetWindow } {
+  const req = windowRequest(query);
+  if (!req) return { sheet };
   const { content, window } = windowContent(sheet.content, req);
   return { sheet: { ...sheet, content }, window };
+}
+
+/** A sheet as a list shows it: the chosen fields, and with search terms a snippet of its text (or title). */
+export function sheetListItem(view: SheetView, terms: string[], fields: string[] | undefined) {
+  const item = pickFields(view, fields);
+  if (terms.length === 0) return item;
+  const text = orderedKeys(view.content).map((k) => htmlToText(view.content[k])).join('\n');
+  return { ...item, snippet: bestSnippet([text, view.title], terms) };
 }
 
 const Heading = z.object({ level: z.number().int(), text: z.string(), line: z.number().int().describe('Line of the markdown form.') });

@@ -12,6 +12,7 @@ import {
 } from '../../http/preconditions.js';
 import type { SheetsService } from './sheets.service.js';
 import { registerSheetEditRoutes } from './sheets.edits.routes.js';
+import { GetSheetQuery, GetSheetResponse, readSheet, registerSheetReadRoutes } from './sheets.read.js';
 import {
   CreateSheetBody,
   CreateSheetResponse,
@@ -46,13 +47,14 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
       operationId: 'getSheet',
       summary: 'Fetch one sheet (trashed sheets too, with trashedAt set); ETag is its version, If-None-Match answers 304',
       params: IdParams,
+      querystring: GetSheetQuery,
       headers: IfNoneMatchHeaders,
-      response: { ...responses(SheetResponse, 403, 404), 304: NotModifiedResponse },
+      response: { ...responses(GetSheetResponse, 403, 404), 304: NotModifiedResponse },
     },
     handler: async (req, reply) => {
       const sheet = await sheets.get(req.auth.userId, req.params.id);
       if (notModified(req.headers['if-none-match'], sheet.version)) return reply.code(304).header('etag', etagOf(sheet.version)).send(null);
-      return withEtag(reply, { success: ok, sheet });
+      return withEtag(reply, { success: ok, ...readSheet(sheet, req.query) });
     },
   });
   app.post('/sheets', {
@@ -98,4 +100,5 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
     handler: async (req, reply) => withEtag(reply, { success: ok, sheet: await sheets.restore(req.auth, req.params.id) }),
   });
   registerSheetEditRoutes(app, sheets);
+  registerSheetReadRoutes(app, sheets);
 }

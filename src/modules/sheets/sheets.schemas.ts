@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { expectedVersionField } from '../../http/preconditions.js';
 import { Tags, Timestamp, queryBool, queryInt } from '../../http/schemas.js';
+import { SnippetField, fieldsQuery } from '../../lib/fields.js';
 
 export const COLUMN_KEY = /^col[1-9][0-9]?$/;
 const columnKey = z.string().regex(COLUMN_KEY, 'column keys must be col1..col99');
@@ -26,6 +27,7 @@ export const ListSheetsQuery = z.object({
   offset: queryInt('offset').optional(),
   q: z.string().max(200).optional().describe('Words matched (all of them) in the title and the text of the HTML, case-insensitively; works for CJK.'),
   trashed: queryBool('trashed').optional().describe('true lists the trash instead of active sheets.'),
+  fields: fieldsQuery(Object.keys(Sheet.shape)).optional(),
 });
 
 export const CreateSheetBody = z.object({
@@ -49,7 +51,10 @@ export const DeleteSheetQuery = z.object({
   permanent: queryBool('permanent').optional().describe('true removes the sheet for good instead of moving it to the trash.'),
 });
 
-export const ListSheetsResponse = z.object({ success: z.literal(true), sheets: z.array(Sheet), total: z.number().int() });
+export const SheetListItem = Sheet.partial()
+  .extend({ id: z.string(), snippet: SnippetField.optional() })
+  .meta({ id: 'SheetListItem', description: 'A sheet with the fields chosen by fields= (all by default), plus snippet when q is given.' });
+export const ListSheetsResponse = z.object({ success: z.literal(true), sheets: z.array(SheetListItem), total: z.number().int() });
 export const SheetResponse = z.object({ success: z.literal(true), sheet: Sheet });
 export const CreateSheetResponse = z.object({ success: z.literal(true), id: z.string(), title: z.string(), sheet: Sheet });
 export const TrashSheetResponse = z.object({

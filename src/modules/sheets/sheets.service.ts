@@ -8,6 +8,7 @@ import { newId } from '../../ids.js';
 import { prepareHtmlTexts } from '../../lib/html-text-pool.js';
 import type { AuthContext } from '../api-keys/api-keys.service.js';
 import { createSheetEdits } from './sheets.edits.js';
+import { sheetListItem } from './sheets.read.js';
 import type { SheetsRepo } from './sheets.repo.js';
 import { createSheetRevisions } from './sheets.revisions.js';
 import type { SheetRevisionsRepo } from './sheets.revisions.repo.js';
@@ -68,15 +69,16 @@ export function createSheetsService(deps: {
   return {
     createIn,
 
-    async list(userId: string, query: { limit?: number; offset?: number; q?: string; trashed?: boolean }) {
+    async list(userId: string, query: { limit?: number; offset?: number; q?: string; trashed?: boolean; fields?: string[] }) {
+      const terms = searchTerms(query.q);
       const { rows, total } = await repo.list({
         userId,
         trashed: query.trashed ?? false,
-        terms: searchTerms(query.q),
+        terms,
         limit: Math.min(query.limit ?? LIST_DEFAULT, LIST_MAX),
         offset: query.offset ?? 0,
       });
-      return { sheets: rows.map(toSheetView), total };
+      return { sheets: rows.map((row) => sheetListItem(toSheetView(row), terms, query.fields)), total };
     },
 
     async get(userId: string, id: string) {

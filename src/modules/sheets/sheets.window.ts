@@ -42,10 +42,23 @@ export interface SheetWindow {
 /** Columns in numeric order (col2 before col10). */
 export const orderedKeys = (content: Record<string, string>) => Object.keys(content).sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)));
 
+/** Recent conversions: an agent reads a large column window after window, each read converting it again otherwise. */
+const recent = new Map<string, string>();
+const RECENT_MAX = 16;
+const CACHE_FROM = 20_000;
+
 export function convertColumn(html: string, format: ReadFormat): string {
-  if (format === 'markdown') return columnToMarkdown(html);
-  if (format === 'text') return columnToText(html);
-  return html;
+  if (format === 'html') return html;
+  const convert = format === 'markdown' ? columnToMarkdown : columnToText;
+  if (html.length < CACHE_FROM) return convert(html);
+  const key = `${format}\u0000${html}`;
+  let out = recent.get(key);
+  if (out === undefined) {
+    out = convert(html);
+    if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value!);
+  } else recent.delete(key);
+  recent.set(key, out);
+  return out;
 }
 
 export function countLines(text: string): number {
