@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { manualClock } from '../src/clock.js';
 import { assertError, dialects, startServer, type Res, type TestServer } from './helpers.js';
-import { httpClient } from './mcp-helpers.js';
+import { SCOPES } from '../src/modules/api-keys/scopes.js';
+import { dbEnv, httpClient, stdioClient } from './mcp-helpers.js';
 
 function assertScopeError(res: Res, required: string) {
   assert.equal(res.status, 403, JSON.stringify(res.body));
@@ -134,6 +135,18 @@ for (const dialect of dialects()) {
       const listed = await client.callTool({ name: 'list_sheets', arguments: {} });
       assert.notEqual(listed.isError, true);
       await client.close();
+
+      // Every tool has a named scope: a key holding each scope (but not "*") sees them all.
+      const everything = await issue({ scopes: [...SCOPES] });
+      const every = await httpClient(s, everything.api_key);
+      assert.equal((await every.listTools()).tools.length, all.length);
+      await every.close();
+
+      // stdio (the local `mcp` command) lists by the key's scopes too.
+      const { client: local } = await stdioClient({ ...dbEnv(s), SHEET_WORKSPACE_API_KEY: reader.api_key });
+      assert.deepEqual((await local.listTools()).tools.map((t) => t.name).sort(), [...names].sort());
+      toolScopeError(await local.callTool({ name: 'create_sheet', arguments: { title: 'no' } }), 'sheets:write');
+      await local.close();
 
       const keysOnly = await issue({ scopes: ['keys:manage'] });
       const none = await httpClient(s, keysOnly.api_key);

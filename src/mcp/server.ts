@@ -29,6 +29,8 @@ export interface McpServerOptions {
   logger?: Logger;
   /** Public origin of export download links (http://host:port, no trailing slash). */
   origin: string;
+  /** The credential's scopes when `auth` is a function (stdio): tools/list then shows only the allowed tools. */
+  scopes?: readonly string[];
 }
 
 /** Registers every tool with the same zod schemas and services as REST. */
@@ -57,7 +59,7 @@ const scopedAuth = (auth: AuthSource, scope: string): AuthSource => async () => 
 export function createMcpServer(c: Container, auth: AuthContext | AuthSource, opts: McpServerOptions): McpServer {
   const authSource: AuthSource = typeof auth === 'function' ? auth : () => Promise.resolve(auth);
   const server = new McpServer({ name: 'sheet-workspace', title: 'Sheet Workspace', version: pkg.version }, { instructions: INSTRUCTIONS });
-  buildToolRegistry(c, opts.origin).install(server, authSource, opts.logger, typeof auth === 'function' ? undefined : auth.scopes);
+  buildToolRegistry(c, opts.origin).install(server, authSource, opts.logger, typeof auth === 'function' ? opts.scopes : auth.scopes);
   registerResources(server, c, scopedAuth(authSource, 'sheets:read'));
   registerPrompts(server, c, scopedAuth(authSource, 'sessions:read'));
   return server;

@@ -22,9 +22,9 @@ export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise
   const logger = stderrLogger(config.logLevel);
   const c = await createContainer(config, { logger });
   const header = `Bearer ${key}`;
-  await c.apiKeys.authenticate(header); // a bad key fails at start, with the REST message
+  const { scopes } = await c.apiKeys.authenticate(header); // a bad key fails at start, with the REST message
   // Re-checked on every call, so a key disabled meanwhile stops working at once, as on REST.
-  const server = createMcpServer(c, () => c.apiKeys.authenticate(header), { logger, origin: localOrigin(config) });
+  const server = createMcpServer(c, () => c.apiKeys.authenticate(header), { logger, origin: localOrigin(config), scopes });
   const transport = new StdioServerTransport();
   transport.onclose = () => void c.close();
   await server.connect(transport);
