@@ -11,9 +11,10 @@ export const RESUME_WINDOW_MS = 24 * 60 * 60 * 1000;
 /**
  * Event ids are made when the event is written, before its transaction commits, so on PostgreSQL a
  * slower transaction can commit an id lower than one already sent. Each read looks this far back
- * past the newest id sent and skips ids it already sent.
+ * past the newest id sent and skips ids it already sent. SQLite writers are serialized (BEGIN
+ * IMMEDIATE), so only two processes' ids made in the same instant can commit out of order there.
  */
-const LATE_COMMIT_MS = 5000;
+const LATE_COMMIT_MS = { postgres: 5000, sqlite: 1000 } as const;
 const PAGE = 200;
 const EVENT_ID = /^evt_[0-9a-hjkmnp-tv-z]{26}$/;
 
@@ -79,7 +80,7 @@ export function createEventsService(deps: { db: Db; outbox: Outbox; clock: Clock
     let woken = true; // read at once on the first call
 
     async function read(): Promise<StreamedEvent[]> {
-      const lag = cursorAt(clock.now().getTime() - LATE_COMMIT_MS);
+      const lag = cursorAt(clock.now().getTime() - LATE_COMMIT_MS[deps.dialect]);
       const from = [floor, newest < lag ? newest : lag].sort()[1];
       let q = db.selectFrom('outbox').select(['id', 'event', 'data', 'created_at']).where('user_id', '=', userId).where('id', '>', from);
       if (events) q = q.where('event', 'in', events);
