@@ -5,11 +5,13 @@ import { sanitizeHtml } from './sanitize-html.js';
 
 /**
  * One HTML -> Markdown conversion for everything that hands a sheet out as Markdown (exports, windowed
- * reads, MCP): sanitized first, then Turndown with GitHub-flavoured pipe tables. turndown-plugin-gfm is not
- * a dependency, so the table rules are here (the plugin's approach: the first row is the header row).
+ * reads, MCP): sanitized first, then Turndown with GitHub-flavoured pipe tables and HTML-looking text kept
+ * as text. turndown-plugin-gfm is not a dependency, so the table rules are here (the plugin's approach:
+ * the first row is the header row).
  */
 
 let turndown: TurndownService | undefined;
+let escapeText: (text: string) => string;
 
 const cellText = (content: string) => content.replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|').trim();
 
@@ -31,6 +33,20 @@ function build(): TurndownService {
   // require keeps this synchronous; Turndown's DOM (~50 modules) loads on first use, not at start.
   const Turndown = createRequire(import.meta.url)('turndown') as typeof TurndownService;
   const td = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
+  const markdownEscape = td.escape.bind(td);
+  escapeText = (text: string) => markdownEscape(text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
+  td.escape = escapeText;
+  td.addRule('image', {
+    filter: 'img',
+    replacement: (_content, node) => {
+      const img = node as HTMLElement;
+      const attr = (name: string) => (img.getAttribute(name) ?? '').replace(/(\n+\s*)+/g, '\n');
+      const alt = escapeText(attr('alt'));
+      const src = attr('src');
+      const title = attr('title');
+      return src ? `![${alt}](${src}${title ? ` "${escapeText(title).replace(/"/g, '\\"')}"` : ''})` : '';
+    },
+  });
   td.addRule('tableCell', {
     filter: ['th', 'td'],
     replacement: (content, node) => {
@@ -51,6 +67,16 @@ function build(): TurndownService {
   td.addRule('tableSection', { filter: ['thead', 'tbody', 'tfoot'], replacement: (content) => content });
   td.addRule('table', { filter: 'table', replacement: (content) => `\n\n${content.replace(/\n+/g, '\n').trim()}\n\n` });
   return td;
+}
+
+/**
+ * Markdown renders raw HTML, so text that merely looks like HTML (a sheet about "<script>") would become
+ * markup in a viewer. Text is entity-escaped (& first, so a literal "&lt;" survives), then Markdown-escaped.
+ * Turndown calls this for text outside code only; code is literal in Markdown and stays verbatim.
+ */
+export function markdownText(text: string): string {
+  turndown ??= build();
+  return escapeText(text);
 }
 
 /** A column's HTML as Markdown (sanitized first, trimmed). */

@@ -1,4 +1,4 @@
-import TurndownService from 'turndown';
+import { columnToMarkdown, markdownText } from '../../lib/html-markdown.js';
 import { htmlToText } from '../../lib/html-text.js';
 import { escapeHtml, sanitizeHtml } from '../../lib/sanitize-html.js';
 import type { SheetView } from '../sheets/sheets.schemas.js';
@@ -11,28 +11,6 @@ export interface Rendered {
   contentType: string;
   extension: string;
 }
-
-const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
-
-/**
- * Markdown renders raw HTML, so text that merely looks like HTML (a sheet about "<script>") would become
- * markup in a viewer. Text is entity-escaped (& first, so a literal "&lt;" survives), then Markdown-escaped.
- * Turndown calls this for text outside code only; code is literal in Markdown and stays verbatim.
- */
-const markdownEscape = turndown.escape.bind(turndown);
-const escapeText = (text: string) => markdownEscape(text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
-turndown.escape = escapeText;
-turndown.addRule('image', {
-  filter: 'img',
-  replacement: (_content, node) => {
-    const img = node as HTMLElement;
-    const attr = (name: string) => (img.getAttribute(name) ?? '').replace(/(\n+\s*)+/g, '\n');
-    const alt = escapeText(attr('alt'));
-    const src = attr('src');
-    const title = attr('title');
-    return src ? `![${alt}](${src}${title ? ` "${escapeText(title).replace(/"/g, '\\"')}"` : ''})` : '';
-  },
-});
 
 /** Columns in numeric order (col2 before col10). */
 function columnKeys(sheet: SheetView): string[] {
@@ -53,10 +31,10 @@ function markdown(sheet: SheetView): string {
     '---',
   ].join('\n');
   const body = columns(sheet)
-    .map((html) => turndown.turndown(sanitizeHtml(html)).trim())
+    .map((html) => columnToMarkdown(html))
     .filter((md) => md.length > 0)
     .join('\n\n---\n\n');
-  return `${front}\n\n# ${escapeText(sheet.title)}\n\n${body}\n`;
+  return `${front}\n\n# ${markdownText(sheet.title)}\n\n${body}\n`;
 }
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1f2328}
