@@ -14,12 +14,33 @@ async function serveMetadataDocument() {
   const server = https.createServer({ key, cert }, (req, res) => {
     fetches++;
     const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}${req.url}`;
+    const doc = { client_id: url, client_name: 'Metadata Agent', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' };
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ client_id: url, client_name: 'Metadata Agent', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }));
+    if (req.url === '/other.json') doc.client_id = 'https://elsewhere.example/client.json';
+    if (req.url === '/big.json') doc.client_name = 'x'.repeat(6000);
+    res.end(JSON.stringify(doc));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url: `${base}/client.json`, fetches: () => fetches, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+for (const dialect of dialects()) {
+  describe(`OAuth client ID metadata documents and the SSRF guard [${dialect}]`, () => {
+    it('a document on a private address is not fetched without WEBHOOK_ALLOW_PRIVATE_TARGETS', async () => {
+      const doc = await serveMetadataDocument();
+      const s = await startServer(dialect, { env: { WEBHOOK_CA_FILE: testPki().caFile } });
+      try {
+        const r = await fetch(authorizeUrl(s, { response_type: 'code', client_id: doc.url, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
+        assert.equal(r.status, 400);
+        assert.match(await r.text(), /could not be fetched/);
+        assert.equal(doc.fetches(), 0);
+      } finally {
+        await s.close();
+        await doc.close();
+      }
+    });
+  });
 }
 
 for (const dialect of dialects()) {
@@ -92,6 +113,16 @@ for (const dialect of dialects()) {
       assert.ok((await client.listTools()).tools.length > 10);
       await client.close();
       assert.equal(doc.fetches(), 1, 'fetched once, then served from the cache');
+    });
+
+    it('refuses a metadata document that names another client_id or is larger than 5 KB', async () => {
+      const base = new URL(doc.url).origin;
+      for (const [p, why] of [['/other.json', /names another client_id/], ['/big.json', /larger than/]] as const) {
+        const { challenge } = pkce();
+        const r = await fetch(authorizeUrl(s, { response_type: 'code', client_id: `${base}${p}`, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
+        assert.equal(r.status, 400);
+        assert.match(await r.text(), why);
+      }
     });
 
     it('refuses missing or plain PKCE, a foreign redirect_uri, a wrong resource; Deny returns access_denied', async () => {
