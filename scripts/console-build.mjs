@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,4 +35,14 @@ if (!fs.existsSync(vite)) {
 }
 process.stderr.write('Building the web console (dist/console)...\n');
 const r = spawnSync(process.execPath, [vite, 'build', '--config', 'console/vite.config.ts'], { cwd: root, stdio: 'inherit' });
-process.exit(r.status ?? 1);
+if (r.status !== 0) process.exit(r.status ?? 1);
+
+// Budget: all the JavaScript the console can load, gzipped (test/console-editor.test.ts checks it too).
+const BUDGET = 250_000;
+const assets = path.join(root, 'dist/console/assets');
+const gz = fs.readdirSync(assets).filter((f) => f.endsWith('.js')).reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(assets, f)), { level: 9 }).length, 0);
+process.stderr.write(`Console JavaScript: ${gz} bytes gzipped (budget ${BUDGET})\n`);
+if (gz > BUDGET) {
+  process.stderr.write('The console JavaScript is over its budget: split or drop something.\n');
+  process.exit(1);
+}
