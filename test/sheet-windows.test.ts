@@ -1,10 +1,11 @@
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { convertColumn, windowText, countLines, READ_FORMATS, type ReadFormat } from '../src/modules/sheets/sheets.window.js';
 import { markdownHeadings, outlineColumns } from '../src/modules/sheets/sheets.outline.js';
 import { snippet } from '../src/lib/snippet.js';
 import { searchTerms } from '../src/db/dialect.js';
+import { assertError, dialects, startServer, type TestServer } from './helpers.js';
 
 /** Text pieces mixing scripts: ASCII, Japanese, emoji (surrogate pairs, ZWJ), entities, characters HTML escapes. */
 const piece = fc.constantFrom('plain words ', '東京の天気は晴れ。', '日本語のテキスト', '😀', '👩‍💻 ', '𠮷野家', '&amp;', '&lt;tag&gt;', '&#x1F600;', 'a < b > c ', '"quoted" \'x\' ', '| pipe |', '*star* _u_ ', '\n', '  ');
@@ -113,3 +114,120 @@ describe('sheet windows (pure)', () => {
     assert.equal(snippet('ＦＵＬＬ width', searchTerms('full')), '<mark>ＦＵＬＬ</mark> width');
   });
 });
+
+for (const dialect of dialects()) {
+  describe(`windowed reads, outline, fields and snippets over REST [${dialect}]`, () => {
+    let s: TestServer;
+    let key: string;
+    let id: string;
+    const col1 = '<h1>Plan 計画</h1>\n<p>First &amp; foremost 😀</p>\n<table><tr><th>a</th><th>b</th></tr><tr><td>東京</td><td>2</td></tr></table>\n<h2>Next</h2><p>Done.</p>';
+    const get = (query: string) => s.req('GET', `/v1/sheets/${id}?${query}`, { key });
+    before(async () => {
+      s = await startServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });
+      ({ key } = await s.user('pro'));
+      id = (await s.req('POST', '/v1/sheets', { key, body: { title: 'Windows', content: { col1, col2: '<p>second column</p>', col10: '<p>tenth</p>' } } })).body.id;
+    });
+    after(() => s.close());
+
+    it('without window parameters the sheet is as stored and has no window', async () => {
+      const r = await s.req('GET', `/v1/sheets/${id}`, { key });
+      assert.equal(r.body.sheet.content.col1, col1);
+      assert.equal(r.body.window, undefined);
+    });
+
+    it('columns and format select and convert; window describes each column', async () => {
+      const r = await get('columns=col1,col10&format=markdown');
+      assert.equal(r.status, 200);
+      assert.deepEqual(Object.keys(r.body.sheet.content), ['col1', 'col10']);
+      const md = convertColumn(col1, 'markdown');
+      assert.equal(r.body.sheet.content.col1, md);
+      assert.match(md, /\| a \| b \|\n\| --- \| --- \|\n\| 東京 \| 2 \|/);
+      assert.deepEqual(r.body.window, {
+        format: 'markdown',
+        columns: {
+          col1: { total_chars: Array.from(md).length, total_lines: countLines(md), from: 0, to: Array.from(md).length, next_offset: null },
+          col10: { total_chars: 5, total_lines: 1, from: 0, to: 5, next_offset: null },
+        },
+      });
+      assert.equal((await get('columns=col2&format=text')).body.sheet.content.col2, 'second column');
+      assert.equal(r.headers.get('etag'), `"${r.body.sheet.version}"`);
+    });
+
+    it('max_chars and offset_chars page through a column in code points, exactly', async () => {
+      for (const format of READ_FORMATS) {
+        let offset: number | null = 0;
+        let joined = '';
+        while (offset !== null) {
+          const r = await get(`columns=col1&format=${format}&max_chars=7&offset_chars=${offset}`);
+          const w = r.body.window.columns.col1;
+          assert.equal(w.from, offset);
+          assert.ok(w.to - w.from <= 7);
+          joined += r.body.sheet.content.col1;
+          offset = w.next_offset;
+        }
+        assert.equal(joined, convertColumn(col1, format), format);
+      }
+      // The emoji is one code point; the HTML window does not end inside a tag when a boundary is near.
+      const html = await get('columns=col1&max_chars=40');
+      assert.doesNotMatch(html.body.sheet.content.col1, /<[^>]*$/);
+    });
+
+    it('lines=A-B reads lines of markdown or text; with html it is a 400', async () => {
+      const r = await get('columns=col1&format=markdown&lines=1-1');
+      assert.equal(r.body.sheet.content.col1, '# Plan 計画\n');
+      assert.equal(r.body.window.columns.col1.from, 0);
+      const text = await get('columns=col1&format=text&lines=2-3');
+      assert.equal(text.body.sheet.content.col1, 'First & foremost 😀\na\n');
+      assertError(await get('lines=1-2'), 400, 'invalid_request', /lines/);
+      assertError(await get('format=text&lines=3-1'), 400, 'invalid_request', /lines/);
+      assertError(await get('format=text&lines=1-2&offset_chars=3'), 400, 'invalid_request', /offset_chars/);
+      assertError(await get('format=pdf'), 400, 'invalid_request', /format/);
+      assertError(await get('max_chars=0'), 400, 'invalid_request', /max_chars/);
+      assertError(await get('columns=colx'), 400, 'invalid_request', /columns/);
+    });
+
+    it('GET /sheets/{id}/columns outlines every column with headings', async () => {
+      const r = await s.req('GET', `/v1/sheets/${id}/columns`, { key });
+      assert.equal(r.status, 200);
+      assert.deepEqual(r.body.columns.map((c: any) => c.key), ['col1', 'col2', 'col10']);
+      const [c1] = r.body.columns;
+      assert.equal(c1.chars, Array.from(col1).length);
+      assert.deepEqual(c1.headings, [
+        { level: 1, text: 'Plan 計画', line: 1 },
+        { level: 2, text: 'Next', line: 9 },
+      ]);
+      const lines = await get(`columns=col1&format=markdown&lines=${c1.headings[1].line}-${c1.lines}`);
+      assert.match(lines.body.sheet.content.col1, /^## Next\n/);
+      const other = await s.user('free');
+      assertError(await s.req('GET', `/v1/sheets/${id}/columns`, { key: other.key }), 403, 'forbidden');
+      assertError(await s.req('GET', '/v1/sheets/sht_nope/columns', { key }), 404, 'not_found');
+    });
+
+    it('fields= trims list items (id always), unknown fields are a 400 naming them; q adds snippets', async () => {
+      const list = await s.req('GET', '/v1/sheets?fields=title', { key });
+      assert.deepEqual(list.body.sheets, [{ id, title: 'Windows' }]);
+      assertError(await s.req('GET', '/v1/sheets?fields=title,bogus', { key }), 400, 'invalid_request', /bogus/);
+      const found = await s.req('GET', `/v1/sheets?q=${encodeURIComponent('東京')}&fields=updatedAt`, { key });
+      assert.deepEqual(Object.keys(found.body.sheets[0]).sort(), ['id', 'snippet', 'updatedAt']);
+      assert.match(found.body.sheets[0].snippet, /<mark>東京<\/mark>/);
+      assert.match(found.body.sheets[0].snippet, /First &amp; foremost/);
+
+      await s.req('POST', '/v1/sessions', { key, body: { title: 'Deploy', summary: `${'前置き。'.repeat(80)}Fixed the <b> KUBERNETES rollout & probes.${'後書き。'.repeat(80)}`, project: 'ops' } });
+      const sessions = await s.req('GET', '/v1/sessions?q=kubernetes&fields=title', { key });
+      assert.equal(sessions.status, 200);
+      const [hit] = sessions.body.sessions;
+      assert.deepEqual(Object.keys(hit).sort(), ['id', 'snippet', 'title']);
+      assert.match(hit.snippet, /<mark>KUBERNETES<\/mark> rollout &amp; probes/);
+      assert.match(hit.snippet, /&lt;b&gt;/);
+      assert.ok(Array.from(hit.snippet.replace(/<\/?mark>/g, '').replace(/&(lt|gt|amp);/g, '_')).length <= 240);
+      assertError(await s.req('GET', '/v1/sessions?fields=nope', { key }), 400, 'invalid_request', /nope/);
+
+      await s.req('POST', '/v1/knowledge?type=solutions', { key, body: { title: 'EADDRINUSE', error: 'listen EADDRINUSE :::8787', content: 'Stop the old server.' } });
+      const k = await s.req('GET', '/v1/knowledge?q=eaddrinuse&fields=title', { key });
+      assert.deepEqual(Object.keys(k.body.solutions[0]).sort(), ['id', 'snippet', 'title']);
+      assert.match(k.body.solutions[0].snippet, /listen <mark>EADDRINUSE<\/mark> :::8787/);
+      assert.deepEqual(Object.keys((await s.req('GET', '/v1/knowledge?fields=language', { key })).body.solutions[0]).sort(), ['id', 'language']);
+      assertError(await s.req('GET', '/v1/knowledge?fields=title,zzz', { key }), 400, 'invalid_request', /zzz/);
+    });
+  });
+}
