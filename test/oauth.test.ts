@@ -186,6 +186,17 @@ for (const dialect of dialects()) {
       assert.equal(unknownClient.body.error, 'invalid_client');
     });
 
+    it('the same code exchanged five times at once: one exchange wins, and the replays revoke its tokens', async () => {
+      const { client_id } = await register(s);
+      const { verifier, challenge } = pkce();
+      const { code } = await approve(s, authorizeUrl(s, { response_type: 'code', client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' }), alice.key);
+      const results = await Promise.all(Array.from({ length: 5 }, () => token(s, { grant_type: 'authorization_code', code, client_id, redirect_uri: REDIRECT, code_verifier: verifier })));
+      const won = results.filter((r) => r.status === 200);
+      assert.equal(won.length, 1, JSON.stringify(results.map((r) => r.body)));
+      assert.ok(results.filter((r) => r.status !== 200).every((r) => r.body.error === 'invalid_grant'));
+      assert.equal((await mcpStatus(s, won[0].body.access_token)).status, 401);
+    });
+
     it('refresh tokens rotate; a replayed one revokes the grant; access tokens expire after an hour', async () => {
       const provider = new MemoryProvider();
       const client = await connectWithOAuth(s, provider, async (url) => (await approve(s, url, alice.key)).code);

@@ -50,6 +50,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('used_at', 'text')
     .addColumn('grant_id', 'text')
     .execute();
+  await db.schema.createIndex('oauth_codes_expiry').on('oauth_codes').columns(['expires_at']).execute();
 
   await db.schema
     .createTable('oauth_tokens')
@@ -61,6 +62,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('used_at', 'text')
     .execute();
   await db.schema.createIndex('oauth_tokens_grant').on('oauth_tokens').columns(['grant_id']).execute();
+  await db.schema.createIndex('oauth_tokens_expiry').on('oauth_tokens').columns(['expires_at']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -27,6 +27,11 @@ export function createOAuthRepo(db: Executor) {
         .execute();
     },
 
+    /** Codes and tokens past their expiry are useless (a used refresh token is kept until then, to catch replays). */
+    async purgeExpired(now: string) {
+      await db.deleteFrom('oauth_codes').where('expires_at', '<', now).execute();
+      await db.deleteFrom('oauth_tokens').where('expires_at', '<', now).execute();
+    },
     async insertCode(row: OAuthCodesTable) {
       await db.insertInto('oauth_codes').values(row).execute();
     },

@@ -67,6 +67,8 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
     async issueCode(userId: string, a: Approval) {
       const code = newToken('swac');
       const now = clock.now();
+      // Each approval also clears expired codes and tokens (indexed deletes), so the tables stay small.
+      await repo.purgeExpired(now.toISOString());
       await repo.insertCode({
         code_hash: hash(code),
         user_id: userId,
@@ -109,7 +111,12 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
         );
         return tokensFor(grantId, scopes, trx as unknown as Db);
       });
-      if (!tokens) throw new OAuthError('invalid_grant', 'This authorization code was already used');
+      if (!tokens) {
+        // Lost a race with another exchange of the same code: that is a replay too.
+        const winner = await repo.findCode(row.code_hash);
+        if (winner?.grant_id) await revoke(winner.grant_id);
+        throw new OAuthError('invalid_grant', 'This authorization code was already used; the tokens issued for it are revoked');
+      }
       await clients.touch(client.id);
       return tokens;
     },
