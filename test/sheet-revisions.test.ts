@@ -5,6 +5,7 @@ import { loadConfig } from '../src/config.js';
 import { REVISIONS_KEEP_DEFAULT } from '../src/modules/sheets/sheets.service.js';
 import { assertError, assertIdRouteSecurity, dialects, startServer, type TestServer } from './helpers.js';
 import { httpClient, ok } from './mcp-helpers.js';
+import { MemoryProvider, approve, connectWithOAuth } from './oauth-helpers.js';
 
 describe('revision settings', () => {
   it('keeps the newest 100 per sheet unless REVISIONS_KEEP says otherwise', () => {
@@ -123,6 +124,22 @@ for (const dialect of dialects()) {
       ]) {
         await assertIdRouteSecurity(s, route, alice, id, 'sht_missing');
       }
+    });
+
+    it('actor names the console (with its key) and the OAuth client', async () => {
+      const id = (await req('POST', '/sheets', { title: 'who' })).body.id;
+      const signIn = await s.req('POST', '/console/session', { body: { api_key: alice.key }, headers: { 'x-console': '1' } });
+      const cookie = /sw_console=([^;]*)/.exec(signIn.headers.get('set-cookie') ?? '')![1];
+      const viaConsole = await s.req('PUT', `/v1/sheets/${id}`, { body: { title: 'console edit' }, headers: { cookie: `sw_console=${cookie}`, 'x-console': '1' } });
+      assert.equal(viaConsole.status, 200, JSON.stringify(viaConsole.body));
+      const provider = new MemoryProvider(undefined, undefined, 'Revision Agent');
+      const client = await connectWithOAuth(s, provider, async (url) => (await approve(s, url, alice.key)).code);
+      ok(await client.callTool({ name: 'update_sheet', arguments: { id, title: 'oauth edit' } }));
+      await req('PUT', `/sheets/${id}`, { title: 'key edit' });
+      const list = (await req('GET', `/sheets/${id}/revisions`)).body.revisions;
+      assert.deepEqual(list[0].actor, { type: 'oauth_client', id: provider.info!.client_id, name: 'Revision Agent' });
+      assert.deepEqual(list[1].actor, { type: 'console', id: keyId, name: null });
+      await client.close();
     });
 
     it('MCP: list_sheet_revisions, get_sheet_revision, restore_sheet_revision', async () => {

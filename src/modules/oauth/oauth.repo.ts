@@ -86,7 +86,7 @@ export function createOAuthRepo(db: Executor) {
         .selectFrom('oauth_tokens')
         .innerJoin('oauth_grants', 'oauth_grants.id', 'oauth_tokens.grant_id')
         .innerJoin('users', 'users.id', 'oauth_grants.user_id')
-        .select(['oauth_tokens.expires_at', 'oauth_tokens.kind', 'oauth_grants.id as grant_id', 'oauth_grants.status', 'oauth_grants.scopes', 'oauth_grants.user_id', 'oauth_grants.last_used_at', 'users.plan'])
+        .select(['oauth_tokens.expires_at', 'oauth_tokens.kind', 'oauth_grants.id as grant_id', 'oauth_grants.status', 'oauth_grants.scopes', 'oauth_grants.user_id', 'oauth_grants.last_used_at', 'oauth_grants.client_id', 'oauth_grants.client_name', 'users.plan'])
         .where('oauth_tokens.token_hash', '=', hash)
         .executeTakeFirst();
     },

@@ -169,7 +169,13 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
       if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) >= TOUCH_INTERVAL_MS) {
         repo.touchGrant(row.grant_id, now.toISOString(), new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString()).catch((err) => deps.onTouchError?.(err));
       }
-      return { userId: row.user_id, plan: row.plan, keyId: row.grant_id, scopes: JSON.parse(row.scopes) as string[] };
+      return {
+        userId: row.user_id,
+        plan: row.plan,
+        keyId: row.grant_id,
+        scopes: JSON.parse(row.scopes) as string[],
+        actor: { type: 'oauth_client', id: row.client_id, name: row.client_name },
+      };
     },
 
     /** Connected apps of an account: the active grants. */
