@@ -5,6 +5,7 @@ import { requireApiKey } from './http/auth.js';
 import { refuseBadText } from './http/bad-text.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerHealth } from './http/health.js';
+import { registerIdempotency } from './http/idempotency.js';
 import { registerHttpMetrics } from './http/metrics.js';
 import { withRedactedUrls } from './http/log-redaction.js';
 import { registerRateLimits } from './http/rate-limit.js';
@@ -65,6 +66,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       const api = v1 as unknown as ZApp;
       requireApiKey(v1, c.apiKeys, consoleCookieAuth(c.consoleSessions, c.config.publicUrl), accessTokenAuth(c.oauth));
       refuseBadText(v1);
+      registerIdempotency(v1, c.idempotency);
       registerApiKeyRoutes(api, c.apiKeys);
       registerSheetRoutes(api, c.sheets);
       registerSessionRoutes(api, c.sessions);

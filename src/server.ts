@@ -40,6 +40,7 @@ export async function serve({ mode }: { mode: ServeMode }): Promise<void> {
       .then(() => c.exports.purgeExpired())
       .catch((err) => logger.warn({ err }, 'expired export purge failed'));
     c.consoleSessions.purgeExpired().catch((err) => logger.warn({ err }, 'expired console session purge failed'));
+    c.idempotency.purgeExpired().catch((err) => logger.warn({ err }, 'expired idempotency key purge failed'));
   };
   // The first purge runs shortly after start, not before listening: without an index on
   // trashed_at it scans every sheet (~230 ms at 100,000), which delayed the first /healthz.

@@ -35,7 +35,7 @@ export interface McpServerOptions {
 
 /** Registers every tool with the same zod schemas and services as REST. */
 export function buildToolRegistry(c: Container, origin: string): ToolRegistry {
-  const tools = new ToolRegistry(c.config.mcpResultMaxChars);
+  const tools = new ToolRegistry(c.config.mcpResultMaxChars, c.idempotency);
   registerSheetTools(tools, c);
   registerSheetContentTools(tools, c);
   registerExportTools(tools, c, origin);

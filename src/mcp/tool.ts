@@ -8,6 +8,7 @@ import { DEFAULT_RESULT_MAX_CHARS, TruncatedField, fitToBudget } from './budget.
 import { describeBadText, findBadText } from '../lib/bad-text.js';
 import type { AuthContext } from '../modules/api-keys/api-keys.service.js';
 import { hasScope, insufficientScope, toolScope, type Granted } from '../modules/api-keys/scopes.js';
+import { IDEMPOTENCY_KEY_RULE, checkIdempotencyKey, requestFingerprint, type IdempotencyService } from '../modules/idempotency/idempotency.service.js';
 
 /** Resolves the caller's account. HTTP passes the request's auth; stdio re-checks its key on every call. */
 export type AuthSource = () => Promise<AuthContext>;
@@ -33,7 +34,17 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   run: (args: z.output<I>, auth: AuthContext) => Promise<z.input<O>>;
   /** The scope a credential needs to see and call the tool; by default derived from its name and readOnlyHint. */
   scope?: string;
+  /** A tool that creates something: it takes an optional idempotency_key, with the rule of REST's Idempotency-Key. */
+  creates?: boolean;
 }
+
+const IdempotencyKeyArg = z
+  .string()
+  .optional()
+  .describe(
+    `Optional, ${IDEMPOTENCY_KEY_RULE}. Calling again with the same key and the same arguments within 24 hours returns the first result ` +
+      'and creates nothing again (safe retries); the same key with other arguments is an idempotency_key_reused error.',
+  );
 
 interface Entry {
   spec: ToolSpec<z.ZodObject, z.ZodObject>;
@@ -86,11 +97,16 @@ export class ToolRegistry {
   private readonly tools = new Map<string, Entry>();
 
   /** maxResultChars: MCP_RESULT_MAX_CHARS, the most any tool result may hold. */
-  constructor(readonly maxResultChars = DEFAULT_RESULT_MAX_CHARS) {}
+  /** idempotency: the service REST's Idempotency-Key uses, so keys hold across REST, MCP and processes. */
+  constructor(
+    readonly maxResultChars = DEFAULT_RESULT_MAX_CHARS,
+    private readonly idempotency?: IdempotencyService,
+  ) {}
 
   define<I extends z.ZodObject, O extends z.ZodObject>(name: string, spec: ToolSpec<I, O>): void {
     if (this.tools.has(name)) throw new Error(`tool ${name} defined twice`);
     spec = { ...spec, output: spec.output.extend({ truncated: TruncatedField.optional() }) as unknown as O };
+    if (spec.creates) spec = { ...spec, input: spec.input.extend({ idempotency_key: IdempotencyKeyArg }) as unknown as I };
     const scope = spec.scope ?? toolScope(name, spec.annotations.readOnlyHint);
     this.tools.set(name, { spec: spec as unknown as ToolSpec<z.ZodObject, z.ZodObject>, scope });
   }
@@ -110,6 +126,12 @@ export class ToolRegistry {
       if (Buffer.byteLength(JSON.stringify(args ?? {})) > ARGUMENTS_LIMIT) return errorResult('payload_too_large', TOO_LARGE);
       const bad = findBadText(args);
       if (bad) return errorResult('invalid_request', describeBadText(bad));
+      let key: string | undefined;
+      if (spec.creates && args && typeof args === 'object' && 'idempotency_key' in args) {
+        const { idempotency_key, ...rest } = args as Record<string, unknown>;
+        if (idempotency_key !== undefined) key = checkIdempotencyKey(idempotency_key, 'idempotency_key');
+        args = rest;
+      }
       let input: unknown;
       if (spec.validate) input = spec.validate(args ?? {});
       else {
@@ -117,7 +139,21 @@ export class ToolRegistry {
         if (!parsed.success) return errorResult('invalid_request', validationMessage(spec.source ?? 'body', parsed.error, spec.queryFields));
         input = parsed.data;
       }
-      const out = spec.output.parse(await spec.run(input as z.output<z.ZodObject>, caller));
+      const execute = async () => spec.output.parse(await spec.run(input as z.output<z.ZodObject>, caller));
+      if (key === undefined || !this.idempotency) return okResult(await execute(), this.maxResultChars, input as Record<string, unknown>, 'offset' in spec.input.shape);
+      const outcome = await this.idempotency.begin(caller.userId, key, requestFingerprint('MCP', `tools/call ${name}`, args ?? {}));
+      if (outcome.kind === 'replay') {
+        const replayed = okResult(JSON.parse(outcome.response), this.maxResultChars, input as Record<string, unknown>, 'offset' in spec.input.shape);
+        return { ...replayed, _meta: { idempotent_replayed: true } };
+      }
+      let out: Record<string, unknown>;
+      try {
+        out = await execute();
+      } catch (err) {
+        await outcome.release();
+        throw err;
+      }
+      await outcome.complete(200, JSON.stringify(out));
       return okResult(out, this.maxResultChars, input as Record<string, unknown>, 'offset' in spec.input.shape);
     } catch (err) {
       if (err instanceof AppError) return errorResult(err.code, err.message, err.extra);

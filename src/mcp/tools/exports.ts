@@ -9,6 +9,7 @@ import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
  */
 export function registerExportTools(t: ToolRegistry, c: Container, origin: string): void {
   t.define('export_sheet', {
+    creates: true,
     title: 'Export a sheet as a file',
     description:
       'Render one sheet as a file and get a download link: format markdown (YAML front matter, columns separated by ---), ' +

@@ -42,6 +42,7 @@ export function registerKnowledgeTools(t: ToolRegistry, c: Container): void {
   });
 
   t.define('save_knowledge', {
+    creates: true,
     title: 'Save a solution or snippet',
     description:
       'Save to the knowledge base. type=solutions: a fix for an error (title, error = the error message, content = what fixed it, language, tags). ' +

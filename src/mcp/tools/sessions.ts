@@ -22,6 +22,7 @@ const ListInput = ListSessionsQuery.omit({ fields: true }).extend({
 
 export function registerSessionTools(t: ToolRegistry, c: Container): void {
   t.define('save_session', {
+    creates: true,
     title: 'Save a session summary',
     description:
       'Save a summary of the coding session that is ending: what was done, decisions, problems. ' +
@@ -62,6 +63,7 @@ export function registerSessionTools(t: ToolRegistry, c: Container): void {
   });
 
   t.define('create_handover', {
+    creates: true,
     title: 'Create a handover sheet',
     description:
       'Generate a handover sheet from a saved session so the next session can pick up: the summary and files changed, ' +

@@ -81,6 +81,7 @@ export function registerSheetTools(t: ToolRegistry, c: Container): void {
   });
 
   t.define('create_sheet', {
+    creates: true,
     title: 'Create a sheet',
     description:
       'Create a new sheet. content maps column keys col1..col99 to HTML strings (e.g. {"col1": "<h1>Plan</h1><p>...</p>"}). ' +

@@ -36,6 +36,7 @@ export function registerSparkTools(t: ToolRegistry, c: Container): void {
   });
 
   t.define('run_spark', {
+    creates: true,
     title: 'Run a Spark on text',
     description:
       'Run one Spark (spark_id from list_sparks) on the given text and return its result. Pass sheet_id when the text comes from a sheet, ' +
@@ -48,6 +49,7 @@ export function registerSparkTools(t: ToolRegistry, c: Container): void {
   });
 
   t.define('translate_text', {
+    creates: true,
     title: 'Translate text',
     description: 'Translate text into one of en, ja, zh, ko, es, fr, de, pt, it, ru with the configured AI provider. Counts as a Spark run (spark_id "translate").',
     input: TranslateBody,
@@ -67,6 +69,7 @@ export function registerSparkTools(t: ToolRegistry, c: Container): void {
   });
 
   t.define('create_spark', {
+    creates: true,
     title: 'Create your own Spark',
     description:
       'Create a reusable Spark of your own: name, prompt (a template; {{content}} marks where the text goes, else the text is appended after it), optional description, icon, ' +

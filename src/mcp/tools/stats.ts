@@ -5,6 +5,7 @@ import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
 
 export function registerStatsTools(t: ToolRegistry, c: Container): void {
   t.define('log_work_time', {
+    creates: true,
     title: 'Record work time',
     description:
       'Record hours worked (a number > 0 and <= 24, e.g. 1.5) with an optional project, description and date (YYYY-MM-DD, default today UTC). ' +

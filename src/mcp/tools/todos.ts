@@ -22,6 +22,7 @@ export function registerTodoTools(t: ToolRegistry, c: Container): void {
   });
 
   t.define('sync_todos', {
+    creates: true,
     title: 'Sync the todo list',
     description:
       "Bulk-sync your task list for a project (the shape of a coding assistant's todo list: content, status, optional priority low/medium/high, activeForm). " +

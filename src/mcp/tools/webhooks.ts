@@ -32,6 +32,7 @@ export function registerWebhookTools(t: ToolRegistry, c: Container): void {
   });
 
   t.define('register_webhook', {
+    creates: true,
     title: 'Register a webhook',
     description:
       'Register an HTTPS URL to receive signed POSTs for events (sheet.created, sheet.updated, sheet.deleted, spark.executed, session.saved, ' +

@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  IDEMPOTENCY_KEY_RULE,
+  checkIdempotencyKey,
+  requestFingerprint,
+  type IdempotencyClaim,
+  type IdempotencyService,
+} from '../modules/idempotency/idempotency.service.js';
+import { ErrorResponse } from './schemas.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyClaim?: IdempotencyClaim | null;
+  }
+}
+
+export const IdempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .optional()
+    .describe(
+      `${IDEMPOTENCY_KEY_RULE}, else 400. The same account, key, method, path and body within 24 hours replays the first 2xx answer ` +
+        '(status and body, with Idempotent-Replayed: true) and does nothing again. Only 2xx answers are kept. ' +
+        'Same key with another request: 422 idempotency_key_reused; while the first is still running: 409 idempotency_key_in_progress.',
+    ),
+});
+
+const IN_PROGRESS = ErrorResponse.describe('Conflict with the current state, e.g. idempotency_key_in_progress: a request with this Idempotency-Key is still running.');
+const REUSED = ErrorResponse.describe('idempotency_key_reused: this Idempotency-Key was used within 24 hours for a different request (method, path or body).');
+
+/**
+ * Idempotency-Key on every POST of this scope (register it before the routes). The key is claimed in
+ * the database before the handler runs (so it holds across processes and restarts), the 2xx answer is
+ * stored before it is sent, and any other answer frees the key again.
+ */
+export function registerIdempotency(scope: FastifyInstance, idempotency: IdempotencyService): void {
+  scope.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('POST')) return;
+    const schema = (route.schema ??= {});
+    const headers = schema.headers as z.ZodObject | undefined;
+    // Documentation only: the hook below checks the header before validation, with its own message.
+    schema.headers = headers instanceof z.ZodObject ? headers.extend(IdempotencyHeaders.shape) : IdempotencyHeaders.loose();
+    if (schema.response && typeof schema.response === 'object') {
+      const responses = schema.response as Record<string, unknown>;
+      responses[409] ??= IN_PROGRESS;
+      responses[422] ??= REUSED;
+    }
+  });
+
+  scope.addHook('preValidation', async (req, reply) => {
+    if (req.method !== 'POST') return;
+    const header = req.headers['idempotency-key'];
+    if (header === undefined) return;
+    const key = checkIdempotencyKey(header, 'header Idempotency-Key');
+    const outcome = await idempotency.begin(req.auth.userId, key, requestFingerprint(req.method, req.url, req.body));
+    if (outcome.kind === 'run') {
+      req.idempotencyClaim = outcome;
+      return;
+    }
+    reply.code(outcome.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8');
+    return reply.serializer((payload: unknown) => payload as string).send(outcome.response);
+  });
+
+  scope.addHook('onSend', async (req, reply, payload) => {
+    const claim = req.idempotencyClaim;
+    if (!claim) return payload;
+    req.idempotencyClaim = null;
+    if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') await claim.complete(reply.statusCode, payload);
+    else await claim.release();
+    return payload;
+  });
+
+  // A request that ended without an answer (the client went away mid-way) frees its key too.
+  scope.addHook('onResponse', async (req) => {
+    const claim = req.idempotencyClaim;
+    if (!claim) return;
+    req.idempotencyClaim = null;
+    await claim.release();
+  });
+}
