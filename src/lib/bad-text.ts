@@ -56,7 +56,9 @@ export function findBadText(value: unknown): BadText | undefined {
 }
 
 /** `where`: "field", "query parameter" or "path parameter", as in the other validation messages. */
-export function describeBadText(bad: BadText, where = 'field'): string {
+export function describeBadText(found: BadText, where = 'field'): string {
+  // A path through nested junk can be long; its start names the argument.
+  const bad = found.path.length > 100 ? { ...found, path: `${found.path.slice(0, 100)}...` } : found;
   const rule = 'text must be valid Unicode without NUL';
   if (bad.inKey) return `${bad.path ? `${where} '${bad.path}' has a key that contains` : 'A field name contains'} ${bad.problem}; ${rule}`;
   if (!bad.path) return `The request contains ${bad.problem}; ${rule}`;
