@@ -43,6 +43,15 @@ describe('OpenAPI document, playground and health', () => {
     }
   });
 
+  it('documents the windowed-read, outline and fields parameters (docs/agents.md)', async () => {
+    const { body } = await s.req('GET', '/v1/openapi.json');
+    const params = (p: string) => (body.paths[p].get.parameters as any[]).map((x) => x.name);
+    for (const name of ['columns', 'format', 'max_chars', 'offset_chars', 'lines']) assert.ok(params('/sheets/{id}').includes(name), `GET /sheets/{id} documents ${name}`);
+    for (const p of ['/sheets', '/sessions', '/knowledge']) assert.ok(params(p).includes('fields'), `GET ${p} documents fields`);
+    assert.ok(body.paths['/sheets/{id}/columns'].get, 'the outline is documented');
+    for (const p of body.paths['/sheets/{id}'].get.parameters) assert.ok(p.description || p.in === 'path' || p.in === 'header', `${p.name} is described`);
+  });
+
   it('the playground is served locally, with no CDN', async () => {
     const res = await fetch(`${s.url}/playground/`);
     assert.equal(res.status, 200);
