@@ -8,6 +8,7 @@ import { manualClock } from '../src/clock.js';
 import { requestFingerprint } from '../src/modules/idempotency/idempotency.service.js';
 import { assertError, createPgDatabase, dialects, startServer, type TestServer } from './helpers.js';
 import { httpClient, ok, toolError } from './mcp-helpers.js';
+import { startProcess, type ServerProcess } from './processes.js';
 
 for (const dialect of dialects()) {
   describe(`Idempotency-Key [${dialect}]`, () => {
@@ -83,6 +84,17 @@ for (const dialect of dialects()) {
       assert.equal((await post('/v1/stats?action=worktime', { hours: 2, date: '2026-05-01' }, 'log-1')).headers.get('idempotent-replayed'), 'true');
       const logs = await s.c.db.selectFrom('work_logs').select('id').where('user_id', '=', alice.userId).execute();
       assert.equal(logs.length, 1, 'no stats count twice');
+    });
+
+    it('a spark run with a key runs once: one spark_runs row, one spark.executed event', async () => {
+      const body = { spark_id: 'spk_word_count', content: 'one two three' };
+      const [a, b] = [await post('/v1/spark', body, 'spark-1'), await post('/v1/spark', body, 'spark-1')];
+      assert.equal(a.status, 200, JSON.stringify(a.body));
+      assert.deepEqual(b.body, a.body);
+      assert.equal(b.headers.get('idempotent-replayed'), 'true');
+      const runs = await s.c.db.selectFrom('spark_runs').select('id').where('user_id', '=', alice.userId).execute();
+      assert.equal(runs.length, 1);
+      assert.equal((await s.events('spark.executed')).filter((e) => e.user_id === alice.userId).length, 1);
     });
 
     it('todo syncs with a key run once', async () => {
@@ -178,3 +190,36 @@ for (const dialect of dialects()) {
     }
   });
 }
+
+describe('Idempotency-Key across two processes on one PostgreSQL', { skip: process.env.TEST_POSTGRES_URL ? undefined : 'TEST_POSTGRES_URL is not set' }, () => {
+  let pg: Awaited<ReturnType<typeof createPgDatabase>>;
+  let s: TestServer;
+  let other: ServerProcess;
+  before(async () => {
+    pg = await createPgDatabase();
+    s = await startServer('postgres', { databaseUrl: pg.url });
+    other = await startProcess({ DATABASE_URL: pg.url });
+  });
+  after(async () => {
+    await other?.stop();
+    await s?.close();
+    await pg?.drop();
+  });
+
+  it('10 concurrent same-key POSTs over both processes create one sheet', async () => {
+    const { key, userId } = await s.user('business');
+    const send = (i: number) =>
+      fetch(`${i % 2 ? other.url : s.url}/v1/sheets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': 'two-procs' },
+        body: JSON.stringify({ title: 'Shared' }),
+      }).then(async (r) => ({ status: r.status, replayed: r.headers.get('idempotent-replayed'), body: await r.json() }));
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => send(i)));
+    const done = results.filter((r) => r.status === 200);
+    assert.equal(done.filter((r) => r.replayed !== 'true').length, 1);
+    for (const r of done) assert.equal(r.body.id, done[0].body.id);
+    for (const r of results.filter((x) => x.status !== 200)) assert.equal(r.body.code, 'idempotency_key_in_progress');
+    const rows = await s.c.db.selectFrom('sheets').select('id').where('user_id', '=', userId).execute();
+    assert.equal(rows.length, 1);
+  });
+});
