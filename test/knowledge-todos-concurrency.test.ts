@@ -1,5 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { migrationProvider } from '../src/db/migrations/index.js';
 import { createPgDatabase, dialects, startServer, type Res, type TestServer } from './helpers.js';
 import { startProcess, type ServerProcess } from './processes.js';
 
@@ -164,3 +171,38 @@ describe('todo syncs from two processes on one PostgreSQL', { skip: process.env.
     assert.deepEqual([got.title, got.content, got.language, got.description, got.version], ['New title', 'new code', 'rust', 'what it does', 5]);
   });
 });
+
+for (const dialect of dialects()) {
+  it(`migration 012 keeps existing duplicate todos and gives the oldest the content key [${dialect}]`, async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-m012-'));
+    const pgDb = dialect === 'postgres' ? await createPgDatabase() : undefined;
+    const db = new Kysely<any>({
+      dialect: pgDb
+        ? new PostgresDialect({ pool: new pg.Pool({ connectionString: pgDb.url }) })
+        : new SqliteDialect({ database: new SQLite(path.join(dataDir, 'sheet-workspace.db')) }),
+    });
+    try {
+      const names = Object.keys(await migrationProvider.getMigrations()).sort();
+      const before = names[names.indexOf('012_knowledge_todo_versions_idempotency') - 1];
+      const down = await new Migrator({ db, provider: migrationProvider }).migrateTo(before);
+      assert.equal(down.error, undefined);
+      const todo = (id: string, content: string, project = 'p') => ({
+        id, user_id: 'usr_1', content, status: 'pending', project, priority: 'medium', active_form: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z',
+      });
+      await db.insertInto('todos').values([todo('td_1', 'Same'), todo('td_2', '  Same  '), todo('td_3', 'Other'), todo('td_4', 'Same', 'q')]).execute();
+      const up = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+      assert.equal(up.error, undefined);
+      const rows = await db.selectFrom('todos').select(['id', 'content_key', 'version']).orderBy('id').execute();
+      assert.deepEqual(rows, [
+        { id: 'td_1', content_key: 'Same', version: 1 },
+        { id: 'td_2', content_key: null, version: 1 },
+        { id: 'td_3', content_key: 'Other', version: 1 },
+        { id: 'td_4', content_key: 'Same', version: 1 },
+      ]);
+      await assert.rejects(db.insertInto('todos').values({ ...todo('td_5', 'Same'), content_key: 'Same' }).execute(), 'the key is unique per user and project');
+    } finally {
+      await db.destroy();
+      await pgDb?.drop();
+    }
+  });
+}
