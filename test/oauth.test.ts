@@ -100,6 +100,17 @@ for (const dialect of dialects()) {
       assert.equal(rows.includes(provider.saved!.refresh_token!), false);
     });
 
+    it('an access token counts in the account\'s rate limit, together with its API keys', async () => {
+      const bob = await s.user('free');
+      const provider = new MemoryProvider();
+      (await connectWithOAuth(s, provider, async (url) => (await approve(s, url, bob.key)).code)).close();
+      const remaining = async (key: string) => Number((await s.req('GET', '/v1/todos', { key })).headers.get('ratelimit-remaining'));
+      const a = await remaining(bob.key);
+      const b = await remaining(provider.saved!.access_token);
+      const c = await remaining(bob.key);
+      assert.deepEqual([b, c], [a - 1, a - 2]);
+    });
+
     it('a client ID metadata document (https, through the SSRF guard) identifies the client; it is cached', async () => {
       const provider = new MemoryProvider(REDIRECT, doc.url);
       let page: Awaited<ReturnType<typeof openConsent>> | undefined;
