@@ -274,6 +274,17 @@ for (const dialect of dialects()) {
       assert.match(beyond.text, /lacks sheets:write/);
     });
 
+    it('registrations never used are purged after 30 days; used ones stay', async () => {
+      const unused = await register(s, REDIRECT, 'Never Used');
+      const used = new MemoryProvider(REDIRECT, undefined, 'Used');
+      (await connectWithOAuth(s, used, async (url) => (await approve(s, url, alice.key)).code)).close();
+      clock.advance(31 * 86_400_000);
+      await register(s); // registering runs the purge
+      const page = (id: string) => fetch(authorizeUrl(s, { response_type: 'code', client_id: id, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
+      assert.equal((await page(unused.client_id)).status, 400);
+      assert.equal((await page(String(used.info!.client_id))).status, 200);
+    });
+
     it('dynamic registration checks redirect URIs and is limited per address', async () => {
       const bad = await fetch(`${s.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['http://evil.example/cb'] }) });
       assert.equal(bad.status, 400);
