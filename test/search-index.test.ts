@@ -69,7 +69,7 @@ for (const dialect of dialects()) {
       for (const q of queries()) await check(q);
     });
 
-    it('pages a search newest first with the total on every page, past the end too, and keeps trashed sheets apart', async () => {
+    it('pages a search with the total on every page, past the end too, and keeps trashed sheets apart', async () => {
       const q = 'a';
       const get = async (query: string) => {
         const res = await s.req('GET', `/v1/sheets?q=${encodeURIComponent(q)}&${query}`, { key: user.key });
@@ -78,7 +78,10 @@ for (const dialect of dialects()) {
       };
       const all = (await get('limit=100')).sheets.map((x) => x.id);
       assert.ok(all.length > 6, 'enough matches to page');
-      assert.deepEqual(all, [...all].sort().reverse(), 'newest (highest id) first');
+      assert.equal(new Set(all).size, all.length, 'each match once (best first by default, ties newest first)');
+      const byUpdated = (await get('limit=100&sort=updated')).sheets as unknown as { id: string; updatedAt: string }[];
+      assert.deepEqual(new Set(byUpdated.map((x) => x.id)), new Set(all));
+      assert.deepEqual(byUpdated.map((x) => x.updatedAt), byUpdated.map((x) => x.updatedAt).sort().reverse(), 'sort=updated: last changed first');
       for (let offset = 0; offset < all.length + 3; offset += 3) {
         const page = await get(`limit=3&offset=${offset}`);
         assert.deepEqual(page.sheets.map((x) => x.id), all.slice(offset, offset + 3), `offset ${offset}`);

@@ -97,6 +97,35 @@ export async function indexedMatchKeys(db: Kysely<any>, index: SearchIndex, term
 }
 
 /**
+ * indexedMatchKeys with a relevance per row (column r, higher is better) for `sort=relevance`:
+ * SQLite's bm25 over the FTS match when every term goes through the index (negated: bm25 is lower
+ * for better matches), PostgreSQL's pg_trgm similarity of the text to the query. When neither is
+ * available (SQLite terms that keep the LIKE, PostgreSQL without pg_trgm) every row gets 0, so the
+ * order falls back to newest first.
+ */
+export async function rankedMatchKeys(db: Kysely<any>, index: SearchIndex, terms: string[]): Promise<RawBuilder<{ k: unknown; r: number }>> {
+  if (dialectOf(db) === 'postgres') {
+    const rank = (await hasPgTrgm(db)) ? sql`similarity(search_text, ${terms.join(' ')})` : sql`0`;
+    return sql`select id as k, ${rank} as r from ${sql.table(index.table)} where ${containsAllTerms(`${index.table}.search_text`, terms)}`;
+  }
+  const plan = await planTerms(db, index, terms);
+  if (plan?.match && plan.like.length === 0) {
+    return sql`select rowid as k, -bm25(${sql.table(index.fts)}) as r from ${sql.table(index.fts)} where ${sql.table(index.fts)} match ${plan.match}`;
+  }
+  return sql`select k, 0 as r from (${await indexedMatchKeys(db, index, terms)})`;
+}
+
+const pgTrgm = new WeakMap<Kysely<any>, Promise<boolean>>();
+function hasPgTrgm(db: Kysely<any>): Promise<boolean> {
+  let known = pgTrgm.get(db);
+  if (!known) {
+    known = sql<{ n: number }>`select count(*)::int as n from pg_extension where extname = 'pg_trgm'`.execute(db).then((r) => r.rows[0].n > 0);
+    pgTrgm.set(db, known);
+  }
+  return known;
+}
+
+/**
  * A search's total: how many keys of the materialized match set `matchSet` (column k, from
  * indexedMatchKeys) are rows of this owner in this state. For live rows SQLite is told to use the
  * partial index of live rows by owner, which it does not pick by itself: seeking each hit there

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { Database, Db, Dialect } from './types.js';
 import { migrationProvider } from './migrations/index.js';
 import { withStatementCache } from './statement-cache.js';
+import { registerSqliteReaders, sqliteReaders } from './sqlite-readers.js';
 
 export interface DatabaseHandle {
   db: Db;
@@ -51,7 +52,15 @@ function openSqlite(dataDir: string): DatabaseHandle {
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  registerSqliteReaders(db, dbFile);
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => {
+      await sqliteReaders(db)?.close();
+      await db.destroy();
+    },
+  };
 }
 
 async function openPostgres(url: string): Promise<DatabaseHandle> {

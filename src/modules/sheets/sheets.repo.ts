@@ -1,13 +1,16 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
-import { countOwnedMatches, indexedContainsAllTerms, indexedMatchKeys, rowKey, SHEETS_SEARCH } from '../../db/dialect.js';
+import type { Expression, SqlBool } from 'kysely';
+import { indexedContainsAllTerms, SHEETS_SEARCH } from '../../db/dialect.js';
 import { compiledOnce } from '../../db/statement-cache.js';
 import type { Db, Executor, SheetsTable } from '../../db/types.js';
+import { searchSheets, type SearchSort } from './sheets.search.js';
 
 /** The hottest read (every GET, PATCH and DELETE of a sheet), compiled once. */
 const byId = compiledOnce((db: Db, id: string) => db.selectFrom('sheets').selectAll().where('id', '=', id));
 
 export interface SheetListFilter {
   userId: string;
+  /** With terms: relevance (the default) or updated, newest first. */
+  sort?: SearchSort;
   trashed: boolean;
   terms: string[];
   limit: number;
@@ -23,38 +26,12 @@ export function createSheetsRepo(db: Db) {
       .where(search);
   }
 
-  /**
-   * A search evaluates the match once: the matching keys are materialized, then the page walks
-   * the account's index in id order against them and the total counts them in the same statement
-   * (two separate queries evaluated the FTS match, the costly part, twice).
-   */
-  async function searchOnce(f: SheetListFilter) {
-    const key = rowKey(db);
-    const keys = await indexedMatchKeys(db, SHEETS_SEARCH, f.terms);
-    const rows = await db
-      .with((wb) => wb('m').materialized(), () => sql`(${keys})`)
-      .selectFrom('sheets')
-      .selectAll('sheets')
-      .select(sql<number>`(${countOwnedMatches(db, SHEETS_SEARCH, 'm', { userId: f.userId, trashed: f.trashed })})`.as('total'))
-      .where('sheets.user_id', '=', f.userId)
-      .where('sheets.trashed_at', f.trashed ? 'is not' : 'is', null)
-      .where(sql<SqlBool>`${sql.ref(`sheets.${key}`)} in (select k from m)`)
-      .orderBy('sheets.id', 'desc')
-      .limit(f.limit)
-      .offset(f.offset)
-      .execute();
-    if (rows.length > 0) return { rows: rows.map(({ total: _, ...row }) => row), total: Number(rows[0].total) };
-    if (f.offset === 0 && f.limit > 0) return { rows: [], total: 0 };
-    const count = await filtered(f, await indexedContainsAllTerms(db, SHEETS_SEARCH, f.terms)).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-    return { rows: [], total: Number(count.n) };
-  }
-
   return {
     async findById(id: string, exec: Executor = db) {
       return (await byId(exec, id))[0];
     },
     async list(f: SheetListFilter) {
-      if (f.terms.length > 0) return searchOnce(f);
+      if (f.terms.length > 0) return searchSheets(db, f);
       const search = await indexedContainsAllTerms(db, SHEETS_SEARCH, f.terms);
       const [rows, count] = await Promise.all([
         filtered(f, search).selectAll().orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),

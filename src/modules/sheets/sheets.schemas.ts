@@ -28,6 +28,10 @@ export const ListSheetsQuery = z.object({
   q: z.string().max(200).optional().describe('Words matched (all of them) in the title and the text of the HTML, case-insensitively; works for CJK.'),
   trashed: queryBool('trashed').optional().describe('true lists the trash instead of active sheets.'),
   fields: fieldsQuery(Object.keys(Sheet.shape)).optional(),
+  sort: z
+    .enum(['relevance', 'updated'])
+    .optional()
+    .describe('With q: relevance (default; best matches first) or updated (last changed first). Without q the list is newest first.'),
 });
 
 export const CreateSheetBody = z.object({

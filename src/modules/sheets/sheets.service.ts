@@ -69,12 +69,13 @@ export function createSheetsService(deps: {
   return {
     createIn,
 
-    async list(userId: string, query: { limit?: number; offset?: number; q?: string; trashed?: boolean; fields?: string[] }) {
+    async list(userId: string, query: { limit?: number; offset?: number; q?: string; trashed?: boolean; fields?: string[]; sort?: 'relevance' | 'updated' }) {
       const terms = searchTerms(query.q);
       const { rows, total } = await repo.list({
         userId,
         trashed: query.trashed ?? false,
         terms,
+        sort: query.sort,
         limit: Math.min(query.limit ?? LIST_DEFAULT, LIST_MAX),
         offset: query.offset ?? 0,
       });

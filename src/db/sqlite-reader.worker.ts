@@ -1,0 +1,30 @@
+import SQLite from 'better-sqlite3';
+
+/**
+ * Piscina task (src/db/sqlite-readers.ts): one read-only statement on this thread's own connection
+ * to the database file. WAL lets it read while the main connection writes; each statement sees the
+ * last commit made before it started.
+ */
+const connections = new Map<string, { db: SQLite.Database; statements: Map<string, SQLite.Statement> }>();
+
+function connection(file: string) {
+  let c = connections.get(file);
+  if (!c) {
+    const db = new SQLite(file, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+    c = { db, statements: new Map() };
+    connections.set(file, c);
+  }
+  return c;
+}
+
+export default function read({ file, sql, parameters }: { file: string; sql: string; parameters: unknown[] }): unknown[] {
+  const c = connection(file);
+  let statement = c.statements.get(sql);
+  if (!statement) {
+    statement = c.db.prepare(sql);
+    if (c.statements.size >= 200) c.statements.clear();
+    c.statements.set(sql, statement);
+  }
+  return statement.all(...parameters);
+}

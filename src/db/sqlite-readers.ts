@@ -1,0 +1,48 @@
+import { availableParallelism } from 'node:os';
+import type { CompiledQuery, Kysely } from 'kysely';
+import type { Piscina } from 'piscina';
+
+/**
+ * Read-only SQLite connections in worker threads, for queries that can take long (a search for a
+ * word in most sheets). better-sqlite3 is synchronous: on the main connection such a query stops
+ * every other request until it ends. In a worker it only takes a core; WAL lets the workers' read
+ * transactions run beside the main connection's writes. PostgreSQL needs none of this (its pool is
+ * already asynchronous).
+ */
+export interface SqliteReaders {
+  all<R>(query: CompiledQuery<R>): Promise<R[]>;
+  close(): Promise<void>;
+}
+
+const byDb = new WeakMap<Kysely<any>, SqliteReaders>();
+
+/** Called where the SQLite file is opened: queries on `db` may then go to readers of `file`. */
+export function registerSqliteReaders(db: Kysely<any>, file: string, threads = Math.max(1, Math.min(4, availableParallelism()))): void {
+  let pool: Piscina | undefined;
+  const open = async () => {
+    if (!pool) {
+      const { Piscina } = await import('piscina');
+      const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+      pool ??= new Piscina({
+        filename: new URL(`./sqlite-reader.worker${ext}`, import.meta.url).href,
+        minThreads: 0,
+        maxThreads: threads,
+        idleTimeout: 60_000,
+      });
+    }
+    return pool;
+  };
+  byDb.set(db, {
+    async all<R>(query: CompiledQuery<R>) {
+      const parameters = query.parameters.map((p) => (typeof p === 'boolean' ? Number(p) : p));
+      return (await (await open()).run({ file, sql: query.sql, parameters })) as R[];
+    },
+    async close() {
+      await pool?.destroy();
+      pool = undefined;
+    },
+  });
+}
+
+/** The readers of a SQLite database, or undefined (PostgreSQL, or a database opened elsewhere). */
+export const sqliteReaders = (db: Kysely<any>): SqliteReaders | undefined => byDb.get(db);

@@ -1,0 +1,42 @@
+import { sql, type CompiledQuery } from 'kysely';
+import { countOwnedMatches, indexedContainsAllTerms, rankedMatchKeys, rowKey, SHEETS_SEARCH } from '../../db/dialect.js';
+import { sqliteReaders } from '../../db/sqlite-readers.js';
+import type { Db, SheetsTable } from '../../db/types.js';
+import type { SheetListFilter } from './sheets.repo.js';
+
+export type SearchSort = 'relevance' | 'updated';
+
+/**
+ * `q` searches. The match set is materialized once with a relevance per row; the page is ordered by
+ * it (or by updated_at) and the total counts the same set in the same statement. On SQLite the
+ * statement runs on a read-only connection in a worker thread (src/db/sqlite-readers.ts): a word
+ * found in most sheets takes tens of milliseconds or more, and on the main connection every other
+ * request would wait for it. Only the planning (a few rows of the trigram vocabulary) runs here.
+ */
+export async function searchSheets(db: Db, f: SheetListFilter & { sort?: SearchSort }): Promise<{ rows: SheetsTable[]; total: number }> {
+  const key = rowKey(db);
+  const keys = await rankedMatchKeys(db, SHEETS_SEARCH, f.terms);
+  const order = f.sort === 'updated' ? sql`sheets.updated_at desc, sheets.id desc` : sql`m.r desc, sheets.id desc`;
+  const total = countOwnedMatches(db, SHEETS_SEARCH, 'm', { userId: f.userId, trashed: f.trashed });
+  const page = sql<SheetsTable & { total: number }>`with m as materialized (${keys})
+    select sheets.*, (${total}) as total from m join sheets on sheets.${sql.id(key)} = m.k
+    where sheets.user_id = ${f.userId} and sheets.trashed_at ${f.trashed ? sql`is not` : sql`is`} null
+    order by ${order} limit ${f.limit} offset ${f.offset}`;
+  const rows = await run(db, page.compile(db));
+  if (rows.length > 0) return { rows: rows.map(({ total: _, ...row }) => row), total: Number(rows[0].total) };
+  if (f.offset === 0 && f.limit > 0) return { rows: [], total: 0 };
+  // Past the last page: the total on its own.
+  const count = db
+    .selectFrom('sheets')
+    .where('user_id', '=', f.userId)
+    .where('trashed_at', f.trashed ? 'is not' : 'is', null)
+    .where(await indexedContainsAllTerms(db, SHEETS_SEARCH, f.terms))
+    .select((eb) => eb.fn.countAll().as('n'));
+  const [{ n }] = await run(db, count.compile());
+  return { rows: [], total: Number(n) };
+}
+
+async function run<R>(db: Db, query: CompiledQuery<R>): Promise<R[]> {
+  const readers = sqliteReaders(db);
+  return readers ? readers.all(query) : (await db.executeQuery(query)).rows;
+}
