@@ -189,8 +189,10 @@ describe('sheet editor in headless Chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Move to trash' }).click();
     await page.click('.modal >> text=Move to trash');
     await page.getByRole('button', { name: 'Delete forever' }).click();
-    await page.click('.modal >> text=Cancel');
-    assert.equal((await s.req('GET', `/v1/sheets/${id}`, { key: owner.key })).status, 200, 'cancel keeps it');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Cancel', 'focus starts on Cancel');
+    await page.keyboard.press('Escape');
+    await page.locator('.modal').waitFor({ state: 'detached' });
+    assert.equal((await s.req('GET', `/v1/sheets/${id}`, { key: owner.key })).status, 200, 'Escape keeps it');
     await page.getByRole('button', { name: 'Delete forever' }).click();
     await page.click('.modal >> text=Delete forever');
     await page.waitForURL(/#\/sheets$/);

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { sanitizeHtml } from '../../src/lib/sanitize-html.ts';
 
 /** User HTML, always through the same allowlist sanitizer the server uses for exports. */
@@ -50,14 +50,20 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
   );
 }
 
-/** In-page confirmation (no window.confirm, so the page never opens a browser dialog). */
+/** In-page confirmation (no window.confirm, so the page never opens a browser dialog). Focus starts on Cancel; Escape cancels. */
 export function Confirm({ message, action, onConfirm, onCancel }: { message: string; action: string; onConfirm: () => void; onCancel: () => void }) {
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const before = document.activeElement as HTMLElement | null;
+    cancel.current?.focus();
+    return () => before?.focus?.();
+  }, []);
   return (
-    <div class="modal-backdrop">
-      <div class="modal" role="dialog" aria-modal="true">
+    <div class="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
+      <div class="modal" role="dialog" aria-modal="true" aria-label={action}>
         <p>{message}</p>
         <div class="row end">
-          <button type="button" class="ghost" onClick={onCancel}>Cancel</button>
+          <button type="button" class="ghost" ref={cancel} onClick={onCancel}>Cancel</button>
           <button type="button" class="danger" onClick={onConfirm}>{action}</button>
         </div>
       </div>
