@@ -27,6 +27,7 @@ import { createTodosRepo } from './modules/todos/todos.repo.js';
 import { createTodosService } from './modules/todos/todos.service.js';
 import { createIdempotencyRepo } from './modules/idempotency/idempotency.repo.js';
 import { createIdempotencyService } from './modules/idempotency/idempotency.service.js';
+import { createSecretBox, loadServerKey } from './webhooks/secrets.js';
 import { createWebhooksRepo } from './modules/webhooks/webhooks.repo.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 import { createOAuthClients, oauthDispatcher } from './modules/oauth/oauth.clients.js';
@@ -58,7 +59,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const sheets = createSheetsService({ repo: createSheetsRepo(db), revisions: createSheetRevisionsRepo(db), outbox, tx, clock, revisionsKeep: config.revisionsKeep });
   const todosRepo = createTodosRepo(db);
   const todos = createTodosService({ repo: todosRepo, tx, clock });
-  const idempotency = createIdempotencyService({ repo: createIdempotencyRepo(db), clock });
+  const idempotency = createIdempotencyService({ repo: createIdempotencyRepo(db), clock, box: createSecretBox(loadServerKey(config)) });
   const sessions = createSessionsService({ repo: createSessionsRepo(db), todos: todosRepo, sheets, outbox, tx, clock });
   const knowledge = createKnowledgeService({ repo: createKnowledgeRepo(db), outbox, tx, clock });
   const sparks = createSparksService({

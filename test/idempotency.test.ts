@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -95,6 +96,16 @@ for (const dialect of dialects()) {
       const runs = await s.c.db.selectFrom('spark_runs').select('id').where('user_id', '=', alice.userId).execute();
       assert.equal(runs.length, 1);
       assert.equal((await s.events('spark.executed')).filter((e) => e.user_id === alice.userId).length, 1);
+    });
+
+    it('a stored answer is sealed: a new API key is replayed but never stored in the clear', async () => {
+      const a = await post('/v1/api-keys', { name: 'retry-safe' }, 'new-key-1');
+      assert.equal(a.status, 200, JSON.stringify(a.body));
+      const b = await post('/v1/api-keys', { name: 'retry-safe' }, 'new-key-1');
+      assert.equal(b.body.api_key, a.body.api_key);
+      const row = await s.c.db.selectFrom('idempotency_keys').selectAll().where('user_id', '=', alice.userId).where('key', '=', 'new-key-1').executeTakeFirstOrThrow();
+      assert.equal(row.response!.includes(a.body.api_key), false);
+      assert.equal(row.response!.includes('retry-safe'), false);
     });
 
     it('todo syncs with a key run once', async () => {
@@ -197,8 +208,10 @@ describe('Idempotency-Key across two processes on one PostgreSQL', { skip: proce
   let other: ServerProcess;
   before(async () => {
     pg = await createPgDatabase();
-    s = await startServer('postgres', { databaseUrl: pg.url });
-    other = await startProcess({ DATABASE_URL: pg.url });
+    // Processes sharing a database share SECRET_KEY, which seals stored answers.
+    const SECRET_KEY = randomBytes(32).toString('hex');
+    s = await startServer('postgres', { databaseUrl: pg.url, env: { SECRET_KEY } });
+    other = await startProcess({ DATABASE_URL: pg.url, SECRET_KEY });
   });
   after(async () => {
     await other?.stop();
@@ -217,6 +230,10 @@ describe('Idempotency-Key across two processes on one PostgreSQL', { skip: proce
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => send(i)));
     const done = results.filter((r) => r.status === 200);
     assert.equal(done.filter((r) => r.replayed !== 'true').length, 1);
+    for (const again of await Promise.all([send(0), send(1)])) {
+      assert.equal(again.replayed, 'true', 'both processes replay the stored answer');
+      assert.equal(again.body.id, done[0].body.id);
+    }
     for (const r of done) assert.equal(r.body.id, done[0].body.id);
     for (const r of results.filter((x) => x.status !== 200)) assert.equal(r.body.code, 'idempotency_key_in_progress');
     const rows = await s.c.db.selectFrom('sheets').select('id').where('user_id', '=', userId).execute();

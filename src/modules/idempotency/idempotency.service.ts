@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock.js';
+import type { SecretBox } from '../../webhooks/secrets.js';
 import { AppError, invalid } from '../../errors.js';
 import type { IdempotencyRepo } from './idempotency.repo.js';
 
@@ -41,8 +42,20 @@ export interface IdempotencyReplay {
 
 const MAX_CLAIM_ATTEMPTS = 3;
 
-export function createIdempotencyService(deps: { repo: IdempotencyRepo; clock: Clock }) {
-  const { repo, clock } = deps;
+/**
+ * `box` seals stored answers with the server key: some hold a secret shown only once (a new API key,
+ * a webhook's signing secret), which must not sit in the database in the clear for 24 hours.
+ */
+export function createIdempotencyService(deps: { repo: IdempotencyRepo; clock: Clock; box: SecretBox }) {
+  const { repo, clock, box } = deps;
+
+  function unseal(sealed: string): string | undefined {
+    try {
+      return box.decrypt(sealed);
+    } catch {
+      return undefined; // sealed under another server key (SECRET_KEY changed): cannot be replayed
+    }
+  }
 
   return {
     /** Claims the key for this request, or answers how a repeat must be treated (replay, 409 or 422). */
@@ -54,7 +67,7 @@ export function createIdempotencyService(deps: { repo: IdempotencyRepo; clock: C
         if (await repo.claim(row)) {
           return {
             kind: 'run',
-            complete: (status, response) => repo.complete(userId, key, createdAt, status, response),
+            complete: (status, response) => repo.complete(userId, key, createdAt, status, box.encrypt(response)),
             release: () => repo.release(userId, key, createdAt),
           };
         }
@@ -69,7 +82,12 @@ export function createIdempotencyService(deps: { repo: IdempotencyRepo; clock: C
           throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used within 24 hours for a different request (method, path or body); use a new key');
         }
         if (held.status === null || held.response === null) break;
-        return { kind: 'replay', status: held.status, response: held.response };
+        const response = unseal(held.response);
+        if (response === undefined) {
+          await repo.release(userId, key, held.created_at);
+          continue;
+        }
+        return { kind: 'replay', status: held.status, response };
       }
       throw new AppError('idempotency_key_in_progress', 'A request with this Idempotency-Key is still running; retry when it has finished');
     },
