@@ -100,6 +100,16 @@ for (const dialect of dialects()) {
         err: () => ({ id: f.bobSheet }),
         rest: () => ['GET', `/v1/sheets/${f.bobSheet}`],
       },
+      get_sheet_content: {
+        ok: () => ({ id: f.sheet, format: 'html' }),
+        check: async (out) => {
+          const whole = (await rest('GET', `/v1/sheets/${f.sheet}`)).sheet.content;
+          const column = Object.keys(whole).sort()[0];
+          assert.deepEqual([out.column, out.content, out.window.next_offset], [column, whole[column], null]);
+        },
+        err: () => ({ id: f.bobSheet }),
+        rest: () => ['GET', `/v1/sheets/${f.bobSheet}`],
+      },
       create_sheet: {
         ok: () => ({ title: 'over stdio', content: { col1: '<p>s</p>' } }),
         check: async (out) => {
@@ -341,7 +351,10 @@ for (const dialect of dialects()) {
       assert.equal((await rest('GET', '/v1/sheets?limit=0')).total, before, 'nothing was created');
       // Just under the limit: accepted on both.
       const near = { title: 'near limit', content: { col1: 'a'.repeat(480_000), col2: 'b'.repeat(480_000) } };
-      assert.equal(ok(await client.callTool({ name: 'create_sheet', arguments: near })).sheet.content.col2.length, 480_000);
+      // The answer is held to MCP_RESULT_MAX_CHARS (docs/agents.md); the sheet itself is stored whole.
+      const created = ok(await client.callTool({ name: 'create_sheet', arguments: near }));
+      assert.match(created.truncated, /sheet\.content\.col\d: cut after/);
+      assert.equal((await rest('GET', `/v1/sheets/${created.id}`)).sheet.content.col2.length, 480_000);
       assert.equal((await s.req('POST', '/v1/sheets', { key: alice.key, body: near })).status, 200);
     });
 
