@@ -106,6 +106,19 @@ for (const dialect of dialects()) {
       assert.equal((await s.req('GET', `/v1/sheets/${sheet.id}`, { key: alice.key })).status, 404);
     });
 
+    it('the OpenAPI document describes ETag, If-Match, If-None-Match, 304 and 412', async () => {
+      const { paths } = (await s.req('GET', '/v1/openapi.json')).body;
+      const get = paths['/sheets/{id}'].get;
+      assert.ok(get.responses['200'].headers.ETag);
+      assert.ok(get.responses['304']);
+      assert.ok(get.parameters.some((p: any) => p.in === 'header' && p.name === 'if-none-match'));
+      for (const [path, method] of [['/sheets/{id}', 'put'], ['/sheets/{id}', 'delete'], ['/sheets/{id}/append', 'post'], ['/sheets/{id}/columns/{col}', 'delete']]) {
+        const op = paths[path][method];
+        assert.ok(op.parameters.some((p: any) => p.in === 'header' && p.name === 'if-match'), `${method} ${path} if-match`);
+        assert.match(JSON.stringify(op.responses['412']), /VersionConflict/, `${method} ${path} 412`);
+      }
+    });
+
     it('concurrent trash, restore and PUTs of one sheet all apply, one version each', async () => {
       const sheet = await create({ title: 'mixed' });
       const ops = [

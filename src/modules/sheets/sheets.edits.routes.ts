@@ -3,7 +3,7 @@ import type { ZApp } from '../../http/types.js';
 import { ErrorResponse, IdParams, responses } from '../../http/schemas.js';
 import { IfMatchHeaders, expectedVersions } from '../../http/preconditions.js';
 import type { SheetsService } from './sheets.service.js';
-import { conflictResponses, withEtag } from './sheets.routes.js';
+import { conflictResponses, etagged, withEtag } from './sheets.routes.js';
 import {
   AddColumnBody,
   AddColumnResponse,
@@ -50,7 +50,7 @@ export function registerSheetEditRoutes(app: ZApp, sheets: SheetsService) {
       summary: 'Make an earlier version current again, as a new version (emits sheet.updated)',
       params: RevisionParams,
       headers,
-      response: { ...responses(SheetResponse, 403, 404), ...conflictResponses },
+      response: { ...responses(etagged(SheetResponse), 403, 404), ...conflictResponses },
     },
     handler: async (req, reply) => {
       const sheet = await sheets.restoreRevision(req.auth, req.params.id, req.params.version, expectedVersions(req.headers['if-match']));
@@ -66,7 +66,7 @@ export function registerSheetEditRoutes(app: ZApp, sheets: SheetsService) {
       params: IdParams,
       headers,
       body: AppendBody,
-      response: { ...responses(SheetResponse, 403, 404, 413, 415), ...conflictResponses },
+      response: { ...responses(etagged(SheetResponse), 403, 404, 413, 415), ...conflictResponses },
     },
     handler: async (req, reply) => {
       const { expected_version, ...input } = req.body;
@@ -81,7 +81,7 @@ export function registerSheetEditRoutes(app: ZApp, sheets: SheetsService) {
       params: IdParams,
       headers,
       body: ReplaceBody,
-      response: { ...responses(ReplaceResponse, 403, 404, 413, 415), 409: MatchConflict, ...conflictResponses },
+      response: { ...responses(etagged(ReplaceResponse), 403, 404, 413, 415), 409: MatchConflict, ...conflictResponses },
     },
     handler: async (req, reply) => {
       const { expected_version, ...input } = req.body;
@@ -96,7 +96,7 @@ export function registerSheetEditRoutes(app: ZApp, sheets: SheetsService) {
       params: IdParams,
       headers,
       body: AddColumnBody,
-      response: { ...responses(AddColumnResponse, 403, 404, 409, 413, 415), ...conflictResponses },
+      response: { ...responses(etagged(AddColumnResponse), 403, 404, 409, 413, 415), ...conflictResponses },
     },
     handler: async (req, reply) => {
       const { expected_version, ...input } = req.body;
@@ -110,7 +110,7 @@ export function registerSheetEditRoutes(app: ZApp, sheets: SheetsService) {
       summary: 'Remove one column (404 when the sheet has no such column)',
       params: ColumnParams,
       headers,
-      response: { ...responses(SheetResponse, 403, 404), ...conflictResponses },
+      response: { ...responses(etagged(SheetResponse), 403, 404), ...conflictResponses },
     },
     handler: async (req, reply) => {
       return withEtag(reply, { success: ok, ...(await sheets.removeColumn(req.auth, req.params.id, req.params.col, expectedVersions(req.headers['if-match']))) });

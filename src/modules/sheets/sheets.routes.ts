@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import type { z } from 'zod';
 import type { ZApp } from '../../http/types.js';
 import { IdParams, responses } from '../../http/schemas.js';
 import {
@@ -31,7 +32,13 @@ export function withEtag<T extends { sheet: SheetView }>(reply: FastifyReply, bo
   return body;
 }
 
-export const conflictResponses = { 412: VersionConflictResponse };
+export const conflictResponses = {
+  412: VersionConflictResponse.describe('Precondition failed (version_conflict): the sheet is not at the version If-Match or expected_version named; nothing changed.'),
+};
+
+/** Documents the ETag response header of a 200 that returns one sheet (OpenAPI only; parsing is unchanged). */
+export const etagged = <T extends z.ZodType>(schema: T): T =>
+  schema.meta({ headers: { ETag: { type: 'string', description: 'The sheet\'s version in quotes, e.g. "7": send it back in If-Match or If-None-Match.' } } } as never);
 
 export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
   const tags = ['Sheets'];
@@ -49,7 +56,7 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
       params: IdParams,
       querystring: GetSheetQuery,
       headers: IfNoneMatchHeaders,
-      response: { ...responses(GetSheetResponse, 403, 404), 304: NotModifiedResponse },
+      response: { ...responses(etagged(GetSheetResponse), 403, 404), 304: NotModifiedResponse },
     },
     handler: async (req, reply) => {
       const sheet = await sheets.get(req.auth.userId, req.params.id);
@@ -58,7 +65,7 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
     },
   });
   app.post('/sheets', {
-    schema: { tags, operationId: 'createSheet', summary: 'Create a sheet (version 1; ETag "1")', body: CreateSheetBody, response: responses(CreateSheetResponse, 413, 415) },
+    schema: { tags, operationId: 'createSheet', summary: 'Create a sheet (version 1; ETag "1")', body: CreateSheetBody, response: responses(etagged(CreateSheetResponse), 413, 415) },
     handler: async (req, reply) => {
       const sheet = await sheets.create(req.auth, req.body);
       return withEtag(reply, { success: ok, id: sheet.id, title: sheet.title, sheet });
@@ -72,7 +79,7 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
       params: IdParams,
       headers: IfMatchHeaders,
       body: UpdateSheetBody,
-      response: { ...responses(SheetResponse, 403, 404, 413, 415), ...conflictResponses },
+      response: { ...responses(etagged(SheetResponse), 403, 404, 413, 415), ...conflictResponses },
     },
     handler: async (req, reply) => {
       const { expected_version, ...patch } = req.body;
@@ -96,7 +103,7 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
     },
   });
   app.post('/sheets/:id/restore', {
-    schema: { tags, operationId: 'restoreSheet', summary: 'Bring a trashed sheet back (a new version)', params: IdParams, response: responses(SheetResponse, 403, 404) },
+    schema: { tags, operationId: 'restoreSheet', summary: 'Bring a trashed sheet back (a new version)', params: IdParams, response: responses(etagged(SheetResponse), 403, 404) },
     handler: async (req, reply) => withEtag(reply, { success: ok, sheet: await sheets.restore(req.auth, req.params.id) }),
   });
   registerSheetEditRoutes(app, sheets);
