@@ -10,7 +10,8 @@ export function fieldsQuery(known: readonly string[]) {
     .max(500)
     .transform((value, ctx) => {
       const names = [...new Set(value.split(',').map((s) => s.trim()).filter((s) => s.length > 0))];
-      const unknown = names.find((n) => !known.includes(n));
+      // snippet is not a record field but comes with q anyway; naming it is harmless.
+      const unknown = names.find((n) => !known.includes(n) && n !== 'snippet');
       if (unknown !== undefined) {
         ctx.addIssue({ code: 'custom', message: `unknown field '${unknown}'; fields are: ${known.join(', ')}` });
         return z.NEVER;

@@ -34,6 +34,14 @@ const Output = z.object({
   columns: z.array(ColumnOutlineSchema).optional().describe('With summary_only: the outline.'),
 });
 
+function linesArgument(value: string) {
+  try {
+    return parseLines(value);
+  } catch {
+    throw invalid("field 'lines': lines must look like A-B (1-based, inclusive, A <= B)");
+  }
+}
+
 export function registerSheetContentTools(t: ToolRegistry, c: Container): void {
   t.define('get_sheet_content', {
     title: 'Read part of a sheet',
@@ -49,7 +57,7 @@ export function registerSheetContentTools(t: ToolRegistry, c: Container): void {
       if (args.summary_only) return { success: true as const, id: sheet.id, title: sheet.title, columns: outlineColumns(sheet.content) };
       const format: Format = args.format ?? 'markdown';
       if (args.lines !== undefined && args.offset !== undefined) throw invalid("field 'lines': use either lines or offset, not both");
-      const lines = args.lines === undefined ? undefined : parseLines(args.lines);
+      const lines = args.lines === undefined ? undefined : linesArgument(args.lines);
       const column = args.column ?? orderedKeys(sheet.content)[0];
       if (!column || !(column in sheet.content)) throw new AppError('not_found', `column ${column ?? 'col1'} not found in sheet ${sheet.id}`);
 
