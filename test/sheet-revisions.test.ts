@@ -1,9 +1,16 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { migrationProvider } from '../src/db/migrations/index.js';
 import { manualClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { REVISIONS_KEEP_DEFAULT } from '../src/modules/sheets/sheets.service.js';
-import { assertError, assertIdRouteSecurity, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, assertIdRouteSecurity, createPgDatabase, dialects, startServer, type TestServer } from './helpers.js';
 import { httpClient, ok } from './mcp-helpers.js';
 import { MemoryProvider, approve, connectWithOAuth } from './oauth-helpers.js';
 
@@ -183,5 +190,40 @@ for (const dialect of dialects()) {
       assert.equal(list.body.revisions[0].version, 102);
       assert.equal(list.body.revisions[99].version, 3);
     });
+  });
+}
+
+for (const dialect of dialects()) {
+  it(`migration 011 gives existing sheets version 1, and their first change keeps them as revision 1 [${dialect}]`, async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-m011-'));
+    const pgDb = dialect === 'postgres' ? await createPgDatabase() : undefined;
+    const db = new Kysely<any>({
+      dialect: pgDb
+        ? new PostgresDialect({ pool: new pg.Pool({ connectionString: pgDb.url }) })
+        : new SqliteDialect({ database: new SQLite(path.join(dataDir, 'sheet-workspace.db')) }),
+    });
+    let s: TestServer | undefined;
+    try {
+      assert.equal((await new Migrator({ db, provider: migrationProvider }).migrateTo('010_sheet_live_index')).error, undefined);
+      const at = '2026-01-01T00:00:00.000Z';
+      await db
+        .insertInto('sheets')
+        .values({ id: 'sht_old', user_id: 'usr_x', title: 'Old', content: '{"col1":"<p>kept</p>"}', folder: null, tags: '[]', search_text: 'old\nkept', created_at: at, updated_at: at, trashed_at: null })
+        .execute();
+      assert.equal((await new Migrator({ db, provider: migrationProvider }).migrateToLatest()).error, undefined);
+      await db.destroy();
+      s = await startServer(dialect, { dataDir, databaseUrl: pgDb?.url });
+      const u = await s.user('pro');
+      await s.c.db.updateTable('sheets').set({ user_id: u.userId }).where('id', '=', 'sht_old').execute();
+      assert.equal((await s.req('GET', '/v1/sheets/sht_old', { key: u.key })).body.sheet.version, 1);
+      assert.equal((await s.req('PUT', '/v1/sheets/sht_old', { key: u.key, body: { title: 'New' }, headers: { 'if-match': '"1"' } })).body.sheet.version, 2);
+      const list = await s.req('GET', '/v1/sheets/sht_old/revisions', { key: u.key });
+      assert.deepEqual(list.body.revisions, [{ version: 1, title: 'Old', folder: null, tags: [], changes: [], updatedAt: at, actor: null }]);
+      assert.deepEqual((await s.req('GET', '/v1/sheets/sht_old/revisions/1', { key: u.key })).body.revision.content, { col1: '<p>kept</p>' });
+    } finally {
+      if (s) await s.close();
+      else await db.destroy();
+      await pgDb?.drop();
+    }
   });
 }
