@@ -7,6 +7,7 @@ export interface Row {
   floor?: number;
   ratio?: number;
   p95?: number;
+  p99?: number;
   target: string;
   met?: boolean;
 }
@@ -24,11 +25,11 @@ export function renderResults(o: { rows: Row[]; notes: string[]; sheets: number;
     `${o.dialect}, ${o.sheets} sheets of 1-3 KB HTML (English and Japanese) for one account; autocannon with 50 connections, ` +
       `${o.durationS} s per figure after a warm-up; the floor is node:http + better-sqlite3 on the same rows (bench/floor.ts).`,
     '',
-    '| Measure | Service | Floor | Ratio | p95 (ms) | Target | Met |',
-    '| --- | ---: | ---: | ---: | ---: | --- | --- |',
+    '| Measure | Service | Floor | Ratio | p95 (ms) | p99 (ms) | Target | Met |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- | --- |',
     ...o.rows.map(
       (r) =>
-        `| ${r.name} | ${n(r.value, r.unit === 'req/s' || r.unit === 'MB' ? 0 : 1)} ${r.unit} | ${n(r.floor)} | ${n(r.ratio, 2)} | ${n(r.p95, 1)} | ${r.target} | ${r.met === undefined ? '' : r.met ? 'yes' : '**no**'} |`,
+        `| ${r.name} | ${n(r.value, r.unit === 'req/s' || r.unit === 'MB' ? 0 : 1)} ${r.unit} | ${n(r.floor)} | ${n(r.ratio, 2)} | ${n(r.p95, 1)} | ${n(r.p99, 1)} | ${r.target} | ${r.met === undefined ? '' : r.met ? 'yes' : '**no**'} |`,
     ),
     '',
     ...o.notes.map((x) => `- ${x}`),

@@ -1,13 +1,15 @@
 /**
  * `npm run bench`: the service under load beside a raw floor, written to bench/results.md.
- * Flags: --sheets=N (100000) --duration=S (10) --only=start,get,list,search,post,todos,webhooks
+ * Flags: --sheets=N (100000) --duration=S (10) --only=start,get,list,search,post,todos,mixed,webhooks
  *        --pg (PostgreSQL at DATABASE_URL or TEST_POSTGRES_URL, a fresh database per run)
+ *        --database-url=URL or --database-url URL (PostgreSQL at URL, a fresh database per run)
  *        --data=DIR (keep and reuse the seeded SQLite data between runs) --cpu-prof --no-floor --out=FILE
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runLoad, type LoadResult } from './load.js';
+import { benchMixed } from './mixed.js';
 import { freshPostgres } from './pg.js';
 import { ROOT, runCli, startChild, type Child } from './proc.js';
 import { renderResults, type Row } from './report.js';
@@ -17,11 +19,22 @@ import { testPki } from '../test/webhooks-helpers.js';
 // @ts-expect-error: a plain .mjs script without type declarations
 import { ensureBuild } from '../scripts/build.mjs';
 
-const args = new Map(process.argv.slice(2).map((a) => [a.replace(/^--/, '').split('=')[0], a.split('=').slice(1).join('=') || 'true']));
+/** --name=value, --name value, or a bare --name (true). */
+function parseArgs(argv: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const [name, ...rest] = argv[i].replace(/^--/, '').split('=');
+    if (rest.length > 0) out.set(name, rest.join('='));
+    else if (argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) out.set(name, argv[++i]);
+    else out.set(name, 'true');
+  }
+  return out;
+}
+const args = parseArgs(process.argv.slice(2));
 const SHEETS = Number(args.get('sheets') ?? 100_000);
 const DURATION = Number(args.get('duration') ?? 10);
-const ONLY = new Set((args.get('only') ?? 'start,get,list,search,post,todos,webhooks').split(','));
-const PG = args.has('pg');
+const ONLY = new Set((args.get('only') ?? 'start,get,list,search,post,todos,mixed,webhooks').split(','));
+const PG = args.has('pg') || args.has('database-url');
 const log = (s: string) => process.stdout.write(`${s}\n`);
 
 interface Setup {
@@ -54,7 +67,7 @@ async function main() {
   const floorPort = 18788;
   const keep = args.get('data');
   const dataDir = keep ? path.resolve(keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'sw-bench-'));
-  const pg = PG ? await freshPostgres(process.env.DATABASE_URL ?? process.env.TEST_POSTGRES_URL) : undefined;
+  const pg = PG ? await freshPostgres(args.get('database-url') ?? process.env.DATABASE_URL ?? process.env.TEST_POSTGRES_URL) : undefined;
   const rows: Row[] = [];
   const notes: string[] = [];
   let server: Child | undefined;
@@ -76,7 +89,7 @@ async function main() {
       env: { DATA_DIR: dataDir, DATABASE_URL: pg?.url ?? '', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_DISABLED: '1', BOOTSTRAP_OWNER: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', ...(ONLY.has('webhooks') ? { WEBHOOK_CA_FILE: testPki().caFile, WEBHOOK_MAX_IN_FLIGHT: '16' } : {}) },
       readyUrl: `http://127.0.0.1:${port}/healthz`,
     });
-    rows.push({ name: 'Start to first 200 on /healthz', value: server.readyMs, unit: 'ms', target: '<= 1500 ms', met: server.readyMs <= 1500 });
+    rows.push({ name: 'Start to first 200 on /healthz', value: server.readyMs, unit: 'ms', target: '<= 1000 ms', met: server.readyMs <= 1000 });
     if (!args.has('no-floor')) {
       floor = await startChild({
         name: 'floor',
@@ -120,7 +133,7 @@ async function main() {
         ? await measure(`${name} (floor)`, { url: `http://127.0.0.1:${floorPort}`, headers: floorAuth, path: typeof path === 'string' ? path : path(floorSetup.ids), durationS: DURATION })
         : undefined;
       const ratio = fl ? svc.rps / fl.rps : NaN;
-      rows.push({ name, value: svc.rps, unit: 'req/s', floor: fl?.rps, ratio, p95: svc.p95, target: '>= 0.7 of floor', met: fl ? ratio >= 0.7 : undefined });
+      rows.push({ name, value: svc.rps, unit: 'req/s', floor: fl?.rps, ratio, p95: svc.p95, p99: svc.p99, target: '>= 0.8 of floor', met: fl ? ratio >= 0.8 : undefined });
     };
 
     if (ONLY.has('get')) await vsFloor('GET /v1/sheets/{id}', randomId);
@@ -132,14 +145,17 @@ async function main() {
         const r = await measure(`search q=${q}`, spec);
         const one = await measure(`search q=${q}, 1 connection`, { ...spec, connections: 1 });
         const label = `GET /v1/sheets?q=${q}${rare ? '' : ' (common word)'}`;
-        rows.push({ name: `${label}, 50 connections`, value: r.rps, unit: 'req/s', p95: r.p95, target: '', met: undefined });
-        rows.push({ name: `${label}, 1 connection`, value: one.rps, unit: 'req/s', p95: one.p95, target: rare ? 'p95 <= 20 ms' : '', met: rare ? one.p95 <= 20 : undefined });
+        // Issue 15 point 2: every word, common ones included, p95 <= 50 ms on SQLite and <= 100 ms on PostgreSQL.
+        const limit = PG ? 100 : 50;
+        rows.push({ name: `${label}, 50 connections`, value: r.rps, unit: 'req/s', p95: r.p95, p99: r.p99, target: '', met: undefined });
+        rows.push({ name: `${label}, 1 connection`, value: one.rps, unit: 'req/s', p95: one.p95, p99: one.p99, target: `p95 <= ${limit} ms`, met: one.p95 <= limit });
       }
     }
     if (ONLY.has('post')) {
       const body = JSON.stringify({ title: 'Bench 会議メモ', content: { col1: '<h2>議事録</h2><p>Deploy the <b>worker</b> after the migration. 東京で打ち合わせ。</p>'.repeat(12) }, tags: ['bench'] });
       const r = await measure('POST /v1/sheets', { url: base, method: 'POST', headers: auth, path: '/v1/sheets', body, durationS: DURATION });
-      rows.push({ name: 'POST /v1/sheets (2 KB)', value: r.rps, unit: 'req/s', p95: r.p95, target: '' });
+      rows.push({ name: 'POST /v1/sheets (2 KB), 50 connections', value: r.rps, unit: 'req/s', p95: r.p95, p99: r.p99, target: 'p99 <= 50 ms', met: r.p99 <= 50 });
+      notes.push('POST /v1/sheets >= 0.5 of the floor\'s plain INSERT: not measured, bench/floor.ts has no INSERT route yet.');
     }
     if (ONLY.has('todos')) {
       const todos = Array.from({ length: 50 }, (_, i) => ({ content: `Task ${i}: タスク${i} を確認`, status: i % 3 === 0 ? 'completed' : 'pending' }));
@@ -149,6 +165,10 @@ async function main() {
         const r = await measure('POST /v1/todos (50 items)', { url: base, method: 'POST', headers: auth, path: '/v1/todos', body: JSON.stringify({ project: 'bench', todos }), durationS: DURATION });
         rows.push({ name: 'POST /v1/todos (50 items)', value: r.rps, unit: 'req/s', p95: r.p95, target: '' });
       }
+    }
+    if (ONLY.has('mixed')) {
+      rows.push(...(await benchMixed({ base, auth, durationS: DURATION, randomId: randomId(setup.ids), commonWord: 'migration', log, notes })));
+      await drained(base);
     }
     if (ONLY.has('webhooks')) rows.push(...(await benchWebhooks({ base, auth, durationS: DURATION, dataDir, databaseUrl: pg?.url, userId: setup.userId, log, notes })));
 
