@@ -28,6 +28,7 @@ import { registerSparkRoutes } from './modules/sparks/sparks.routes.js';
 import { registerStatsRoutes } from './modules/stats/stats.routes.js';
 import { registerTodoRoutes } from './modules/todos/todos.routes.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
+import { registerEventRoutes } from './modules/events/events.routes.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -76,6 +77,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       registerWebhookRoutes(api, c.webhooks);
       registerStatsRoutes(api, c.stats);
       registerExportRoutes(api, c.exports, c.config.publicUrl);
+      registerEventRoutes(api, c.events);
       registerConnectedAppRoutes(api, c.oauth);
     },
     { prefix: API_PREFIX },

@@ -30,6 +30,7 @@ import { createIdempotencyService } from './modules/idempotency/idempotency.serv
 import { createSecretBox, loadServerKey } from './webhooks/secrets.js';
 import { createWebhooksRepo } from './modules/webhooks/webhooks.repo.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
+import { createEventsService } from './modules/events/events.service.js';
 import { createOAuthClients, oauthDispatcher } from './modules/oauth/oauth.clients.js';
 import { createOAuthRepo } from './modules/oauth/oauth.repo.js';
 import { createOAuthService } from './modules/oauth/oauth.service.js';
@@ -76,6 +77,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const webhookDelivery = createDeliveryEngine({ db, dialect: database.dialect, clock, config, onAttempt: metrics.observeDeliveryAttempt });
   metrics.setQueueDepthSource(() => countPendingDeliveries(db));
   const webhooks = createWebhooksService({ repo: createWebhooksRepo(db), tx, clock, engine: webhookDelivery, wake: () => outbox.committed() });
+  const events = createEventsService({ db, outbox, clock, dialect: database.dialect, databaseUrl: config.databaseUrl, heartbeatMs: config.eventStreamHeartbeatMs, logger: opts.logger });
 
   return {
     config,
@@ -101,7 +103,9 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     oauthClients,
     webhookDelivery,
     webhooks,
+    events,
     async close() {
+      await events.close();
       await webhookDelivery.close();
       await oauthClients.close();
       await redis?.close();

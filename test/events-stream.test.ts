@@ -71,7 +71,7 @@ for (const dialect of dialects()) {
     const sheet = async (title: string, key = alice.key) => (await s.req('POST', '/v1/sheets', { key, body: { title, content: { col1: '<p>x</p>' } } })).body.id as string;
 
     before(async () => {
-      s = await startServer(dialect);
+      s = await startServer(dialect, { env: { EVENT_STREAM_HEARTBEAT_MS: '200' } });
       alice = await s.user('pro');
       bob = await s.user('free');
     });
@@ -148,6 +148,13 @@ for (const dialect of dialects()) {
       } finally {
         await other.close();
       }
+    });
+
+    it('sends heartbeat comments while nothing happens', async () => {
+      const a = await stream(bob.key, '?events=export.completed');
+      await eventually(() => a.comments.filter((c) => c === 'heartbeat').length >= 2, 'two heartbeats');
+      assert.equal(a.received.length, 0);
+      await a.close();
     });
 
     it('leaves nothing running after clients disconnect', async () => {

@@ -26,11 +26,9 @@ const StreamBody = z
       'A comment line (`: heartbeat`) every 15 seconds keeps proxies from closing an idle stream.',
   );
 
-export const HEARTBEAT_MS = 15_000;
-
 /** GET /v1/events/stream: the account's events as Server-Sent Events, from the outbox. */
-export function registerEventRoutes(app: ZApp, events: EventsService, opts: { heartbeatMs?: number } = {}) {
-  const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
+export function registerEventRoutes(app: ZApp, events: EventsService) {
+  const { heartbeatMs } = events;
   const open = new Set<() => void>();
   // Fastify's close waits for busy connections; a stream never goes idle, so end them first.
   app.addHook('preClose', (done) => {

@@ -33,7 +33,7 @@ export interface EventCursor {
 /** The lowest id of a millisecond: `evt_` + time + zeros, so `id > cursorAt(t)` means "made at t or later". */
 const cursorAt = (ms: number) => `evt_${encodeTime(Math.max(0, ms), 10).toLowerCase()}${'0'.repeat(16)}`;
 
-export function createEventsService(deps: { db: Db; outbox: Outbox; clock: Clock; dialect: Dialect; databaseUrl?: string; pollMs?: number; logger?: { warn(o: object, m: string): void } }) {
+export function createEventsService(deps: { db: Db; outbox: Outbox; clock: Clock; dialect: Dialect; databaseUrl?: string; pollMs?: number; heartbeatMs?: number; logger?: { warn(o: object, m: string): void } }) {
   const { db, outbox, clock } = deps;
   const pollMs = deps.pollMs ?? 1000;
   const waiters = new Set<() => void>();
@@ -137,6 +137,8 @@ export function createEventsService(deps: { db: Db; outbox: Outbox; clock: Clock
   return {
     parseFilter,
     open,
+    /** How often an open stream sends a heartbeat comment (EVENT_STREAM_HEARTBEAT_MS, default 15 s). */
+    heartbeatMs: deps.heartbeatMs ?? 15_000,
     /** Streams open in this process (tests check that closed streams leave nothing behind). */
     openStreams: () => streams,
     pendingWaits: () => waiters.size,
