@@ -135,6 +135,10 @@ for (const dialect of dialects()) {
       const got = await s.req('GET', `/v1/knowledge/${id}`, { key: alice.key });
       assert.equal(got.headers.get('etag'), '"3"');
       assert.equal(got.body.solution.title, 'E3');
+      const cached = await s.req('GET', `/v1/knowledge/${id}`, { key: alice.key, headers: { 'if-none-match': '"3"' } });
+      assert.equal(cached.status, 304);
+      assert.equal(cached.headers.get('etag'), '"3"');
+      assert.equal((await s.req('GET', `/v1/knowledge/${id}`, { key: alice.key, headers: { 'if-none-match': '"2"' } })).status, 200);
       assertConflict(await s.req('DELETE', `/v1/knowledge/${id}`, { key: alice.key, headers: { 'if-match': '"2"' } }), 3);
       assert.equal((await s.req('DELETE', `/v1/knowledge/${id}`, { key: alice.key, headers: { 'if-match': '"3"' } })).status, 200);
     });

@@ -1,6 +1,7 @@
 import type { ZApp } from '../../http/types.js';
 import { IdParams, responses } from '../../http/schemas.js';
-import { IfMatchHeaders, etagOf, expectedVersions } from '../../http/preconditions.js';
+import { z } from 'zod';
+import { IfMatchHeaders, IfNoneMatchHeaders, NotModifiedResponse, etagOf, expectedVersions, notModified } from '../../http/preconditions.js';
 import type { KnowledgeEntry, KnowledgeService } from './knowledge.service.js';
 import {
   CreateKnowledgeBody,
@@ -18,6 +19,10 @@ const withEtag = (reply: { header(name: string, value: string): unknown }, entry
   reply.header('etag', etagOf(entry.type === 'solution' ? entry.solution.version : entry.snippet.version));
   return entry;
 };
+
+const etagged = <T extends z.ZodType>(schema: T): T =>
+  schema.meta({ headers: { ETag: { type: 'string', description: 'The entry\'s version in quotes, e.g. "3": send it back in If-Match or If-None-Match.' } } } as never);
+const versionOf = (entry: KnowledgeEntry) => (entry.type === 'solution' ? entry.solution.version : entry.snippet.version);
 
 export function registerKnowledgeRoutes(app: ZApp, knowledge: KnowledgeService) {
   const tags = ['Knowledge'];
@@ -40,7 +45,7 @@ export function registerKnowledgeRoutes(app: ZApp, knowledge: KnowledgeService) 
       summary: 'Save a solution (type=solutions) or a snippet (type=snippets)',
       querystring: CreateKnowledgeQuery,
       body: CreateKnowledgeBody,
-      response: responses(CreateKnowledgeResponse, 413, 415),
+      response: responses(etagged(CreateKnowledgeResponse), 413, 415),
     },
     handler: async (req, reply) => {
       const entry = withEtag(reply, await knowledge.create(req.auth.userId, req.query.type, req.body));
@@ -48,8 +53,19 @@ export function registerKnowledgeRoutes(app: ZApp, knowledge: KnowledgeService) 
     },
   });
   app.get('/knowledge/:id', {
-    schema: { tags, operationId: 'getKnowledge', summary: 'Fetch one solution or snippet', params: IdParams, response: responses(KnowledgeEntryResponse, 403, 404) },
-    handler: async (req, reply) => ({ success: ok, ...withEtag(reply, await knowledge.get(req.auth.userId, req.params.id)) }),
+    schema: {
+      tags,
+      operationId: 'getKnowledge',
+      summary: 'Fetch one solution or snippet; ETag is its version, If-None-Match answers 304',
+      params: IdParams,
+      headers: IfNoneMatchHeaders,
+      response: { ...responses(etagged(KnowledgeEntryResponse), 403, 404), 304: NotModifiedResponse },
+    },
+    handler: async (req, reply) => {
+      const entry = await knowledge.get(req.auth.userId, req.params.id);
+      if (notModified(req.headers['if-none-match'], versionOf(entry))) return reply.code(304).header('etag', etagOf(versionOf(entry))).send(null);
+      return { success: ok, ...withEtag(reply, entry) };
+    },
   });
   app.put('/knowledge/:id', {
     schema: {
@@ -60,7 +76,7 @@ export function registerKnowledgeRoutes(app: ZApp, knowledge: KnowledgeService) 
       params: IdParams,
       headers: IfMatchHeaders,
       body: UpdateKnowledgeBody,
-      response: responses(KnowledgeEntryResponse, 403, 404, 412, 413, 415),
+      response: responses(etagged(KnowledgeEntryResponse), 403, 404, 412, 413, 415),
     },
     handler: async (req, reply) => {
       const { expected_version, ...patch } = req.body;
