@@ -21,9 +21,11 @@ export const PAGE_CSP_DIRECTIVES = {
 
 /**
  * Helmet on every route: X-Content-Type-Options: nosniff, X-Frame-Options: DENY, Referrer-Policy:
- * no-referrer, the CSP above, and the rest of helmet's defaults. Two of those defaults are off on
- * purpose: upgrade-insecure-requests (it breaks a plain-http install on a LAN address) and HSTS,
- * which belongs to whatever terminates TLS (includeSubDomains there is the operator's choice).
+ * no-referrer, the CSP above, and the rest of helmet's defaults. Three of those defaults are off on
+ * purpose: upgrade-insecure-requests (it breaks a plain-http install on a LAN address), HSTS, which
+ * belongs to whatever terminates TLS (includeSubDomains there is the operator's choice), and
+ * Cross-Origin-Opener-Policy, which would cut the link between an MCP client's window and the
+ * OAuth consent page it opened as a popup.
  */
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
   await app.register(fastifyHelmet, {
@@ -32,5 +34,6 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
     strictTransportSecurity: false,
+    crossOriginOpenerPolicy: false,
   });
 }
