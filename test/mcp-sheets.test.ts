@@ -67,7 +67,8 @@ for (const dialect of dialects()) {
       assert.equal(p1.sheets[0].content, undefined);
       const fields = Object.keys(p1.sheets[0]).filter((k) => k !== 'id').join(',');
       const rest = await s.req('GET', `/v1/sheets?limit=2&fields=${fields}`, { key: carol.key });
-      assert.deepEqual(without(p1, 'has_more'), rest.body);
+      assert.match(p1.next, /call list_sheets with offset=2/);
+      assert.deepEqual(without(p1, 'has_more', 'next'), rest.body);
 
       const found = ok(await client.callTool({ name: 'search_sheets', arguments: { q: 'ALPHA' } }));
       assert.deepEqual([found.total, found.has_more, found.sheets.map((x: any) => x.title)], [2, false, ['alpha three', 'alpha one']]);

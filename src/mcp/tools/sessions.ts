@@ -10,7 +10,8 @@ import {
   ListSessionsResponse,
   SessionResponse,
 } from '../../modules/sessions/sessions.schemas.js';
-import { ADDITIVE, READ_ONLY, hasMore, type ToolRegistry } from '../tool.js';
+import { NextPage, paged } from '../paging.js';
+import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
 import { McpPage } from './sheets.js';
 
 /** What list_sessions shows of each session (plus snippet with q); get_session has the whole summary. */
@@ -44,12 +45,12 @@ export function registerSessionTools(t: ToolRegistry, c: Container): void {
       'or search with q (all words, in title, summary, project and tags). Use it to recall earlier work. ' +
       'Items are compact (id, title, project, tags, createdAt; with q a snippet around the match): get_session returns a whole summary.',
     input: ListInput,
-    output: ListSessionsResponse.extend({ has_more: z.boolean() }),
+    output: ListSessionsResponse.extend({ has_more: z.boolean(), next: NextPage }),
     annotations: READ_ONLY,
     source: 'querystring',
     run: async (args, auth) => {
       const r = await c.sessions.list(auth.userId, { ...args, fields: COMPACT_SESSION_FIELDS });
-      return { success: true as const, ...r, has_more: hasMore(r.total, args.offset, r.sessions.length) };
+      return { success: true as const, ...r, ...paged('list_sessions', r.total, args.offset, r.sessions.length) };
     },
   });
 

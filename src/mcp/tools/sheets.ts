@@ -12,7 +12,8 @@ import {
   TrashSheetResponse,
   UpdateSheetBody,
 } from '../../modules/sheets/sheets.schemas.js';
-import { ADDITIVE, READ_ONLY, hasMore, type ToolRegistry } from '../tool.js';
+import { NextPage, paged } from '../paging.js';
+import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
 import { registerSheetEditTools } from './sheet-edits.js';
 
 /**
@@ -37,12 +38,12 @@ const ListInput = ListSheetsQuery.omit({ fields: true }).extend({
 const SearchInput = ListInput.extend({
   q: z.string().trim().min(1, 'q must not be empty').max(200).describe(ListSheetsQuery.shape.q.description ?? 'Search words'),
 });
-const ListOutput = ListSheetsResponse.extend({ has_more: z.boolean().describe('true when more sheets match beyond this page.') });
+const ListOutput = ListSheetsResponse.extend({ has_more: z.boolean().describe('true when more sheets match beyond this page.'), next: NextPage });
 
 export function registerSheetTools(t: ToolRegistry, c: Container): void {
-  const list = async (args: z.output<typeof ListInput>, userId: string) => {
+  const list = async (tool: string, args: z.output<typeof ListInput>, userId: string) => {
     const r = await c.sheets.list(userId, { ...args, fields: COMPACT_SHEET_FIELDS });
-    return { success: true as const, ...r, has_more: hasMore(r.total, args.offset, r.sheets.length) };
+    return { success: true as const, ...r, ...paged(tool, r.total, args.offset, r.sheets.length) };
   };
 
   t.define('list_sheets', {
@@ -55,7 +56,7 @@ export function registerSheetTools(t: ToolRegistry, c: Container): void {
     output: ListOutput,
     annotations: READ_ONLY,
     source: 'querystring',
-    run: (args, auth) => list(args, auth.userId),
+    run: (args, auth) => list('list_sheets', args, auth.userId),
   });
 
   t.define('search_sheets', {
@@ -68,7 +69,7 @@ export function registerSheetTools(t: ToolRegistry, c: Container): void {
     output: ListOutput,
     annotations: READ_ONLY,
     source: 'querystring',
-    run: (args, auth) => list(args, auth.userId),
+    run: (args, auth) => list('search_sheets', args, auth.userId),
   });
 
   t.define('get_sheet', {

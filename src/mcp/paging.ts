@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { hasMore } from './tool.js';
+
+/** A list tool's answer says whether more follows and, if so, the exact call that reads it. */
+export const NextPage = z.string().optional().describe('Present when more items follow: the call that reads the next page.');
+
+export function paged(tool: string, total: number, offset: number | undefined, returned: number): { has_more: boolean; next?: string } {
+  const more = hasMore(total, offset, returned);
+  return more ? { has_more: true, next: `More: call ${tool} with offset=${(offset ?? 0) + returned} (same other arguments); ${total} in all.` } : { has_more: false };
+}
