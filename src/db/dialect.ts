@@ -137,6 +137,18 @@ export function countOwnedMatches(db: Kysely<any>, index: SearchIndex, matchSet:
     and o.trashed_at ${owner.trashed ? sql`is not` : sql`is`} null and o.${sql.id(rowKey(db))} in (select k from ${sql.table(matchSet)})`;
 }
 
+/**
+ * `${matchSet}.k` is a row of this owner in this state. On SQLite live rows are checked against the
+ * partial index of live rows by owner (user id and rowid only), so a ranked page is chosen from the
+ * match set without reading any sheet row; only the page's rows are read afterwards.
+ */
+export function ownedKey(db: Kysely<any>, index: SearchIndex, matchSet: string, owner: { userId: string; trashed: boolean }): RawBuilder<SqlBool> {
+  const key = sql.id(rowKey(db));
+  const hint = dialectOf(db) === 'sqlite' && !owner.trashed ? sql`indexed by ${sql.id(index.liveByOwner)}` : sql``;
+  return sql<SqlBool>`${sql.ref(`${matchSet}.k`)} in (select o.${key} from ${sql.table(index.table)} as o ${hint}
+    where o.user_id = ${owner.userId} and o.trashed_at ${owner.trashed ? sql`is not` : sql`is`} null)`;
+}
+
 /** SQLite: which terms the FTS index answers (one MATCH expression) and which keep the LIKE; null when no row can match. */
 async function planTerms(db: Kysely<any>, index: SearchIndex, terms: string[]): Promise<{ match?: string; like: string[] } | null> {
   const match: string[] = [];

@@ -1,5 +1,5 @@
 import { sql, type CompiledQuery } from 'kysely';
-import { countOwnedMatches, indexedContainsAllTerms, rankedMatchKeys, rowKey, SHEETS_SEARCH } from '../../db/dialect.js';
+import { countOwnedMatches, indexedContainsAllTerms, ownedKey, rankedMatchKeys, rowKey, SHEETS_SEARCH } from '../../db/dialect.js';
 import { sqliteReaders } from '../../db/sqlite-readers.js';
 import type { Db, SheetsTable } from '../../db/types.js';
 import type { SheetListFilter } from './sheets.repo.js';
@@ -16,12 +16,21 @@ export type SearchSort = 'relevance' | 'updated';
 export async function searchSheets(db: Db, f: SheetListFilter & { sort?: SearchSort }): Promise<{ rows: SheetsTable[]; total: number }> {
   const key = rowKey(db);
   const keys = await rankedMatchKeys(db, SHEETS_SEARCH, f.terms);
-  const order = f.sort === 'updated' ? sql`sheets.updated_at desc, sheets.id desc` : sql`m.r desc, sheets.id desc`;
-  const total = countOwnedMatches(db, SHEETS_SEARCH, 'm', { userId: f.userId, trashed: f.trashed });
-  const page = sql<SheetsTable & { total: number }>`with m as materialized (${keys})
+  const owner = { userId: f.userId, trashed: f.trashed };
+  const total = countOwnedMatches(db, SHEETS_SEARCH, 'm', owner);
+  // By relevance the page's keys are chosen from the match set alone (rank, then newest key), and
+  // only those rows are read; by last change every matching row is read for its updated_at.
+  const page =
+    f.sort === 'updated'
+      ? sql<SheetsTable & { total: number }>`with m as materialized (${keys})
     select sheets.*, (${total}) as total from m join sheets on sheets.${sql.id(key)} = m.k
     where sheets.user_id = ${f.userId} and sheets.trashed_at ${f.trashed ? sql`is not` : sql`is`} null
-    order by ${order} limit ${f.limit} offset ${f.offset}`;
+    order by sheets.updated_at desc, sheets.id desc limit ${f.limit} offset ${f.offset}`
+      : sql<SheetsTable & { total: number }>`with m as materialized (${keys})
+    select sheets.*, (${total}) as total
+    from (select m.k, m.r from m where ${ownedKey(db, SHEETS_SEARCH, 'm', owner)} order by m.r desc, m.k desc limit ${f.limit} offset ${f.offset}) as p
+    join sheets on sheets.${sql.id(key)} = p.k
+    order by p.r desc, p.k desc`;
   const rows = await run(db, page.compile(db));
   if (rows.length > 0) return { rows: rows.map(({ total: _, ...row }) => row), total: Number(rows[0].total) };
   if (f.offset === 0 && f.limit > 0) return { rows: [], total: 0 };
