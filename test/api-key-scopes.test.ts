@@ -111,6 +111,19 @@ for (const dialect of dialects()) {
       assert.equal(mcp.status, 401);
     });
 
+    it('only a full-access key opens a console session, and the session ends when its key expires', async () => {
+      const signIn = (api_key: string) => s.req('POST', '/console/session', { headers: { 'x-console': '1' }, body: { api_key } });
+      assertScopeError(await signIn((await issue({ scopes: ['sheets:read'] })).api_key), '*');
+      const soon = await issue({ expires_at: new Date(clock.now().getTime() + 60_000).toISOString() });
+      const opened = await signIn(soon.api_key);
+      assert.equal(opened.status, 200);
+      const cookie = opened.headers.get('set-cookie')!.split(';')[0];
+      const viaCookie = () => s.req('GET', '/v1/sheets', { headers: { cookie, 'x-console': '1' } });
+      assert.equal((await viaCookie()).status, 200);
+      clock.advance(60_000);
+      assertError(await viaCookie(), 401, 'unauthorized', /expired/);
+    });
+
     it('MCP lists only the tools the scopes allow and refuses calls outside them', async () => {
       const fullClient = await httpClient(s, alice.key);
       const all = (await fullClient.listTools()).tools;

@@ -17,6 +17,7 @@ export function createConsoleSessionsRepo(db: Db) {
           'console_sessions.key_id',
           'console_sessions.expires_at',
           'api_keys.status as key_status',
+          'api_keys.expires_at as key_expires_at',
           'users.plan',
           'users.name',
         ])

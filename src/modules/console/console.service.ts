@@ -25,6 +25,7 @@ export function createConsoleSessionsService(deps: { repo: ConsoleSessionsRepo; 
     const row = TOKEN_FORMAT.test(token) ? await repo.findByTokenHash(hashToken(token)) : undefined;
     if (!row || row.expires_at <= clock.now().toISOString()) throw signedOut();
     if (row.key_status !== 'active') throw new AppError('unauthorized', 'The API key this console session was opened with has been disabled');
+    if (row.key_expires_at && row.key_expires_at <= clock.now().toISOString()) throw new AppError('unauthorized', 'The API key this console session was opened with has expired');
     return row;
   }
 
