@@ -68,17 +68,27 @@ export function stopLive() {
   lastId = undefined;
 }
 
-/** Calls `fn` for every event whose name is in `names` (latest `fn` each time; no resubscribe per render). */
-export function useLive(names: string[], fn: Listener) {
+/**
+ * Calls `fn` for every event whose name is in `names` (latest `fn` each time; no resubscribe per
+ * render). With `coalesceMs`, a burst of events (an agent writing fast) makes one call at its end.
+ */
+export function useLive(names: string[], fn: Listener, coalesceMs = 0) {
   const ref = useRef(fn);
   ref.current = fn;
   const key = names.join(',');
   useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const l: Listener = (e) => {
-      if (names.includes(e.event)) ref.current(e);
+      if (!names.includes(e.event)) return;
+      if (!coalesceMs) return ref.current(e);
+      clearTimeout(timer);
+      timer = setTimeout(() => ref.current(e), coalesceMs);
     };
     listeners.add(l);
-    return () => void listeners.delete(l);
+    return () => {
+      clearTimeout(timer);
+      listeners.delete(l);
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
 }

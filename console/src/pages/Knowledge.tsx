@@ -25,7 +25,7 @@ export function KnowledgePage() {
   const [q, setQ] = useState('');
   const [query, setQuery] = useState('');
   const data = useLoad(() => api<{ solutions: Item[]; snippets: Item[] }>('GET', `/knowledge?limit=100${query ? `&q=${encodeURIComponent(query)}` : ''}`), [query]);
-  useLive(['knowledge.saved'], () => data.reload());
+  useLive(['knowledge.saved'], () => data.reload(), 300);
   return (
     <>
       <h1>Knowledge</h1>

@@ -76,7 +76,7 @@ export function SessionsPage({ sessionId }: { sessionId?: string }) {
   const [q, setQ] = useState('');
   const [query, setQuery] = useState('');
   const list = useLoad(() => api<{ sessions: Session[] }>('GET', `/sessions?limit=100${query ? `&q=${encodeURIComponent(query)}` : ''}`), [query]);
-  useLive(['session.saved'], () => !sessionId && list.reload());
+  useLive(['session.saved'], () => !sessionId && list.reload(), 300);
   if (sessionId) return <SessionView id={sessionId} />;
   return (
     <>

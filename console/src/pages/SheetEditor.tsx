@@ -71,7 +71,7 @@ export function SheetEditor({ id }: { id: string }) {
       st.current.heardWhileSaving = Math.max(st.current.heardWhileSaving ?? 0, typeof e.data.version === 'number' ? e.data.version : Infinity);
       return;
     }
-    load().then(adopt, () => {});
+    load().then(adopt, (err: ApiError) => err.status === 404 && set({ error: 'This sheet was deleted elsewhere. Your unsaved text is still on this page.' }));
   });
 
   const save = async (keepMine = false) => {

@@ -27,7 +27,7 @@ export function SheetsPage({ sheetId, sub }: { sheetId?: string; sub?: string })
   );
   const [error, setError] = useState<string>();
   // Agents' writes show up without a reload.
-  useLive(['sheet.created', 'sheet.updated', 'sheet.deleted'], () => !sheetId && list.reload());
+  useLive(['sheet.created', 'sheet.updated', 'sheet.deleted'], () => !sheetId && list.reload(), 300);
   if (sheetId) return sub === 'revisions' ? <Revisions id={sheetId} /> : <SheetEditor id={sheetId} />;
   const create = async () => {
     try {

@@ -28,7 +28,7 @@ function mondayOf(date: string): string {
 
 export function StatsPage() {
   const stats = useLoad(() => api<{ stats: Stats }>('GET', '/stats').then((r) => r.stats), []);
-  useLive(['spark.executed', 'sheet.created', 'session.saved'], () => stats.reload());
+  useLive(['spark.executed', 'sheet.created', 'session.saved'], () => stats.reload(), 1000);
   const s = stats.data;
   return (
     <>
