@@ -35,6 +35,7 @@ const REUSED = ErrorResponse.describe('idempotency_key_reused: this Idempotency-
  * stored before it is sent, and any other answer frees the key again.
  */
 export function registerIdempotency(scope: FastifyInstance, idempotency: IdempotencyService): void {
+  if (!scope.hasRequestDecorator('idempotencyClaim')) scope.decorateRequest('idempotencyClaim', null);
   scope.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.includes('POST')) return;
