@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../clock.js';
-import type { Db, OAuthTokensTable } from '../../db/types.js';
+import type { Db, Executor, OAuthTokensTable } from '../../db/types.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { AuthContext } from '../api-keys/api-keys.service.js';
@@ -48,7 +48,7 @@ export interface Approval {
 export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAuthClients; clock: Clock; onTouchError?: (err: unknown) => void }) {
   const { db, repo, clients, clock } = deps;
 
-  async function tokensFor(grantId: string, scopes: string[], exec: typeof db) {
+  async function tokensFor(grantId: string, scopes: string[], exec: Executor) {
     const now = clock.now();
     const access = newToken('swat');
     const refresh = newToken('swrt');
@@ -109,7 +109,7 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
           { id: grantId, user_id: row.user_id, client_id: client.id, client_name: client.name, scopes: row.scopes, resource: row.resource, status: 'active', created_at: now.toISOString(), last_used_at: null, revoked_at: null },
           trx,
         );
-        return tokensFor(grantId, scopes, trx as unknown as Db);
+        return tokensFor(grantId, scopes, trx);
       });
       if (!tokens) {
         // Lost a race with another exchange of the same code: that is a replay too.
@@ -141,7 +141,7 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
       if (extra) throw new OAuthError('invalid_scope', `The grant does not include ${extra}`);
       const tokens = await db.transaction().execute(async (trx) => {
         if (!(await repo.useToken(row.token_hash, clock.now().toISOString(), trx))) return undefined;
-        return tokensFor(grant.id, scopes, trx as unknown as Db);
+        return tokensFor(grant.id, scopes, trx);
       });
       if (!tokens) {
         await revoke(grant.id);
