@@ -74,7 +74,9 @@ export function registerSheetTools(t: ToolRegistry, c: Container): void {
 
   t.define('get_sheet', {
     title: 'Get a sheet',
-    description: 'Fetch one sheet by id with all its columns (trashed sheets too; trashedAt is then set).',
+    description:
+      'Fetch one sheet by id with all its columns as HTML (trashed sheets too; trashedAt is then set). ' +
+      'For a large sheet prefer get_sheet_content (outline first, then one column in pieces); a result over the size limit is cut with a note.',
     input: z.object({ id: SheetId }),
     output: SheetResponse,
     annotations: READ_ONLY,
