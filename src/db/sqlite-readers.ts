@@ -38,7 +38,7 @@ export function registerSqliteReaders(db: Kysely<any>, file: string, threads = M
       return (await (await open()).run({ file, sql: query.sql, parameters })) as R[];
     },
     async close() {
-      await pool?.destroy();
+      await pool?.close(); // lets searches in flight finish
       pool = undefined;
     },
   });
