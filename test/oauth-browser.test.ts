@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { dialects, startServer, type TestServer } from './helpers.js';
-import { MemoryProvider, connectWithOAuth, mcpStatus } from './oauth-helpers.js';
+import { MemoryProvider, connectWithOAuth, mcpStatus, serveMetadataDocument } from './oauth-helpers.js';
+import { webhookEnv } from './webhooks-helpers.js';
 
 /**
  * The consent page in real headless Chromium (Debian's /usr/bin/chromium), driven by playwright-core:
@@ -64,11 +65,32 @@ describe('OAuth consent page in Chromium', { skip }, () => {
     describe(`[${dialect}]`, () => {
       let s: TestServer;
       let alice: { key: string; userId: string };
+      let doc: Awaited<ReturnType<typeof serveMetadataDocument>>;
       before(async () => {
-        s = await startServer(dialect);
+        doc = await serveMetadataDocument();
+        s = await startServer(dialect, { env: webhookEnv() });
         alice = await s.user('pro');
       });
-      after(() => s.close());
+      after(async () => {
+        await s.close();
+        await doc.close();
+      });
+
+      it('a client identified by its metadata document (local HTTPS) connects through the page', async () => {
+        // The document lists http://127.0.0.1:7777/callback; a loopback redirect may use any port (RFC 8252).
+        const provider = new MemoryProvider(callback.url, doc.url);
+        const client = await connectWithOAuth(s, provider, async (authUrl) => {
+          const landed = await consentInBrowser(authUrl, async () => {
+            assert.equal(await page.locator('#client-name').textContent(), 'Metadata Agent');
+            await page.getByLabel('API key', { exact: true }).fill(alice.key);
+          });
+          return landed.searchParams.get('code')!;
+        });
+        assert.equal(provider.info?.client_id, doc.url);
+        const made = await client.callTool({ name: 'create_sheet', arguments: { title: 'From a metadata-document client' } });
+        assert.notEqual(made.isError, true);
+        await client.close();
+      });
 
       it('signs in with an API key, narrows the scopes, and the SDK client gets exactly those', async () => {
         const provider = new MemoryProvider(callback.url, undefined, 'Claude');

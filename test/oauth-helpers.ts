@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes, createHash } from 'node:crypto';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { TestServer } from './helpers.js';
+import { testPki } from './webhooks-helpers.js';
 
 export const REDIRECT = 'http://127.0.0.1:7777/callback';
 
@@ -121,4 +124,22 @@ export async function mcpStatus(s: TestServer, bearer: string) {
   });
   await r.text();
   return { status: r.status, challenge: r.headers.get('www-authenticate') };
+}
+
+/** A client ID metadata document on a local HTTPS server (certificate from the throwaway test CA). */
+export async function serveMetadataDocument() {
+  const { key, cert } = testPki();
+  let fetches = 0;
+  const server = https.createServer({ key, cert }, (req, res) => {
+    fetches++;
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}${req.url}`;
+    const doc = { client_id: url, client_name: 'Metadata Agent', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    if (req.url === '/other.json') doc.client_id = 'https://elsewhere.example/client.json';
+    if (req.url === '/big.json') doc.client_name = 'x'.repeat(6000);
+    res.end(JSON.stringify(doc));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url: `${base}/client.json`, fetches: () => fetches, close: () => new Promise<void>((r) => server.close(() => r())) };
 }

@@ -1,29 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { manualClock } from '../src/clock.js';
 import { dialects, startServer, type TestServer } from './helpers.js';
 import { testPki, webhookEnv } from './webhooks-helpers.js';
-import { REDIRECT, MemoryProvider, approve, authorizeUrl, connectWithOAuth, connectWithTokens, mcpStatus, openConsent, pkce, register, submitConsent, token } from './oauth-helpers.js';
-
-/** A client ID metadata document on a local HTTPS server (certificate from the throwaway test CA). */
-async function serveMetadataDocument() {
-  const { key, cert } = testPki();
-  let fetches = 0;
-  const server = https.createServer({ key, cert }, (req, res) => {
-    fetches++;
-    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}${req.url}`;
-    const doc = { client_id: url, client_name: 'Metadata Agent', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' };
-    res.writeHead(200, { 'content-type': 'application/json' });
-    if (req.url === '/other.json') doc.client_id = 'https://elsewhere.example/client.json';
-    if (req.url === '/big.json') doc.client_name = 'x'.repeat(6000);
-    res.end(JSON.stringify(doc));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url: `${base}/client.json`, fetches: () => fetches, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
+import { REDIRECT, MemoryProvider, serveMetadataDocument, approve, authorizeUrl, connectWithOAuth, connectWithTokens, mcpStatus, openConsent, pkce, register, submitConsent, token } from './oauth-helpers.js';
 
 for (const dialect of dialects()) {
   describe(`OAuth client ID metadata documents and the SSRF guard [${dialect}]`, () => {
