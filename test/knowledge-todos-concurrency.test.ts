@@ -9,6 +9,7 @@ import pg from 'pg';
 import { migrationProvider } from '../src/db/migrations/index.js';
 import { createPgDatabase, dialects, startServer, type Res, type TestServer } from './helpers.js';
 import { startProcess, type ServerProcess } from './processes.js';
+import { httpClient, ok } from './mcp-helpers.js';
 
 const TODOS = [
   { content: 'Write the parser', status: 'pending' },
@@ -114,6 +115,30 @@ for (const dialect of dialects()) {
       );
       assert.equal(results.filter((r) => r.status === 200).length, 1);
       for (const r of results.filter((x) => x.status !== 200)) assertConflict(r, 2);
+    });
+
+    it('MCP: update_knowledge, delete_knowledge, sync_todos and delete_todo take expected_version; a conflict names current_version', async () => {
+      const client = await httpClient(s, alice.key);
+      const conflict = (r: any, current: number) => {
+        assert.equal(r.isError, true, JSON.stringify(r.content));
+        const body = JSON.parse(r.content[0].text);
+        assert.deepEqual([body.code, body.status, body.current_version], ['version_conflict', 412, current]);
+        assert.match(body.error, new RegExp(`version ${current}`));
+      };
+      const entry = ok(await client.callTool({ name: 'save_knowledge', arguments: { type: 'snippets', title: 'M', content: 'c' } }));
+      const id = entry.id ?? entry.snippet.id;
+      assert.equal(ok(await client.callTool({ name: 'update_knowledge', arguments: { id, title: 'M2', expected_version: 1 } })).snippet.version, 2);
+      conflict(await client.callTool({ name: 'update_knowledge', arguments: { id, title: 'M3', expected_version: 1 } }), 2);
+      conflict(await client.callTool({ name: 'delete_knowledge', arguments: { id, expected_version: 1 } }), 2);
+      assert.equal(ok(await client.callTool({ name: 'delete_knowledge', arguments: { id, expected_version: 2 } })).success, true);
+      const [todo] = ok(await client.callTool({ name: 'sync_todos', arguments: { project: 'mcpv', todos: [{ content: 'one', status: 'pending' }] } })).todos;
+      assert.equal(todo.version, 1);
+      const done = { project: 'mcpv', todos: [{ id: todo.id, content: 'one', status: 'completed', expected_version: 1 }] };
+      assert.equal(ok(await client.callTool({ name: 'sync_todos', arguments: done })).todos[0].version, 2);
+      conflict(await client.callTool({ name: 'sync_todos', arguments: done }), 2);
+      conflict(await client.callTool({ name: 'delete_todo', arguments: { id: todo.id, expected_version: 1 } }), 2);
+      assert.equal(ok(await client.callTool({ name: 'delete_todo', arguments: { id: todo.id, expected_version: 2 } })).success, true);
+      await client.close();
     });
 
     it('knowledge versions: ETag on single-entry answers, If-Match on PUT and DELETE, no-op PUT keeps the version', async () => {
