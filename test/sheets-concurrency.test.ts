@@ -8,6 +8,7 @@ import { createContainer, type Container } from '../src/container.js';
 import { loadConfig } from '../src/config.js';
 import { assertError, createPgDatabase, dialects, startServer, type Res, type TestServer } from './helpers.js';
 import { startProcess, type ServerProcess } from './processes.js';
+import { httpClient, ok } from './mcp-helpers.js';
 
 /** A 412 body: the error fields plus current_version. */
 function assertConflict(res: Res, current: number) {
@@ -59,6 +60,30 @@ for (const dialect of dialects()) {
       assert.equal((await s.req('GET', `/v1/sheets/${id}`, { key: alice.key, headers: { 'if-none-match': 'W/"1"' } })).status, 304);
       assert.equal((await s.req('GET', `/v1/sheets/${id}`, { key: alice.key, headers: { 'if-none-match': '"2"' } })).status, 200);
       assertError(await s.req('GET', `/v1/sheets/${id}`, { key: alice.key, headers: { 'if-none-match': 'nope' } }), 400, 'invalid_request', /If-None-Match/);
+    });
+
+    it('a handover answer carries ETag "1", and its sheet records the key as the actor', async () => {
+      const session = await s.req('POST', '/v1/sessions', { key: alice.key, body: { title: 'work', summary: 'done', project: 'etag' } });
+      const r = await s.req('POST', '/v1/sessions/handover', { key: alice.key, body: { session_id: session.body.id } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.equal(r.body.sheet.version, 1);
+      assert.equal(r.headers.get('etag'), '"1"');
+      await put(r.body.handover_id, { title: 'renamed' });
+      const revisions = await s.req('GET', `/v1/sheets/${r.body.handover_id}/revisions`, { key: alice.key });
+      assert.equal(revisions.body.revisions[0].actor?.type, 'api_key');
+    });
+
+    it('MCP answers that hold a sheet carry its version (get_sheet_content, create_handover, get_latest_handover)', async () => {
+      const client = await httpClient(s, alice.key);
+      const id = ok(await client.callTool({ name: 'create_sheet', arguments: { title: 'mcp', content: { col1: '<p>a</p>' } } })).id;
+      await put(id, { content: { col2: '<p>b</p>' } });
+      assert.equal(ok(await client.callTool({ name: 'get_sheet_content', arguments: { id } })).version, 2);
+      assert.equal(ok(await client.callTool({ name: 'get_sheet_content', arguments: { id, summary_only: true } })).version, 2);
+      const session = ok(await client.callTool({ name: 'save_session', arguments: { title: 'w', summary: 's', project: 'mcpv' } }));
+      const handover = ok(await client.callTool({ name: 'create_handover', arguments: { session_id: session.id } }));
+      assert.equal(handover.sheet.version, 1);
+      assert.equal(ok(await client.callTool({ name: 'get_latest_handover', arguments: { project: 'mcpv' } })).sheet.version, 1);
+      await client.close();
     });
 
     it('If-Match (plain, W/, list, *) and expected_version guard PUT; a mismatch is 412 and changes nothing', async () => {

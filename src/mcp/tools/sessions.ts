@@ -73,7 +73,7 @@ export function registerSessionTools(t: ToolRegistry, c: Container): void {
     input: HandoverBody,
     output: HandoverResponse,
     annotations: ADDITIVE,
-    run: async (args, auth) => ({ success: true as const, ...(await c.sessions.handover(auth.userId, args)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await c.sessions.handover(auth.userId, args, auth)) }),
   });
 
   t.define('get_latest_handover', {

@@ -26,6 +26,7 @@ const Output = z.object({
   success: z.literal(true),
   id: z.string(),
   title: z.string(),
+  version: z.number().int().describe('The sheet\'s version: send it as expected_version to write only if nobody changed it since.'),
   column: z.string().optional(),
   format: ReadFormat.optional(),
   content: z.string().optional().describe('The window of the column.'),
@@ -54,7 +55,7 @@ export function registerSheetContentTools(t: ToolRegistry, c: Container): void {
     annotations: READ_ONLY,
     run: async (args, auth) => {
       const sheet = await c.sheets.get(auth.userId, args.id);
-      if (args.summary_only) return { success: true as const, id: sheet.id, title: sheet.title, columns: outlineColumns(sheet.content) };
+      if (args.summary_only) return { success: true as const, id: sheet.id, title: sheet.title, version: sheet.version, columns: outlineColumns(sheet.content) };
       const format: Format = args.format ?? 'markdown';
       if (args.lines !== undefined && args.offset !== undefined) throw invalid("field 'lines': use either lines or offset, not both");
       const lines = args.lines === undefined ? undefined : linesArgument(args.lines);
@@ -70,6 +71,7 @@ export function registerSheetContentTools(t: ToolRegistry, c: Container): void {
           success: true as const,
           id: sheet.id,
           title: sheet.title,
+          version: sheet.version,
           column,
           format,
           content: content[column],

@@ -1,5 +1,6 @@
 import type { ZApp } from '../../http/types.js';
 import { IdParams, responses } from '../../http/schemas.js';
+import { etagged, withEtag } from '../sheets/sheets.routes.js';
 import type { SessionsService } from './sessions.service.js';
 import {
   CreateSessionBody,
@@ -36,8 +37,8 @@ export function registerSessionRoutes(app: ZApp, sessions: SessionsService) {
       operationId: 'createHandover',
       summary: 'Generate a handover sheet (folder "Handover") from a session for the next session',
       body: HandoverBody,
-      response: responses(HandoverResponse, 403, 404, 413, 415),
+      response: responses(etagged(HandoverResponse), 403, 404, 413, 415),
     },
-    handler: async (req) => ({ success: ok, ...(await sessions.handover(req.auth.userId, req.body)) }),
+    handler: async (req, reply) => withEtag(reply, { success: ok, ...(await sessions.handover(req.auth.userId, req.body, req.auth)) }),
   });
 }

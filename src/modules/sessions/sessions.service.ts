@@ -6,6 +6,7 @@ import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
 import { pickFields } from '../../lib/fields.js';
 import { bestSnippet } from '../../lib/snippet.js';
+import type { AuthContext } from '../api-keys/api-keys.service.js';
 import type { SheetsService } from '../sheets/sheets.service.js';
 import type { TodosRepo } from '../todos/todos.repo.js';
 import { NO_PROJECT, OPEN_STATUSES } from '../todos/todos.service.js';
@@ -96,7 +97,7 @@ export function createSessionsService(deps: {
     },
 
     /** A handover is a sheet built from the session; sheet, sheet.created and session.handover commit together. */
-    handover(userId: string, input: HandoverInput) {
+    handover(userId: string, input: HandoverInput, auth?: AuthContext) {
       return tx(async (trx) => {
         const session = await owned(userId, input.session_id, trx);
         const openTodos = await todos.list({ userId, project: session.project ?? NO_PROJECT, statuses: OPEN_STATUSES }, trx);
@@ -106,7 +107,7 @@ export function createSessionsService(deps: {
           folder: HANDOVER_FOLDER,
           tags,
           content: handoverColumns({ session, nextSteps: input.next_steps ?? [], notes: input.notes, openTodos: openTodos.reverse() }),
-        });
+        }, auth);
         await outbox.emit(trx, userId, 'session.handover', { session_id: session.id, handover_id: sheet.id });
         await repo.insertHandover({ handover_id: sheet.id, user_id: userId, session_id: session.id, project: session.project, created_at: sheet.createdAt }, trx);
         return { handover_id: sheet.id, session_id: session.id, sheet };
