@@ -1,4 +1,7 @@
 import SQLite from 'better-sqlite3';
+import { lowerThreadPriority } from '../lib/background-thread.js';
+
+lowerThreadPriority();
 
 /**
  * Piscina task (src/db/sqlite-readers.ts): one read-only statement on this thread's own connection

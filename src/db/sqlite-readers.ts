@@ -17,7 +17,7 @@ export interface SqliteReaders {
 const byDb = new WeakMap<Kysely<any>, SqliteReaders>();
 
 /** Called where the SQLite file is opened: queries on `db` may then go to readers of `file`. */
-export function registerSqliteReaders(db: Kysely<any>, file: string, threads = Math.max(1, Math.min(4, availableParallelism()))): void {
+export function registerSqliteReaders(db: Kysely<any>, file: string, threads = Math.max(1, Math.min(4, availableParallelism() - 1))): void {
   let pool: Piscina | undefined;
   const open = async () => {
     if (!pool) {

@@ -1,4 +1,7 @@
 import { HtmlTooSlowError, htmlToText } from './html-text.js';
+import { lowerThreadPriority } from './background-thread.js';
+
+lowerThreadPriority();
 
 /**
  * Piscina task (src/lib/html-text-pool.ts): the visible text of one HTML string, off the event loop.
