@@ -38,6 +38,7 @@ for (const dialect of dialects()) {
       assert.deepEqual(again.body, first.body);
       assert.equal(again.headers.get('idempotent-replayed'), 'true');
       assert.match(again.headers.get('content-type') ?? '', /application\/json/);
+      assert.equal(again.headers.get('etag'), '"1"', 'a replayed answer that returns one sheet keeps its ETag');
       assert.equal(await sheetCount(), before + 1);
       assert.equal((await s.events('sheet.created')).filter((e) => e.data.sheet_id === first.body.id).length, 1);
       const plain = await post('/v1/sheets', { title: 'Once' });
@@ -178,6 +179,7 @@ for (const dialect of dialects()) {
         assert.ok(param, `POST ${p} documents the idempotency-key header`);
         assert.equal(param.required, false);
         assert.ok(item.post.responses['409'] && item.post.responses['422'], `POST ${p} documents 409 and 422`);
+        assert.ok(item.post.responses['200']?.headers?.['Idempotent-Replayed'], `POST ${p} documents the Idempotent-Replayed answer header`);
       }
       assert.ok(posts > 10);
     });

@@ -26,6 +26,29 @@ export const IdempotencyHeaders = z.object({
     ),
 });
 
+/** Documents the header a replayed answer carries, beside the ETag some answers already declare. */
+const REPLAYED_HEADER = {
+  'Idempotent-Replayed': { type: 'string', enum: ['true'], description: 'Present (true) when this is the stored answer of an earlier request with the same Idempotency-Key.' },
+};
+function withReplayedHeader(schema: z.ZodType): z.ZodType {
+  const { id: _id, ...meta } = (schema.meta() ?? {}) as { id?: string; headers?: Record<string, unknown> };
+  return schema.meta({ ...meta, headers: { ...meta.headers, ...REPLAYED_HEADER } } as never);
+}
+
+/**
+ * A kept answer is its body; an answer with an ETag keeps it in a first line ahead of the JSON
+ * ("etag <value>"), so a replay carries the same ETag.
+ */
+const ETAG_LINE = 'etag ';
+function packAnswer(etag: unknown, payload: string): string {
+  return typeof etag === 'string' ? `${ETAG_LINE}${etag}\n${payload}` : payload;
+}
+function unpackAnswer(stored: string): { etag?: string; body: string } {
+  if (!stored.startsWith(ETAG_LINE)) return { body: stored };
+  const end = stored.indexOf('\n');
+  return { etag: stored.slice(ETAG_LINE.length, end), body: stored.slice(end + 1) };
+}
+
 const IN_PROGRESS = ErrorResponse.describe('Conflict with the current state, e.g. idempotency_key_in_progress: a request with this Idempotency-Key is still running.');
 const REUSED = ErrorResponse.describe('idempotency_key_reused: this Idempotency-Key was used within 24 hours for a different request (method, path or body).');
 
@@ -47,6 +70,10 @@ export function registerIdempotency(scope: FastifyInstance, idempotency: Idempot
       const responses = schema.response as Record<string, unknown>;
       responses[409] ??= IN_PROGRESS;
       responses[422] ??= REUSED;
+      for (const code of Object.keys(responses)) {
+        const schema = responses[code];
+        if (/^2\d\d$/.test(code) && schema instanceof z.ZodType) responses[code] = withReplayedHeader(schema);
+      }
     }
   });
 
@@ -60,15 +87,17 @@ export function registerIdempotency(scope: FastifyInstance, idempotency: Idempot
       req.idempotencyClaim = outcome;
       return;
     }
+    const { etag, body } = unpackAnswer(outcome.response);
     reply.code(outcome.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8');
-    return reply.serializer((payload: unknown) => payload as string).send(outcome.response);
+    if (etag !== undefined) reply.header('etag', etag);
+    return reply.serializer((payload: unknown) => payload as string).send(body);
   });
 
   scope.addHook('onSend', async (req, reply, payload) => {
     const claim = req.idempotencyClaim;
     if (!claim) return payload;
     req.idempotencyClaim = null;
-    if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') await claim.complete(reply.statusCode, payload);
+    if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') await claim.complete(reply.statusCode, packAnswer(reply.getHeader('etag'), payload));
     else await claim.release();
     return payload;
   });
