@@ -71,7 +71,8 @@ for (const dialect of dialects()) {
       assert.deepEqual(without(p1, 'has_more', 'next'), rest.body);
 
       const found = ok(await client.callTool({ name: 'search_sheets', arguments: { q: 'ALPHA' } }));
-      assert.deepEqual([found.total, found.has_more, found.sheets.map((x: any) => x.title)], [2, false, ['alpha three', 'alpha one']]);
+      // Best match first (relevance): the same words in a shorter text rank higher.
+      assert.deepEqual([found.total, found.has_more, found.sheets.map((x: any) => x.title)], [2, false, ['alpha one', 'alpha three']]);
       assert.equal(ok(await client.callTool({ name: 'search_sheets', arguments: { q: '日本' } })).total, 3);
       toolError(await client.callTool({ name: 'search_sheets', arguments: {} }), 400, 'invalid_request');
       assert.match(toolError(await client.callTool({ name: 'list_sheets', arguments: { limit: -1 } }), 400, 'invalid_request').error, /limit/);
