@@ -63,7 +63,7 @@ export function registerSheetTools(t: ToolRegistry, c: Container): void {
     title: 'Search sheets',
     description:
       'Find sheets whose title or visible text contains all the given words (case-insensitive, works for Japanese/Chinese/Korean). ' +
-      'Returns compact items newest first (id, title, folder, tags, updatedAt and a snippet: up to 240 characters around the match, matched words in <mark>), ' +
+      'Returns compact items best match first (sort=updated: last changed first) (id, title, folder, tags, updatedAt and a snippet: up to 240 characters around the match, matched words in <mark>), ' +
       'with total and has_more. Read a found sheet with get_sheet_content.',
     input: SearchInput,
     output: ListOutput,
