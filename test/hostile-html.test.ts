@@ -52,6 +52,9 @@ for (const dialect of dialects()) {
       const patched = await s.req('PUT', `/v1/sheets/${created.body.id}`, { key, body: { content: { col1: col1.replace('zebracorn', 'okapi') } } });
       assert.equal(patched.status, 200);
       assert.equal((await s.req('GET', '/v1/sheets?q=okapi', { key })).body.total, 1);
+      // A title change re-derives the search text from the big stored column too.
+      assert.equal((await s.req('PUT', `/v1/sheets/${created.body.id}`, { key, body: { title: 'Renamed wombat' } })).status, 200);
+      assert.equal((await s.req('GET', '/v1/sheets?q=okapi wombat', { key })).body.total, 1);
     });
 
     it('refuses HTML that takes longer than the time budget with 400', async () => {

@@ -15,7 +15,8 @@ export const OFF_THREAD_MIN_CHARS = 32 * 1024;
 /** A column whose text takes longer than this (HTML_TIME_BUDGET_MS, read per call) is refused with 400. */
 export const HTML_TIME_BUDGET_DEFAULT_MS = 10_000;
 const budgetMs = () => Number(process.env.HTML_TIME_BUDGET_MS) || HTML_TIME_BUDGET_DEFAULT_MS;
-const KEEP_MAX = 64;
+/** Texts waiting for their write; a write that turns out to change nothing leaves its own behind. */
+const KEEP_MAX = 16;
 
 /** Texts computed off the loop, by HTML string, until a write takes them. */
 const ready = new Map<string, string>();

@@ -5,7 +5,7 @@ import { forbidden, notFound } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import type { ExpectedVersions } from '../../http/preconditions.js';
 import { newId } from '../../ids.js';
-import { prepareHtmlTexts } from '../../lib/html-text-pool.js';
+import { OFF_THREAD_MIN_CHARS, prepareHtmlTexts } from '../../lib/html-text-pool.js';
 import type { AuthContext } from '../api-keys/api-keys.service.js';
 import { createSheetEdits } from './sheets.edits.js';
 import { sheetListItem } from './sheets.read.js';
@@ -40,6 +40,12 @@ export function createSheetsService(deps: {
     if (!row) throw notFound('sheet', id);
     if (row.user_id !== userId) throw forbidden('sheet', id);
     return row;
+  }
+
+  /** The search text of a write covers the columns it keeps too: big stored ones are read off the event loop first. */
+  async function prepareStoredColumns(id: string) {
+    const row = await repo.findById(id);
+    if (row && row.content.length >= OFF_THREAD_MIN_CHARS) await prepareHtmlTexts(Object.values(JSON.parse(row.content) as Content));
   }
 
   /** Creates a sheet inside the caller's transaction (handovers reuse this). */
@@ -97,6 +103,7 @@ export function createSheetsService(deps: {
      */
     async update(auth: AuthContext, id: string, input: UpdateSheetInput, expected?: ExpectedVersions) {
       await prepareHtmlTexts(Object.values(input.content ?? {}));
+      if (input.title !== undefined || input.content !== undefined) await prepareStoredColumns(id);
       return tx(async (trx) => {
         const row = await writer.lockOwned(trx, auth.userId, id, expected);
         const current = toSheetView(row);
