@@ -129,6 +129,8 @@ for (const dialect of dialects()) {
       const id = entry.id ?? entry.snippet.id;
       assert.equal(ok(await client.callTool({ name: 'update_knowledge', arguments: { id, title: 'M2', expected_version: 1 } })).snippet.version, 2);
       conflict(await client.callTool({ name: 'update_knowledge', arguments: { id, title: 'M3', expected_version: 1 } }), 2);
+      const listed = ok(await client.callTool({ name: 'search_knowledge', arguments: { type: 'snippets', q: 'M2' } })).snippets;
+      assert.deepEqual(listed.map((x: any) => [x.id, x.version]), [[id, 2]], 'compact search items carry version too');
       conflict(await client.callTool({ name: 'delete_knowledge', arguments: { id, expected_version: 1 } }), 2);
       assert.equal(ok(await client.callTool({ name: 'delete_knowledge', arguments: { id, expected_version: 2 } })).success, true);
       const [todo] = ok(await client.callTool({ name: 'sync_todos', arguments: { project: 'mcpv', todos: [{ content: 'one', status: 'pending' }] } })).todos;

@@ -63,6 +63,7 @@ for (const dialect of dialects()) {
       await a('DELETE', `/v1/sheets/${f.trashed}`);
       f.toTrash = (await a('POST', '/v1/sheets', { title: 'to trash' })).id;
       f.bobSheet = (await as(bob.key, 'POST', '/v1/sheets', { title: 'bob' })).id;
+      f.edits = (await a('POST', '/v1/sheets', { title: 'edits', content: { col1: '<p>one</p>' } })).id;
       f.session = (await a('POST', '/v1/sessions', { title: 'fixture session', summary: 'Did things.', project: 'fixture' })).id;
       f.solution = (await a('POST', '/v1/knowledge?type=solutions', { title: 'fixture error', error: 'ENOENT fixture', content: 'Create it.' })).id;
       f.snippetToDelete = (await a('POST', '/v1/knowledge?type=snippets', { title: 'gone soon', content: 'x()' })).id;
@@ -183,7 +184,7 @@ for (const dialect of dialects()) {
       },
       search_knowledge: {
         ok: () => ({ q: 'enoent' }),
-        check: async (out) => assert.deepEqual(without(out, 'solutions_page', 'snippets_page'), await rest('GET', '/v1/knowledge?q=enoent&fields=title,language,tags,createdAt')),
+        check: async (out) => assert.deepEqual(without(out, 'solutions_page', 'snippets_page'), await rest('GET', '/v1/knowledge?q=enoent&fields=title,language,tags,createdAt,version')),
         err: () => ({ type: 'notes' }),
         rest: () => ['GET', '/v1/knowledge?type=notes'],
       },
@@ -338,6 +339,66 @@ for (const dialect of dialects()) {
         },
         err: () => ({ id: f.hook, delivery_id: 'dlv_01jzzzzzzzzzzzzzzzzzzzzzzz' }),
         rest: () => ['POST', `/v1/webhooks/${f.hook}/deliveries/dlv_01jzzzzzzzzzzzzzzzzzzzzzzz/redeliver`],
+      },
+      list_sheet_exports: {
+        ok: () => ({ id: f.sheet }),
+        check: async (out) => {
+          assert.deepEqual(out, await rest('GET', `/v1/sheets/${f.sheet}/exports`));
+          ctx.export = out.exports[0].export_id;
+        },
+        err: () => ({ id: f.bobSheet }),
+        rest: () => ['GET', `/v1/sheets/${f.bobSheet}/exports`],
+      },
+      revoke_sheet_export: {
+        ok: () => ({ id: f.sheet, export_id: ctx.export }),
+        check: async () => assert.ok(!(await rest('GET', `/v1/sheets/${f.sheet}/exports`)).exports.some((x: any) => x.export_id === ctx.export)),
+        err: () => ({ id: f.bobSheet, export_id: 'exp_01jzzzzzzzzzzzzzzzzzzzzzzz' }),
+        rest: () => ['DELETE', `/v1/sheets/${f.bobSheet}/exports/exp_01jzzzzzzzzzzzzzzzzzzzzzzz`],
+      },
+      append_to_sheet: {
+        ok: () => ({ id: f.edits, html: '<p>two</p>' }),
+        check: async (out) => assert.deepEqual((await rest('GET', `/v1/sheets/${f.edits}`)).sheet, out.sheet),
+        err: () => ({ id: f.bobSheet, html: 'x' }),
+        rest: () => ['POST', `/v1/sheets/${f.bobSheet}/append`, { html: 'x' }],
+      },
+      replace_in_sheet: {
+        ok: () => ({ id: f.edits, find: 'two', replace: 'three' }),
+        check: async (out) => assert.deepEqual([out.replaced, out.sheet], [1, (await rest('GET', `/v1/sheets/${f.edits}`)).sheet]),
+        err: () => ({ id: f.bobSheet, find: 'a', replace: 'b' }),
+        rest: () => ['POST', `/v1/sheets/${f.bobSheet}/replace`, { find: 'a', replace: 'b' }],
+      },
+      add_column: {
+        ok: () => ({ id: f.edits, html: '<p>c</p>' }),
+        check: async (out) => assert.deepEqual([out.column, out.sheet], ['col2', (await rest('GET', `/v1/sheets/${f.edits}`)).sheet]),
+        err: () => ({ id: UNKNOWN_SHEET }),
+        rest: () => ['POST', `/v1/sheets/${UNKNOWN_SHEET}/columns`, {}],
+      },
+      remove_column: {
+        ok: () => ({ id: f.edits, col: 'col2' }),
+        check: async (out) => assert.deepEqual(out.sheet, (await rest('GET', `/v1/sheets/${f.edits}`)).sheet),
+        err: () => ({ id: f.edits, col: 'col9' }),
+        rest: () => ['DELETE', `/v1/sheets/${f.edits}/columns/col9`],
+      },
+      list_sheet_revisions: {
+        ok: () => ({ id: f.edits }),
+        check: async (out) => assert.deepEqual(without(out, 'has_more'), await rest('GET', `/v1/sheets/${f.edits}/revisions`)),
+        err: () => ({ id: f.bobSheet }),
+        rest: () => ['GET', `/v1/sheets/${f.bobSheet}/revisions`],
+      },
+      get_sheet_revision: {
+        ok: () => ({ id: f.edits, version: 1 }),
+        check: async (out) => assert.deepEqual(out, await rest('GET', `/v1/sheets/${f.edits}/revisions/1`)),
+        err: () => ({ id: f.edits, version: 999 }),
+        rest: () => ['GET', `/v1/sheets/${f.edits}/revisions/999`],
+      },
+      restore_sheet_revision: {
+        ok: () => ({ id: f.edits, version: 1 }),
+        check: async (out) => {
+          assert.deepEqual(out.sheet.content, { col1: '<p>one</p>' });
+          assert.deepEqual(out.sheet, (await rest('GET', `/v1/sheets/${f.edits}`)).sheet);
+        },
+        err: () => ({ id: f.edits, version: 999 }),
+        rest: () => ['POST', `/v1/sheets/${f.edits}/revisions/999/restore`],
       },
     };
 

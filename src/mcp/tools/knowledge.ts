@@ -17,7 +17,7 @@ import { McpPage } from './sheets.js';
 
 const EntryId = IdParams.shape.id.describe('Knowledge entry id: sol_... (solution) or snp_... (snippet).');
 /** What search_knowledge shows of each entry (plus snippet with q); get_knowledge has all its fields. */
-export const COMPACT_KNOWLEDGE_FIELDS = ['title', 'language', 'tags', 'createdAt'];
+export const COMPACT_KNOWLEDGE_FIELDS = ['title', 'language', 'tags', 'createdAt', 'version'];
 const SearchInput = ListKnowledgeQuery.omit({ fields: true }).extend({ limit: McpPage.limit.describe('Per list. Default 20, at most 100.') });
 const Counted = z.object({ total: z.number().int(), has_more: z.boolean() });
 
@@ -28,7 +28,7 @@ export function registerKnowledgeTools(t: ToolRegistry, c: Container): void {
       'Search saved solutions to errors and saved code snippets. Paste the error message (or key words) as q; all words must match ' +
       'title, error, content or description. type=solutions or type=snippets narrows to one list; omitted searches both. ' +
       'Check here before debugging an error from scratch. Each list reports total and has_more. ' +
-      'Items are compact (id, title, language, tags, createdAt; with q a snippet around the match): get_knowledge returns an entry whole.',
+      'Items are compact (id, title, language, tags, createdAt, version; with q a snippet around the match): get_knowledge returns an entry whole.',
     input: SearchInput,
     output: ListKnowledgeResponse.extend({ solutions_page: Counted.optional(), snippets_page: Counted.optional() }),
     annotations: READ_ONLY,
