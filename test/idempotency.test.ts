@@ -179,6 +179,8 @@ for (const dialect of dialects()) {
         assert.ok(param, `POST ${p} documents the idempotency-key header`);
         assert.equal(param.required, false);
         assert.ok(item.post.responses['409'] && item.post.responses['422'], `POST ${p} documents 409 and 422`);
+        assert.match(item.post.responses['409'].description, /idempotency_key_in_progress/, `POST ${p}: its 409 names idempotency_key_in_progress`);
+        assert.match(item.post.responses['422'].description, /idempotency_key_reused/, `POST ${p}: its 422 names idempotency_key_reused`);
         assert.ok(item.post.responses['200']?.headers?.['Idempotent-Replayed'], `POST ${p} documents the Idempotent-Replayed answer header`);
       }
       assert.ok(posts > 10);

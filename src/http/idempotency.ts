@@ -52,6 +52,13 @@ function unpackAnswer(stored: string): { etag?: string; body: string } {
 const IN_PROGRESS = ErrorResponse.describe('Conflict with the current state, e.g. idempotency_key_in_progress: a request with this Idempotency-Key is still running.');
 const REUSED = ErrorResponse.describe('idempotency_key_reused: this Idempotency-Key was used within 24 hours for a different request (method, path or body).');
 
+/** A route's own 409/422 keeps its meaning and gains the idempotency one in its description. */
+function alsoMeans(own: unknown, idempotent: z.ZodType, code: string, meaning: string): unknown {
+  if (own === undefined) return idempotent;
+  if (!(own instanceof z.ZodType) || own.description?.includes(code)) return own;
+  return own.describe(`${own.description ?? 'Conflict with the current state.'} Also ${code}: ${meaning}`);
+}
+
 /**
  * Idempotency-Key on every POST of this scope (register it before the routes). The key is claimed in
  * the database before the handler runs (so it holds across processes and restarts), the 2xx answer is
@@ -68,8 +75,8 @@ export function registerIdempotency(scope: FastifyInstance, idempotency: Idempot
     schema.headers = headers instanceof z.ZodObject ? headers.extend(IdempotencyHeaders.shape) : IdempotencyHeaders.loose();
     if (schema.response && typeof schema.response === 'object') {
       const responses = schema.response as Record<string, unknown>;
-      responses[409] ??= IN_PROGRESS;
-      responses[422] ??= REUSED;
+      responses[409] = alsoMeans(responses[409], IN_PROGRESS, 'idempotency_key_in_progress', 'a request with this Idempotency-Key is still running.');
+      responses[422] = alsoMeans(responses[422], REUSED, 'idempotency_key_reused', 'this Idempotency-Key was used within 24 hours for a different request.');
       for (const code of Object.keys(responses)) {
         const schema = responses[code];
         if (/^2\d\d$/.test(code) && schema instanceof z.ZodType) responses[code] = withReplayedHeader(schema);
