@@ -65,8 +65,14 @@ for (const dialect of dialects()) {
       assert.equal(ok(await call('update_spark', { id: made.id, name: 'Yell' })).spark.name, 'Yell');
       assert.deepEqual(ok(await call('delete_spark', { id: made.id })), { success: true, id: made.id, deleted: true });
       sameErrorAsRest(await call('get_spark', { id: made.id }), await rest('GET', `/v1/spark/${made.id}`));
-      const noPlaceholder = { name: 'x', prompt: 'no placeholder' };
-      sameErrorAsRest(await call('create_spark', noPlaceholder), await rest('POST', '/v1/spark?action=create', noPlaceholder));
+      // Issue 16: a prompt without {{content}} is accepted (the text is appended after it), as over REST.
+      const plain = ok(await call('create_spark', { name: 'x', prompt: 'no placeholder' }));
+      assert.equal(plain.spark.prompt, 'no placeholder');
+      assert.deepEqual((await rest('GET', `/v1/spark/${plain.id}`)).body.spark, plain.spark);
+      const blank = { name: 'x', prompt: '   ' };
+      const refused = await call('create_spark', blank);
+      assert.match(toolError(refused, 400, 'invalid_request').error, /prompt/);
+      sameErrorAsRest(refused, await rest('POST', '/v1/spark?action=create', blank));
     });
 
     it('update_spark and delete_spark errors, and another account\'s spark: the same 400/403/404 as REST', async () => {
@@ -76,7 +82,7 @@ for (const dialect of dialects()) {
       const unknown = 'spk_01jzzzzzzzzzzzzzzzzzzzzzzz';
       const before = (await s.events()).length;
       const cases: [string, Record<string, unknown>, string, string, unknown?, number?][] = [
-        ['update_spark', { id: mine.id, prompt: 'no placeholder' }, 'PUT', `/v1/spark/${mine.id}`, { prompt: 'no placeholder' }, 400],
+        ['update_spark', { id: mine.id, prompt: ' ' }, 'PUT', `/v1/spark/${mine.id}`, { prompt: ' ' }, 400],
         ['update_spark', { id: mine.id, category: 'fun' }, 'PUT', `/v1/spark/${mine.id}`, { category: 'fun' }, 400],
         ['update_spark', { id: 'spk_summarize', name: 'x' }, 'PUT', '/v1/spark/spk_summarize', { name: 'x' }, 403],
         ['update_spark', { id: unknown, name: 'x' }, 'PUT', `/v1/spark/${unknown}`, { name: 'x' }, 404],
