@@ -94,7 +94,8 @@ for (const dialect of dialects()) {
         byEvent.set(r.body.event, [...(byEvent.get(r.body.event) ?? []), r.body.data]);
       }
       for (const e of expected) assert.ok(byEvent.has(e), `${e} arrived`);
-      assert.deepEqual(byEvent.get('sheet.updated')![0], { sheet_id: sheet.id, changes: ['title', 'tags'], updated_at: byEvent.get('sheet.updated')![0].updated_at });
+      // Issue 13: sheet.updated names the sheet's new version and the content columns changed (none here).
+      assert.deepEqual(byEvent.get('sheet.updated')![0], { sheet_id: sheet.id, changes: ['title', 'tags'], columns: [], version: 2, updated_at: byEvent.get('sheet.updated')![0].updated_at });
       assert.deepEqual(byEvent.get('session.saved')![0], { session_id: session.id, title: 'S' });
       assert.deepEqual(byEvent.get('session.handover')![0], { session_id: session.id, handover_id: handover.handover_id });
       assert.deepEqual(byEvent.get('knowledge.saved')![0], { type: 'solution', id: sol.id, title: 'Fix' });
