@@ -268,8 +268,9 @@ for (const dialect of dialects()) {
       create_spark: {
         ok: () => ({ name: 'Stdio spark', prompt: 'Echo {{content}}' }),
         check: async (out) => assert.deepEqual((await rest('GET', `/v1/spark/${out.id}`)).spark, out.spark),
-        err: () => ({ name: 'x', prompt: 'no placeholder' }),
-        rest: () => ['POST', '/v1/spark?action=create', { name: 'x', prompt: 'no placeholder' }],
+        // A prompt without {{content}} is accepted (issue 16); a blank one is not.
+        err: () => ({ name: 'x', prompt: '  ' }),
+        rest: () => ['POST', '/v1/spark?action=create', { name: 'x', prompt: '  ' }],
       },
       update_spark: {
         ok: () => ({ id: f.spark, name: 'Renamed' }),
