@@ -164,6 +164,17 @@ for (const dialect of dialects()) {
         assert.ok('idempotency_key' in schema('create_sheet'));
         assert.ok('idempotency_key' in schema('save_knowledge'));
         assert.equal('idempotency_key' in schema('get_sheet'), false);
+        // Edits that add rather than set: a retried append or add_column must not land twice.
+        const id = first.id;
+        const append = { id, html: '<p>once</p>', idempotency_key: 'mcp-append-1' };
+        ok(await client.callTool({ name: 'append_to_sheet', arguments: append }));
+        const appendAgain = (await client.callTool({ name: 'append_to_sheet', arguments: append })) as CallToolResult;
+        assert.deepEqual(appendAgain._meta, { idempotent_replayed: true });
+        const column = { id, idempotency_key: 'mcp-column-1' };
+        assert.equal(ok(await client.callTool({ name: 'add_column', arguments: column })).column, 'col2');
+        assert.equal(ok(await client.callTool({ name: 'add_column', arguments: column })).column, 'col2');
+        const sheet = (await s.req('GET', `/v1/sheets/${id}`, { key: alice.key })).body.sheet;
+        assert.deepEqual([sheet.content, sheet.version], [{ col1: '<p>once</p>', col2: '' }, 3]);
       } finally {
         await client.close();
       }

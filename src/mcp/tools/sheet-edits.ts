@@ -68,6 +68,7 @@ export function registerSheetEditTools(t: ToolRegistry, c: Container): void {
     input: AppendBody.extend({ id: SheetId }),
     output: SheetResponse,
     annotations: WRITE,
+    creates: true, // a retried append would land twice: it takes idempotency_key
     run: async ({ id, expected_version, ...input }, auth) => ({
       success: true as const,
       ...(await c.sheets.append(auth, id, input, expectedVersions(undefined, expected_version))),
@@ -94,6 +95,7 @@ export function registerSheetEditTools(t: ToolRegistry, c: Container): void {
     input: AddColumnBody.extend({ id: SheetId }),
     output: AddColumnResponse,
     annotations: ADDITIVE,
+    creates: true,
     run: async ({ id, expected_version, ...input }, auth) => ({
       success: true as const,
       ...(await c.sheets.addColumn(auth, id, input, expectedVersions(undefined, expected_version))),
