@@ -170,6 +170,8 @@ async function main() {
       }
     }
     if (ONLY.has('mixed')) {
+      const before = server.rssMb();
+      rows.push({ name: 'Server RSS before the mixed-load part', value: before, unit: 'MB', target: '' });
       rows.push(...(await benchMixed({ base, auth, durationS: DURATION, randomId: randomId(setup.ids), commonWord: 'migration', log, notes })));
       await drained(base);
     }
