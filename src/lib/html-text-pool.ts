@@ -18,8 +18,8 @@ const budgetMs = () => Number(process.env.HTML_TIME_BUDGET_MS) || HTML_TIME_BUDG
 /** Texts waiting for their write; a write that turns out to change nothing leaves its own behind. */
 const KEEP_MAX = 16;
 
-/** Texts computed off the loop, by HTML string, until a write takes them. */
-const ready = new Map<string, string>();
+/** Texts computed off the loop, by HTML string, with how many takes are still to come (equal columns share one). */
+const ready = new Map<string, { text: string; uses: number }>();
 let pool: Promise<Piscina> | undefined;
 
 function workers(): Promise<Piscina> {
@@ -37,18 +37,21 @@ function workers(): Promise<Piscina> {
 
 /** Reads the big HTML strings among `htmls` in a worker, so `preparedHtmlToText` finds them done. */
 export async function prepareHtmlTexts(htmls: Iterable<string | null | undefined>): Promise<void> {
-  const big = [...htmls].filter((h): h is string => typeof h === 'string' && h.length >= OFF_THREAD_MIN_CHARS && !ready.has(h));
-  if (big.length === 0) return;
-  const run = await workers();
+  const wanted = new Map<string, number>();
+  for (const h of htmls) if (typeof h === 'string' && h.length >= OFF_THREAD_MIN_CHARS) wanted.set(h, (wanted.get(h) ?? 0) + 1);
+  if (wanted.size === 0) return;
   const budget = budgetMs();
   await Promise.all(
-    big.map(async (html) => {
-      const result = (await run.run({ html, budgetMs: budget })) as { text: string } | { tooSlow: true };
+    [...wanted].map(async ([html, uses]) => {
+      const known = ready.get(html);
+      if (known) return void (known.uses += uses);
+      const result = (await (await workers()).run({ html, budgetMs: budget })) as { text: string } | { tooSlow: true };
       if (!('text' in result)) {
         throw new AppError('invalid_request', `HTML content too complex: reading it took longer than ${budget} ms; send simpler HTML`);
       }
-      const text = result.text;
-      ready.set(html, text);
+      const again = ready.get(html);
+      if (again) again.uses += uses;
+      else ready.set(html, { text: result.text, uses });
       if (ready.size > KEEP_MAX) ready.delete(ready.keys().next().value!);
     }),
   );
@@ -56,8 +59,8 @@ export async function prepareHtmlTexts(htmls: Iterable<string | null | undefined
 
 /** htmlToText, taking a text prepared off the loop when there is one. */
 export function preparedHtmlToText(html: string): string {
-  const text = ready.get(html);
-  if (text === undefined) return htmlToText(html);
-  ready.delete(html);
-  return text;
+  const entry = ready.get(html);
+  if (!entry) return htmlToText(html);
+  if (--entry.uses <= 0) ready.delete(html);
+  return entry.text;
 }
