@@ -1,6 +1,8 @@
+import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { manualClock } from '../src/clock.js';
 
 interface Sse {
   id: string;
@@ -8,40 +10,39 @@ interface Sse {
   data: any;
 }
 
-/** A minimal SSE client over fetch (what the console does too: EventSource cannot send headers). */
+/**
+ * A minimal SSE client over node:http with its own connection (agent: false), so closing it really
+ * closes the socket (fetch's pool may keep a spare connection open that delays the server's close).
+ */
 export async function openStream(url: string, headers: Record<string, string>) {
-  const ac = new AbortController();
-  const res = await fetch(url, { headers, signal: ac.signal });
   const received: Sse[] = [];
   const comments: string[] = [];
   let waiters: (() => void)[] = [];
-  const done = (async () => {
-    if (!res.ok || !res.body) return;
-    const decoder = new TextDecoder();
+  const req = http.get(url, { headers, agent: false });
+  const res = await new Promise<http.IncomingMessage>((resolve, reject) => req.once('response', resolve).once('error', reject));
+  const done = new Promise<void>((resolve) => {
     let buf = '';
-    try {
-      for await (const chunk of res.body) {
-        buf += decoder.decode(chunk as Uint8Array, { stream: true });
-        let end: number;
-        while ((end = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, end);
-          buf = buf.slice(end + 2);
-          const fields: Record<string, string> = {};
-          for (const line of block.split('\n')) {
-            if (line.startsWith(':')) comments.push(line.slice(1).trim());
-            else if (line.includes(':')) fields[line.slice(0, line.indexOf(':'))] = line.slice(line.indexOf(':') + 1).trimStart();
-          }
-          if (fields.data) received.push({ id: fields.id, event: fields.event, data: JSON.parse(fields.data) });
-          for (const w of waiters) w();
-          waiters = [];
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      buf += chunk;
+      let end: number;
+      while ((end = buf.indexOf('\n\n')) >= 0) {
+        const block = buf.slice(0, end);
+        buf = buf.slice(end + 2);
+        const fields: Record<string, string> = {};
+        for (const line of block.split('\n')) {
+          if (line.startsWith(':')) comments.push(line.slice(1).trim());
+          else if (line.includes(':')) fields[line.slice(0, line.indexOf(':'))] = line.slice(line.indexOf(':') + 1).trimStart();
         }
+        if (fields.data) received.push({ id: fields.id, event: fields.event, data: JSON.parse(fields.data) });
+        for (const w of waiters) w();
+        waiters = [];
       }
-    } catch {
-      /* aborted */
-    }
-  })();
+    });
+    res.once('close', resolve);
+  });
   return {
-    res,
+    res: { status: res.statusCode, headers: { get: (name: string) => String(res.headers[name.toLowerCase()] ?? '') } },
     received,
     comments,
     /** Waits until `n` events arrived (the test's own timeout bounds it). */
@@ -50,7 +51,7 @@ export async function openStream(url: string, headers: Record<string, string>) {
       return received.slice(0, n);
     },
     async close() {
-      ac.abort();
+      req.destroy();
       await done;
     },
   };
@@ -166,3 +167,32 @@ for (const dialect of dialects()) {
     });
   });
 }
+
+// Event ids are monotonic per process, so a manual clock must run ahead of every id made so far; and
+// once it has, later ids in this process are ahead of real time. Hence this runs last, each dialect
+// further ahead than the one before.
+describe('event stream: Last-Event-ID reaches back 24 hours at most', () => {
+  dialects().forEach((dialect, i) => {
+    it(`[${dialect}] an older id resumes from 24 hours ago`, async () => {
+      const clock = manualClock(new Date(Date.now() + (i + 1) * 365 * 86_400_000));
+      const old = await startServer(dialect, { clock });
+      try {
+        const u = await old.user('free');
+        const make = async (title: string) => (await old.req('POST', '/v1/sheets', { key: u.key, body: { title } })).status;
+        assert.equal(await make('A'), 200);
+        const [a] = await old.c.db.selectFrom('outbox').select('id').where('user_id', '=', u.userId).execute();
+        clock.advance(30 * 60_000);
+        assert.equal(await make('too old'), 200);
+        clock.advance(22.5 * 3600_000);
+        assert.equal(await make('B'), 200);
+        clock.advance(2 * 3600_000); // now A + 25 h: the window starts at A + 1 h
+        const r = await openStream(`${old.url}/v1/events/stream?events=sheet.created`, { authorization: `Bearer ${u.key}`, 'last-event-id': a.id });
+        const [first] = await r.waitFor(1);
+        assert.equal(first.data.data.name, 'B');
+        await r.close();
+      } finally {
+        await old.close();
+      }
+    });
+  });
+});

@@ -78,7 +78,9 @@ export function registerEventRoutes(app: ZApp, events: EventsService) {
         if (!ac.signal.aborted) req.log.warn({ err }, 'event stream failed');
       } finally {
         stop();
-        res.end();
+        // A stream's connection is never reused: close it once the end is flushed, or the server's
+        // close would wait for it (it is not idle) until the keep-alive timeout.
+        res.end(() => res.destroy());
       }
     },
   });
