@@ -52,7 +52,8 @@ function listSheets(c: Container, auth: AuthSource, cursor: string | undefined):
     const { sheets, total } = await c.sheets.list(userId, { limit: RESOURCE_PAGE_SIZE, offset });
     const next = offset + sheets.length;
     return {
-      resources: sheets.map((s) => ({ uri: `sheet://${s.id}`, name: s.title, mimeType: 'application/json' })),
+      // Without fields= every item has its title; the list type allows picked fields, hence the fallback.
+      resources: sheets.map((s) => ({ uri: `sheet://${s.id}`, name: s.title ?? s.id, mimeType: 'application/json' })),
       ...(sheets.length > 0 && next < total ? { nextCursor: encodeCursor(next) } : {}),
     };
   });
