@@ -189,7 +189,7 @@ describe('sheet editor in headless Chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Move to trash' }).click();
     await page.click('.modal >> text=Move to trash');
     await page.getByRole('button', { name: 'Delete forever' }).click();
-    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Cancel', 'focus starts on Cancel');
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Cancel'); // focus starts on Cancel
     await page.keyboard.press('Escape');
     await page.locator('.modal').waitFor({ state: 'detached' });
     assert.equal((await s.req('GET', `/v1/sheets/${id}`, { key: owner.key })).status, 200, 'Escape keeps it');
