@@ -158,6 +158,48 @@ for (const dialect of dialects()) {
       await a.close();
     });
 
+    it("carries only the events a scoped key's scopes read; a filter outside them or no read scope: 403", async () => {
+      const issue = async (scopes: string[]) => {
+        const r = await s.req('POST', '/v1/api-keys', { key: alice.key, body: { name: 'stream', scopes } });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        return r.body.api_key as string;
+      };
+      const scopeError = (r: { status: number; body: any }, required: string, mentions: RegExp) => {
+        assert.equal(r.status, 403, JSON.stringify(r.body));
+        assert.deepEqual(r.body, { success: false, error: r.body.error, code: 'insufficient_scope', required_scope: required });
+        assert.match(r.body.error, mentions);
+      };
+      const sheetsOnly = await issue(['sheets:read']);
+      const scoped = await stream(sheetsOnly);
+      const full = await stream(alice.key, '?events=sheet.created,session.saved');
+      assert.equal(scoped.res.status, 200);
+      assert.equal((await s.req('POST', '/v1/sessions', { key: alice.key, body: { title: 'Not for sheets:read', summary: 's' } })).status, 200);
+      await sheet('For sheets:read');
+      assert.deepEqual((await full.waitFor(2)).map((e) => e.event), ['session.saved', 'sheet.created']);
+      // session.saved was written first, so it would have arrived before sheet.created.
+      const [first] = await scoped.waitFor(1);
+      assert.equal(first.event, 'sheet.created');
+      assert.equal(first.data.data.name, 'For sheets:read');
+      await scoped.close();
+      await full.close();
+
+      const sessionsOnly = await issue(['sessions:read']);
+      const sessions = await stream(sessionsOnly, '?events=session.saved');
+      assert.equal(sessions.res.status, 200);
+      assert.equal((await s.req('POST', '/v1/sessions', { key: alice.key, body: { title: 'For sessions:read', summary: 's' } })).status, 200);
+      assert.equal((await sessions.waitFor(1))[0].data.data.title, 'For sessions:read');
+      await sessions.close();
+      const stats = await stream(await issue(['stats:read']), '?events=spark.executed');
+      assert.equal(stats.res.status, 200, 'spark.executed is readable with stats:read');
+      await stats.close();
+
+      scopeError(await s.req('GET', '/v1/events/stream?events=session.saved', { key: sheetsOnly }), 'sessions:read', /session\.saved/);
+      scopeError(await s.req('GET', '/v1/events/stream?events=sheet.created,knowledge.saved', { key: sheetsOnly }), 'knowledge:read', /knowledge\.saved/);
+      scopeError(await s.req('GET', '/v1/events/stream?events=sheet.created', { key: sessionsOnly }), 'sheets:read', /sheet\.created/);
+      const writeOnly = await issue(['sheets:write', 'todos:read']);
+      scopeError(await s.req('GET', '/v1/events/stream', { key: writeOnly }), 'sheets:read', /sessions:read/);
+    });
+
     it('leaves nothing running after clients disconnect', async () => {
       const streams = await Promise.all([1, 2, 3, 4, 5].map(() => stream(alice.key)));
       await eventually(() => s.c.events.openStreams() >= 5, 'five streams open');

@@ -10,7 +10,10 @@ const StreamQuery = z.object({
     .string()
     .max(1000)
     .optional()
-    .describe(`Comma-separated event names to receive (default: all). Known: ${EVENT_NAMES.join(', ')}.`),
+    .describe(
+      `Comma-separated event names to receive (default: all the credential's scopes may read). Known: ${EVENT_NAMES.join(', ')}. ` +
+        'A name the scopes do not cover is a 403 insufficient_scope.',
+    ),
 });
 const StreamHeaders = z.object({
   'last-event-id': z
@@ -41,12 +44,15 @@ export function registerEventRoutes(app: ZApp, events: EventsService) {
       tags: ['Events'],
       operationId: 'streamEvents',
       summary: "Stream the account's events (Server-Sent Events): Bearer key or console session; resume with Last-Event-ID",
+      description:
+        'A scoped credential receives only the events its scopes read: sheet.* and export.completed need sheets:read, session.* ' +
+        'sessions:read, knowledge.saved knowledge:read, spark.executed sparks:run or stats:read. A credential that reads none of them: 403.',
       querystring: StreamQuery,
       headers: StreamHeaders,
-      response: responses(StreamBody),
+      response: responses(StreamBody, 403),
     },
     handler: async (req, reply) => {
-      const filter = events.parseFilter(req.query.events, EVENT_NAMES);
+      const filter = events.forScopes(req.auth.scopes, events.parseFilter(req.query.events, EVENT_NAMES));
       const ac = new AbortController();
       // Validates Last-Event-ID, so a bad one is still an ordinary JSON 400.
       const cursor = events.open(req.auth.userId, { lastEventId: req.headers['last-event-id'], events: filter, signal: ac.signal });

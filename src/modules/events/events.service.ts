@@ -3,8 +3,9 @@ import type { Clock } from '../../clock.js';
 import { listenForOutbox } from '../../db/dialect.js';
 import type { Db, Dialect } from '../../db/types.js';
 import { AppError } from '../../errors.js';
-import type { EventName } from '../../events/catalog.js';
+import { EVENT_NAMES, type EventName } from '../../events/catalog.js';
 import type { Outbox } from '../../events/outbox.js';
+import { EVENT_READ_SCOPES, eventScopeError, readableEvents, type Granted } from '../api-keys/scopes.js';
 
 /** How far back Last-Event-ID can reach. Older ids resume from 24 h ago. */
 export const RESUME_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -61,6 +62,22 @@ export function createEventsService(deps: { db: Db; outbox: Outbox; clock: Clock
     const unknown = names.filter((n) => !known.includes(n));
     if (unknown.length) throw new AppError('invalid_request', `events: unknown event name(s) ${unknown.join(', ')}; known: ${known.join(', ')}`);
     return names as EventName[];
+  }
+
+  /**
+   * The events a credential's stream carries: only those its scopes may read (src/modules/api-keys/
+   * scopes.ts EVENT_READ_SCOPES). An events= filter naming one it may not read, or a credential that
+   * may read none, is a 403 insufficient_scope. Undefined: every event, no filter.
+   */
+  function forScopes(granted: Granted | undefined, filter: EventName[] | undefined): EventName[] | undefined {
+    const readable = readableEvents(granted);
+    const denied = filter?.find((e) => !readable.includes(e));
+    if (denied) throw eventScopeError(denied);
+    if (readable.length === 0) {
+      const options = [...new Set(Object.values(EVENT_READ_SCOPES).flat())];
+      throw new AppError('insufficient_scope', `The event stream needs a scope that reads events: ${options.join(', ')}`, undefined, { required_scope: options[0] });
+    }
+    return filter ?? (readable.length === EVENT_NAMES.length ? undefined : readable);
   }
 
   /**
@@ -136,6 +153,7 @@ export function createEventsService(deps: { db: Db; outbox: Outbox; clock: Clock
 
   return {
     parseFilter,
+    forScopes,
     open,
     /** How often an open stream sends a heartbeat comment (EVENT_STREAM_HEARTBEAT_MS, default 15 s). */
     heartbeatMs: deps.heartbeatMs ?? 15_000,
