@@ -200,6 +200,32 @@ describe('sheet editor in headless Chromium', { skip }, () => {
     assert.deepEqual(pageErrors, []);
   });
 
+  it('keeps a table in a column through an edit and a save', async () => {
+    const table = '<table><thead><tr><th>Name</th><th>Status</th></tr></thead>'
+      + '<tbody><tr><td>alpha</td><td>done</td></tr><tr><td>beta</td><td>open</td></tr></tbody></table>';
+    const created = (await rest('POST', '/v1/sheets', { title: 'Table sheet', content: { col1: `<p>Notes</p>${table}` } })).sheet;
+    await page.goto(`${s.url}/console/#/sheets/${created.id}`);
+    await column('col1').locator('td', { hasText: 'beta' }).waitFor();
+    await column('col1').getByText('Notes').click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' typed here');
+    await column('col1').locator('td', { hasText: 'open' }).click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' now');
+    await page.locator('[data-testid=save-state]', { hasText: 'Unsaved changes' }).waitFor();
+    await page.keyboard.press('Control+s');
+    await saved();
+
+    const html: string = (await rest('GET', `/v1/sheets/${created.id}`)).sheet.content.col1;
+    assert.match(html, /<p>Notes typed here<\/p>/);
+    const text = (cell: string) => cell.replace(/<[^>]+>/g, '').trim();
+    const rows = [...html.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((row) =>
+      [...row[1].matchAll(/<(th|td)[^>]*>([\s\S]*?)<\/\1>/g)].map((c) => `${c[1]}:${text(c[2])}`));
+    assert.deepEqual(rows, [['th:Name', 'th:Status'], ['td:alpha', 'td:done'], ['td:beta', 'td:open now']], html);
+    assert.equal((html.match(/<table/g) ?? []).length, 1, html);
+    assert.deepEqual(pageErrors, []);
+  });
+
   it('all the JavaScript the console can load stays under 250,000 bytes gzipped', () => {
     const js = fs.readdirSync(path.join(DIST, 'assets')).filter((f) => f.endsWith('.js'));
     const total = js.reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(DIST, 'assets', f)), { level: 9 }).length, 0);

@@ -1,5 +1,6 @@
 import { Editor, Node, mergeAttributes } from '@tiptap/core';
 import StarterKit from '@tiptap/starter-kit';
+import { Table, TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
 import { useEffect, useRef } from 'preact/hooks';
 import { sanitizeHtml } from '../../src/lib/sanitize-html.ts';
 
@@ -32,7 +33,8 @@ export function RichText({ label, html, onChange, readOnly }: { label: string; h
   useEffect(() => {
     const ed = new Editor({
       element: host.current!,
-      extensions: [StarterKit.configure({ link: { openOnClick: false } }), Image],
+      // Tables (GFM tables from agents) would otherwise be flattened to paragraphs on the first edit.
+      extensions: [StarterKit.configure({ link: { openOnClick: false } }), Image, Table, TableRow, TableHeader, TableCell],
       content: sanitizeHtml(html),
       injectCSS: false,
       editable: !readOnly,
