@@ -59,7 +59,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const accounts = createAccountsService({ db, repo: createAccountsRepo(db), apiKeys, clock });
   const sheets = createSheetsService({ repo: createSheetsRepo(db), revisions: createSheetRevisionsRepo(db), outbox, tx, clock, revisionsKeep: config.revisionsKeep });
   const todosRepo = createTodosRepo(db);
-  const todos = createTodosService({ repo: todosRepo, tx, clock });
+  const todos = createTodosService({ repo: todosRepo, outbox, tx, clock });
   const idempotency = createIdempotencyService({ repo: createIdempotencyRepo(db), clock, box: createSecretBox(loadServerKey(config)) });
   const sessions = createSessionsService({ repo: createSessionsRepo(db), todos: todosRepo, sheets, outbox, tx, clock });
   const knowledge = createKnowledgeService({ repo: createKnowledgeRepo(db), outbox, tx, clock });

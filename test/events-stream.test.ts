@@ -196,8 +196,36 @@ for (const dialect of dialects()) {
       scopeError(await s.req('GET', '/v1/events/stream?events=session.saved', { key: sheetsOnly }), 'sessions:read', /session\.saved/);
       scopeError(await s.req('GET', '/v1/events/stream?events=sheet.created,knowledge.saved', { key: sheetsOnly }), 'knowledge:read', /knowledge\.saved/);
       scopeError(await s.req('GET', '/v1/events/stream?events=sheet.created', { key: sessionsOnly }), 'sheets:read', /sheet\.created/);
-      const writeOnly = await issue(['sheets:write', 'todos:read']);
+      const writeOnly = await issue(['sheets:write', 'todos:write']);
       scopeError(await s.req('GET', '/v1/events/stream', { key: writeOnly }), 'sheets:read', /sessions:read/);
+    });
+
+    it('sends todos.synced when a sync changes tasks, nothing for a sync that changes nothing, and todo.deleted', async () => {
+      const a = await stream(alice.key, '?events=todos.synced,todo.deleted');
+      const body = { project: 'live', todos: [{ content: 'Write docs', status: 'pending' }, { content: 'Ship', status: 'pending' }] };
+      const first = await s.req('POST', '/v1/todos', { key: alice.key, body });
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      const ids = (first.body.todos as { id: string }[]).map((t) => t.id).sort();
+      const [synced] = await a.waitFor(1);
+      assert.equal(synced.event, 'todos.synced');
+      assert.deepEqual({ ...synced.data.data, todo_ids: [...synced.data.data.todo_ids].sort() }, { project: 'live', created: 2, updated: 0, todo_ids: ids });
+
+      assert.equal((await s.req('POST', '/v1/todos', { key: alice.key, body })).status, 200, 'the same board again changes nothing');
+      const moved = await s.req('POST', '/v1/todos', { key: alice.key, body: { project: 'live', todos: [{ content: 'Ship', status: 'in_progress' }] } });
+      const shipId = (moved.body.todos as { id: string; content: string }[]).find((t) => t.content === 'Ship')!.id;
+      assert.equal((await s.req('DELETE', `/v1/todos/${shipId}`, { key: alice.key })).status, 200);
+      const got = await a.waitFor(3);
+      assert.deepEqual(got.map((e) => e.event), ['todos.synced', 'todos.synced', 'todo.deleted'], 'the unchanged sync emitted nothing');
+      assert.deepEqual(got[1].data.data, { project: 'live', created: 0, updated: 1, todo_ids: [shipId] });
+      assert.equal(got[2].data.data.todo_id, shipId);
+      assert.equal(got[2].data.data.project, 'live');
+      assert.ok(!Number.isNaN(Date.parse(got[2].data.data.deleted_at)));
+      await a.close();
+
+      const todosRead = await s.req('POST', '/v1/api-keys', { key: alice.key, body: { name: 'todos', scopes: ['todos:read'] } });
+      const scoped = await stream(todosRead.body.api_key, '?events=todos.synced,todo.deleted');
+      assert.equal(scoped.res.status, 200, 'todos:read reads the todo events');
+      await scoped.close();
     });
 
     it('leaves nothing running after clients disconnect', async () => {

@@ -32,6 +32,14 @@ export const EVENT_SCHEMAS = {
   'session.handover': z.strictObject({ session_id: z.string(), handover_id: z.string() }),
   'knowledge.saved': z.strictObject({ type: z.enum(['solution', 'snippet']), id: z.string(), title: z.string() }),
   'export.completed': z.strictObject({ sheet_id: z.string(), format: z.string(), url: z.string() }),
+  // Extensions beyond the spec's Events table, so the console's todo board updates live.
+  'todos.synced': z.strictObject({
+    project: z.string().describe('The project of the sync; empty string for no project.'),
+    created: z.number().int(),
+    updated: z.number().int(),
+    todo_ids: z.array(z.string()).describe('The tasks this sync created or changed.'),
+  }),
+  'todo.deleted': z.strictObject({ todo_id: z.string(), project: z.string(), deleted_at: ts }),
 } as const;
 
 export type EventName = keyof typeof EVENT_SCHEMAS;

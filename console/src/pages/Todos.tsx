@@ -1,13 +1,12 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiError, api, useLoad } from '../api.ts';
 import { Badge, Notice } from '../components.tsx';
+import { useLive } from '../live.ts';
 
 interface Todo { id: string; content: string; status: Status; project: string; priority: string; createdAt: number; version: number }
 type Status = (typeof STATUSES)[number];
 const STATUSES = ['pending', 'in_progress', 'completed'] as const;
 const LABELS: Record<Status, string> = { pending: 'Pending', in_progress: 'In progress', completed: 'Completed' };
-/** Todos emit no events, so the board refreshes on a short poll while it is open. */
-const REFRESH_MS = 5000;
 
 /** A board by status: moving a card (drag it, or pick its status) changes the task's status. */
 export function TodosPage() {
@@ -16,10 +15,8 @@ export function TodosPage() {
   const [error, setError] = useState<string>();
   const [dragging, setDragging] = useState<string>();
   const todos = useLoad(() => api<{ todos: Todo[] }>('GET', `/todos${filter ? `?project=${encodeURIComponent(filter)}` : ''}`).then((r) => r.todos), [filter]);
-  useEffect(() => {
-    const t = setInterval(() => document.visibilityState === 'visible' && todos.reload(), REFRESH_MS);
-    return () => clearInterval(t);
-  }, [todos.reload]);
+  // An agent's sync or delete reloads the board (a burst of them once).
+  useLive(['todos.synced', 'todo.deleted'], () => todos.reload(), 300);
 
   const move = async (t: Todo, status: Status) => {
     if (t.status === status) return;

@@ -84,6 +84,8 @@ export const EVENT_READ_SCOPES: Record<EventName, readonly Scope[]> = {
   'session.handover': ['sessions:read'],
   'knowledge.saved': ['knowledge:read'],
   'spark.executed': ['sparks:run', 'stats:read'],
+  'todos.synced': ['todos:read'],
+  'todo.deleted': ['todos:read'],
 };
 
 /** The events a credential may receive on the event stream (all of them with full access). */

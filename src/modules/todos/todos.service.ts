@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { TodosTable, Trx } from '../../db/types.js';
 import { forbidden, invalid, notFound, versionConflict } from '../../errors.js';
-import type { TxRunner } from '../../events/outbox.js';
+import type { Outbox, TxRunner } from '../../events/outbox.js';
 import type { ExpectedVersions } from '../../http/preconditions.js';
 import { newId } from '../../ids.js';
 import type { TodosRepo } from './todos.repo.js';
@@ -45,8 +45,8 @@ async function retried<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createTodosService(deps: { repo: TodosRepo; tx: TxRunner; clock: Clock }) {
-  const { repo, tx, clock } = deps;
+export function createTodosService(deps: { repo: TodosRepo; outbox: Outbox; tx: TxRunner; clock: Clock }) {
+  const { repo, outbox, tx, clock } = deps;
 
   /** Every id in the batch must exist and be the caller's, or nothing is written. */
   async function resolveIds(trx: Trx, userId: string, ids: string[]) {
@@ -109,10 +109,13 @@ export function createTodosService(deps: { repo: TodosRepo; tx: TxRunner; clock:
         version: 1,
         content_key: key,
       };
-      if (await repo.insertUnlessKeyTaken(row, trx)) return { created: true, row };
+      if (await repo.insertUnlessKeyTaken(row, trx)) return { created: true, row, changed: true };
       // Taken: by a committed task (PostgreSQL waited for its transaction), unless it was deleted since.
       const target = await repo.findByKeyLocked({ userId, project, key }, trx);
-      if (target) return { created: false, row: await change(trx, target, item, now) };
+      if (target) {
+        const row = await change(trx, target, item, now);
+        return { created: false, row, changed: row !== target };
+      }
     }
     throw new Error(`todo content key kept changing under sync (user ${userId})`);
   }
@@ -139,6 +142,8 @@ export function createTodosService(deps: { repo: TodosRepo; tx: TxRunner; clock:
           const byId = await resolveIds(trx, userId, input.todos.flatMap((t) => (t.id ? [t.id] : [])));
           let created = 0;
           let updated = 0;
+          const createdIds = new Set<string>();
+          const changedIds = new Set<string>();
           for (const item of input.todos) {
             const now = clock.now();
             let row: TodosTable;
@@ -148,14 +153,27 @@ export function createTodosService(deps: { repo: TodosRepo; tx: TxRunner; clock:
                 throw versionConflict('todo', target.id, target.version);
               }
               row = await change(trx, target, item, now);
+              if (row !== target) changedIds.add(row.id);
               updated++;
             } else {
               const out = await matchOrCreate(trx, userId, project, item, now);
               row = out.row;
               if (out.created) created++;
               else updated++;
+              if (out.created) createdIds.add(row.id);
+              else if (out.changed) changedIds.add(row.id);
             }
             if (byId.has(row.id)) byId.set(row.id, row);
+          }
+          // Only when a task was created or changed: a sync that repeats the board says nothing.
+          if (createdIds.size + changedIds.size > 0) {
+            const changedOnly = [...changedIds].filter((id) => !createdIds.has(id));
+            await outbox.emit(trx, userId, 'todos.synced', {
+              project,
+              created: createdIds.size,
+              updated: changedOnly.length,
+              todo_ids: [...createdIds, ...changedOnly],
+            });
           }
           const todos = (await repo.list({ userId, project }, trx)).map(toTodoView);
           return { created, updated, todos };
@@ -172,6 +190,7 @@ export function createTodosService(deps: { repo: TodosRepo; tx: TxRunner; clock:
           if (expected && !expected.includes(row.version)) throw versionConflict('todo', id, row.version);
           await repo.remove(id, trx);
           if (row.content_key !== null) await passKeyOn(trx, row, row.content_key);
+          await outbox.emit(trx, userId, 'todo.deleted', { todo_id: id, project: row.project, deleted_at: clock.now().toISOString() });
           return { id, deleted: true as const };
         }),
       );
