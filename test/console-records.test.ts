@@ -41,7 +41,10 @@ describe('console records in headless Chromium', { skip }, () => {
     ids.todoDocs = todos.find((t: { content: string }) => t.content === 'Quasar docs').id;
     ids.todoTests = todos.find((t: { content: string }) => t.content === 'Quasar tests').id;
     await rest('POST', '/v1/sheets', { title: 'Quasar notes', content: { col1: '<p>plan</p>' } });
-    for (const [date, hours] of [['2026-11-16', 2], ['2026-11-17', 3], ['2026-11-23', 4]] as const) await rest('POST', '/v1/stats?action=worktime', { hours, date });
+    // Last week's Monday and Tuesday, and this week's Monday: inside the 56 days daily_hours covers.
+    const monday = new Date(Date.now() - ((new Date().getUTCDay() + 6) % 7) * 86_400_000);
+    const day = (offset: number) => new Date(monday.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+    for (const [date, hours] of [[day(-7), 2], [day(-6), 3], [day(0), 4]] as const) await rest('POST', '/v1/stats?action=worktime', { hours, date });
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-chromium-'));
     ctx = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
@@ -73,6 +76,12 @@ describe('console records in headless Chromium', { skip }, () => {
     await page.locator('[data-status=completed]').getByText('Quasar tests').waitFor();
     todos = (await rest('GET', '/v1/todos?project=quasar')).todos;
     assert.equal(todos.find((t: { id: string }) => t.id === ids.todoTests).status, 'completed');
+
+    // An agent's sync and delete show up without a reload (todos.synced / todo.deleted on the event stream).
+    const added = (await rest('POST', '/v1/todos', { project: 'quasar', todos: [{ content: 'Quasar release', status: 'pending' }] })).todos;
+    await page.locator('[data-status=pending]').getByText('Quasar release').waitFor({ timeout: 4000 });
+    await rest('DELETE', `/v1/todos/${added.find((t: { content: string }) => t.content === 'Quasar release').id}`);
+    await page.getByText('Quasar release').waitFor({ state: 'detached', timeout: 4000 });
     await shot('todos-board');
   });
 

@@ -62,6 +62,7 @@ for (const dialect of dialects()) {
         worktime: { total_hours: 0, this_month_hours: 0 },
         sessions: { total: 0, this_month: 0 },
         recent_work_logs: [],
+        daily_hours: [],
       });
 
       // Last millisecond of June.
@@ -121,6 +122,34 @@ for (const dialect of dialects()) {
       assert.deepEqual(st.recent_work_logs[1], { id: ids[0], project: 'p1', hours: 1, description: 'd1', date: '2026-09-12', createdAt: '2026-09-10T12:00:01.000Z' });
       assert.equal(st.worktime.total_hours, 14);
       assert.equal((await stats(alice.key)).recent_work_logs.some((l: any) => ids.includes(l.id)), false, 'other accounts are not counted');
+    });
+
+    it('sums hours per work date over the last 56 UTC days from all logs, not only the 10 newest', async () => {
+      const dave = await s.user('free');
+      clock.set(new Date('2026-10-20T10:00:00.000Z'));
+      const logs: [string, number][] = [
+        ['2026-10-21', 2], // tomorrow: outside
+        ['2026-10-20', 1.5], ['2026-10-20', 0.25],
+        ['2026-10-19', 2],
+        ['2026-10-15', 1], ['2026-10-15', 1], ['2026-10-15', 1],
+        ['2026-10-01', 4],
+        ['2026-09-20', 0.1], ['2026-09-20', 0.2],
+        ['2026-08-26', 1], // the 56th day back, beyond the 10 newest logs
+        ['2026-08-25', 5], // the 57th: outside
+      ];
+      await Promise.all(logs.map(([date, hours]) => worktime({ hours, date }, dave.key)));
+      await worktime({ hours: 7, date: '2026-10-19' }, alice.key);
+      const st = await stats(dave.key);
+      assert.equal(st.recent_work_logs.length, 10);
+      assert.equal(st.recent_work_logs.some((l: any) => l.date === '2026-08-26'), false, 'the oldest day is not among the 10 newest logs');
+      assert.deepEqual(st.daily_hours, [
+        { date: '2026-08-26', hours: 1 },
+        { date: '2026-09-20', hours: 0.3 },
+        { date: '2026-10-01', hours: 4 },
+        { date: '2026-10-15', hours: 3 },
+        { date: '2026-10-19', hours: 2 },
+        { date: '2026-10-20', hours: 1.75 },
+      ]);
     });
   });
 }

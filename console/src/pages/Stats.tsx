@@ -2,21 +2,21 @@ import { api, useLoad } from '../api.ts';
 import { HoursChart, Notice } from '../components.tsx';
 import { useLive } from '../live.ts';
 
-interface WorkLog { id: string; hours: number; date: string; project: string | null }
+interface DayHours { date: string; hours: number }
 interface Stats {
   sheets: { total: number; created_this_month: number };
   sparks: { executed_total: number; executed_this_month: number };
   worktime: { total_hours: number; this_month_hours: number };
   sessions: { total: number; this_month: number };
-  recent_work_logs: WorkLog[];
+  daily_hours: DayHours[];
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-/** Hours summed by a key of the log's date (the day itself, or the Monday of its week), oldest first. */
-function sumBy(logs: WorkLog[], key: (date: string) => string) {
+/** Hours summed by a key of the day (the day itself, or the Monday of its week), oldest first. */
+function sumBy(days: DayHours[], key: (date: string) => string) {
   const map = new Map<string, number>();
-  for (const l of logs) map.set(key(l.date), round((map.get(key(l.date)) ?? 0) + l.hours));
+  for (const l of days) map.set(key(l.date), round((map.get(key(l.date)) ?? 0) + l.hours));
   return [...map.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, hours]) => ({ date, hours }));
 }
 
@@ -49,10 +49,10 @@ export function StatsPage() {
           </section>
           <section class="card">
             <h2>Work hours by day</h2>
-            <HoursChart days={sumBy(s.recent_work_logs, (d) => d)} />
+            <HoursChart days={s.daily_hours} />
             <h2>Work hours by week (from Monday)</h2>
-            <HoursChart days={sumBy(s.recent_work_logs, mondayOf)} label="Work hours by week" />
-            <p class="muted small-text">From the {s.recent_work_logs.length} most recent work logs.</p>
+            <HoursChart days={sumBy(s.daily_hours, mondayOf)} label="Work hours by week" />
+            <p class="muted small-text">All work time of the last 56 days (UTC); days without work are left out.</p>
           </section>
         </>
       )}

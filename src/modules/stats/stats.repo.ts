@@ -27,6 +27,19 @@ export function createStatsRepo(db: Db) {
   return {
     count,
     hours,
+    /** Hours per work date in [fromDate, toDate), oldest first; dates are stored as YYYY-MM-DD text on both dialects. */
+    async dailyHours(userId: string, fromDate: string, toDate: string) {
+      const rows = await db
+        .selectFrom('work_logs')
+        .select((eb) => ['date', eb.fn.sum<number | string>('hours').as('h')])
+        .where('user_id', '=', userId)
+        .where('date', '>=', fromDate)
+        .where('date', '<', toDate)
+        .groupBy('date')
+        .orderBy('date')
+        .execute();
+      return rows.map((r) => ({ date: r.date, hours: Number(r.h) }));
+    },
     recentWorkLogs(userId: string, limit: number) {
       return db.selectFrom('work_logs').selectAll().where('user_id', '=', userId).orderBy('date', 'desc').orderBy('id', 'desc').limit(limit).execute();
     },

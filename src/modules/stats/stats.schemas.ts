@@ -52,6 +52,9 @@ export const Stats = z
     }),
     sessions: z.object({ total: z.number().int(), this_month: z.number().int() }),
     recent_work_logs: z.array(WorkLog).describe('The 10 newest work logs by date, then by time recorded.'),
+    daily_hours: z
+      .array(z.object({ date: z.string().describe('Work date, YYYY-MM-DD.'), hours: z.number() }))
+      .describe('Hours of all work logs per work date over the last 56 UTC days (today included), oldest first; days without work are omitted.'),
   })
   .meta({ id: 'Stats' });
 export type StatsView = z.infer<typeof Stats>;

@@ -5,6 +5,14 @@ import type { MonthRange, StatsRepo } from './stats.repo.js';
 import type { StatsView, WorkLogView, WorktimeInput } from './stats.schemas.js';
 
 export const RECENT_WORK_LOGS = 10;
+export const DAILY_HOURS_DAYS = 56;
+
+/** [from, to) as YYYY-MM-DD: the last `days` UTC days, today included. */
+export function lastDays(now: Date, days: number) {
+  const to = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+  const from = new Date(to.getTime() - days * 86_400_000);
+  return { fromDate: from.toISOString().slice(0, 10), toDate: to.toISOString().slice(0, 10) };
+}
 
 /** The current UTC calendar month of `now`, as half-open ranges. */
 export function utcMonth(now: Date): MonthRange {
@@ -39,8 +47,10 @@ export function createStatsService(deps: { repo: StatsRepo; clock: Clock }) {
     },
 
     async get(userId: string): Promise<StatsView> {
-      const month = utcMonth(clock.now());
-      const [sheetsTotal, sheetsMonth, sparksTotal, sparksMonth, hoursTotal, hoursMonth, sessionsTotal, sessionsMonth, recent] = await Promise.all([
+      const now = clock.now();
+      const month = utcMonth(now);
+      const window = lastDays(now, DAILY_HOURS_DAYS);
+      const [sheetsTotal, sheetsMonth, sparksTotal, sparksMonth, hoursTotal, hoursMonth, sessionsTotal, sessionsMonth, recent, daily] = await Promise.all([
         repo.count('sheets', userId),
         repo.count('sheets', userId, month),
         repo.count('spark_runs', userId),
@@ -50,6 +60,7 @@ export function createStatsService(deps: { repo: StatsRepo; clock: Clock }) {
         repo.count('sessions', userId),
         repo.count('sessions', userId, month),
         repo.recentWorkLogs(userId, RECENT_WORK_LOGS),
+        repo.dailyHours(userId, window.fromDate, window.toDate),
       ]);
       return {
         sheets: { total: sheetsTotal, created_this_month: sheetsMonth },
@@ -57,6 +68,7 @@ export function createStatsService(deps: { repo: StatsRepo; clock: Clock }) {
         worktime: { total_hours: roundHours(hoursTotal), this_month_hours: roundHours(hoursMonth) },
         sessions: { total: sessionsTotal, this_month: sessionsMonth },
         recent_work_logs: recent.map(toWorkLogView),
+        daily_hours: daily.map((d) => ({ date: d.date, hours: roundHours(d.hours) })),
       };
     },
   };
