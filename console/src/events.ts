@@ -1,4 +1,4 @@
-/** The event catalogue as in src/events/catalog.ts (test/console.test.ts checks the two agree). */
+/** The event catalogue as in src/events/catalog.ts (test/console-session.test.ts checks the two agree). */
 export const EVENT_NAMES = [
   'sheet.created',
   'sheet.updated',
@@ -8,4 +8,6 @@ export const EVENT_NAMES = [
   'session.handover',
   'knowledge.saved',
   'export.completed',
+  'todos.synced',
+  'todo.deleted',
 ];
