@@ -155,5 +155,15 @@ for (const dialect of dialects()) {
       await assertIdRouteSecurity(s, { method: 'DELETE', path: (x) => `/v1/sheets/${x}` }, alice, id, unknown);
       assert.equal((await s.req('GET', `/v1/sheets/${id}`, { key: alice.key })).body.sheet.trashedAt, null, 'the other account changed nothing');
     });
+
+    it("PUT on another account's big sheet is a 403 (its stored columns are not prepared first)", async () => {
+      const big = `<p>${'word '.repeat(8000)}</p>`;
+      assert.ok(big.length > 32 * 1024);
+      const id = (await create({ title: 'big', content: { col1: big } })).body.id;
+      const mallory = await s.user('free');
+      const r = await s.req('PUT', `/v1/sheets/${id}`, { key: mallory.key, body: { title: 'mine now' } });
+      assertError(r, 403, 'forbidden');
+      assert.equal((await s.req('GET', `/v1/sheets/${id}`, { key: alice.key })).body.sheet.title, 'big');
+    });
   });
 }

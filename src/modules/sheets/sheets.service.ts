@@ -43,9 +43,11 @@ export function createSheetsService(deps: {
   }
 
   /** The search text of a write covers the columns it keeps too: big stored ones are read off the event loop first. */
-  async function prepareStoredColumns(id: string) {
+  async function prepareStoredColumns(userId: string, id: string) {
     const row = await repo.findById(id);
-    if (row && row.content.length >= OFF_THREAD_MIN_CHARS) await prepareHtmlTexts(Object.values(JSON.parse(row.content) as Content));
+    // Someone else's sheet: lockOwned answers 403 next; never parse content the caller cannot write.
+    if (!row || row.user_id !== userId) return;
+    if (row.content.length >= OFF_THREAD_MIN_CHARS) await prepareHtmlTexts(Object.values(JSON.parse(row.content) as Content));
   }
 
   /** Creates a sheet inside the caller's transaction (handovers reuse this). */
@@ -103,7 +105,7 @@ export function createSheetsService(deps: {
      */
     async update(auth: AuthContext, id: string, input: UpdateSheetInput, expected?: ExpectedVersions) {
       await prepareHtmlTexts(Object.values(input.content ?? {}));
-      if (input.title !== undefined || input.content !== undefined) await prepareStoredColumns(id);
+      if (input.title !== undefined || input.content !== undefined) await prepareStoredColumns(auth.userId, id);
       return tx(async (trx) => {
         const row = await writer.lockOwned(trx, auth.userId, id, expected);
         const current = toSheetView(row);
