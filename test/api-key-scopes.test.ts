@@ -81,6 +81,8 @@ for (const dialect of dialects()) {
       assert.equal((await s.req('GET', '/v1/spark', { key: sparks.api_key })).status, 200);
       const create = { name: 'mine', prompt: 'Say {{content}}' };
       assertScopeError(await s.req('POST', '/v1/spark?action=create', { key: sparks.api_key, body: create }), 'sparks:manage');
+      // The handler reads the decoded query, so an encoded spelling must need sparks:manage too.
+      assertScopeError(await s.req('POST', '/v1/spark?action=%63reate', { key: sparks.api_key, body: create }), 'sparks:manage');
       const manage = await issue({ scopes: ['sparks:manage'] });
       assert.equal((await s.req('POST', '/v1/spark?action=create', { key: manage.api_key, body: create })).status, 200);
 

@@ -33,7 +33,7 @@ export function requireApiKey(scope: FastifyInstance, apiKeys: ApiKeysService, c
     }
     await limits?.account(req, reply);
     // One table for every /v1 route (by path prefix and method); MCP checks each tool instead.
-    const required = requiredScope(req.method, req.routeOptions.url, req.url);
+    const required = requiredScope(req.method, req.routeOptions.url, (req.query as Record<string, unknown> | undefined)?.action);
     if (required) requireScope(req.auth.scopes, required);
   });
 }

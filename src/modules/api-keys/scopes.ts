@@ -48,7 +48,7 @@ const DOMAINS: Record<string, string> = { sheets: 'sheets', sessions: 'sessions'
  * modules add under a known prefix are covered without listing them. A prefix this table does not know
  * needs full access ("*"): a new area is closed to scoped credentials until it is named here.
  */
-export function requiredScope(method: string, routeUrl: string | undefined, rawUrl = ''): string | undefined {
+export function requiredScope(method: string, routeUrl: string | undefined, action?: unknown): string | undefined {
   if (!routeUrl?.startsWith('/v1/')) return undefined;
   const segments = routeUrl.slice(4).split('/');
   const [area] = segments;
@@ -58,9 +58,10 @@ export function requiredScope(method: string, routeUrl: string | undefined, rawU
   if (area === 'exports') return read ? 'sheets:read' : 'exports:create';
   if (DOMAINS[area]) return `${DOMAINS[area]}:${read ? 'read' : 'write'}`;
   // GET /v1/spark lists what may be run and POST /v1/spark runs one, unless ?action=create makes a user
-  // Spark; /v1/spark/:id is a user Spark itself.
+  // Spark; /v1/spark/:id is a user Spark itself. `action` is the parsed query value the handler reads,
+  // so an encoded spelling (%63reate) cannot slip past a match on the raw URL.
   if (area === 'spark' || area === 'sparks') {
-    if (segments.length === 1) return !read && /[?&]action=create(&|$)/.test(rawUrl) ? 'sparks:manage' : 'sparks:run';
+    if (segments.length === 1) return !read && [action].flat().includes('create') ? 'sparks:manage' : 'sparks:run';
     return read ? 'sparks:run' : 'sparks:manage';
   }
   // The event stream checks each event against the credential's scopes (readableEvents below).
@@ -97,6 +98,16 @@ export function readableEvents(granted: Granted | undefined): EventName[] {
 export function eventScopeError(event: EventName): AppError {
   const allowed = EVENT_READ_SCOPES[event];
   return new AppError('insufficient_scope', `The event ${event} needs the scope ${allowed.join(' or ')}`, undefined, { required_scope: allowed[0] });
+}
+
+/**
+ * A webhook may only subscribe to events the credential could read on the event stream, so
+ * webhooks:manage alone does not reach other domains' payloads; "*" needs every event readable.
+ */
+export function requireReadableEvents(granted: Granted | undefined, events: readonly string[]): void {
+  const wanted = events.includes(FULL_ACCESS) ? EVENT_NAMES : (events.filter((e) => e in EVENT_READ_SCOPES) as EventName[]);
+  const denied = wanted.find((e) => !EVENT_READ_SCOPES[e].some((s) => hasScope(granted, s)));
+  if (denied) throw eventScopeError(denied);
 }
 
 /**
