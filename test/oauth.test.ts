@@ -175,6 +175,12 @@ for (const dialect of dialects()) {
       const first = await exchange(verifier);
       assert.equal(first.status, 200, JSON.stringify(first.body));
       assert.equal((await mcpStatus(s, first.body.access_token)).status, 200);
+      // A replay without the verifier (or with another redirect_uri) is refused and revokes nothing.
+      const forged = await exchange(pkce().verifier);
+      assert.equal(forged.body.error, 'invalid_grant');
+      const otherUri = await token(s, { grant_type: 'authorization_code', code, client_id, redirect_uri: 'http://127.0.0.1:7777/other', code_verifier: verifier });
+      assert.equal(otherUri.body.error, 'invalid_grant');
+      assert.equal((await mcpStatus(s, first.body.access_token)).status, 200, 'a replay failing PKCE does not revoke');
       const replay = await exchange(verifier);
       assert.equal(replay.body.error, 'invalid_grant');
       assert.equal((await mcpStatus(s, first.body.access_token)).status, 401, 'the replay revoked the first tokens');
@@ -215,6 +221,23 @@ for (const dialect of dialects()) {
       assert.equal(replay.body.error, 'invalid_grant');
       assert.equal((await mcpStatus(s, second.access_token)).status, 401, 'the whole grant is revoked');
       assert.equal((await token(s, { grant_type: 'refresh_token', refresh_token: second.refresh_token!, client_id })).body.error, 'invalid_grant');
+    });
+
+    it('a refresh asking for fewer scopes than the grant is refused (tokens carry the grant\'s scopes)', async () => {
+      const { client_id } = await register(s);
+      const { verifier, challenge } = pkce();
+      const url = authorizeUrl(s, { response_type: 'code', client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' });
+      const { code } = await approve(s, url, alice.key, ['sheets:read', 'sheets:write']);
+      const issued = await token(s, { grant_type: 'authorization_code', code, client_id, redirect_uri: REDIRECT, code_verifier: verifier });
+      assert.equal(issued.status, 200, JSON.stringify(issued.body));
+      const narrower = await token(s, { grant_type: 'refresh_token', refresh_token: issued.body.refresh_token, client_id, scope: 'sheets:read' });
+      assert.equal(narrower.status, 400);
+      assert.equal(narrower.body.error, 'invalid_scope');
+      // The refused refresh did not use up the token: the same scopes (in any order) still refresh.
+      const same = await token(s, { grant_type: 'refresh_token', refresh_token: issued.body.refresh_token, client_id, scope: 'sheets:write sheets:read' });
+      assert.equal(same.status, 200, JSON.stringify(same.body));
+      assert.equal(same.body.scope, 'sheets:write sheets:read');
+      assert.equal((await s.req('POST', '/v1/sheets', { key: same.body.access_token, body: { title: 'still writable' } })).status, 200);
     });
 
     it('revoking a connected app (REST or RFC 7009) makes the next MCP call 401', async () => {
@@ -282,6 +305,43 @@ for (const dialect of dialects()) {
         await r.text();
       }
       assert.equal(statuses.at(-1), 429);
+    });
+  });
+}
+
+for (const dialect of dialects()) {
+  describe(`OAuth consent form limits and metadata client races [${dialect}]`, () => {
+    let s: TestServer;
+    let doc: Awaited<ReturnType<typeof serveMetadataDocument>>;
+    before(async () => {
+      doc = await serveMetadataDocument();
+      s = await startServer(dialect, { env: { ...webhookEnv(), AUTH_FAILURE_LIMIT: '3' } });
+    });
+    after(async () => {
+      await s.close();
+      await doc.close();
+    });
+
+    it('concurrent authorization requests for one new metadata client_id all succeed', async () => {
+      const url = String(authorizeUrl(s, { response_type: 'code', client_id: doc.url, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' }));
+      const pages = await Promise.all(Array.from({ length: 8 }, () => openConsent(url)));
+      assert.deepEqual(pages.map((p) => p.res.status), Array(8).fill(200), pages.map((p) => p.html.slice(0, 200)).join('\n'));
+      const rows = await s.c.db.selectFrom('oauth_clients').selectAll().where('id', '=', doc.url).execute();
+      assert.equal(rows.length, 1);
+    });
+
+    it('wrong API keys on the consent form count as failed authentications: over the limit, 429', async () => {
+      const { client_id } = await register(s);
+      const page = await openConsent(String(authorizeUrl(s, { response_type: 'code', client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' })));
+      const statuses: number[] = [];
+      let last: Awaited<ReturnType<typeof submitConsent>> | undefined;
+      for (let i = 0; i < 4; i++) {
+        last = await submitConsent(s, page, { key: `sk_${String(i).repeat(43)}` });
+        statuses.push(last.res.status);
+      }
+      assert.deepEqual(statuses.slice(0, 2), [401, 401]);
+      assert.equal(statuses.at(-1), 429);
+      assert.ok(Number(last!.res.headers.get('retry-after')) > 0);
     });
   });
 }

@@ -10,8 +10,10 @@ export function createOAuthRepo(db: Executor) {
     },
     /** A metadata document client, fetched again: its cached copy is replaced. */
     async upsertMetadataClient(row: OAuthClientsTable) {
-      await db.deleteFrom('oauth_clients').where('id', '=', row.id).execute();
-      await db.insertInto('oauth_clients').values(row).execute();
+      // One statement, so two concurrent fetches of the same document cannot collide on the key.
+      // created_at and last_used_at of an existing row are kept.
+      const { client_name, redirect_uris, fetched_at } = row;
+      await db.insertInto('oauth_clients').values(row).onConflict((oc) => oc.column('id').doUpdateSet({ client_name, redirect_uris, fetched_at })).execute();
     },
     async touchClient(id: string, at: string) {
       await db.updateTable('oauth_clients').set({ last_used_at: at }).where('id', '=', id).execute();

@@ -255,11 +255,16 @@ async function decide(req: FastifyRequest, reply: FastifyReply, deps: OAuthRoute
   const session = await sessionUser(deps, req);
   if (session) auth = session.auth;
   else {
+    // The form checks API keys, so it shares the per-address failed-authentication limit with
+    // bad keys and console sign-ins; an address over it is refused (429) before the lookup.
+    const limits = req.server.rateLimits;
+    await limits?.refuseBlockedAddress(req, reply);
     try {
       auth = await deps.apiKeys.authenticate(`Bearer ${(one(f.api_key) ?? '').trim()}`);
     } catch (err) {
-      if (err instanceof AppError && err.code === 'unauthorized') return authorizePage(req, reply, deps, f, `${err.message}. Enter a valid API key.`);
-      throw err;
+      if (!(err instanceof AppError && err.code === 'unauthorized')) throw err;
+      await limits?.authFailure(req, reply);
+      return authorizePage(req, reply, deps, f, `${err.message}. Enter a valid API key.`);
     }
   }
   const chosen = [f.scope_choice ?? []].flat().filter((s): s is string => typeof s === 'string');

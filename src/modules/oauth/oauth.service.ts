@@ -91,15 +91,17 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
       if (!p.verifier) throw new OAuthError('invalid_request', 'code_verifier is missing (PKCE is required)');
       const row = await repo.findCode(hash(p.code));
       if (!row || row.client_id !== client.id) throw new OAuthError('invalid_grant', 'Unknown authorization code');
+      // redirect_uri and the verifier are checked before the replay branch: only a replay by the holder
+      // of the verifier revokes the grant, not anyone who saw a used code and the public client_id.
+      if (row.redirect_uri !== p.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
+      if (!verifierMatches(p.verifier, row.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
       if (row.used_at) {
         // A replayed code: whatever the first exchange issued is revoked (RFC 6749 section 4.1.2).
         if (row.grant_id) await revoke(row.grant_id);
         throw new OAuthError('invalid_grant', 'This authorization code was already used; the tokens issued for it are revoked');
       }
       if (row.expires_at <= clock.now().toISOString()) throw new OAuthError('invalid_grant', 'The authorization code has expired');
-      if (row.redirect_uri !== p.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
       if (p.resource && p.resource !== row.resource) throw new OAuthError('invalid_target', `resource must be ${row.resource}`);
-      if (!verifierMatches(p.verifier, row.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
       const scopes = JSON.parse(row.scopes) as string[];
       const now = clock.now();
       const grantId = newId('grt', now.getTime());
@@ -136,9 +138,12 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
       if (row.expires_at <= clock.now().toISOString()) throw new OAuthError('invalid_grant', 'The refresh token has expired; authorize again');
       if (p.resource && p.resource !== grant.resource) throw new OAuthError('invalid_target', `resource must be ${grant.resource}`);
       const granted = JSON.parse(grant.scopes) as string[];
-      const scopes = p.scope ? parseScope(p.scope) : granted;
+      const scopes = p.scope?.trim() ? parseScope(p.scope) : granted;
       const extra = scopes.find((s) => !granted.includes(s));
       if (extra) throw new OAuthError('invalid_scope', `The grant does not include ${extra}`);
+      // Tokens carry the grant's scopes (none are stored per token), so a narrower set is refused
+      // rather than echoed in `scope` while the tokens keep every granted scope.
+      if (scopes.length !== granted.length) throw new OAuthError('invalid_scope', 'A refresh cannot narrow the scopes; it must ask for all the grant\'s scopes or omit scope; authorize again for fewer');
       const tokens = await db.transaction().execute(async (trx) => {
         if (!(await repo.useToken(row.token_hash, clock.now().toISOString(), trx))) return undefined;
         return tokensFor(grant.id, scopes, trx);
