@@ -77,7 +77,11 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       registerWebhookRoutes(api, c.webhooks);
       registerStatsRoutes(api, c.stats);
       registerExportRoutes(api, c.exports, c.config.publicUrl);
-      registerEventRoutes(api, c.events);
+      registerEventRoutes(api, c.events, {
+        apiKeys: c.apiKeys,
+        consoleAuth: consoleCookieAuth(c.consoleSessions, c.config.publicUrl),
+        tokens: accessTokenAuth(c.oauth),
+      });
       registerConnectedAppRoutes(api, c.oauth);
     },
     { prefix: API_PREFIX },

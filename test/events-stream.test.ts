@@ -45,6 +45,8 @@ export async function openStream(url: string, headers: Record<string, string>) {
     res: { status: res.statusCode, headers: { get: (name: string) => String(res.headers[name.toLowerCase()] ?? '') } },
     received,
     comments,
+    /** Settles when the server ends the stream (or close() is called). */
+    ended: done,
     /** Waits until `n` events arrived (the test's own timeout bounds it). */
     async waitFor(n: number) {
       while (received.length < n) await new Promise<void>((r) => waiters.push(r));
@@ -98,6 +100,19 @@ for (const dialect of dialects()) {
       assert.equal(a.received.length, 1, "another account's event never reaches alice");
       await a.close();
       await b.close();
+    });
+
+    it('ends the stream once its API key is disabled, and delivers nothing written after', { timeout: 15_000 }, async () => {
+      const made = await s.req('POST', '/v1/api-keys', { key: alice.key, body: { name: 'streamer' } });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      const a = await stream(made.body.api_key as string, '?events=sheet.created');
+      assert.equal(a.res.status, 200);
+      await sheet('Before disable');
+      await a.waitFor(1);
+      assert.equal((await s.req('DELETE', `/v1/api-keys/${made.body.id}`, { key: alice.key })).status, 200);
+      await sheet('After disable');
+      await a.ended;
+      assert.deepEqual(a.received.map((e) => e.data.data.name), ['Before disable']);
     });
 
     it('filters by events= and refuses unknown names', async () => {

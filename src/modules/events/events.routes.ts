@@ -1,5 +1,9 @@
 import { once } from 'node:events';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { BearerAuth } from '../../http/auth.js';
+import type { ApiKeysService, AuthContext } from '../api-keys/api-keys.service.js';
+import type { ConsoleCookieAuth } from '../console/console.cookie.js';
 import { EVENT_NAMES } from '../../events/catalog.js';
 import { responses } from '../../http/schemas.js';
 import type { ZApp } from '../../http/types.js';
@@ -29,8 +33,22 @@ const StreamBody = z
       'A comment line (`: heartbeat`) every 15 seconds keeps proxies from closing an idle stream.',
   );
 
+/** The credentials the /v1 auth hook accepts, so a stream can re-check the one it was opened with. */
+export interface StreamAuth {
+  apiKeys: ApiKeysService;
+  consoleAuth?: ConsoleCookieAuth;
+  tokens?: BearerAuth;
+}
+
+/** Authenticates the request again the way requireApiKey did (same dispatch, no rate-limit counting). */
+function reauthenticate(req: FastifyRequest, { apiKeys, consoleAuth, tokens }: StreamAuth): Promise<AuthContext> {
+  if (consoleAuth?.applies(req)) return consoleAuth.authenticate(req);
+  if (tokens?.applies(req.headers.authorization)) return tokens.authenticate(req.headers.authorization!);
+  return apiKeys.authenticate(req.headers.authorization);
+}
+
 /** GET /v1/events/stream: the account's events as Server-Sent Events, from the outbox. */
-export function registerEventRoutes(app: ZApp, events: EventsService) {
+export function registerEventRoutes(app: ZApp, events: EventsService, auth: StreamAuth) {
   const { heartbeatMs } = events;
   const open = new Set<() => void>();
   // Fastify's close waits for busy connections; a stream never goes idle, so end them first.
@@ -65,7 +83,29 @@ export function registerEventRoutes(app: ZApp, events: EventsService) {
         'x-accel-buffering': 'no',
       });
       res.write('retry: 2000\n: connected\n\n');
-      const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs);
+      // A key disabled or expired, a grant revoked, a session ended after the stream opened: it ends at
+      // the next heartbeat or batch, whichever comes first. Any failure (even a database error) ends it;
+      // the client reconnects with Last-Event-ID.
+      const { userId, keyId } = req.auth;
+      const stillValid = async () => {
+        try {
+          const now = await reauthenticate(req, auth);
+          return now.userId === userId && now.keyId === keyId;
+        } catch {
+          return false;
+        }
+      };
+      let checking = false;
+      const heartbeat = setInterval(() => {
+        if (checking) return;
+        checking = true;
+        void stillValid().then((ok) => {
+          checking = false;
+          if (ac.signal.aborted) return;
+          if (ok) res.write(': heartbeat\n\n');
+          else stop();
+        });
+      }, heartbeatMs);
       const stop = () => {
         clearInterval(heartbeat);
         open.delete(stop);
@@ -75,7 +115,9 @@ export function registerEventRoutes(app: ZApp, events: EventsService) {
       res.on('close', stop);
       try {
         while (!ac.signal.aborted) {
-          for (const e of await cursor.next()) {
+          const batch = await cursor.next();
+          if (batch.length > 0 && !(await stillValid())) break;
+          for (const e of batch) {
             if (ac.signal.aborted) break;
             if (!res.write(`id: ${e.id}\nevent: ${e.event}\ndata: ${e.body}\n\n`)) await once(res, 'drain', { signal: ac.signal });
           }
