@@ -90,6 +90,23 @@ for (const dialect of dialects()) {
       assert.equal((await s.req('POST', `/v1/sheets/${id}/export`, { key: exporter.api_key, body: { format: 'txt' } })).status, 200);
     });
 
+    it('webhooks:manage subscribes only to events the credential could read on the event stream', async () => {
+      const hook = (key: string, events: string[]) => s.req('POST', '/v1/webhooks', { key, body: { url: 'https://example.com/h', events } });
+      const manager = await issue({ scopes: ['webhooks:manage'] });
+      assertScopeError(await hook(manager.api_key, ['*']), 'sheets:read');
+      assertScopeError(await hook(manager.api_key, ['sheet.created']), 'sheets:read');
+      const todos = await issue({ scopes: ['webhooks:manage', 'todos:read'] });
+      assert.equal((await hook(todos.api_key, ['todos.synced', 'todo.deleted'])).status, 200);
+      assertScopeError(await hook(todos.api_key, ['todos.synced', 'session.saved']), 'sessions:read');
+      assertScopeError(await hook(todos.api_key, ['*']), 'sheets:read');
+      const client = await httpClient(s, manager.api_key);
+      toolScopeError(await client.callTool({ name: 'register_webhook', arguments: { url: 'https://example.com/h', events: ['knowledge.saved'] } }), 'knowledge:read');
+      await client.close();
+      const all = await issue({ scopes: [...SCOPES] });
+      assert.equal((await hook(all.api_key, ['*'])).status, 200);
+      assert.equal((await hook(alice.key, ['*'])).status, 200);
+    });
+
     it('keys:manage never grants more than its own scopes', async () => {
       const manager = await issue({ scopes: ['keys:manage', 'todos:read'] });
       const child = await issue({ scopes: ['todos:read'] }, manager.api_key);

@@ -41,7 +41,7 @@ export function registerWebhookTools(t: ToolRegistry, c: Container): void {
     input: CreateWebhookBody,
     output: CreateWebhookResponse,
     annotations: SENDS,
-    run: async (args, auth) => ({ success: true as const, webhook: await c.webhooks.create(auth.userId, auth.plan, args) }),
+    run: async (args, auth) => ({ success: true as const, webhook: await c.webhooks.create(auth.userId, auth.plan, args, auth.scopes) }),
   });
 
   t.define('delete_webhook', {

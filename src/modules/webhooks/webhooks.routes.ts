@@ -29,7 +29,7 @@ export function registerWebhookRoutes(app: ZApp, webhooks: WebhooksService) {
       body: CreateWebhookBody,
       response: responses(CreateWebhookResponse, 403, 415),
     },
-    handler: async (req) => ({ success: ok, webhook: await webhooks.create(req.auth.userId, req.auth.plan, req.body) }),
+    handler: async (req) => ({ success: ok, webhook: await webhooks.create(req.auth.userId, req.auth.plan, req.body, req.auth.scopes) }),
   });
   app.delete('/webhooks/:id', {
     schema: { tags, operationId: 'deleteWebhook', summary: 'Delete a webhook and its delivery log', params: IdParams, response: responses(DeleteWebhookResponse, 403, 404) },

@@ -7,6 +7,7 @@ import type { DeliveryEngine } from '../../webhooks/delivery.js';
 import { envelope, paidPlan, TEST_EVENT } from '../../webhooks/queue.js';
 import { newWebhookSecret } from '../../webhooks/secrets.js';
 import type { Plan } from '../accounts/accounts.repo.js';
+import { requireReadableEvents, type Granted } from '../api-keys/scopes.js';
 import type { WebhooksRepo } from './webhooks.repo.js';
 import type { CreateWebhookInput, DeliveryView, WebhookView } from './webhooks.schemas.js';
 
@@ -79,8 +80,10 @@ export function createWebhooksService(deps: {
       return (await repo.listByUser(userId)).map(toWebhookView);
     },
 
-    async create(userId: string, plan: Plan, input: CreateWebhookInput) {
+    /** `scopes`: the calling credential's; it may only subscribe to events it could read itself. */
+    async create(userId: string, plan: Plan, input: CreateWebhookInput, scopes?: Granted) {
       requirePaid(plan);
+      requireReadableEvents(scopes, input.events);
       if ((await repo.listByUser(userId)).length >= MAX_WEBHOOKS_PER_ACCOUNT) {
         throw new AppError('invalid_request', `an account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first`);
       }
