@@ -9,7 +9,7 @@ import type { Metrics } from '../ops/metrics.js';
  * not explode the label set) and status, and serves GET /metrics in the
  * Prometheus text format. Register before the route scopes so the hook covers them.
  * /metrics shows traffic and queue sizes: with `token` (METRICS_TOKEN) it needs that Bearer token,
- * otherwise it answers loopback clients only (the address after TRUST_PROXY).
+ * otherwise it answers direct loopback connections only: the socket address, never one a proxy reports.
  */
 export function registerHttpMetrics(app: FastifyInstance, metrics: Metrics, token?: string): void {
   app.addHook('onResponse', async (req, reply) => {
@@ -38,8 +38,11 @@ function checkAccess(req: FastifyRequest, token: string | undefined) {
     }
     return;
   }
-  if (!isLoopback(req.ip)) {
-    throw new AppError('forbidden', '/metrics answers loopback clients only; set METRICS_TOKEN to scrape it from elsewhere');
+  // A reverse proxy on the same host connects from loopback for every client, so a forwarded request
+  // is never local, whatever address it claims; TRUST_PROXY does not change that.
+  const forwarded = req.headers['x-forwarded-for'] !== undefined || req.headers.forwarded !== undefined;
+  if (forwarded || !isLoopback(req.socket.remoteAddress ?? '')) {
+    throw new AppError('forbidden', '/metrics answers direct loopback clients only (no X-Forwarded-For or Forwarded); set METRICS_TOKEN to scrape it from elsewhere');
   }
 }
 
