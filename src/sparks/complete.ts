@@ -35,12 +35,14 @@ export async function completeWith(
   onFailure?: (err: unknown, message: string) => void,
 ): Promise<string> {
   if (!provider) throw new AppError('provider_not_configured', PROVIDER_HOWTO);
-  const signal = AbortSignal.timeout(timeoutMs);
+  let signal: AbortSignal | undefined;
   try {
+    await provider.prepare?.();
+    signal = AbortSignal.timeout(timeoutMs);
     return await provider.complete({ ...req, signal });
   } catch (err) {
     const who = `AI provider ${provider.name} (model ${provider.model})`;
-    const message = signal.aborted ? `${who} did not answer within ${timeoutMs} ms (AI_TIMEOUT_MS)` : `${who} failed: ${describeFailure(err)}`;
+    const message = signal?.aborted ? `${who} did not answer within ${timeoutMs} ms (AI_TIMEOUT_MS)` : `${who} failed: ${describeFailure(err)}`;
     // The full error, with the provider's answer, stays in the server's log.
     onFailure?.(err, message);
     throw new AppError('provider_error', message);

@@ -22,6 +22,9 @@ export function createAnthropicProvider(opts: { baseUrl?: string; apiKey: string
   return {
     name: 'anthropic',
     model: opts.model,
+    async prepare() {
+      await (client ??= load());
+    },
     async complete({ system, user, signal }) {
       const res = (await (await (client ??= load())).messages.create(
         { model: opts.model, max_tokens: ANTHROPIC_MAX_TOKENS, system, messages: [{ role: 'user', content: user }] },

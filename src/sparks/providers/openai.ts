@@ -28,6 +28,9 @@ export function createOpenAiProvider(opts: { baseUrl?: string; apiKey?: string; 
   return {
     name: 'openai',
     model: opts.model,
+    async prepare() {
+      await (client ??= load());
+    },
     async complete({ system, user, signal }) {
       const res = (await (await (client ??= load())).chat.completions.create(
         {

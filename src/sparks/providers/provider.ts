@@ -15,6 +15,8 @@ export interface AiProvider {
   /** "openai" or "anthropic"; shown in error messages. */
   readonly name: string;
   readonly model: string;
+  /** Loads what the first call needs (the client library), so that AI_TIMEOUT_MS times the provider, not our start-up. */
+  prepare?(): Promise<void>;
   /** The model's answer as plain text. Throws ProviderError (or the client's own error) on any failure. */
   complete(req: CompletionRequest): Promise<string>;
 }
