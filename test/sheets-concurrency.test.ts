@@ -144,7 +144,7 @@ for (const dialect of dialects()) {
       }
     });
 
-    it('concurrent trash, restore and PUTs of one sheet all apply, one version each', async () => {
+    it('concurrent trash and PUTs of one sheet all apply, one version each', async () => {
       const sheet = await create({ title: 'mixed' });
       const ops = [
         ...twenty.slice(0, 10).map((k) => () => put(sheet.id, { content: { [k]: k } })),
@@ -156,6 +156,26 @@ for (const dialect of dialects()) {
       assert.equal(Object.keys(got.content).length, 10);
       assert.equal(got.version, 12);
       assert.notEqual(got.trashedAt, null);
+    });
+
+    it('concurrent restore and PUTs of a trashed sheet all apply, one version each', async () => {
+      const sheet = await create({ title: 'restore race' });
+      assert.equal((await s.req('DELETE', `/v1/sheets/${sheet.id}`, { key: alice.key })).status, 200);
+      const ops = [
+        ...twenty.slice(0, 10).map((k) => () => put(sheet.id, { content: { [k]: k } })),
+        () => s.req('POST', `/v1/sheets/${sheet.id}/restore`, { key: alice.key }),
+        ...twenty.slice(10, 15).map((k) => () => put(sheet.id, { content: { [k]: k } })),
+      ];
+      const results = await Promise.all(ops.map((op) => op()));
+      assert.ok(results.every((r) => r.status === 200), JSON.stringify(results.find((r) => r.status !== 200)?.body));
+      const got = (await s.req('GET', `/v1/sheets/${sheet.id}`, { key: alice.key })).body.sheet;
+      assert.deepEqual(Object.keys(got.content).sort(), twenty.slice(0, 15).sort());
+      assert.equal(got.trashedAt, null);
+      // created 1, trashed 2, then 15 PUTs and the restore: one version each.
+      assert.equal(got.version, 18);
+      const revisions = (await s.req('GET', `/v1/sheets/${sheet.id}/revisions?limit=100`, { key: alice.key })).body;
+      assert.equal(revisions.total, 17);
+      assert.deepEqual(revisions.revisions.map((r: { version: number }) => r.version), Array.from({ length: 17 }, (_, i) => 17 - i));
     });
   });
 }
