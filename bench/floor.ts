@@ -1,16 +1,25 @@
 /**
  * The raw floor: node:http + better-sqlite3 with prepared statements and a
  * Map lookup for auth, serving the same rows and the same JSON bodies as
- * GET /v1/sheets/{id} and GET /v1/sheets?limit=N (total included). No
+ * GET /v1/sheets/{id} and GET /v1/sheets?limit=N (total included), and
+ * POST /v1/sheets as one plain INSERT (its own file, a table without
+ * indexes beyond the key, no search index, no revision, no event). No
  * framework, no validation, no logging: what the hardware and the database
  * allow. Run as a child process by bench/run.ts.
  */
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 
 const db = new SQLite(path.join(process.env.FLOOR_DATA_DIR ?? '', 'sheet-workspace.db'), { readonly: true });
 db.pragma('journal_mode = WAL');
+// Same settings as the service's connection (src/db/index.ts).
+const writes = new SQLite(path.join(process.env.FLOOR_DATA_DIR ?? '', 'floor-writes.db'));
+writes.pragma('journal_mode = WAL');
+writes.pragma('synchronous = NORMAL');
+writes.exec('create table if not exists sheets (id text primary key, user_id text, title text, content text, folder text, tags text, created_at text, updated_at text)');
+const insert = writes.prepare('insert into sheets (id, user_id, title, content, folder, tags, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)');
 const keys = new Map<string, string>([[`Bearer ${process.env.FLOOR_API_KEY}`, process.env.FLOOR_USER_ID ?? '']]);
 
 const byId = db.prepare('select * from sheets where id = ?');
@@ -41,6 +50,18 @@ http
     if (url === '/healthz') return send(res, 200, { success: true, status: 'ok' });
     const userId = keys.get(req.headers.authorization ?? '');
     if (!userId) return send(res, 401, { success: false, error: 'Unknown API key', code: 'unauthorized' });
+    if (req.method === 'POST' && url === '/v1/sheets') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { title: string; content?: Record<string, string>; folder?: string; tags?: string[] };
+        const now = new Date().toISOString();
+        const row = { id: `sht_${randomUUID()}`, title: input.title, content: input.content ?? {}, folder: input.folder ?? null, tags: input.tags ?? [] };
+        insert.run(row.id, userId, row.title, JSON.stringify(row.content), row.folder, JSON.stringify(row.tags), now, now);
+        send(res, 201, { success: true, id: row.id, sheet: { ...row, createdAt: now, updatedAt: now, trashedAt: null } });
+      });
+      return;
+    }
     if (url.startsWith('/v1/sheets/')) {
       const row = byId.get(url.slice('/v1/sheets/'.length)) as (Row & { user_id: string }) | undefined;
       if (!row) return send(res, 404, { success: false, error: 'not found', code: 'not_found' });

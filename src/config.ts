@@ -43,7 +43,7 @@ const EnvSchema = z.object({
     .int('WEBHOOK_MAX_IN_FLIGHT must be a whole number')
     .min(1, 'WEBHOOK_MAX_IN_FLIGHT must be 1-32')
     .max(32, 'WEBHOOK_MAX_IN_FLIGHT must be 1-32')
-    .default(4),
+    .default(16),
   WEBHOOK_LEASE_MS: z.coerce
     .number({ error: 'WEBHOOK_LEASE_MS must be a number' })
     .int('WEBHOOK_LEASE_MS must be a whole number of milliseconds')
@@ -84,7 +84,7 @@ export type Config = {
     retrySchedule: number[];
     worker: boolean;
     caFile?: string;
-    /** Deliveries in flight at once per webhook and worker process (of the worker's 32). */
+    /** Deliveries in flight at once per webhook and worker process (of the worker's 64). */
     maxInFlight: number;
     /** How long a claimed delivery stays with its worker; a dead worker's deliveries are retried after it. */
     leaseMs: number;

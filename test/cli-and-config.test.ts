@@ -39,8 +39,8 @@ describe('config', () => {
     assert.equal(c.bootstrapOwner, true);
     assert.deepEqual(c.webhooks.retrySchedule, [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000]);
     assert.deepEqual(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1s,2s,500ms' }).webhooks.retrySchedule, [1000, 2000, 500]);
-    assert.equal(c.webhooks.maxInFlight, 4);
-    assert.equal(loadConfig({ WEBHOOK_MAX_IN_FLIGHT: '16' }).webhooks.maxInFlight, 16);
+    assert.equal(c.webhooks.maxInFlight, 16);
+    assert.equal(loadConfig({ WEBHOOK_MAX_IN_FLIGHT: '4' }).webhooks.maxInFlight, 4);
   });
   it('the server refuses to start on a bad value, with the message', async () => {
     const r = await cli(['serve'], { PORT: '99999' });

@@ -49,7 +49,8 @@ export interface WebhookWorker {
 export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions = {}): Promise<WebhookWorker> {
   const { engine, logger } = deps;
   const pollMs = opts.pollMs ?? 1000;
-  const concurrency = opts.concurrency ?? 32;
+  // Four webhooks at the per-webhook default (16) fill it: a few slow receivers never take every slot.
+  const concurrency = opts.concurrency ?? 64;
   const perWebhook = opts.perWebhook ?? 4;
   const id = `wrk_${randomBytes(6).toString('hex')}`;
   const inflight = new Map<string, number>();
