@@ -3,7 +3,8 @@ import { useEffect, useRef } from 'preact/hooks';
 /**
  * One connection to GET /v1/events/stream for the whole page. EventSource cannot send the
  * X-Console header the cookie path needs, so this reads the stream with fetch and reconnects
- * itself, sending Last-Event-ID so nothing committed in between is missed.
+ * itself, sending Last-Event-ID so nothing committed in between is missed (even when nothing
+ * had arrived yet: see resumePointOf).
  */
 export interface LiveEvent {
   id: string;
@@ -27,6 +28,7 @@ async function run(signal: AbortSignal) {
       if (res.status === 401) return;
       if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
       delay = 500;
+      lastId ??= resumePointOf(res);
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       let buf = '';
       for (;;) {
@@ -47,9 +49,34 @@ async function run(signal: AbortSignal) {
   }
 }
 
+const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/** The lowest event id of a millisecond (`evt_` + 10 time characters + zeros), as the server orders ids. */
+export function eventIdAt(ms: number): string {
+  let time = '';
+  for (let n = Math.max(0, Math.floor(ms)), i = 0; i < 10; i++, n = Math.floor(n / 32)) time = CROCKFORD[n % 32] + time;
+  return `evt_${time}${'0'.repeat(16)}`;
+}
+
+/**
+ * Where a reconnect resumes when no event has arrived yet. A stream opened without Last-Event-ID
+ * starts at the server's "now" and sends no id of its own, so the first connection's start is
+ * taken from its response's Date header (the server's clock, rounded down to the second; at most
+ * a second of earlier events comes again, which every listener tolerates). Without a Date header,
+ * this page's clock less a minute stands in.
+ */
+function resumePointOf(res: Response): string {
+  const date = Date.parse(res.headers.get('date') ?? '');
+  return eventIdAt(Number.isNaN(date) ? Date.now() - 60_000 : date);
+}
+
 function dispatch(block: string) {
   let data = '';
-  for (const line of block.split('\n')) if (line.startsWith('data:')) data += line.slice(5).trimStart();
+  for (const line of block.split('\n')) {
+    if (line.startsWith('data:')) data += line.slice(5).trimStart();
+    // An `id:` counts even on a block without data, as in EventSource.
+    else if (line.startsWith('id:') && line.slice(3).trim()) lastId = line.slice(3).trim();
+  }
   if (!data) return;
   const e = JSON.parse(data) as LiveEvent;
   lastId = e.id;

@@ -74,7 +74,7 @@ export function SheetEditor({ id }: { id: string }) {
     load().then(adopt, (err: ApiError) => err.status === 404 && set({ error: 'This sheet was deleted elsewhere. Your unsaved text is still on this page.' }));
   });
 
-  const save = async (keepMine = false) => {
+  const save = async (keepMine = false, rebased = false): Promise<void> => {
     const s = st.current;
     if (!s.base || !s.draft || s.saving || (s.conflict && !keepMine)) return;
     let target = s.base;
@@ -95,18 +95,33 @@ export function SheetEditor({ id }: { id: string }) {
       if ((st.current.heardWhileSaving ?? 0) > sheet.version) load().then(adopt, () => {});
     } catch (err) {
       const e = err as ApiError;
+      if (e.status === 412 && !keepMine && !rebased) {
+        // Usually an agent's write the live stream had not brought yet: when it touched none of the
+        // fields the person changed, take it in as a live update would and save again, once.
+        const remote = await load().catch(() => undefined);
+        const merged = remote && remote.version > target.version ? mergeRemote(draftOf(target), st.current.draft!, draftOf(remote)) : undefined;
+        if (remote && merged && merged.clashes.length === 0) {
+          set({ saving: false, base: remote, draft: merged.draft });
+          return save(false, true);
+        }
+      }
       if (e.status === 412) set({ saving: false, conflict: Number(e.body.current_version) || 0 });
       else set({ saving: false, error: e.message });
     }
   };
 
-  // Autosave after 2 s without typing; Ctrl/Cmd+S at once.
+  // Autosave 2 s after the person's last edit; Ctrl/Cmd+S at once. Only their edits restart the
+  // timer: re-renders (an agent's live edit every second) must not hold the save off.
   const autosave = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => {
+  const scheduleAutosave = () => {
     clearTimeout(autosave.current);
-    if (dirty && !st.current.conflict && !base?.trashedAt) autosave.current = setTimeout(() => void save(), AUTOSAVE_MS);
-    return () => clearTimeout(autosave.current);
-  });
+    autosave.current = setTimeout(() => {
+      const s = st.current;
+      if (s.saving) return scheduleAutosave(); // what was typed during that save goes next
+      if (s.base && s.draft && s.conflict === undefined && !s.base.trashedAt && isDirty(draftOf(s.base), s.draft)) void save();
+    }, AUTOSAVE_MS);
+  };
+  useEffect(() => () => clearTimeout(autosave.current), [id]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
@@ -119,7 +134,10 @@ export function SheetEditor({ id }: { id: string }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [id]);
 
-  const edit = (p: Partial<Draft>) => set({ draft: { ...st.current.draft!, ...p } });
+  const edit = (p: Partial<Draft>) => {
+    set({ draft: { ...st.current.draft!, ...p } });
+    scheduleAutosave();
+  };
   const editColumn = (k: string, html: string) => edit({ content: { ...st.current.draft!.content, [k]: html } });
   const act = async (fn: () => Promise<{ sheet?: Sheet } | unknown>) => {
     set({ error: undefined, url: undefined });
