@@ -67,6 +67,7 @@ const EnvSchema = z.object({
     .min(5000, 'MCP_RESULT_MAX_CHARS must be at least 5000')
     .default(25_000),
   REVISIONS_KEEP: z.coerce.number({ error: 'REVISIONS_KEEP must be a number' }).int('REVISIONS_KEEP must be a whole number').min(1, 'REVISIONS_KEEP must be at least 1').default(100),
+  EVENT_STREAM_POLL_MS: z.coerce.number({ error: 'EVENT_STREAM_POLL_MS must be a number' }).int('EVENT_STREAM_POLL_MS must be a whole number').min(100, 'EVENT_STREAM_POLL_MS must be at least 100').default(1000),
   EVENT_STREAM_HEARTBEAT_MS: z.coerce.number({ error: 'EVENT_STREAM_HEARTBEAT_MS must be a number' }).int('EVENT_STREAM_HEARTBEAT_MS must be a whole number').min(100, 'EVENT_STREAM_HEARTBEAT_MS must be at least 100').default(15_000),
 });
 
@@ -105,6 +106,8 @@ export type Config = {
   /** Earlier versions kept per sheet (the newest ones). */
   revisionsKeep: number;
   /** How often GET /v1/events/stream sends a heartbeat comment. */
+  /** The event stream's safety-net poll of the outbox; commits of this process, and of others on PostgreSQL (NOTIFY), wake it at once. */
+  eventStreamPollMs: number;
   eventStreamHeartbeatMs: number;
 };
 
@@ -153,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     mcpResultMaxChars: e.MCP_RESULT_MAX_CHARS,
     revisionsKeep: e.REVISIONS_KEEP,
+    eventStreamPollMs: e.EVENT_STREAM_POLL_MS,
     eventStreamHeartbeatMs: e.EVENT_STREAM_HEARTBEAT_MS,
   };
 }

@@ -77,7 +77,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const webhookDelivery = createDeliveryEngine({ db, dialect: database.dialect, clock, config, onAttempt: metrics.observeDeliveryAttempt });
   metrics.setQueueDepthSource(() => countPendingDeliveries(db));
   const webhooks = createWebhooksService({ repo: createWebhooksRepo(db), tx, clock, engine: webhookDelivery, wake: () => outbox.committed() });
-  const events = createEventsService({ db, outbox, clock, dialect: database.dialect, databaseUrl: config.databaseUrl, heartbeatMs: config.eventStreamHeartbeatMs, logger: opts.logger });
+  const events = createEventsService({ db, outbox, clock, dialect: database.dialect, databaseUrl: config.databaseUrl, pollMs: config.eventStreamPollMs, heartbeatMs: config.eventStreamHeartbeatMs, logger: opts.logger });
 
   return {
     config,
