@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Container } from '../container.js';
 import { AppError } from '../errors.js';
+import { describeBadText, findBadText } from '../lib/bad-text.js';
 import { htmlToText } from '../lib/html-text.js';
 import type { AuthSource } from './tool.js';
 
@@ -20,7 +21,19 @@ export function registerPrompts(server: McpServer, c: Container, auth: AuthSourc
     {
       title: 'Resume work on a project',
       description: "Start a session from the project's latest handover and its open todos (pending and in progress).",
-      argsSchema: { project: z.string().trim().min(1, 'project must not be empty').max(200).describe('Project name, exactly as saved with sessions and todos.') },
+      argsSchema: {
+        project: z
+          .string()
+          .superRefine((value, ctx) => {
+            // Checked before trim, so the message is about the text as sent; NUL would fail on PostgreSQL.
+            const bad = findBadText({ project: value });
+            if (bad) ctx.addIssue({ code: 'custom', message: describeBadText(bad, 'argument'), abort: true });
+          })
+          .trim()
+          .min(1, 'project must not be empty')
+          .max(200)
+          .describe('Project name, exactly as saved with sessions and todos.'),
+      },
     },
     async ({ project }) => {
       const { userId } = await auth();

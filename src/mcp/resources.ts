@@ -1,7 +1,15 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, ListResourcesRequestSchema, McpError, type ListResourcesResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  ListResourcesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type ListResourcesResult,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Container } from '../container.js';
 import { AppError } from '../errors.js';
+import { describeBadText, findBadText } from '../lib/bad-text.js';
 import type { AuthSource } from './tool.js';
 
 /** Resources have no tool-error form: a REST error becomes a JSON-RPC error with the same message. */
@@ -23,6 +31,48 @@ export function asResource(uri: URL, read: () => Promise<unknown>): Promise<Read
     const value = await read();
     return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }] };
   });
+}
+
+const invalidParams = (message: string) => new McpError(ErrorCode.InvalidParams, message, { code: 'invalid_request', status: 400 });
+
+/**
+ * A URI variable as text, refused like a REST path parameter when it holds NUL or a lone surrogate (as
+ * %00, or as a broken UTF-8 escape such as %ED%A0%80, which is how a lone surrogate is percent-encoded)
+ * instead of reaching the database, where PostgreSQL fails on NUL.
+ */
+function uriPart(name: string, raw: unknown): string {
+  let value: string;
+  try {
+    value = decodeURIComponent(String(raw));
+  } catch {
+    throw invalidParams(`URI part '${name}' is not valid percent-encoded UTF-8 (a broken escape or an encoded lone surrogate); text must be valid Unicode without NUL`);
+  }
+  const bad = findBadText({ [name]: value });
+  if (bad) throw invalidParams(describeBadText(bad, 'URI part'));
+  return value;
+}
+
+type Reader = (uri: URL, variables: Record<string, string | string[]>) => Promise<ReadResourceResult>;
+
+/**
+ * resources/read ahead of the SDK's own, which parses the URI with `new URL` first: that fails on a raw
+ * NUL (an internal error) and turns a raw lone surrogate into U+FFFD (a silent replacement). The raw
+ * URI is checked here, then matched against the same templates.
+ */
+async function readResource(templates: { template: ResourceTemplate; read: Reader }[], rawUri: string): Promise<ReadResourceResult> {
+  const bad = findBadText({ uri: rawUri });
+  if (bad) throw invalidParams(describeBadText(bad, 'parameter'));
+  let uri: URL;
+  try {
+    uri = new URL(rawUri);
+  } catch {
+    throw invalidParams(`uri ${JSON.stringify(rawUri.slice(0, 200))} is not a valid URI`);
+  }
+  for (const { template, read } of templates) {
+    const variables = template.uriTemplate.match(uri.toString());
+    if (variables) return read(uri, variables);
+  }
+  throw invalidParams(`Resource ${uri} not found`);
 }
 
 /** Sheets per resources/list page. */
@@ -60,7 +110,13 @@ function listSheets(c: Container, auth: AuthSource, cursor: string | undefined):
 }
 
 export function registerResources(server: McpServer, c: Container, auth: AuthSource): void {
-  server.registerResource(
+  const templates: { template: ResourceTemplate; read: Reader }[] = [];
+  const register = (name: string, template: ResourceTemplate, meta: Parameters<McpServer['registerResource']>[2], read: Reader) => {
+    templates.push({ template, read });
+    server.registerResource(name, template, meta, read);
+  };
+
+  register(
     'sheet',
     new ResourceTemplate('sheet://{id}', { list: undefined }), // listed by listSheets below
     {
@@ -71,7 +127,7 @@ export function registerResources(server: McpServer, c: Container, auth: AuthSou
     (uri, { id }) =>
       asResource(uri, async () => {
         const { userId } = await auth();
-        return c.sheets.get(userId, decodeURIComponent(String(id)));
+        return c.sheets.get(userId, uriPart('id', id));
       }),
   );
 
@@ -80,7 +136,7 @@ export function registerResources(server: McpServer, c: Container, auth: AuthSou
       const { userId } = await auth();
       return c.sessions.latestHandover(userId, project);
     });
-  server.registerResource(
+  register(
     'latest_handover',
     new ResourceTemplate('handover://{project}/latest', { list: undefined }),
     {
@@ -90,10 +146,10 @@ export function registerResources(server: McpServer, c: Container, auth: AuthSou
         'e.g. handover://my%20app/latest. Sessions saved without a project: handover:///latest.',
       mimeType: 'application/json',
     },
-    (uri, { project }) => latestHandover(uri, decodeURIComponent(String(project))),
+    (uri, { project }) => latestHandover(uri, uriPart('project', project)),
   );
   // The empty project, as get_latest_handover takes it ({project} cannot match an empty host).
-  server.registerResource(
+  register(
     'latest_handover_no_project',
     new ResourceTemplate('handover:///latest', { list: undefined }),
     {
@@ -105,4 +161,5 @@ export function registerResources(server: McpServer, c: Container, auth: AuthSou
   );
 
   server.server.setRequestHandler(ListResourcesRequestSchema, (req) => listSheets(c, auth, req.params?.cursor));
+  server.server.setRequestHandler(ReadResourceRequestSchema, (req) => readResource(templates, req.params.uri));
 }

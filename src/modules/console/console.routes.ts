@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { ZApp } from '../../http/types.js';
 import { sendError } from '../../http/errors.js';
 import { AppError } from '../../errors.js';
+import { describeBadText, findBadText } from '../../lib/bad-text.js';
 import { clearCookieHeader, consoleCookie, requireConsoleHeader, setCookieHeader } from './console.cookie.js';
 import type { ConsoleSessionsService } from './console.service.js';
 
@@ -41,6 +42,12 @@ export function registerConsoleSessionRoutes(app: ZApp, sessions: ConsoleSession
       // over it is refused before the key is even looked up.
       const limits = app.rateLimits;
       await limits?.refuseBlockedAddress(req, reply);
+      // Text no key can contain is named (400) instead of looked up, and still counts as a failed sign-in.
+      const bad = findBadText(req.body);
+      if (bad) {
+        await limits?.authFailure(req, reply);
+        throw new AppError('invalid_request', describeBadText(bad));
+      }
       let signedIn;
       try {
         signedIn = await sessions.signIn(req.body.api_key.trim());

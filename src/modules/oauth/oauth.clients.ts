@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { request, type Dispatcher } from 'undici';
 import type { Clock } from '../../clock.js';
 import type { OAuthClientsTable } from '../../db/types.js';
+import { describeBadText, findBadText } from '../../lib/bad-text.js';
 import { createWebhookDispatcher } from '../../webhooks/ssrf-dispatcher.js';
 import { OAuthError } from './oauth.errors.js';
 import type { OAuthRepo } from './oauth.repo.js';
@@ -115,6 +116,9 @@ export function createOAuthClients(deps: { repo: OAuthRepo; clock: Clock; dispat
       throw failed('is not JSON');
     }
     if (doc.client_id !== url) throw failed('names another client_id');
+    // Its client_name is stored: NUL would fail on PostgreSQL, a lone surrogate would be mangled.
+    const bad = findBadText(doc);
+    if (bad) throw failed(`is refused: ${describeBadText(bad)}`);
     const redirectUris = validRedirects(doc.redirect_uris);
     return { id: url, name: clientName(doc.client_name, new URL(url).host), redirectUris };
   }

@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
+import { describeBadText, findBadText } from '../../lib/bad-text.js';
 import { hasScope, SCOPES } from '../api-keys/scopes.js';
 import type { ApiKeysService, AuthContext } from '../api-keys/api-keys.service.js';
 import { consoleCookie } from '../console/console.cookie.js';
@@ -18,6 +19,71 @@ const REGISTRATIONS_PER_HOUR = 20;
 
 type Form = Record<string, string | string[] | undefined>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** A form parameter whose percent-escapes are not UTF-8 (how a lone surrogate arrives in a form), kept aside for the check below. */
+const MALFORMED = Symbol('malformed form parameter');
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const isHex = (b: number | undefined) => b !== undefined && ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66));
+
+/** application/x-www-form-urlencoded bytes as WHATWG decodes them, except that bytes that are not UTF-8 fail instead of becoming U+FFFD. */
+function decodeFormBytes(b: Buffer): string | undefined {
+  const out = Buffer.alloc(b.length);
+  let n = 0;
+  for (let i = 0; i < b.length; i++) {
+    if (b[i] === 0x25 && isHex(b[i + 1]) && isHex(b[i + 2])) {
+      out[n++] = parseInt(String.fromCharCode(b[i + 1], b[i + 2]), 16);
+      i += 2;
+    } else out[n++] = b[i] === 0x2b ? 0x20 : b[i];
+  }
+  try {
+    return strictUtf8.decode(out.subarray(0, n));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Repeated names (the consent page's scope boxes) become arrays. */
+function parseForm(body: Buffer): Form {
+  const form: Form & { [MALFORMED]?: string } = {};
+  for (let start = 0; start <= body.length; ) {
+    let end = body.indexOf(0x26, start); // '&'
+    if (end < 0) end = body.length;
+    const pair = body.subarray(start, end);
+    start = end + 1;
+    if (pair.length === 0) continue;
+    const eq = pair.indexOf(0x3d); // '='
+    const rawName = eq < 0 ? pair : pair.subarray(0, eq);
+    const k = decodeFormBytes(rawName);
+    const v = decodeFormBytes(eq < 0 ? Buffer.alloc(0) : pair.subarray(eq + 1));
+    if (k === undefined || v === undefined) {
+      form[MALFORMED] ??= k ?? rawName.toString('latin1').slice(0, 100);
+      continue;
+    }
+    const prev = form[k];
+    form[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return form;
+}
+
+/**
+ * NUL or a lone surrogate anywhere in a request to these endpoints, worded as the REST check words it.
+ * Checked before any client lookup, so such text never reaches the database.
+ */
+function badTextIn(req: FastifyRequest): { message: string; field: string } | undefined {
+  const bodyWhere = req.routeOptions.url === '/oauth/register' ? 'field' : 'parameter';
+  const malformed = (req.body as { [MALFORMED]?: string } | undefined)?.[MALFORMED];
+  if (malformed !== undefined) {
+    return { field: malformed, message: `${bodyWhere} '${malformed}' is not valid percent-encoded UTF-8 (a broken escape or an encoded lone surrogate); text must be valid Unicode without NUL` };
+  }
+  for (const [value, where] of [
+    [req.query, 'query parameter'],
+    [req.body, bodyWhere],
+  ] as const) {
+    const bad = findBadText(value);
+    if (bad) return { field: bad.path, message: describeBadText(bad, where) };
+  }
+  return undefined;
+}
 
 /** The issuer and resource origin: PUBLIC_URL, else the origin this request reached (http://HOST:PORT when direct). */
 export const originOf = (publicUrl: string | undefined, req: FastifyRequest) => publicUrl ?? `${req.protocol}://${req.host}`;
@@ -69,14 +135,20 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
   });
 
   await app.register(async (scope) => {
-    // RFC 6749 bodies are form-encoded; repeated names (the consent page's scope boxes) become arrays.
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-      const form: Form = {};
-      for (const [k, v] of new URLSearchParams(body as string)) {
-        const prev = form[k];
-        form[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+    // RFC 6749 bodies are form-encoded.
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_req, body, done) => done(null, parseForm(body as Buffer)));
+    // Per endpoint, the error its RFC defines: registration 400 invalid_client_metadata (RFC 7591), token
+    // and revocation 400 invalid_request, authorization the error page (no redirect_uri is trusted yet).
+    scope.addHook('preValidation', async (req, reply) => {
+      const bad = badTextIn(req);
+      if (!bad) return;
+      const route = req.routeOptions.url;
+      if (route === '/oauth/authorize') {
+        // A key that cannot be valid is still a failed sign-in, as on the console.
+        if (req.method === 'POST' && bad.field === 'api_key') await req.server.rateLimits?.authFailure(req, reply);
+        return reply.code(400).headers(CONSENT_HEADERS).type('text/html; charset=utf-8').send(errorPage(bad.message));
       }
-      done(null, form);
+      throw new OAuthError(route === '/oauth/register' ? 'invalid_client_metadata' : 'invalid_request', bad.message);
     });
     scope.setErrorHandler((err, _req, reply) => {
       if (err instanceof OAuthError) return sendOAuthError(reply, err);
