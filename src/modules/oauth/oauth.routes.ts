@@ -323,8 +323,12 @@ async function decide(req: FastifyRequest, reply: FastifyReply, deps: OAuthRoute
   }
   if (one(f.decision) !== 'allow') return redirectWith(reply, c, origin, { error: 'access_denied', error_description: 'The user denied access' });
 
+  // A typed key decides whose grant this is, even with a console session: the cookie is SameSite=Strict,
+  // so a consent page opened from another site shows the key field to a signed-in person, and this
+  // same-site POST then carries the cookie too. The session is used only when no key was typed.
+  const typedKey = (one(f.api_key) ?? '').trim();
+  const session = typedKey ? undefined : await sessionUser(deps, req);
   let auth: AuthContext;
-  const session = await sessionUser(deps, req);
   if (session) auth = session.auth;
   else {
     // The form checks API keys, so it shares the per-address failed-authentication limit with
@@ -332,7 +336,7 @@ async function decide(req: FastifyRequest, reply: FastifyReply, deps: OAuthRoute
     const limits = req.server.rateLimits;
     await limits?.refuseBlockedAddress(req, reply);
     try {
-      auth = await deps.apiKeys.authenticate(`Bearer ${(one(f.api_key) ?? '').trim()}`);
+      auth = await deps.apiKeys.authenticate(`Bearer ${typedKey}`);
     } catch (err) {
       if (!(err instanceof AppError && err.code === 'unauthorized')) throw err;
       await limits?.authFailure(req, reply);
