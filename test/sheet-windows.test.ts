@@ -112,6 +112,17 @@ describe('sheet windows (pure)', () => {
     assert.ok(Array.from(plain).length <= 240, `${Array.from(plain).length}`);
     assert.equal(snippet('nothing here', ['zzz']), null);
     assert.equal(snippet('ＦＵＬＬ width', searchTerms('full')), '<mark>ＦＵＬＬ</mark> width');
+
+  });
+
+  it('snippets match as the search does: kana with voicing marks, decomposed accents, later words beside a common first one', () => {
+    // Half-width ﾃﾞｰﾀ and decomposed デ (テ + U+3099) are データ after NFKC, as the search sees them.
+    assert.equal(snippet('新しいﾃﾞｰﾀ形式', searchTerms('データ')), '新しい<mark>ﾃﾞｰﾀ</mark>形式');
+    assert.equal(snippet('テ\u3099ータを保存', searchTerms('データ')), '<mark>テ\u3099ータ</mark>を保存');
+    assert.equal(snippet('cafe\u0301 au lait', searchTerms('café')), '<mark>cafe\u0301</mark> au lait');
+    // 3,000 hits of "the" must not use up the room for "needle".
+    const s = snippet(`${'the '.repeat(3000)}needle the end`, searchTerms('the needle'))!;
+    assert.match(s, /<mark>needle<\/mark>/);
   });
 });
 

@@ -10,7 +10,8 @@ import { escapeHtml } from './sanitize-html.js';
 
 export const SNIPPET_CHARS = 240;
 const LEAD = 60;
-const MAX_HITS = 2000;
+// Per term: bounds the work on a huge column while a common word still leaves room for the others.
+const MAX_HITS = 20_000;
 
 interface Hit {
   start: number;
@@ -18,47 +19,74 @@ interface Hit {
   term: number;
 }
 
-/** Normalized text plus, for every UTF-16 index of it, the code-point index of the original it came from. */
-function normalizedWithMap(cps: string[]): { norm: string; origin: number[] } {
+/** A code point that joins the one before it when normalized (combining marks, half-width kana voicing marks). */
+const JOINS_PREVIOUS = /^[\p{M}\uFF9E\uFF9F]$/u;
+
+/**
+ * Normalized text plus, for every UTF-16 index of it, the code-point range of the original it came
+ * from. A base character is normalized together with the marks that follow it (ﾃﾞ is デ, e + U+0301
+ * is é), as the search normalizes whole texts.
+ */
+function normalizedWithMap(cps: string[]): { norm: string; origin: number[]; originEnd: number[] } {
   let norm = '';
   const origin: number[] = [];
-  cps.forEach((cp, i) => {
-    const n = normalizeForSearch(cp);
+  const originEnd: number[] = [];
+  for (let i = 0; i < cps.length; ) {
+    let j = i + 1;
+    while (j < cps.length && JOINS_PREVIOUS.test(cps[j])) j++;
+    const n = normalizeForSearch(cps.slice(i, j).join(''));
     norm += n;
-    for (let k = 0; k < n.length; k++) origin.push(i);
-  });
+    for (let k = 0; k < n.length; k++) {
+      origin.push(i);
+      originEnd.push(j);
+    }
+    i = j;
+  }
   origin.push(cps.length);
-  return { norm, origin };
+  originEnd.push(cps.length);
+  return { norm, origin, originEnd };
 }
 
-function findHits(norm: string, origin: number[], terms: string[]): Hit[] {
+/** Every occurrence of every term, at most MAX_HITS per term so a common first word cannot hide the others. */
+function findHits(norm: string, origin: number[], originEnd: number[], terms: string[]): Hit[] {
   const hits: Hit[] = [];
   terms.forEach((term, t) => {
     if (!term) return;
-    for (let i = norm.indexOf(term); i !== -1 && hits.length < MAX_HITS; i = norm.indexOf(term, i + term.length)) {
-      hits.push({ start: origin[i], end: origin[i + term.length - 1] + 1, term: t });
+    let found = 0;
+    for (let i = norm.indexOf(term); i !== -1 && found < MAX_HITS; i = norm.indexOf(term, i + term.length), found++) {
+      hits.push({ start: origin[i], end: originEnd[i + term.length - 1], term: t });
     }
   });
   return hits.sort((a, b) => a.start - b.start || b.end - a.end);
 }
 
-/** The hit that starts the span holding the most distinct terms (the earliest among equals). */
+/**
+ * Where the excerpt's span starts: among the spans holding the most distinct terms, the middle of the
+ * first run of such spans, so the words found sit inside the excerpt rather than at its edge.
+ */
 function bestStart(hits: Hit[], span: number): number {
-  let best = hits[0].start;
-  let bestCount = 0;
+  // Distinct terms of the span starting at each hit, by a sliding window (linear in the hits).
+  const distinct: number[] = [];
+  const inWindow = new Map<number, number>();
   for (let i = 0, j = 0; i < hits.length; i++) {
-    while (j < hits.length && hits[j].start < hits[i].start + span) j++;
-    const count = new Set(hits.slice(i, j).map((h) => h.term)).size;
-    if (count > bestCount) [best, bestCount] = [hits[i].start, count];
+    for (; j < hits.length && hits[j].start < hits[i].start + span; j++) inWindow.set(hits[j].term, (inWindow.get(hits[j].term) ?? 0) + 1);
+    distinct.push(inWindow.size);
+    const left = inWindow.get(hits[i].term)! - 1;
+    if (left === 0) inWindow.delete(hits[i].term);
+    else inWindow.set(hits[i].term, left);
   }
-  return best;
+  const bestCount = distinct.reduce((a, b) => Math.max(a, b), 0);
+  const first = distinct.indexOf(bestCount);
+  let last = first;
+  while (last + 1 < hits.length && distinct[last + 1] === bestCount) last++;
+  return Math.floor((hits[first].start + hits[last].start) / 2);
 }
 
 /** Excerpt of `text` around the best match of `terms` (normalized search terms); null when none matches. */
 export function snippet(text: string, terms: string[], max = SNIPPET_CHARS): string | null {
   const cps = Array.from(text.replace(/\s+/g, ' ').trim());
-  const { norm, origin } = normalizedWithMap(cps);
-  const hits = findHits(norm, origin, terms);
+  const { norm, origin, originEnd } = normalizedWithMap(cps);
+  const hits = findHits(norm, origin, originEnd, terms);
   if (hits.length === 0) return null;
   let from = Math.max(0, bestStart(hits, max - LEAD) - LEAD);
   // Start at a word boundary when one is near, so the excerpt does not open mid-word.
