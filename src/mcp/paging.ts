@@ -8,3 +8,8 @@ export function paged(tool: string, total: number, offset: number | undefined, r
   const more = hasMore(total, offset, returned);
   return more ? { has_more: true, next: `More: call ${tool} with offset=${(offset ?? 0) + returned} (same other arguments); ${total} in all.` } : { has_more: false };
 }
+
+/** A `next` written by paged(), pointing at another offset (when the page was cut shorter after it was made). */
+export function nextAt(next: string, offset: number): string {
+  return next.replace(/offset=\d+/, `offset=${offset}`);
+}
