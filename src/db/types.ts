@@ -30,6 +30,8 @@ export interface OAuthGrantsTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** The API key that approved the grant; the grant ends with it. Null for grants older than migration 016. */
+  approved_by_key: string | null;
 }
 
 export interface OAuthCodesTable {
@@ -44,6 +46,7 @@ export interface OAuthCodesTable {
   expires_at: string;
   used_at: string | null;
   grant_id: string | null;
+  approved_by_key: string | null;
 }
 
 export interface OAuthTokensTable {

@@ -12,6 +12,7 @@ import * as m012 from './012_knowledge_todo_versions_idempotency.js';
 import * as m013 from './013_export_sheet_index.js';
 import * as m014 from './014_scopes_oauth.js';
 import * as m015 from './015_outbox_account_index.js';
+import * as m016 from './016_grant_approving_key.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '013_export_sheet_index': m013,
   '014_scopes_oauth': m014,
   '015_outbox_account_index': m015,
+  '016_grant_approving_key': m016,
 };
 
 export const migrationProvider: MigrationProvider = {

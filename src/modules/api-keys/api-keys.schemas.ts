@@ -29,7 +29,9 @@ export const CreateApiKeyBody = z.object({
     .datetime({ offset: true, error: 'expires_at must be an ISO 8601 timestamp' })
     .nullable()
     .optional()
-    .describe('When the key stops working (must be in the future); absent or null: never.'),
+    .describe(
+      'When the key stops working (must be in the future); absent or null: never. A credential that itself expires (an expiring key, an OAuth access token) cannot create a key that outlives it: absent means its own expiry, and a later time or null is a 400.',
+    ),
 });
 
 export const ListApiKeysResponse = z.object({ success: z.literal(true), api_keys: z.array(ApiKey) });

@@ -15,6 +15,8 @@ export interface AuthContext {
   scopes?: readonly string[];
   /** Who is writing, as sheet revisions name it; unset means the API key keyId (its name is looked up). */
   actor?: { type: 'api_key' | 'console' | 'oauth_client'; id: string | null; name: string | null };
+  /** When this credential stops working (ISO 8601); absent: never. Keys it creates expire no later. */
+  expiresAt?: string;
 }
 
 export interface NewKeyOptions {
@@ -22,6 +24,8 @@ export interface NewKeyOptions {
   expires_at?: string | null;
   /** The scopes of the credential issuing the key: a key never gets more than its issuer has. */
   issuer?: readonly string[];
+  /** When the issuing credential expires: the key defaults to it and may not outlive it. */
+  issuerExpiresAt?: string;
 }
 
 const KEY_FORMAT = /^sk_[A-Za-z0-9_-]{43}$/;
@@ -46,6 +50,22 @@ export function publicKey(row: ApiKeysTable) {
 
 export const parseScopes = (text: string): string[] => JSON.parse(text) as string[];
 
+/**
+ * A key's expiry: as asked (in the future), and never later than the issuing credential's, which is
+ * also the default; otherwise a key made with an expiring credential would outlive it.
+ */
+function keyExpiry(opts: NewKeyOptions, now: Date): Date | null {
+  const asked = opts.expires_at ? new Date(opts.expires_at) : null;
+  if (asked && asked.getTime() <= now.getTime()) throw invalid('expires_at must be in the future');
+  if (!opts.issuerExpiresAt) return asked;
+  const limit = new Date(opts.issuerExpiresAt);
+  if (opts.expires_at === undefined) return limit;
+  if (!asked || asked.getTime() > limit.getTime()) {
+    throw invalid(`expires_at must not be later than ${limit.toISOString()}, when the credential creating this key expires${asked ? '' : ' (null asks for a key that never expires)'}`);
+  }
+  return asked;
+}
+
 export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; onTouchError?: (err: unknown) => void }) {
   const { repo, clock } = deps;
 
@@ -62,8 +82,7 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
       const missing = firstMissing(opts.issuer, scopes);
       if (missing) throw insufficientScope(missing);
       const now = clock.now();
-      const expiresAt = opts.expires_at ? new Date(opts.expires_at) : null;
-      if (expiresAt && expiresAt.getTime() <= now.getTime()) throw invalid('expires_at must be in the future');
+      const expiresAt = keyExpiry(opts, now);
       const apiKey = `sk_${randomBytes(32).toString('base64url')}`;
       const row: ApiKeysTable = {
         id: newId('key', now.getTime()),
@@ -108,7 +127,7 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
         const staleBefore = new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString();
         repo.touch(row.id, now.toISOString(), staleBefore).catch((err) => deps.onTouchError?.(err));
       }
-      return { userId: row.user_id, plan: row.plan, keyId: row.id, scopes: parseScopes(row.scopes) };
+      return { userId: row.user_id, plan: row.plan, keyId: row.id, scopes: parseScopes(row.scopes), ...(row.expires_at ? { expiresAt: row.expires_at } : {}) };
     },
   };
 }

@@ -37,8 +37,15 @@ export function createOAuthRepo(db: Executor) {
     async insertCode(row: OAuthCodesTable) {
       await db.insertInto('oauth_codes').values(row).execute();
     },
+    /** The code with the state of the API key that approved it (null columns when there is none). */
     findCode(hash: string, exec: Executor = db) {
-      return exec.selectFrom('oauth_codes').selectAll().where('code_hash', '=', hash).executeTakeFirst();
+      return exec
+        .selectFrom('oauth_codes')
+        .leftJoin('api_keys', 'api_keys.id', 'oauth_codes.approved_by_key')
+        .selectAll('oauth_codes')
+        .select(['api_keys.id as key_id', 'api_keys.status as key_status', 'api_keys.expires_at as key_expires_at'])
+        .where('oauth_codes.code_hash', '=', hash)
+        .executeTakeFirst();
     },
     /** True for the one exchange that marks the code used; a replay gets false. */
     async useCode(hash: string, at: string, grantId: string, exec: Executor = db) {
@@ -54,8 +61,15 @@ export function createOAuthRepo(db: Executor) {
     async insertGrant(row: OAuthGrantsTable, exec: Executor = db) {
       await exec.insertInto('oauth_grants').values(row).execute();
     },
+    /** The grant with the state of the API key that approved it (null columns when there is none). */
     findGrant(id: string, exec: Executor = db) {
-      return exec.selectFrom('oauth_grants').selectAll().where('id', '=', id).executeTakeFirst();
+      return exec
+        .selectFrom('oauth_grants')
+        .leftJoin('api_keys', 'api_keys.id', 'oauth_grants.approved_by_key')
+        .selectAll('oauth_grants')
+        .select(['api_keys.id as key_id', 'api_keys.status as key_status', 'api_keys.expires_at as key_expires_at'])
+        .where('oauth_grants.id', '=', id)
+        .executeTakeFirst();
     },
     listGrants(userId: string) {
       return db.selectFrom('oauth_grants').selectAll().where('user_id', '=', userId).where('status', '=', 'active').orderBy('id', 'desc').execute();
@@ -82,13 +96,15 @@ export function createOAuthRepo(db: Executor) {
       const r = await exec.updateTable('oauth_tokens').set({ used_at: at }).where('token_hash', '=', hash).where('used_at', 'is', null).executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
-    /** An access token with its grant and the account's plan, for authenticating a request. */
+    /** An access token with its grant, the approving key's state and the account's plan, for authenticating a request (one query). */
     findAccess(hash: string) {
       return db
         .selectFrom('oauth_tokens')
         .innerJoin('oauth_grants', 'oauth_grants.id', 'oauth_tokens.grant_id')
         .innerJoin('users', 'users.id', 'oauth_grants.user_id')
+        .leftJoin('api_keys', 'api_keys.id', 'oauth_grants.approved_by_key')
         .select(['oauth_tokens.expires_at', 'oauth_tokens.kind', 'oauth_grants.id as grant_id', 'oauth_grants.status', 'oauth_grants.scopes', 'oauth_grants.user_id', 'oauth_grants.last_used_at', 'oauth_grants.client_id', 'oauth_grants.client_name', 'users.plan'])
+        .select(['oauth_grants.approved_by_key', 'api_keys.id as key_id', 'api_keys.status as key_status', 'api_keys.expires_at as key_expires_at'])
         .where('oauth_tokens.token_hash', '=', hash)
         .executeTakeFirst();
     },

@@ -349,6 +349,6 @@ async function decide(req: FastifyRequest, reply: FastifyReply, deps: OAuthRoute
   // The app never gets more than the credential that approved it.
   const beyond = scopes.find((s) => !hasScope(auth.scopes, s));
   if (beyond) return authorizePage(req, reply, deps, f, `This API key lacks ${beyond}; untick it or use another key.`);
-  const code = await deps.oauth.issueCode(auth.userId, { clientId: c.client.id, redirectUri: c.redirectUri, codeChallenge: c.params.code_challenge, scopes, resource: requested.resource });
+  const code = await deps.oauth.issueCode(auth.userId, { clientId: c.client.id, redirectUri: c.redirectUri, codeChallenge: c.params.code_challenge, scopes, resource: requested.resource, approvedByKey: auth.keyId });
   return redirectWith(reply, c, origin, { code });
 }

@@ -43,7 +43,27 @@ export interface Approval {
   codeChallenge: string;
   scopes: string[];
   resource: string;
+  /** The API key that approved (typed on the consent page, or the console session's key): the grant ends with it. */
+  approvedByKey: string;
 }
+
+interface Approver {
+  approved_by_key: string | null;
+  key_id: string | null;
+  key_status: string | null;
+  key_expires_at: string | null;
+}
+
+/** Why the key that approved a grant no longer vouches for it; undefined while it does, or for grants older than migration 016 (none recorded). */
+function approverEnded(r: Approver, now: Date): string | undefined {
+  if (!r.approved_by_key) return undefined;
+  if (!r.key_id) return 'The API key that approved this access no longer exists';
+  if (r.key_status !== 'active') return 'The API key that approved this access has been disabled';
+  if (r.key_expires_at && Date.parse(r.key_expires_at) <= now.getTime()) return 'The API key that approved this access has expired';
+  return undefined;
+}
+
+const earlier = (a: string, b: string | null) => (b && Date.parse(b) < Date.parse(a) ? b : a);
 
 export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAuthClients; clock: Clock; onTouchError?: (err: unknown) => void }) {
   const { db, repo, clients, clock } = deps;
@@ -81,6 +101,7 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
         expires_at: isoIn(now, CODE_TTL_MS),
         used_at: null,
         grant_id: null,
+        approved_by_key: a.approvedByKey,
       });
       return code;
     },
@@ -102,13 +123,15 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
       }
       if (row.expires_at <= clock.now().toISOString()) throw new OAuthError('invalid_grant', 'The authorization code has expired');
       if (p.resource && p.resource !== row.resource) throw new OAuthError('invalid_target', `resource must be ${row.resource}`);
-      const scopes = JSON.parse(row.scopes) as string[];
       const now = clock.now();
+      const ended = approverEnded(row, now);
+      if (ended) throw new OAuthError('invalid_grant', `${ended}; authorize again`);
+      const scopes = JSON.parse(row.scopes) as string[];
       const grantId = newId('grt', now.getTime());
       const tokens = await db.transaction().execute(async (trx) => {
         if (!(await repo.useCode(row.code_hash, now.toISOString(), grantId, trx))) return undefined;
         await repo.insertGrant(
-          { id: grantId, user_id: row.user_id, client_id: client.id, client_name: client.name, scopes: row.scopes, resource: row.resource, status: 'active', created_at: now.toISOString(), last_used_at: null, revoked_at: null },
+          { id: grantId, user_id: row.user_id, client_id: client.id, client_name: client.name, scopes: row.scopes, resource: row.resource, status: 'active', created_at: now.toISOString(), last_used_at: null, revoked_at: null, approved_by_key: row.approved_by_key },
           trx,
         );
         return tokensFor(grantId, scopes, trx);
@@ -136,6 +159,9 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
         throw new OAuthError('invalid_grant', 'This refresh token was already used; the grant is revoked, authorize again');
       }
       if (row.expires_at <= clock.now().toISOString()) throw new OAuthError('invalid_grant', 'The refresh token has expired; authorize again');
+      // Refresh must not carry a grant past the key that approved it in 30-day steps.
+      const ended = approverEnded(grant, clock.now());
+      if (ended) throw new OAuthError('invalid_grant', `${ended}; authorize again`);
       if (p.resource && p.resource !== grant.resource) throw new OAuthError('invalid_target', `resource must be ${grant.resource}`);
       const granted = JSON.parse(grant.scopes) as string[];
       const scopes = p.scope?.trim() ? parseScope(p.scope) : granted;
@@ -171,6 +197,8 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
       if (row.status !== 'active') throw new AppError('unauthorized', 'This access token was revoked');
       const now = clock.now();
       if (row.expires_at <= now.toISOString()) throw new AppError('unauthorized', 'This access token has expired; refresh it');
+      const ended = approverEnded(row, now);
+      if (ended) throw new AppError('unauthorized', `${ended}; authorize the app again`);
       if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) >= TOUCH_INTERVAL_MS) {
         repo.touchGrant(row.grant_id, now.toISOString(), new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString()).catch((err) => deps.onTouchError?.(err));
       }
@@ -180,6 +208,8 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
         keyId: row.grant_id,
         scopes: JSON.parse(row.scopes) as string[],
         actor: { type: 'oauth_client', id: row.client_id, name: row.client_name },
+        // The token stops at its own expiry or its approving key's, whichever comes first.
+        expiresAt: earlier(row.expires_at, row.key_expires_at),
       };
     },
 
