@@ -121,6 +121,19 @@ for (const dialect of dialects()) {
       await assertEnded(g, /approved this access has been disabled/);
     });
 
+    it('a console session opened with an expiring key makes keys that end with it', async () => {
+      const keyExpiry = inMs(5 * 86_400_000);
+      const sessionKey = await newKey({ expires_at: keyExpiry });
+      const signIn = await s.req('POST', '/console/session', { body: { api_key: sessionKey.api_key }, headers: { 'x-console': '1' } });
+      assert.equal(signIn.status, 200, JSON.stringify(signIn.body));
+      const cookie = signIn.headers.get('set-cookie')!.split(';')[0];
+      const made = await s.req('POST', '/v1/api-keys', { headers: { cookie, 'x-console': '1' }, body: { name: 'from the console' } });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      assert.equal(made.body.expires_at, keyExpiry);
+      const later = await s.req('POST', '/v1/api-keys', { headers: { cookie, 'x-console': '1' }, body: { name: 'too late', expires_at: inMs(6 * 86_400_000) } });
+      assertError(later, 400, 'invalid_request', /expires_at/);
+    });
+
     it('a grant from before migration 016 (no approving key recorded) keeps working', async () => {
       const approver = await newKey();
       const g = await grant({ key: approver.api_key });
