@@ -119,6 +119,8 @@ for (const dialect of dialects()) {
 
       assert.equal((await s.req('DELETE', `/v1/api-keys/${sessionKey.id}`, { key: alice.key })).status, 200);
       await assertEnded(g, /approved this access has been disabled/);
+      const apps = (await s.req('GET', '/v1/connected-apps', { key: alice.key })).body.connected_apps;
+      assert.ok(!apps.some((a: { client_id: string }) => a.client_id === g.client_id), 'an ended grant is no longer listed as connected');
     });
 
     it('a console session opened with an expiring key makes keys that end with it', async () => {

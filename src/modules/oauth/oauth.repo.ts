@@ -72,7 +72,15 @@ export function createOAuthRepo(db: Executor) {
         .executeTakeFirst();
     },
     listGrants(userId: string) {
-      return db.selectFrom('oauth_grants').selectAll().where('user_id', '=', userId).where('status', '=', 'active').orderBy('id', 'desc').execute();
+      return db
+        .selectFrom('oauth_grants')
+        .leftJoin('api_keys', 'api_keys.id', 'oauth_grants.approved_by_key')
+        .selectAll('oauth_grants')
+        .select(['api_keys.id as key_id', 'api_keys.status as key_status', 'api_keys.expires_at as key_expires_at'])
+        .where('oauth_grants.user_id', '=', userId)
+        .where('oauth_grants.status', '=', 'active')
+        .orderBy('oauth_grants.id', 'desc')
+        .execute();
     },
     async revokeGrant(id: string, at: string, exec: Executor = db) {
       await exec.updateTable('oauth_grants').set({ status: 'revoked', revoked_at: at }).where('id', '=', id).where('status', '=', 'active').execute();

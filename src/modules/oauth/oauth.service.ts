@@ -213,9 +213,10 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
       };
     },
 
-    /** Connected apps of an account: the active grants. */
+    /** Connected apps of an account: the active grants whose approving key still vouches for them. */
     async listGrants(userId: string) {
-      return (await repo.listGrants(userId)).map((g) => ({
+      const now = clock.now();
+      return (await repo.listGrants(userId)).filter((g) => !approverEnded(g, now)).map((g) => ({
         id: g.id,
         client_id: g.client_id,
         client_name: g.client_name,
