@@ -24,7 +24,7 @@ const NOTE_ROOM = 1200;
 const NOTE_MIN = 200;
 /** Strings longer than this are cut first; shorter ones (ids, dates, enums) only when nothing else is left. */
 const LONG = 80;
-/** When no long string or fitting list is left: shorter strings, longest first, then emptying lists, then anything. */
+/** When no long string or fitting list is left: shorter strings (with their siblings), then emptying lists, then anything. */
 const FALLBACK_LENGTHS = [40, 20] as const;
 const render = (v: unknown) => JSON.stringify(v, null, 2);
 
@@ -87,22 +87,43 @@ function cutList(root: unknown, spot: Spot, target: number, cuts: Cuts) {
   if (keep === 0 && render(root).length > target) spot.parent[spot.key] = all.slice(0, Math.min(1, all.length - 1));
 }
 
+/** A path with list positions wildcarded: the strings of every item of a list share one. */
+const shapeOf = (path: Path) => path.map((p) => (typeof p === 'number' ? '*' : p)).join('\u0000');
+
 /**
- * Cuts every string longer than `over` to one common length, the largest that fits (each at a window
- * boundary); when even nothing of them fits, all of them are emptied and the next round cuts elsewhere.
+ * Cuts the strings beside `spot` to one common length, the largest that fits, each at a window
+ * boundary. "Beside" means under a parent of the same shape: a sheet's columns (sheet.content.*), or
+ * one field of every item of a list (sheets[*].title, sheets[*].id). Only strings longer than that
+ * length are cut, so no column is emptied while another keeps more than it, and short ids keep their
+ * place while long titles are cut. When even emptying them all does not fit, they are all emptied and
+ * the next round cuts elsewhere.
  */
-function cutStrings(root: unknown, over: number, target: number, cuts: Cuts) {
-  const long = spots(root, over).filter((sp) => typeof sp.parent[sp.key] === 'string');
-  const texts = long.map((sp) => Array.from(sp.parent[sp.key] as string));
-  long.forEach((sp, i) => remember(cuts, sp, 'string', texts[i].length));
+function cutSiblings(root: unknown, spot: Spot, target: number, cuts: Cuts) {
+  const shape = shapeOf(spot.path.slice(0, -1));
+  const group = spots(root, 0).filter((sp) => typeof sp.parent[sp.key] === 'string' && shapeOf(sp.path.slice(0, -1)) === shape);
+  const texts = group.map((sp) => Array.from(sp.parent[sp.key] as string));
   const capAt = (cap: number) =>
-    long.forEach((sp, i) => {
+    group.forEach((sp, i) => {
       const cps = texts[i];
       const keep = cap >= cps.length ? cps.length : cap > 0 ? cutPoint(cps, 'html', 0, cap, cap) : 0;
       sp.parent[sp.key] = cps.slice(0, keep).join('');
     });
+  // Strings of list items that would all have to go: fewer items, kept whole, say more than many empty ones.
+  let listAt = spot.path.length - 1;
+  while (listAt >= 0 && typeof spot.path[listAt] !== 'number') listAt--;
+  if (listAt > 0 && !(capAt(0), render(root).length <= target)) {
+    group.forEach((sp, i) => (sp.parent[sp.key] = texts[i].join('')));
+    const listPath = spot.path.slice(0, listAt);
+    const list = at(root, listPath) as unknown[];
+    const holder = at(root, listPath.slice(0, -1)) as Holder;
+    if (list.length > 1) return cutList(root, { parent: holder, key: listPath[listPath.length - 1], path: listPath, size: 0 }, target, cuts);
+  }
   const longest = Math.max(...texts.map((t) => t.length));
-  capAt(largestFitting(0, longest - 1, (cap) => (capAt(cap), render(root).length <= target)));
+  const cap = largestFitting(0, longest - 1, (c) => (capAt(c), render(root).length <= target));
+  capAt(cap);
+  group.forEach((sp, i) => {
+    if (texts[i].length > cap) remember(cuts, sp, 'string', texts[i].length);
+  });
 }
 
 /** A list is cut at an item boundary unless its first item alone takes half the room: then something inside is cut. */
@@ -110,13 +131,19 @@ const itemSized = (spot: Spot, target: number) => render((spot.parent[spot.key] 
 
 /** One cut that makes the value smaller; false when nothing is left to cut. */
 function cutOnce(root: unknown, target: number, cuts: Cuts): boolean {
-  const spot = spots(root, LONG).find((sp) => typeof sp.parent[sp.key] === 'string' || itemSized(sp, target));
-  if (spot && typeof spot.parent[spot.key] === 'string') return cutStrings(root, LONG, target, cuts), true;
+  const isString = (sp: Spot) => typeof sp.parent[sp.key] === 'string';
+  // Lists only when they are large too: a sheet's two tags are not cut before its columns.
+  const spot = spots(root, LONG).find((sp) => isString(sp) || (sp.size > LONG && itemSized(sp, target)));
+  if (spot && isString(spot)) return cutSiblings(root, spot, target, cuts), true;
   if (spot) return cutList(root, spot, target, cuts), true;
-  for (const over of FALLBACK_LENGTHS) if (spots(root, over).some((sp) => typeof sp.parent[sp.key] === 'string')) return cutStrings(root, over, target, cuts), true;
+  for (const over of FALLBACK_LENGTHS) {
+    const text = spots(root, over).find(isString);
+    if (text) return cutSiblings(root, text, target, cuts), true;
+  }
   const list = spots(root, Infinity)[0];
   if (list) return cutList(root, list, target, cuts), true;
-  if (spots(root, 0).length) return cutStrings(root, 0, target, cuts), true;
+  const last = spots(root, 0).find(isString);
+  if (last) return cutSiblings(root, last, target, cuts), true;
   return false;
 }
 
@@ -211,7 +238,8 @@ const withHow = (text: string, how: string) => (how ? `${text}; ${how}` : text);
 
 function noteParts(root: unknown, cuts: Cuts, ctx: Context): Part[] {
   const parts: Part[] = [];
-  const strings = new Map<string, { parent: Path; items: { key: string | number; kept: number; before: number }[] }>();
+  // Grouped by the shape of their parent: a sheet's columns together, one field of every list item together.
+  const strings = new Map<string, { parent: Path; items: { key: string | number; label: string; kept: number; before: number }[] }>();
   for (const [id, { path, kind, before }] of cuts) {
     const now = at(root, path);
     if (kind === 'list' && Array.isArray(now)) {
@@ -219,21 +247,23 @@ function noteParts(root: unknown, cuts: Cuts, ctx: Context): Part[] {
       parts.push(() => withHow(`${id}: ${before - now.length} of ${before} items left out to fit the size limit`, how));
     } else if (kind === 'string' && typeof now === 'string') {
       const parent = path.slice(0, -1);
-      const group = strings.get(dotted(parent)) ?? { parent, items: [] };
-      group.items.push({ key: path[path.length - 1], kept: codePoints(now), before });
-      strings.set(dotted(parent), group);
+      const group = strings.get(shapeOf(parent)) ?? { parent, items: [] };
+      group.items.push({ key: path[path.length - 1], label: id, kept: codePoints(now), before });
+      strings.set(shapeOf(parent), group);
     }
   }
-  for (const [where, { parent, items }] of strings) {
+  for (const { parent, items } of strings.values()) {
     if (items.length <= 3) {
-      for (const { key, kept, before } of items) {
+      for (const { key, label, kept, before } of items) {
         const how = stringsHow(parent, ctx, String(kept), key);
-        parts.push(() => withHow(`${dotted([...parent, key])}: cut after ${kept} of ${before} characters to fit the size limit`, how));
+        parts.push(() => withHow(`${label}: cut after ${kept} of ${before} characters to fit the size limit`, how));
       }
       continue;
     }
+    const oneParent = items.every((i) => i.label === dotted([...parent, i.key]));
+    const where = oneParent ? dotted(parent) : shapeOf(parent).split('\u0000').map((p) => (p === '*' ? '[*]' : `.${p}`)).join('').replace(/^\./, '') + `.${items[0].key}`;
     const how = stringsHow(parent, ctx, '<characters received of that column>');
-    const details = items.map(({ key, kept, before }) => `${key} after ${kept} of ${before}`);
+    const details = items.map(({ key, label, kept, before }) => `${oneParent ? key : label} after ${kept} of ${before}`);
     const noun = parent[parent.length - 1] === 'content' ? 'columns' : 'strings';
     parts.push((n) => withHow(`${where || 'result'}: ${items.length} ${noun} cut to fit the size limit, to at most ${Math.max(...items.map((i) => i.kept))} characters each (${listed(details, n)})`, how));
   }
