@@ -42,8 +42,9 @@ export async function serve({ mode }: { mode: ServeMode }): Promise<void> {
     c.consoleSessions.purgeExpired().catch((err) => logger.warn({ err }, 'expired console session purge failed'));
     c.idempotency.purgeExpired().catch((err) => logger.warn({ err }, 'expired idempotency key purge failed'));
   };
-  // The first purge runs shortly after start, not before listening: without an index on
-  // trashed_at it scans every sheet (~230 ms at 100,000), which delayed the first /healthz.
+  // The first purge runs shortly after start, not before listening. Trashed sheets are found
+  // through their own index (migration 017): 0.6-3 ms at 100,000 sheets, where a scan took
+  // 240-290 ms warm and 5 s cold.
   const firstPurge = setTimeout(purge, FIRST_PURGE_DELAY_MS).unref();
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS).unref();
 

@@ -13,6 +13,7 @@ import * as m013 from './013_export_sheet_index.js';
 import * as m014 from './014_scopes_oauth.js';
 import * as m015 from './015_outbox_account_index.js';
 import * as m016 from './016_grant_approving_key.js';
+import * as m017 from './017_sheet_trash_index.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '014_scopes_oauth': m014,
   '015_outbox_account_index': m015,
   '016_grant_approving_key': m016,
+  '017_sheet_trash_index': m017,
 };
 
 export const migrationProvider: MigrationProvider = {
