@@ -158,6 +158,25 @@ for (const dialect of dialects()) {
       assert.notEqual(got.trashedAt, null);
     });
 
+    it('If-Match guards DELETE (W/"n", *) and restore too; a mismatch is 412 and changes nothing', async () => {
+      const sheet = await create({ title: 'guarded' });
+      const del = (h: string) => s.req('DELETE', `/v1/sheets/${sheet.id}`, { key: alice.key, headers: { 'if-match': h } });
+      const restore = (h?: string) => s.req('POST', `/v1/sheets/${sheet.id}/restore`, { key: alice.key, headers: h ? { 'if-match': h } : {} });
+      const stale = await del('W/"7"');
+      assert.equal(stale.status, 412);
+      assert.equal(stale.body.current_version, 1);
+      assert.equal((await del('W/"1"')).status, 200, 'a weak tag of the current version matches');
+      const early = await restore('"1"');
+      assert.equal(early.status, 412, 'restore against the version before the trash');
+      assert.equal(early.body.current_version, 2);
+      assert.notEqual((await s.req('GET', `/v1/sheets/${sheet.id}`, { key: alice.key })).body.sheet.trashedAt, null, 'still in the trash');
+      const back = await restore('"2"');
+      assert.equal(back.status, 200);
+      assert.equal(back.headers.get('etag'), '"3"');
+      assert.equal((await del('*')).status, 200, '* matches any version');
+      assert.equal((await restore()).status, 200, 'without If-Match the restore is unconditional');
+    });
+
     it('concurrent restore and PUTs of a trashed sheet all apply, one version each', async () => {
       const sheet = await create({ title: 'restore race' });
       assert.equal((await s.req('DELETE', `/v1/sheets/${sheet.id}`, { key: alice.key })).status, 200);

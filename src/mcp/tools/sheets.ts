@@ -132,10 +132,10 @@ export function registerSheetTools(t: ToolRegistry, c: Container): void {
   t.define('restore_sheet', {
     title: 'Restore a trashed sheet',
     description: 'Bring a sheet back from the trash. Restoring a sheet that is not trashed changes nothing.',
-    input: z.object({ id: SheetId }),
+    input: z.object({ id: SheetId, expected_version: expectedVersionField }),
     output: SheetResponse,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, sheet: await c.sheets.restore(auth, args.id) }),
+    run: async (args, auth) => ({ success: true as const, sheet: await c.sheets.restore(auth, args.id, expectedVersions(undefined, args.expected_version)) }),
   });
 
   registerSheetEditTools(t, c);

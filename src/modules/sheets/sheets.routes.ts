@@ -103,8 +103,15 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
     },
   });
   app.post('/sheets/:id/restore', {
-    schema: { tags, operationId: 'restoreSheet', summary: 'Bring a trashed sheet back (a new version)', params: IdParams, response: responses(etagged(SheetResponse), 403, 404) },
-    handler: async (req, reply) => withEtag(reply, { success: ok, sheet: await sheets.restore(req.auth, req.params.id) }),
+    schema: {
+      tags,
+      operationId: 'restoreSheet',
+      summary: 'Bring a trashed sheet back (a new version); If-Match: only at that version',
+      params: IdParams,
+      headers: IfMatchHeaders,
+      response: { ...responses(etagged(SheetResponse), 403, 404), ...conflictResponses },
+    },
+    handler: async (req, reply) => withEtag(reply, { success: ok, sheet: await sheets.restore(req.auth, req.params.id, expectedVersions(req.headers['if-match'])) }),
   });
   registerSheetEditRoutes(app, sheets);
   registerSheetReadRoutes(app, sheets);

@@ -144,9 +144,9 @@ export function createSheetsService(deps: {
     },
 
     /** Brings a trashed sheet back (a new version); restoring an active sheet changes nothing. */
-    restore(auth: AuthContext, id: string) {
+    restore(auth: AuthContext, id: string, expected?: ExpectedVersions) {
       return tx(async (trx) => {
-        const row = await writer.lockOwned(trx, auth.userId, id);
+        const row = await writer.lockOwned(trx, auth.userId, id, expected);
         if (!row.trashed_at) return toSheetView(row);
         return writer.save(trx, auth, row, { ...toSheetView(row), trashedAt: null }, ['restored'], false);
       });
