@@ -1,5 +1,8 @@
 import type { Executor, OAuthClientsTable, OAuthCodesTable, OAuthGrantsTable, OAuthTokensTable } from '../../db/types.js';
 
+/** The state of the API key that approved a code or grant (left-joined as api_keys; null columns when there is none). */
+const APPROVER_COLUMNS = ['api_keys.id as key_id', 'api_keys.status as key_status', 'api_keys.expires_at as key_expires_at'] as const;
+
 export function createOAuthRepo(db: Executor) {
   return {
     findClient(id: string) {
@@ -43,7 +46,7 @@ export function createOAuthRepo(db: Executor) {
         .selectFrom('oauth_codes')
         .leftJoin('api_keys', 'api_keys.id', 'oauth_codes.approved_by_key')
         .selectAll('oauth_codes')
-        .select(['api_keys.id as key_id', 'api_keys.status as key_status', 'api_keys.expires_at as key_expires_at'])
+        .select(APPROVER_COLUMNS)
         .where('oauth_codes.code_hash', '=', hash)
         .executeTakeFirst();
     },
@@ -67,7 +70,7 @@ export function createOAuthRepo(db: Executor) {
         .selectFrom('oauth_grants')
         .leftJoin('api_keys', 'api_keys.id', 'oauth_grants.approved_by_key')
         .selectAll('oauth_grants')
-        .select(['api_keys.id as key_id', 'api_keys.status as key_status', 'api_keys.expires_at as key_expires_at'])
+        .select(APPROVER_COLUMNS)
         .where('oauth_grants.id', '=', id)
         .executeTakeFirst();
     },
@@ -76,7 +79,7 @@ export function createOAuthRepo(db: Executor) {
         .selectFrom('oauth_grants')
         .leftJoin('api_keys', 'api_keys.id', 'oauth_grants.approved_by_key')
         .selectAll('oauth_grants')
-        .select(['api_keys.id as key_id', 'api_keys.status as key_status', 'api_keys.expires_at as key_expires_at'])
+        .select(APPROVER_COLUMNS)
         .where('oauth_grants.user_id', '=', userId)
         .where('oauth_grants.status', '=', 'active')
         .orderBy('oauth_grants.id', 'desc')
@@ -112,7 +115,8 @@ export function createOAuthRepo(db: Executor) {
         .innerJoin('users', 'users.id', 'oauth_grants.user_id')
         .leftJoin('api_keys', 'api_keys.id', 'oauth_grants.approved_by_key')
         .select(['oauth_tokens.expires_at', 'oauth_tokens.kind', 'oauth_grants.id as grant_id', 'oauth_grants.status', 'oauth_grants.scopes', 'oauth_grants.user_id', 'oauth_grants.last_used_at', 'oauth_grants.client_id', 'oauth_grants.client_name', 'users.plan'])
-        .select(['oauth_grants.approved_by_key', 'api_keys.id as key_id', 'api_keys.status as key_status', 'api_keys.expires_at as key_expires_at'])
+        .select('oauth_grants.approved_by_key')
+        .select(APPROVER_COLUMNS)
         .where('oauth_tokens.token_hash', '=', hash)
         .executeTakeFirst();
     },
