@@ -136,6 +136,20 @@ for (const dialect of dialects()) {
       assertError(later, 400, 'invalid_request', /expires_at/);
     });
 
+    it('tokens live 1 h (access) and 30 days (refresh); a refresh token used after that is invalid_grant', async () => {
+      const g = await grant({ key: alice.key });
+      clock.advance(3600_000 + 1000);
+      assertError(await s.req('GET', '/v1/sheets', { key: g.access }), 401, 'unauthorized', /expired/);
+      const fresh = await refresh(g);
+      assert.equal(fresh.status, 200, JSON.stringify(fresh.body));
+      assert.equal(fresh.body.expires_in, 3600);
+      const next = { ...g, access: fresh.body.access_token as string, refresh: fresh.body.refresh_token as string };
+      clock.advance(30 * 86_400_000 + 1000);
+      const late = await refresh(next);
+      assert.equal(late.status, 400, JSON.stringify(late.body));
+      assert.equal(late.body.error, 'invalid_grant');
+    });
+
     it('a grant from before migration 016 (no approving key recorded) keeps working', async () => {
       const approver = await newKey();
       const g = await grant({ key: approver.api_key });
