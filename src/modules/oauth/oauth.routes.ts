@@ -23,20 +23,15 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 /** A form parameter whose percent-escapes are not UTF-8 (how a lone surrogate arrives in a form), kept aside for the check below. */
 const MALFORMED = Symbol('malformed form parameter');
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-const isHex = (b: number | undefined) => b !== undefined && ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66));
 
-/** application/x-www-form-urlencoded bytes as WHATWG decodes them, except that bytes that are not UTF-8 fail instead of becoming U+FFFD. */
-function decodeFormBytes(b: Buffer): string | undefined {
-  const out = Buffer.alloc(b.length);
-  let n = 0;
-  for (let i = 0; i < b.length; i++) {
-    if (b[i] === 0x25 && isHex(b[i + 1]) && isHex(b[i + 2])) {
-      out[n++] = parseInt(String.fromCharCode(b[i + 1], b[i + 2]), 16);
-      i += 2;
-    } else out[n++] = b[i] === 0x2b ? 0x20 : b[i];
-  }
+/**
+ * One name or value as WHATWG form decoding reads it ('+' is a space, a '%' without two hex digits is
+ * itself), except that escapes that are not UTF-8 fail (decodeURIComponent throws) instead of becoming
+ * U+FFFD.
+ */
+function decodeFormPart(raw: Buffer): string | undefined {
   try {
-    return strictUtf8.decode(out.subarray(0, n));
+    return decodeURIComponent(strictUtf8.decode(raw).replace(/\+/g, ' ').replace(/%(?![0-9a-fA-F]{2})/g, '%25'));
   } catch {
     return undefined;
   }
@@ -53,8 +48,8 @@ function parseForm(body: Buffer): Form {
     if (pair.length === 0) continue;
     const eq = pair.indexOf(0x3d); // '='
     const rawName = eq < 0 ? pair : pair.subarray(0, eq);
-    const k = decodeFormBytes(rawName);
-    const v = decodeFormBytes(eq < 0 ? Buffer.alloc(0) : pair.subarray(eq + 1));
+    const k = decodeFormPart(rawName);
+    const v = decodeFormPart(eq < 0 ? Buffer.alloc(0) : pair.subarray(eq + 1));
     if (k === undefined || v === undefined) {
       form[MALFORMED] ??= k ?? rawName.toString('latin1').slice(0, 100);
       continue;
