@@ -1,13 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '../src/config.js';
-import { createContainer, type Container } from '../src/container.js';
-import { createPgDatabase } from './helpers.js';
-import { startProcess, type ServerProcess } from './processes.js';
+import type { Container } from '../src/container.js';
+import { startTwoPgProcesses, type ServerProcess } from './processes.js';
 import { openStream } from './sse-helpers.js';
 
 /**
@@ -16,20 +11,14 @@ import { openStream } from './sse-helpers.js';
  */
 const pgUrl = process.env.TEST_POSTGRES_URL;
 describe('event stream across two processes on PostgreSQL', { skip: pgUrl ? false : 'needs TEST_POSTGRES_URL' }, () => {
-  let pg: Awaited<ReturnType<typeof createPgDatabase>>;
+  let pair: Awaited<ReturnType<typeof startTwoPgProcesses>>;
   let admin: Container;
   let procs: ServerProcess[] = [];
   before(async () => {
-    pg = await createPgDatabase();
-    admin = await createContainer(loadConfig({ DATABASE_URL: pg.url, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'sw-admin-')), LOG_LEVEL: 'silent' }));
-    const env = { DATABASE_URL: pg.url, RATE_LIMIT_DISABLED: '1', WEBHOOK_WORKER: '0', EVENT_STREAM_POLL_MS: '600000' };
-    procs = await Promise.all([startProcess(env), startProcess(env)]);
+    pair = await startTwoPgProcesses({ EVENT_STREAM_POLL_MS: '600000' });
+    ({ admin, procs } = pair);
   });
-  after(async () => {
-    await Promise.all(procs.map((p) => p.stop()));
-    await admin?.close();
-    await pg?.drop();
-  });
+  after(() => pair?.stop());
 
   it("a stream on one process receives the other process's writes through NOTIFY, not the poll", { timeout: 20_000 }, async () => {
     const u = await admin.accounts.create({ name: `u-${randomBytes(3).toString('hex')}`, plan: 'pro' });

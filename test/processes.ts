@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { request, type Res } from './helpers.js';
+import { loadConfig } from '../src/config.js';
+import { createContainer, type Container } from '../src/container.js';
+import { createPgDatabase, request, type Res } from './helpers.js';
 
 /**
  * A real server process, started the way `npm start` does (node --import tsx src/main.ts serve),
@@ -71,6 +73,26 @@ export async function startProcess(env: Record<string, string>, command = 'serve
       const code = await exited;
       fs.rmSync(dataDir, { recursive: true, force: true });
       return code;
+    },
+  };
+}
+
+/**
+ * A fresh PostgreSQL database, a container on it for setting up accounts, and two real server
+ * processes on it (rate limits and the webhook worker off unless env says otherwise).
+ */
+export async function startTwoPgProcesses(env: Record<string, string> = {}): Promise<{ admin: Container; procs: ServerProcess[]; stop(): Promise<void> }> {
+  const pg = await createPgDatabase();
+  const admin = await createContainer(loadConfig({ DATABASE_URL: pg.url, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'sw-admin-')), LOG_LEVEL: 'silent' }));
+  const procEnv = { DATABASE_URL: pg.url, RATE_LIMIT_DISABLED: '1', WEBHOOK_WORKER: '0', ...env };
+  const procs = await Promise.all([startProcess(procEnv), startProcess(procEnv)]);
+  return {
+    admin,
+    procs,
+    async stop() {
+      await Promise.all(procs.map((p) => p.stop()));
+      await admin.close();
+      await pg.drop();
     },
   };
 }

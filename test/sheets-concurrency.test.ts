@@ -1,13 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContainer, type Container } from '../src/container.js';
-import { loadConfig } from '../src/config.js';
-import { assertError, createPgDatabase, dialects, startServer, type Res, type TestServer } from './helpers.js';
-import { startProcess, type ServerProcess } from './processes.js';
+import type { Container } from '../src/container.js';
+import { assertError, dialects, startServer, type Res, type TestServer } from './helpers.js';
+import { startTwoPgProcesses, type ServerProcess } from './processes.js';
 import { httpClient, ok } from './mcp-helpers.js';
 
 /** A 412 body: the error fields plus current_version. */
@@ -201,20 +197,14 @@ for (const dialect of dialects()) {
 
 const pgUrl = process.env.TEST_POSTGRES_URL;
 describe('two server processes on PostgreSQL racing PUTs', { skip: pgUrl ? false : 'needs TEST_POSTGRES_URL' }, () => {
-  let pg: Awaited<ReturnType<typeof createPgDatabase>>;
+  let pair: Awaited<ReturnType<typeof startTwoPgProcesses>>;
   let admin: Container;
   let procs: ServerProcess[] = [];
   before(async () => {
-    pg = await createPgDatabase();
-    admin = await createContainer(loadConfig({ DATABASE_URL: pg.url, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'sw-admin-')), LOG_LEVEL: 'silent' }));
-    const env = { DATABASE_URL: pg.url, RATE_LIMIT_DISABLED: '1', WEBHOOK_WORKER: '0' };
-    procs = await Promise.all([startProcess(env), startProcess(env)]);
+    pair = await startTwoPgProcesses();
+    ({ admin, procs } = pair);
   });
-  after(async () => {
-    await Promise.all(procs.map((p) => p.stop()));
-    await admin?.close();
-    await pg?.drop();
-  });
+  after(() => pair?.stop());
 
   it('20 PUTs of different columns spread over both processes keep 20 of 20 columns, version 21', async () => {
     const u = await admin.accounts.create({ name: `u-${randomBytes(3).toString('hex')}`, plan: 'business' });
