@@ -31,7 +31,7 @@ import { createSecretBox, loadServerKey } from './webhooks/secrets.js';
 import { createWebhooksRepo } from './modules/webhooks/webhooks.repo.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 import { createEventsService } from './modules/events/events.service.js';
-import { createOAuthClients, oauthDispatcher } from './modules/oauth/oauth.clients.js';
+import { createOAuthClients, oauthHttpClient } from './modules/oauth/oauth.clients.js';
 import { createOAuthRepo } from './modules/oauth/oauth.repo.js';
 import { createOAuthService } from './modules/oauth/oauth.service.js';
 import { createDeliveryEngine } from './webhooks/delivery.js';
@@ -71,7 +71,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const exports = createExportsService({ repo: createExportsRepo(db), sheets, outbox, tx, clock });
   const consoleSessions = createConsoleSessionsService({ repo: createConsoleSessionsRepo(db), apiKeys, clock });
   const oauthRepo = createOAuthRepo(db);
-  const oauthClients = createOAuthClients({ repo: oauthRepo, clock, dispatcher: oauthDispatcher(config.webhooks) });
+  const oauthClients = createOAuthClients({ repo: oauthRepo, clock, client: oauthHttpClient(config.webhooks) });
   const oauth = createOAuthService({ db, repo: oauthRepo, clients: oauthClients, clock, onTouchError: (err) => opts.logger?.warn({ err }, 'could not update a grant\'s last_used_at') });
   // The worker itself is started by server.ts (or a test), not here: API-only processes share this engine for POST /webhooks/{id}/test.
   const webhookDelivery = createDeliveryEngine({ db, dialect: database.dialect, clock, config, onAttempt: metrics.observeDeliveryAttempt });

@@ -10,7 +10,7 @@ export const ROOT = path.resolve(import.meta.dirname, '..');
 export const BIN = path.join(ROOT, 'bin', 'sheet-workspace.js');
 
 /** The SDK's own client over Streamable HTTP to the test server's /mcp. */
-export async function httpClient(s: TestServer, key: string): Promise<Client> {
+export async function httpClient(s: Pick<TestServer, 'url'>, key: string): Promise<Client> {
   const client = new Client({ name: 'test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
   return client;

@@ -8,8 +8,8 @@ import { createContainer, type Container } from '../src/container.js';
 import { createPgDatabase, request, type Res } from './helpers.js';
 
 /**
- * A real server process, started the way `npm start` does (node --import tsx src/main.ts serve),
- * for tests that need several processes on one PostgreSQL database and one Redis.
+ * A real server process (node --import tsx src/main.ts serve, or with `built` the bundle in build/
+ * that `npm start` runs), for tests that need several processes on one database and one Redis.
  */
 export interface ServerProcess {
   url: string;
@@ -23,9 +23,10 @@ export interface ServerProcess {
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
-export async function startProcess(env: Record<string, string>, command = 'serve'): Promise<ServerProcess> {
+export async function startProcess(env: Record<string, string>, command = 'serve', opts: { built?: boolean } = {}): Promise<ServerProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-proc-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', command], {
+  const entry = opts.built ? ['build/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, [...entry, command], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

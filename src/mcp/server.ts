@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import pkg from '../../package.json' with { type: 'json' };
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Logger } from 'pino';
 import type { Container } from '../container.js';
@@ -17,7 +17,6 @@ import { registerWebhookTools } from './tools/webhooks.js';
 import { registerStatsTools } from './tools/stats.js';
 import { registerTodoTools } from './tools/todos.js';
 
-const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const INSTRUCTIONS = `Sheet Workspace is the user's working memory for coding with AI assistants.
 Sheets are documents of HTML columns (col1..col99). Sessions are saved summaries of past work; a handover

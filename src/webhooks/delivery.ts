@@ -5,7 +5,7 @@ import type { Db, Dialect } from '../db/types.js';
 import { createDeliveryQueue, paidPlan, TEST_EVENT, type ClaimedDelivery } from './queue.js';
 import { createSecretBox, loadServerKey, type SecretBox } from './secrets.js';
 import { DELIVERY_TIMEOUT_MS, sendDelivery, type AttemptResult } from './sender.js';
-import { createWebhookDispatcher } from './ssrf-dispatcher.js';
+import { createGuardedClient } from './guarded-client.js';
 
 export interface AttemptOptions {
   timeoutMs?: number;
@@ -35,7 +35,7 @@ export function createDeliveryEngine(deps: {
     leaseMs: deps.leaseMs ?? config.webhooks.leaseMs,
   });
   const ca = deps.ca ?? (config.webhooks.caFile ? fs.readFileSync(config.webhooks.caFile, 'utf8') : undefined);
-  const dispatcher = createWebhookDispatcher({
+  const client = createGuardedClient({
     allowPrivate: config.webhooks.allowPrivateTargets,
     ca,
     connectTimeoutMs: DELIVERY_TIMEOUT_MS,
@@ -64,7 +64,7 @@ export function createDeliveryEngine(deps: {
     // like any other, visible in the delivery log, instead of an error that leaves the delivery leased.
     const result = secret.ok
       ? await sendDelivery(
-          dispatcher,
+          client,
           { url: d.url, secret: secret.value, event: d.event, deliveryId: d.id, body: d.body },
           { timeoutMs: opts.timeoutMs, signal: opts.signal },
         )
@@ -80,7 +80,7 @@ export function createDeliveryEngine(deps: {
     secrets,
     attempt,
     async close() {
-      await dispatcher.close().catch(() => {});
+      await client.close().catch(() => {});
     },
   };
 }

@@ -1,4 +1,5 @@
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import type { GuardedClient } from './guarded-client.js';
 import pkg from '../../package.json' with { type: 'json' };
 import { signBody } from './signing.js';
 
@@ -29,7 +30,7 @@ export interface SendInput {
  * the response headers and reading the response.
  */
 export async function sendDelivery(
-  dispatcher: Dispatcher,
+  client: GuardedClient,
   input: SendInput,
   opts: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<AttemptResult> {
@@ -40,9 +41,8 @@ export async function sendDelivery(
   const bytes = Buffer.from(input.body, 'utf8');
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const res = await request(input.url, {
+    const res = await client.request(input.url, {
       method: 'POST',
-      dispatcher,
       signal,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,

@@ -7,11 +7,12 @@ import type { ZApp } from '../../http/types.js';
 import { sendError } from '../../http/errors.js';
 import { AppError } from '../../errors.js';
 import { describeBadText, findBadText } from '../../lib/bad-text.js';
+import { projectRoot } from '../../lib/project-root.js';
 import { clearCookieHeader, consoleCookie, requireConsoleHeader, setCookieHeader } from './console.cookie.js';
 import type { ConsoleSessionsService } from './console.service.js';
 
 /** Where `npm run build:console` writes the bundle (see console/vite.config.ts). */
-export const CONSOLE_DIST = path.resolve(import.meta.dirname, '../../../dist/console');
+export const CONSOLE_DIST = path.join(projectRoot(), 'dist/console');
 
 const SignInBody = z.object({ api_key: z.string().min(1, 'api_key is required').max(200) });
 const SessionResponse = z.object({

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { request, type Dispatcher } from 'undici';
 import type { Clock } from '../../clock.js';
 import type { OAuthClientsTable } from '../../db/types.js';
 import { describeBadText, findBadText } from '../../lib/bad-text.js';
-import { createWebhookDispatcher } from '../../webhooks/ssrf-dispatcher.js';
+import { createGuardedClient, type GuardedClient } from '../../webhooks/guarded-client.js';
 import { OAuthError } from './oauth.errors.js';
 import type { OAuthRepo } from './oauth.repo.js';
 
@@ -75,16 +74,15 @@ const clientName = (value: unknown, fallback: string) =>
   typeof value === 'string' && value.trim() ? value.trim().slice(0, 100) : fallback;
 
 /** Dynamic registrations (RFC 7591) and client ID metadata documents, resolved to one shape. */
-export function createOAuthClients(deps: { repo: OAuthRepo; clock: Clock; dispatcher: Dispatcher }) {
-  const { repo, clock, dispatcher } = deps;
+export function createOAuthClients(deps: { repo: OAuthRepo; clock: Clock; client: GuardedClient }) {
+  const { repo, clock, client } = deps;
   const toClient = (row: OAuthClientsTable): OAuthClient => ({ id: row.id, name: row.client_name, redirectUris: JSON.parse(row.redirect_uris) as string[] });
 
   async function fetchDocument(url: string): Promise<OAuthClient> {
     const failed = (why: string) => new OAuthError('invalid_client', `The client ID metadata document at ${url} ${why}`);
     let text: string;
     try {
-      const res = await request(url, {
-        dispatcher,
+      const res = await client.request(url, {
         signal: AbortSignal.timeout(DOCUMENT_TIMEOUT_MS),
         headersTimeout: DOCUMENT_TIMEOUT_MS,
         bodyTimeout: DOCUMENT_TIMEOUT_MS,
@@ -163,13 +161,13 @@ export function createOAuthClients(deps: { repo: OAuthRepo; clock: Clock; dispat
     },
 
     touch: (id: string) => repo.touchClient(id, clock.now().toISOString()),
-    close: () => dispatcher.close(),
+    close: () => client.close(),
   };
 }
 export type OAuthClients = ReturnType<typeof createOAuthClients>;
 
 /** Metadata documents are fetched through the webhook SSRF guard (same CA and private-target settings). */
-export function oauthDispatcher(config: { allowPrivateTargets: boolean; caFile?: string }): Dispatcher {
+export function oauthHttpClient(config: { allowPrivateTargets: boolean; caFile?: string }): GuardedClient {
   const ca = config.caFile ? fs.readFileSync(config.caFile, 'utf8') : undefined;
-  return createWebhookDispatcher({ allowPrivate: config.allowPrivateTargets, ca, connectTimeoutMs: DOCUMENT_TIMEOUT_MS });
+  return createGuardedClient({ allowPrivate: config.allowPrivateTargets, ca, connectTimeoutMs: DOCUMENT_TIMEOUT_MS });
 }
