@@ -3,9 +3,10 @@ import { indexedContainsAllTerms, SHEETS_SEARCH } from '../../db/dialect.js';
 import { compiledOnce } from '../../db/statement-cache.js';
 import type { Db, Executor, SheetsTable } from '../../db/types.js';
 import { searchSheets, type SearchSort } from './sheets.search.js';
+import { SHEET_ROW_COLUMNS } from './sheets.view.js';
 
 /** The hottest read (every GET, PATCH and DELETE of a sheet), compiled once. */
-const byId = compiledOnce((db: Db, id: string) => db.selectFrom('sheets').selectAll().where('id', '=', id));
+const byId = compiledOnce((db: Db, id: string) => db.selectFrom('sheets').select(SHEET_ROW_COLUMNS).where('id', '=', id));
 
 export interface SheetListFilter {
   userId: string;
@@ -34,7 +35,7 @@ export function createSheetsRepo(db: Db) {
       if (f.terms.length > 0) return searchSheets(db, f);
       const search = await indexedContainsAllTerms(db, SHEETS_SEARCH, f.terms);
       const [rows, count] = await Promise.all([
-        filtered(f, search).selectAll().orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
+        filtered(f, search).select(SHEET_ROW_COLUMNS).orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
         filtered(f, search).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
       ]);
       return { rows, total: Number(count.n) };

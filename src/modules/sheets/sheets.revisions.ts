@@ -1,10 +1,9 @@
-import type { SheetsTable } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import type { TxRunner } from '../../events/outbox.js';
 import type { ExpectedVersions } from '../../http/preconditions.js';
 import type { AuthContext } from '../api-keys/api-keys.service.js';
 import { unpackContent, type SheetRevisionsRepo } from './sheets.revisions.repo.js';
-import type { Content } from './sheets.view.js';
+import type { Content, SheetRow } from './sheets.view.js';
 import { fieldChanges, type SheetWriter } from './sheets.write.js';
 import { toSheetView } from './sheets.view.js';
 
@@ -21,7 +20,7 @@ export function createSheetRevisions(deps: {
   revisions: SheetRevisionsRepo;
   writer: SheetWriter;
   tx: TxRunner;
-  owned: (userId: string, id: string) => Promise<SheetsTable>;
+  owned: (userId: string, id: string) => Promise<SheetRow>;
 }) {
   const { revisions, writer, tx, owned } = deps;
 

@@ -1,8 +1,11 @@
 import { sql, type CompiledQuery } from 'kysely';
 import { countOwnedMatches, indexedContainsAllTerms, ownedKey, rankedMatchKeys, rowKey, SHEETS_SEARCH } from '../../db/dialect.js';
 import { sqliteReaders } from '../../db/sqlite-readers.js';
-import type { Db, SheetsTable } from '../../db/types.js';
+import type { Db } from '../../db/types.js';
 import type { SheetListFilter } from './sheets.repo.js';
+import { SHEET_ROW_COLUMNS, type SheetRow } from './sheets.view.js';
+
+const rowColumns = sql.join(SHEET_ROW_COLUMNS.map((c) => sql.ref(`sheets.${c}`)));
 
 export type SearchSort = 'relevance' | 'updated';
 
@@ -13,7 +16,7 @@ export type SearchSort = 'relevance' | 'updated';
  * found in most sheets takes tens of milliseconds or more, and on the main connection every other
  * request would wait for it. Only the planning (a few rows of the trigram vocabulary) runs here.
  */
-export async function searchSheets(db: Db, f: SheetListFilter & { sort?: SearchSort }): Promise<{ rows: SheetsTable[]; total: number }> {
+export async function searchSheets(db: Db, f: SheetListFilter & { sort?: SearchSort }): Promise<{ rows: SheetRow[]; total: number }> {
   const key = rowKey(db);
   const keys = await rankedMatchKeys(db, SHEETS_SEARCH, f.terms);
   const owner = { userId: f.userId, trashed: f.trashed };
@@ -22,12 +25,12 @@ export async function searchSheets(db: Db, f: SheetListFilter & { sort?: SearchS
   // only those rows are read; by last change every matching row is read for its updated_at.
   const page =
     f.sort === 'updated'
-      ? sql<SheetsTable & { total: number }>`with m as materialized (${keys})
-    select sheets.*, (${total}) as total from m join sheets on sheets.${sql.id(key)} = m.k
+      ? sql<SheetRow & { total: number }>`with m as materialized (${keys})
+    select ${rowColumns}, (${total}) as total from m join sheets on sheets.${sql.id(key)} = m.k
     where sheets.user_id = ${f.userId} and sheets.trashed_at ${f.trashed ? sql`is not` : sql`is`} null
     order by sheets.updated_at desc, sheets.id desc limit ${f.limit} offset ${f.offset}`
-      : sql<SheetsTable & { total: number }>`with m as materialized (${keys})
-    select sheets.*, (${total}) as total
+      : sql<SheetRow & { total: number }>`with m as materialized (${keys})
+    select ${rowColumns}, (${total}) as total
     from (select m.k, m.r from m where ${ownedKey(db, SHEETS_SEARCH, 'm', owner)} order by m.r desc, m.k desc limit ${f.limit} offset ${f.offset}) as p
     join sheets on sheets.${sql.id(key)} = p.k
     order by p.r desc, p.k desc`;
