@@ -71,6 +71,27 @@ for (const dialect of dialects()) {
       assertError(await s.req('GET', '/v1/events/stream?events=sheet.created,nope', { key: alice.key }), 400, 'invalid_request', /nope/);
     });
 
+    it("sends a restore from the trash as sheet.updated with changes ['restored'], to the stream and the webhook outbox", { timeout: 10_000 }, async () => {
+      const id = await sheet('Comes back');
+      const a = await stream(alice.key, '?events=sheet.updated,sheet.deleted');
+      assert.equal((await s.req('DELETE', `/v1/sheets/${id}`, { key: alice.key })).status, 200);
+      const restored = await s.req('POST', `/v1/sheets/${id}/restore`, { key: alice.key });
+      assert.equal(restored.status, 200);
+      const got = await a.waitFor(2);
+      assert.deepEqual(got.map((e) => e.event), ['sheet.deleted', 'sheet.updated']);
+      assert.deepEqual(got[1].data.data, {
+        sheet_id: id,
+        changes: ['restored'],
+        columns: [],
+        version: restored.body.sheet.version,
+        updated_at: restored.body.sheet.updatedAt,
+      });
+      assert.equal((await s.req('POST', `/v1/sheets/${id}/restore`, { key: alice.key })).status, 200, 'restoring an active sheet');
+      const outbox = (await s.events('sheet.updated')).filter((e) => e.data.sheet_id === id);
+      assert.deepEqual(outbox.map((e) => [e.user_id, e.data.changes, e.data.version]), [[alice.userId, ['restored'], 3]], 'one event, none for the no-op restore');
+      await a.close();
+    });
+
     it('resumes strictly after Last-Event-ID, and refuses a malformed one', async () => {
       const a = await stream(alice.key, '?events=sheet.created');
       for (const t of ['R1', 'R2', 'R3']) await sheet(t);

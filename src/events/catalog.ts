@@ -16,7 +16,9 @@ export const EVENT_SCHEMAS = {
   'sheet.created': z.strictObject({ sheet_id: z.string(), name: z.string(), created_at: ts }),
   'sheet.updated': z.strictObject({
     sheet_id: z.string(),
-    changes: z.array(z.enum(['title', 'content', 'folder', 'tags'])),
+    changes: z
+      .array(z.enum(['title', 'content', 'folder', 'tags', 'restored']))
+      .describe("The fields the write changed; ['restored'] when the sheet came back from the trash."),
     columns: z.array(z.string()).describe('The column keys whose HTML changed (added, edited or removed); empty when content did not change.'),
     version: z.number().int().describe('The version this write made.'),
     updated_at: ts,

@@ -148,7 +148,7 @@ export function createSheetsService(deps: {
       return tx(async (trx) => {
         const row = await writer.lockOwned(trx, auth.userId, id, expected);
         if (!row.trashed_at) return toSheetView(row);
-        return writer.save(trx, auth, row, { ...toSheetView(row), trashedAt: null }, ['restored'], false);
+        return writer.save(trx, auth, row, { ...toSheetView(row), trashedAt: null }, ['restored']);
       });
     },
 

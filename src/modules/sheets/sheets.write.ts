@@ -62,8 +62,9 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
     },
 
     /**
-     * Writes `next` over `row` as version + 1, keeping `row` as a revision. `event` false for trash
-     * and restore, which have their own events (or none).
+     * Writes `next` over `row` as version + 1, keeping `row` as a revision. `event` false for trash,
+     * which has its own event (sheet.deleted). A restore is a sheet.updated with changes ['restored'],
+     * so lists that dropped the sheet on sheet.deleted learn it is back.
      */
     async save(trx: Trx, auth: AuthContext | undefined, row: SheetsTable, next: SheetState, changes: Change[], event = true): Promise<SheetView> {
       const before = toSheetView(row);
@@ -84,10 +85,11 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
       if (fields.length > 0) patch.updated_at = clock.now().toISOString();
       await trx.updateTable('sheets').set(patch).where('id', '=', row.id).execute();
       const after = toSheetView({ ...row, ...patch } as SheetsTable);
-      if (event && fields.length > 0) {
+      const announced = changes.filter((c): c is Field | 'restored' => c === 'restored' || (FIELDS as string[]).includes(c));
+      if (event && announced.length > 0) {
         await outbox.emit(trx, row.user_id, 'sheet.updated', {
           sheet_id: row.id,
-          changes: fields,
+          changes: announced,
           columns: changedColumns(before.content, next.content),
           version: after.version,
           updated_at: after.updatedAt,
