@@ -124,11 +124,11 @@ describe('console records in headless Chromium', { skip }, () => {
     await go('sheets');
     await page.getByRole('button', { name: 'New sheet' }).waitFor();
     await page.keyboard.press('Control+k');
-    await page.getByRole('searchbox', { name: 'Search everything' }).fill('quasar');
+    await page.getByRole('combobox', { name: 'Search everything' }).fill('quasar');
     const results = page.getByRole('listbox', { name: 'Results' });
     for (const kind of ['Sheet', 'Session', 'Snippet', 'Todo']) await results.getByText(kind, { exact: true }).first().waitFor();
     await shot('search');
-    await page.getByRole('searchbox', { name: 'Search everything' }).fill('quasar notes');
+    await page.getByRole('combobox', { name: 'Search everything' }).fill('quasar notes');
     await results.getByText('Quasar notes').waitFor();
     await page.keyboard.press('Enter');
     await page.waitForURL(/#\/sheets\/sht_/);

@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { sanitizeHtml } from '../../src/lib/sanitize-html.ts';
 
@@ -50,18 +50,56 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
   );
 }
 
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+/** Open dialogs, innermost last: only that one answers Tab and Escape. */
+const openDialogs: HTMLElement[] = [];
+
+/**
+ * A modal dialog's keyboard contract: focus moves in (to `initial`, else the first control), Tab and
+ * Shift+Tab cycle inside it, Escape closes it, and on close focus goes back where it was.
+ */
+export function useDialog(dialog: RefObject<HTMLElement | null>, onClose: () => void, initial?: RefObject<HTMLElement | null>) {
+  const close = useRef(onClose);
+  close.current = onClose;
+  useEffect(() => {
+    const el = dialog.current!;
+    const before = document.activeElement as HTMLElement | null;
+    openDialogs.push(el);
+    (initial?.current ?? el.querySelector<HTMLElement>(FOCUSABLE))?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (openDialogs[openDialogs.length - 1] !== el) return;
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        close.current();
+      } else if (e.key === 'Tab') {
+        const items = [...el.querySelectorAll<HTMLElement>(FOCUSABLE)];
+        if (items.length === 0) return;
+        const at = items.indexOf(document.activeElement as HTMLElement);
+        const next = e.shiftKey ? (at <= 0 ? items.length - 1 : at - 1) : at === items.length - 1 || at < 0 ? 0 : at + 1;
+        e.preventDefault();
+        items[next].focus();
+      }
+    };
+    document.addEventListener('keydown', onKey, true);
+    return () => {
+      document.removeEventListener('keydown', onKey, true);
+      openDialogs.splice(openDialogs.indexOf(el), 1);
+      // The control that opened it may be gone (a page changed under it); then focus stays put.
+      if (before?.isConnected) before.focus();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+}
+
 /** In-page confirmation (no window.confirm, so the page never opens a browser dialog). Focus starts on Cancel; Escape cancels. */
 export function Confirm({ message, action, onConfirm, onCancel }: { message: string; action: string; onConfirm: () => void; onCancel: () => void }) {
+  const dialog = useRef<HTMLDivElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    cancel.current?.focus();
-    return () => before?.focus?.();
-  }, []);
+  useDialog(dialog, onCancel, cancel);
   return (
-    <div class="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
-      <div class="modal" role="dialog" aria-modal="true" aria-label={action}>
-        <p>{message}</p>
+    <div class="modal-backdrop">
+      <div class="modal" ref={dialog} role="dialog" aria-modal="true" aria-label={action} aria-describedby="confirm-message">
+        <p id="confirm-message">{message}</p>
         <div class="row end">
           <button type="button" class="ghost" ref={cancel} onClick={onCancel}>Cancel</button>
           <button type="button" class="danger" onClick={onConfirm}>{action}</button>

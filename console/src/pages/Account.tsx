@@ -80,7 +80,7 @@ export function AccountPage({ me }: { me: Me }) {
       <section class="card">
         <h2>API keys</h2>
         <form class="row" onSubmit={create}>
-          <input name="key_name" placeholder="Key name, e.g. laptop" value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={100} />
+          <input name="key_name" aria-label="Key name" placeholder="Key name, e.g. laptop" value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={100} />
           <button type="submit">Create key</button>
         </form>
         {created && <ShownOnce label="New API key" value={created} onDone={() => setCreated(undefined)} />}

@@ -30,7 +30,7 @@ export function KnowledgePage() {
     <>
       <h1>Knowledge</h1>
       <form class="row" onSubmit={(e) => { e.preventDefault(); setQuery(q); }}>
-        <input type="search" placeholder="Search solutions and snippets" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
+        <input type="search" aria-label="Search knowledge" placeholder="Search solutions and snippets" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
         <button type="submit">Search</button>
       </form>
       <Notice error={data.error} />

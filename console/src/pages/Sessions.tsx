@@ -82,7 +82,7 @@ export function SessionsPage({ sessionId }: { sessionId?: string }) {
     <>
       <h1>Sessions</h1>
       <form class="row" onSubmit={(e) => { e.preventDefault(); setQuery(q); }}>
-        <input type="search" placeholder="Search sessions" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
+        <input type="search" aria-label="Search sessions" placeholder="Search sessions" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
         <button type="submit">Search</button>
       </form>
       <Notice error={list.error} />

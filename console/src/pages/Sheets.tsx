@@ -45,7 +45,7 @@ export function SheetsPage({ sheetId, sub }: { sheetId?: string; sub?: string })
       </div>
       <Notice error={error} />
       <form class="row" onSubmit={(e) => { e.preventDefault(); setQuery(q); }}>
-        <input type="search" name="q" placeholder="Search titles and text" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
+        <input type="search" name="q" aria-label="Search sheets" placeholder="Search titles and text" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
         <button type="submit">Search</button>
         <label class="check"><input type="checkbox" checked={trashed} onChange={() => setTrashed(!trashed)} /> Trash</label>
       </form>
