@@ -13,7 +13,7 @@ import type { SheetsRepo } from './sheets.repo.js';
 import { createSheetRevisions } from './sheets.revisions.js';
 import type { SheetRevisionsRepo } from './sheets.revisions.repo.js';
 import type { CreateSheetInput, SheetView, UpdateSheetInput } from './sheets.schemas.js';
-import { sheetSearchText, toSheetView, type Content } from './sheets.view.js';
+import { sheetSearchText, sheetView, toSheetView, type Content } from './sheets.view.js';
 import { createSheetWriter, fieldChanges } from './sheets.write.js';
 
 export { sheetSearchText, toSheetView } from './sheets.view.js';
@@ -71,7 +71,7 @@ export function createSheetsService(deps: {
     };
     await repo.insert(row, trx);
     await outbox.emit(trx, userId, 'sheet.created', { sheet_id: row.id, name: row.title, created_at: row.created_at });
-    return toSheetView(row);
+    return sheetView(row, content, input.tags ?? []);
   }
 
   return {

@@ -7,7 +7,7 @@ import type { ExpectedVersions } from '../../http/preconditions.js';
 import type { AuthContext } from '../api-keys/api-keys.service.js';
 import type { SheetRevisionsRepo } from './sheets.revisions.repo.js';
 import type { SheetView } from './sheets.schemas.js';
-import { columnOrder, sheetSearchText, toSheetView, type Content } from './sheets.view.js';
+import { columnOrder, sheetSearchText, sheetView, toSheetView, type Content } from './sheets.view.js';
 
 export type Actor = NonNullable<AuthContext['actor']>;
 export type Field = 'title' | 'content' | 'folder' | 'tags';
@@ -69,7 +69,8 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
     async save(trx: Trx, auth: AuthContext | undefined, row: SheetsTable, next: SheetState, changes: Change[], event = true): Promise<SheetView> {
       const before = toSheetView(row);
       await revisions.keep(row, keep, trx);
-      const contentChanged = !sameJson(before.content, next.content);
+      const nextContent = JSON.stringify(next.content);
+      const contentChanged = nextContent !== row.content;
       const patch: Partial<SheetsTable> = {
         title: next.title,
         folder: next.folder,
@@ -79,12 +80,12 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
         last_changes: JSON.stringify(changes),
         last_actor: JSON.stringify(await actorOf(auth, trx)),
       };
-      if (contentChanged) patch.content = JSON.stringify(next.content);
+      if (contentChanged) patch.content = nextContent;
       if (contentChanged || next.title !== row.title) patch.search_text = sheetSearchText(next.title, next.content);
       const fields = changes.filter((c): c is Field => (FIELDS as string[]).includes(c));
       if (fields.length > 0) patch.updated_at = clock.now().toISOString();
       await trx.updateTable('sheets').set(patch).where('id', '=', row.id).execute();
-      const after = toSheetView({ ...row, ...patch } as SheetsTable);
+      const after = sheetView({ ...row, ...patch }, next.content, next.tags);
       const announced = changes.filter((c): c is Field | 'restored' => c === 'restored' || (FIELDS as string[]).includes(c));
       if (event && announced.length > 0) {
         await outbox.emit(trx, row.user_id, 'sheet.updated', {
