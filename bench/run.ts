@@ -37,6 +37,13 @@ const ONLY = new Set((args.get('only') ?? 'start,get,list,search,post,todos,mixe
 const PG = args.has('pg') || args.has('database-url');
 const log = (s: string) => process.stdout.write(`${s}\n`);
 
+/** The node flags of `npm start` (package.json), so the bench runs the server as it is started. */
+function startNodeFlags(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = pkg.scripts.start.split(/\s+/);
+  return words.slice(1, words.indexOf('build/main.js')).filter((w) => w.startsWith('--'));
+}
+
 interface Setup {
   userId: string;
   apiKey: string;
@@ -84,7 +91,7 @@ async function main() {
     server = await startChild({
       name: 'server',
       // What `npm start` runs: the JavaScript compiled into build/ (scripts/build.mjs, skipped when up to date).
-      nodeArgs: args.has('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+      nodeArgs: [...startNodeFlags(), ...(args.has('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],
       args: ['build/main.js', 'serve'],
       env: { DATA_DIR: dataDir, DATABASE_URL: pg?.url ?? '', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_DISABLED: '1', BOOTSTRAP_OWNER: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', ...(ONLY.has('webhooks') ? { WEBHOOK_CA_FILE: testPki().caFile } : {}) },
       readyUrl: `http://127.0.0.1:${port}/healthz`,

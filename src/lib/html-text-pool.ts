@@ -18,6 +18,14 @@ const budgetMs = () => Number(process.env.HTML_TIME_BUDGET_MS) || HTML_TIME_BUDG
 /** Texts waiting for their write; a write that turns out to change nothing leaves its own behind. */
 const KEEP_MAX = 16;
 
+/**
+ * A worker's V8 heap stays in the process's RSS until the thread exits. With Node's default young
+ * generation (tens of MB) a thread that parsed a few 1 MB bodies kept ~70 MB; 8 MB is plenty for
+ * one column's parse (the live data is the column and its text). The old generation is capped well
+ * above what a 500,000-character column needs, so a runaway parse ends the thread (a 500), not the process.
+ */
+const HTML_WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 };
+
 /** Texts computed off the loop, by HTML string, with how many takes are still to come (equal columns share one). */
 const ready = new Map<string, { text: string; uses: number }>();
 let pool: Promise<Piscina> | undefined;
@@ -30,6 +38,7 @@ function workers(): Promise<Piscina> {
       minThreads: 0,
       maxThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
       idleTimeout: 30_000,
+      resourceLimits: HTML_WORKER_LIMITS,
     });
   });
   return pool;
