@@ -1,22 +1,21 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startServer, type TestServer } from './helpers.js';
+import { browserSkip, openBrowser } from './browser.js';
 import { httpClient, ok } from './mcp-helpers.js';
 
 /**
  * The sheet editor in real headless Chromium: create and edit through the UI, read back over REST;
  * REST writes appear live; conflicts get a banner; history with a diff and restore.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = path.resolve(import.meta.dirname, '../docs/screenshots');
 const DIST = path.resolve(import.meta.dirname, '../dist/console');
-const skip = fs.existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install Debian's chromium or set CHROMIUM_PATH`;
+const skip = browserSkip;
 if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio: 'inherit' });
 
 describe('sheet editor in headless Chromium', { skip }, () => {
@@ -43,13 +42,7 @@ describe('sheet editor in headless Chromium', { skip }, () => {
     fs.mkdirSync(SHOTS, { recursive: true });
     s = await startServer('sqlite');
     owner = await s.user('pro');
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-chromium-'));
-    ctx = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-      viewport: { width: 1280, height: 860 },
-    });
+    ctx = await openBrowser({ viewport: { width: 1280, height: 860 } });
     page = ctx.pages()[0] ?? (await ctx.newPage());
     page.on('pageerror', (e) => pageErrors.push(e.message));
   });

@@ -1,11 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { startServer, type TestServer } from './helpers.js';
+import { browserSkip, openBrowser } from './browser.js';
 
 /**
  * The console by keyboard alone and for assistive technology, in real headless Chromium: a whole
@@ -13,8 +11,7 @@ import { startServer, type TestServer } from './helpers.js';
  * has an accessible name (as Chromium's accessibility tree computes it); a restore from the trash
  * reaches an open list live.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const skip = fs.existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install Debian's chromium or set CHROMIUM_PATH`;
+const skip = browserSkip;
 if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio: 'inherit' });
 
 /** What a person hears for the focused element, close enough to tell controls apart. */
@@ -78,13 +75,7 @@ describe('console by keyboard, with an accessible name on every control', { skip
     await rest('POST', '/v1/webhooks', { url: 'https://example.com/hook', events: ['sheet.created'] });
     await rest('POST', '/v1/stats?action=worktime', { hours: 2, date: new Date().toISOString().slice(0, 10) });
 
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-chromium-'));
-    ctx = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-      viewport: { width: 1280, height: 860 },
-    });
+    ctx = await openBrowser({ viewport: { width: 1280, height: 860 } });
     page = ctx.pages()[0] ?? (await ctx.newPage());
     page.on('pageerror', (e) => pageErrors.push(e.message));
     cdp = await ctx.newCDPSession(page);

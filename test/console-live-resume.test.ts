@@ -1,22 +1,19 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
+import type { BrowserContext, Page, Request } from 'playwright-core';
 import { startServer, type TestServer } from './helpers.js';
+import { browserSkip, openBrowser } from './browser.js';
 
 /**
  * The console's live connection in real headless Chromium: a dropped event stream resumes with
  * Last-Event-ID (even before any event had arrived), and autosave is not held off by an agent
  * writing the same sheet every fraction of a second.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const skip = fs.existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install Debian's chromium or set CHROMIUM_PATH`;
+const skip = browserSkip;
 if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio: 'inherit' });
 
 describe('console live stream and autosave in headless Chromium', { skip }, () => {
@@ -63,13 +60,7 @@ describe('console live stream and autosave in headless Chromium', { skip }, () =
       req.socket.once('close', () => streamSockets.delete(req.socket));
     });
     owner = await s.user('pro');
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-chromium-'));
-    ctx = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-      viewport: { width: 1280, height: 860 },
-    });
+    ctx = await openBrowser({ viewport: { width: 1280, height: 860 } });
     page = ctx.pages()[0] ?? (await ctx.newPage());
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('request', (r) => isStream(r.url()) && streams.push(r));

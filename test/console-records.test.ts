@@ -1,16 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startServer, type TestServer } from './helpers.js';
+import { browserSkip, openBrowser } from './browser.js';
 
 /** Every record in the console, in real headless Chromium: todos board, knowledge, sessions, stats, Ctrl+K. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = path.resolve(import.meta.dirname, '../docs/screenshots');
-const skip = fs.existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install Debian's chromium or set CHROMIUM_PATH`;
+const skip = browserSkip;
 if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio: 'inherit' });
 
 describe('console records in headless Chromium', { skip }, () => {
@@ -45,14 +44,7 @@ describe('console records in headless Chromium', { skip }, () => {
     const monday = new Date(Date.now() - ((new Date().getUTCDay() + 6) % 7) * 86_400_000);
     const day = (offset: number) => new Date(monday.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
     for (const [date, hours] of [[day(-7), 2], [day(-6), 3], [day(0), 4]] as const) await rest('POST', '/v1/stats?action=worktime', { hours, date });
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-chromium-'));
-    ctx = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-      viewport: { width: 1280, height: 860 },
-      permissions: ['clipboard-read', 'clipboard-write'],
-    });
+    ctx = await openBrowser({ viewport: { width: 1280, height: 860 }, permissions: ['clipboard-read', 'clipboard-write'] });
     page = ctx.pages()[0] ?? (await ctx.newPage());
     page.on('pageerror', (e) => pageErrors.push(e.message));
     await page.goto(`${s.url}/console/`);

@@ -1,22 +1,21 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startServer, type TestServer } from './helpers.js';
+import { browserSkip, openBrowser } from './browser.js';
 import { startReceiver, webhookEnv, type Receiver } from './webhooks-helpers.js';
 
 /**
  * The web console in real headless Chromium (Debian's /usr/bin/chromium, never a downloaded browser),
  * driven by playwright-core. Screenshots of every page land in docs/screenshots/.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = path.resolve(import.meta.dirname, '../docs/screenshots');
 const XSS_HTML = '<p>Before the image</p><img src=x onerror=alert(1)><p>After the image</p>';
 
-const skip = fs.existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install Debian's chromium or set CHROMIUM_PATH`;
+const skip = browserSkip;
 if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio: 'inherit' });
 
 describe('web console in headless Chromium', { skip }, () => {
@@ -46,13 +45,7 @@ describe('web console in headless Chromium', { skip }, () => {
     s = await startServer('sqlite', { env: webhookEnv(), worker: true });
     owner = await s.user('pro');
     await seed();
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-chromium-'));
-    ctx = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-      viewport: { width: 1280, height: 860 },
-    });
+    ctx = await openBrowser({ viewport: { width: 1280, height: 860 } });
     page = ctx.pages()[0] ?? (await ctx.newPage());
     page.on('dialog', (d) => {
       dialogs.push(d.message());

@@ -2,12 +2,12 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { dialects, startServer, type TestServer } from './helpers.js';
+import { browserSkip, openBrowser } from './browser.js';
 import { MemoryProvider, connectWithOAuth, mcpStatus, serveMetadataDocument } from './oauth-helpers.js';
 import { webhookEnv } from './webhooks-helpers.js';
 
@@ -16,9 +16,8 @@ import { webhookEnv } from './webhooks-helpers.js';
  * the SDK client's authorization URL is opened, the person signs in and narrows the scopes, and the
  * redirect back to the client is caught. One browser for the whole file.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = path.resolve(import.meta.dirname, '../docs/screenshots');
-const skip = fs.existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install Debian's chromium or set CHROMIUM_PATH`;
+const skip = browserSkip;
 if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio: 'inherit' });
 
 let ctx: BrowserContext;
@@ -39,13 +38,7 @@ async function consentInBrowser(authUrl: URL, act: () => Promise<void>, button: 
 describe('OAuth consent page in Chromium', { skip }, () => {
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-chromium-'));
-    ctx = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-      viewport: { width: 900, height: 1000 },
-    });
+    ctx = await openBrowser({ viewport: { width: 900, height: 1000 } });
     page = ctx.pages()[0] ?? (await ctx.newPage());
     // The MCP host's loopback redirect target (RFC 8252), where the browser lands with the code.
     const server = http.createServer((req, res) => {

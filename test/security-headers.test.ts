@@ -3,11 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
 import { dialects, startServer, type TestServer } from './helpers.js';
+import { browserSkip, openBrowser } from './browser.js';
 
 /** Issue 16, point 9: security headers on every response, the playground's key storage, file modes. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const frameAncestorsNone = (csp: string | null) => /frame-ancestors 'none'/.test(csp ?? '');
 
@@ -94,16 +93,11 @@ describe('data files are owner-only (SQLite)', () => {
   });
 });
 
-const skip = fs.existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}`;
+const skip = browserSkip;
 describe('playground in headless Chromium', { skip }, () => {
   it('works under its CSP and keeps a pasted key in sessionStorage, not localStorage', async () => {
     const s = await startServer('sqlite');
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-chromium-'));
-    const ctx = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-    });
+    const ctx = await openBrowser();
     try {
       const u = await s.user('pro');
       const page = ctx.pages()[0] ?? (await ctx.newPage());
