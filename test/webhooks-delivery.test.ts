@@ -275,4 +275,44 @@ for (const dialect of dialects()) {
       assert.equal(ids.size, 12);
     });
   });
+
+  describe(`webhook backlog at the default cap [${dialect}]`, () => {
+    it('refills a busy webhook before its first 16 finish, never exceeds 16 in flight, and delivers all 64 once', async () => {
+      const s = await startServer(dialect, { env: webhookEnv(), worker: true });
+      const rcv = await startReceiver();
+      try {
+        const u = await s.user('business');
+        await s.req('POST', '/v1/webhooks', { key: u.key, body: { url: rcv.url, events: ['sheet.created'] } });
+        /** Arrival numbers of the deliveries the receiver is still answering. */
+        const open = new Set<number>();
+        let maxOpen = 0;
+        /** Later deliveries (17th on) that arrived while one of the first 16 was still open. */
+        let overlapped = 0;
+        let arrivals = 0;
+        rcv.respond = () => {
+          const n = arrivals++;
+          if (n >= 16 && [...open].some((k) => k < 16)) overlapped++;
+          open.add(n);
+          maxOpen = Math.max(maxOpen, open.size);
+          // Spread out, so slots free one by one: 100-700 ms.
+          const delayMs = 100 + (n % 16) * 40;
+          setTimeout(() => open.delete(n), delayMs);
+          return { delayMs };
+        };
+        // One transaction: the whole backlog is there before the first delivery.
+        await s.c.tx(async (trx) => {
+          for (let i = 0; i < 64; i++) await s.c.outbox.emit(trx, u.userId, 'sheet.created', { sheet_id: `sht_${i}`, name: `b${i}`, created_at: new Date().toISOString() });
+        });
+        await rcv.waitFor(64, 30_000);
+        const ids = new Set(rcv.received.map((r) => r.headers['x-service-delivery']));
+        assert.equal(ids.size, 64, 'every delivery once');
+        assert.ok(maxOpen <= 16, `at most WEBHOOK_MAX_IN_FLIGHT (16) at once, saw ${maxOpen}`);
+        // Claiming only once a webhook has nothing in flight would start the 17th after all of the first 16 ended.
+        assert.ok(overlapped > 0, 'the webhook was refilled while its first deliveries were still being answered');
+      } finally {
+        await s.close();
+        await rcv.close();
+      }
+    });
+  });
 }
