@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { Piscina } from 'piscina';
+import { startWorkerPool } from '../lib/worker-pool.js';
 
 /**
  * Read-only SQLite connections in worker threads, for queries that can take long (a search for a
@@ -18,33 +19,29 @@ const byDb = new WeakMap<Kysely<any>, SqliteReaders>();
 
 /** Called where the SQLite file is opened: queries on `db` may then go to readers of `file`. */
 export function registerSqliteReaders(db: Kysely<any>, file: string, threads = Math.max(1, Math.min(4, availableParallelism() - 1))): void {
-  let pool: Piscina | undefined;
-  const open = async () => {
-    if (!pool) {
-      const { Piscina } = await import('piscina');
-      const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-      pool ??= new Piscina({
-        filename: new URL(`./sqlite-reader.worker${ext}`, import.meta.url).href,
-        minThreads: 0,
-        maxThreads: threads,
-        idleTimeout: 60_000,
-        // A thread's heap stays in the RSS while it lives. Node's default young generation (tens of MB)
-        // is far more than a reader's garbage (its answers); a smaller old-generation maximum also makes
-        // V8 grow the heap by ~1.4x its live data instead of up to 4x. 512 MB still holds a page of the
-        // biggest sheets.
-        resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 512 },
-      });
-    }
-    return pool;
-  };
+  let pool: Promise<Piscina> | undefined;
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  const open = () =>
+    (pool ??= startWorkerPool({
+      filename: new URL(`./sqlite-reader.worker${ext}`, import.meta.url).href,
+      minThreads: 0,
+      maxThreads: threads,
+      idleTimeout: 60_000,
+      // A thread's heap stays in the RSS while it lives. Node's default young generation (tens of MB)
+      // is far more than a reader's garbage (its answers); a smaller old-generation maximum also makes
+      // V8 grow the heap by ~1.4x its live data instead of up to 4x. 512 MB still holds a page of the
+      // biggest sheets.
+      resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 512 },
+    }));
   byDb.set(db, {
     async all<R>(query: CompiledQuery<R>) {
       const parameters = query.parameters.map((p) => (typeof p === 'boolean' ? Number(p) : p));
       return (await (await open()).run({ file, sql: query.sql, parameters })) as R[];
     },
     async close() {
-      await pool?.close(); // lets searches in flight finish
+      const closing = pool;
       pool = undefined;
+      await (await closing)?.close(); // lets searches in flight finish
     },
   });
 }

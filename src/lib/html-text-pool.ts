@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';
 import { AppError } from '../errors.js';
 import { htmlToText } from './html-text.js';
+import { startWorkerPool } from './worker-pool.js';
 
 /**
  * HTML -> text is linear (src/lib/html-parser.ts) but a 1 MB column of tags
@@ -22,7 +23,7 @@ const KEEP_MAX = 16;
  * A worker's V8 heap stays in the process's RSS until the thread exits. With Node's default young
  * generation (tens of MB) a thread that parsed a few 1 MB bodies kept ~70 MB; 8 MB is plenty for
  * one column's parse (the live data is the column and its text). The old generation is capped well
- * above what a 500,000-character column needs, so a runaway parse ends the thread (a 500), not the process.
+ * above what a 500,000-character column needs, so a runaway parse ends the thread (a 400 naming the cause), not the process.
  */
 const HTML_WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 };
 
@@ -31,15 +32,13 @@ const ready = new Map<string, { text: string; uses: number }>();
 let pool: Promise<Piscina> | undefined;
 
 function workers(): Promise<Piscina> {
-  pool ??= import('piscina').then(({ Piscina }) => {
-    const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-    return new Piscina({
-      filename: new URL(`./html-text.worker${ext}`, import.meta.url).href,
-      minThreads: 0,
-      maxThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
-      idleTimeout: 30_000,
-      resourceLimits: HTML_WORKER_LIMITS,
-    });
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  pool ??= startWorkerPool({
+    filename: new URL(`./html-text.worker${ext}`, import.meta.url).href,
+    minThreads: 0,
+    maxThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
+    idleTimeout: 30_000,
+    resourceLimits: HTML_WORKER_LIMITS,
   });
   return pool;
 }
@@ -54,7 +53,10 @@ export async function prepareHtmlTexts(htmls: Iterable<string | null | undefined
     [...wanted].map(async ([html, uses]) => {
       const known = ready.get(html);
       if (known) return void (known.uses += uses);
-      const result = (await (await workers()).run({ html, budgetMs: budget })) as { text: string } | { tooSlow: true };
+      const result = (await (await workers()).run({ html, budgetMs: budget }).catch((err: { code?: string }) => {
+        if (err?.code !== 'ERR_WORKER_OUT_OF_MEMORY') throw err;
+        throw new AppError('invalid_request', `HTML content too complex: reading it needed more than ${HTML_WORKER_LIMITS.maxOldGenerationSizeMb} MB; send simpler HTML`);
+      })) as { text: string } | { tooSlow: true };
       if (!('text' in result)) {
         throw new AppError('invalid_request', `HTML content too complex: reading it took longer than ${budget} ms; send simpler HTML`);
       }
