@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startServer, type TestServer } from './helpers.js';
+import { expect200, startServer, type TestServer } from './helpers.js';
 import { browserSkip, openBrowser } from './browser.js';
 import { httpClient, ok } from './mcp-helpers.js';
 
@@ -25,11 +25,7 @@ describe('sheet editor in headless Chromium', { skip }, () => {
   let owner: { key: string; userId: string };
   let id: string;
   const pageErrors: string[] = [];
-  const rest = async (method: string, p: string, body?: unknown, headers?: Record<string, string>) => {
-    const r = await s.req(method, p, { key: owner.key, body, headers });
-    assert.ok(r.status === 200, `${method} ${p}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
+  const rest = (method: string, p: string, body?: unknown, headers?: Record<string, string>) => expect200(s, owner.key, method, p, body, headers);
   const sheet = async () => (await rest('GET', `/v1/sheets/${id}`)).sheet;
   const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   const column = (key: string) => page.getByRole('textbox', { name: key, exact: true });

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
-import { startServer, type TestServer } from './helpers.js';
+import { expect200, startServer, type TestServer } from './helpers.js';
 import { browserSkip, openBrowser } from './browser.js';
 
 /**
@@ -43,11 +43,7 @@ describe('console by keyboard, with an accessible name on every control', { skip
   let owner: { key: string; userId: string };
   const pageErrors: string[] = [];
   const ids: Record<string, string> = {};
-  const rest = async (method: string, p: string, body?: unknown) => {
-    const r = await s.req(method, p, { key: owner.key, body });
-    assert.ok(r.status === 200, `${method} ${p}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
+  const rest = (method: string, p: string, body?: unknown) => expect200(s, owner.key, method, p, body);
 
   /** Presses Tab (Shift+Tab with `back`) until the focused control's name is `name`; fails after `max` presses. */
   async function tabTo(name: string, { back = false, max = 80 } = {}) {

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page, Request } from 'playwright-core';
-import { startServer, type TestServer } from './helpers.js';
+import { expect200, startServer, type TestServer } from './helpers.js';
 import { browserSkip, openBrowser } from './browser.js';
 
 /**
@@ -23,11 +23,7 @@ describe('console live stream and autosave in headless Chromium', { skip }, () =
   let owner: { key: string; userId: string };
   const pageErrors: string[] = [];
   const streams: Request[] = [];
-  const rest = async (method: string, p: string, body?: unknown) => {
-    const r = await s.req(method, p, { key: owner.key, body });
-    assert.ok(r.status === 200, `${method} ${p}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
+  const rest = (method: string, p: string, body?: unknown) => expect200(s, owner.key, method, p, body);
   const column = (key: string) => page.getByRole('textbox', { name: key, exact: true });
   const lastEventIdOf = async (r: Request) => (await r.allHeaders())['last-event-id'];
   const isStream = (url: string) => new URL(url).pathname === '/v1/events/stream';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startServer, type TestServer } from './helpers.js';
+import { expect200, startServer, type TestServer } from './helpers.js';
 import { browserSkip, openBrowser } from './browser.js';
 
 /** Every record in the console, in real headless Chromium: todos board, knowledge, sessions, stats, Ctrl+K. */
@@ -19,11 +19,7 @@ describe('console records in headless Chromium', { skip }, () => {
   let owner: { key: string; userId: string };
   const pageErrors: string[] = [];
   const ids: Record<string, string> = {};
-  const rest = async (method: string, p: string, body?: unknown) => {
-    const r = await s.req(method, p, { key: owner.key, body });
-    assert.ok(r.status === 200, `${method} ${p}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
+  const rest = (method: string, p: string, body?: unknown) => expect200(s, owner.key, method, p, body);
   const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   const go = async (hash: string) => {
     await page.goto(`${s.url}/console/#/${hash}`);

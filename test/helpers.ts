@@ -170,3 +170,10 @@ export async function assertIdRouteSecurity(
 }
 
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** A call that must answer 200: returns the body, or fails naming the call and what came back. */
+export async function expect200(s: Pick<TestServer, 'req'>, key: string, method: string, urlPath: string, body?: unknown, headers?: Record<string, string>) {
+  const r = await s.req(method, urlPath, { key, body, headers });
+  assert.ok(r.status === 200, `${method} ${urlPath}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
