@@ -20,10 +20,8 @@ const byDb = new WeakMap<Kysely<any>, SqliteReaders>();
 /** Called where the SQLite file is opened: queries on `db` may then go to readers of `file`. */
 export function registerSqliteReaders(db: Kysely<any>, file: string, threads = Math.max(1, Math.min(4, availableParallelism() - 1))): void {
   let pool: Promise<Piscina> | undefined;
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   const open = () =>
-    (pool ??= startWorkerPool({
-      filename: new URL(`./sqlite-reader.worker${ext}`, import.meta.url).href,
+    (pool ??= startWorkerPool(new URL('./sqlite-reader.worker', import.meta.url), {
       minThreads: 0,
       maxThreads: threads,
       idleTimeout: 60_000,

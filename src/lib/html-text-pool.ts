@@ -32,9 +32,7 @@ const ready = new Map<string, { text: string; uses: number }>();
 let pool: Promise<Piscina> | undefined;
 
 function workers(): Promise<Piscina> {
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  pool ??= startWorkerPool({
-    filename: new URL(`./html-text.worker${ext}`, import.meta.url).href,
+  pool ??= startWorkerPool(new URL('./html-text.worker', import.meta.url), {
     minThreads: 0,
     maxThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
     idleTimeout: 30_000,

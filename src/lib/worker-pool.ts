@@ -1,15 +1,19 @@
 import type { Piscina } from 'piscina';
 
-type PoolOptions = ConstructorParameters<typeof Piscina>[0] & {};
+type PoolOptions = Omit<NonNullable<ConstructorParameters<typeof Piscina>[0]>, 'filename'>;
+
+/** src/ runs as TypeScript (tsx) and build/ as JavaScript; a worker file has the extension of its caller. */
+const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
 /**
- * A piscina pool for one of our worker files. A worker that dies (out of its heap limit, or a crash)
- * rejects the task it was running, and the caller answers that request; piscina also emits 'error'
- * on the pool, which without a listener would end the whole process for every client.
+ * A piscina pool for one of our worker files (`worker`: its URL without the extension). A worker
+ * that dies (out of its heap limit, or a crash) rejects the task it was running, and the caller
+ * answers that request; piscina also emits 'error' on the pool, which without a listener would end
+ * the whole process for every client.
  */
-export async function startWorkerPool(options: PoolOptions): Promise<Piscina> {
+export async function startWorkerPool(worker: URL, options: PoolOptions): Promise<Piscina> {
   const { Piscina } = await import('piscina');
-  const pool = new Piscina(options);
+  const pool = new Piscina({ ...options, filename: `${worker.href}${EXT}` });
   pool.on('error', () => {});
   return pool;
 }

@@ -17,7 +17,6 @@ import { registerWebhookTools } from './tools/webhooks.js';
 import { registerStatsTools } from './tools/stats.js';
 import { registerTodoTools } from './tools/todos.js';
 
-
 const INSTRUCTIONS = `Sheet Workspace is the user's working memory for coding with AI assistants.
 Sheets are documents of HTML columns (col1..col99). Sessions are saved summaries of past work; a handover
 is a sheet generated from a session for the next session to pick up. The knowledge base keeps solutions to

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db, Dialect } from '../db/types.js';
@@ -21,7 +20,6 @@ export function createDeliveryEngine(deps: {
   clock: Clock;
   config: Config;
   leaseMs?: number;
-  ca?: string;
   /** Called after every POST to a receiver (the /metrics delivery counters). */
   onAttempt?: (result: AttemptResult) => void;
 }) {
@@ -34,10 +32,9 @@ export function createDeliveryEngine(deps: {
     retrySchedule: config.webhooks.retrySchedule,
     leaseMs: deps.leaseMs ?? config.webhooks.leaseMs,
   });
-  const ca = deps.ca ?? (config.webhooks.caFile ? fs.readFileSync(config.webhooks.caFile, 'utf8') : undefined);
   const client = createGuardedClient({
     allowPrivate: config.webhooks.allowPrivateTargets,
-    ca,
+    caFile: config.webhooks.caFile,
     connectTimeoutMs: DELIVERY_TIMEOUT_MS,
   });
 

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Dispatcher } from 'undici';
 import type { DispatcherOptions } from './ssrf-dispatcher.js';
 
@@ -13,13 +14,15 @@ export interface GuardedClient {
   close(): Promise<void>;
 }
 
-export function createGuardedClient(opts: DispatcherOptions): GuardedClient {
+/** `caFile`: extra trusted CA certificates (PEM, WEBHOOK_CA_FILE), read now so a missing file fails at start. */
+export function createGuardedClient(opts: Omit<DispatcherOptions, 'ca'> & { caFile?: string }): GuardedClient {
+  const ca = opts.caFile ? fs.readFileSync(opts.caFile, 'utf8') : undefined;
   let loading: Promise<{ request: typeof import('undici').request; dispatcher: Dispatcher }> | undefined;
   const load = () =>
     (loading ??= Promise.all([import('undici'), import('./ssrf-dispatcher.js')]).then(([undici, ssrf]) => ({
       // `default`: a bundle (build/) exposes a lazily imported CommonJS package only as its default export.
       request: undici.default.request,
-      dispatcher: ssrf.createWebhookDispatcher(opts),
+      dispatcher: ssrf.createWebhookDispatcher({ allowPrivate: opts.allowPrivate, connectTimeoutMs: opts.connectTimeoutMs, ca }),
     })));
   return {
     async request(url, options) {

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { OAuthClientsTable } from '../../db/types.js';
@@ -168,6 +167,5 @@ export type OAuthClients = ReturnType<typeof createOAuthClients>;
 
 /** Metadata documents are fetched through the webhook SSRF guard (same CA and private-target settings). */
 export function oauthHttpClient(config: { allowPrivateTargets: boolean; caFile?: string }): GuardedClient {
-  const ca = config.caFile ? fs.readFileSync(config.caFile, 'utf8') : undefined;
-  return createGuardedClient({ allowPrivate: config.allowPrivateTargets, ca, connectTimeoutMs: DOCUMENT_TIMEOUT_MS });
+  return createGuardedClient({ allowPrivate: config.allowPrivateTargets, caFile: config.caFile, connectTimeoutMs: DOCUMENT_TIMEOUT_MS });
 }

@@ -3,9 +3,8 @@ import type { TxRunner } from '../../events/outbox.js';
 import type { ExpectedVersions } from '../../http/preconditions.js';
 import type { AuthContext } from '../api-keys/api-keys.service.js';
 import { unpackContent, type SheetRevisionsRepo } from './sheets.revisions.repo.js';
-import type { Content, SheetRow } from './sheets.view.js';
 import { fieldChanges, type SheetWriter } from './sheets.write.js';
-import { toSheetView } from './sheets.view.js';
+import { toSheetView, type Content, type SheetRow } from './sheets.view.js';
 
 export const REVISIONS_LIST_DEFAULT = 50;
 export const REVISIONS_LIST_MAX = 100;
