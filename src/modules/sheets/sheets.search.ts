@@ -20,18 +20,20 @@ export async function searchSheets(db: Db, f: SheetListFilter & { sort?: SearchS
   const key = rowKey(db);
   const keys = await rankedMatchKeys(db, SHEETS_SEARCH, f.terms);
   const owner = { userId: f.userId, trashed: f.trashed };
-  const total = countOwnedMatches(db, SHEETS_SEARCH, 'm', owner);
   // By relevance the page's keys are chosen from the match set alone (rank, then newest key), and
   // only those rows are read; by last change every matching row is read for its updated_at.
+  // By relevance the match set is narrowed to this owner's rows once, and both the page (rank, then
+  // newest key) and the total come from it; only the page's rows are read. By last change every
+  // matching row is read for its updated_at.
   const page =
     f.sort === 'updated'
       ? sql<SheetRow & { total: number }>`with m as materialized (${keys})
-    select ${rowColumns}, (${total}) as total from m join sheets on sheets.${sql.id(key)} = m.k
+    select ${rowColumns}, (${countOwnedMatches(db, SHEETS_SEARCH, 'm', owner)}) as total from m join sheets on sheets.${sql.id(key)} = m.k
     where sheets.user_id = ${f.userId} and sheets.trashed_at ${f.trashed ? sql`is not` : sql`is`} null
     order by sheets.updated_at desc, sheets.id desc limit ${f.limit} offset ${f.offset}`
-      : sql<SheetRow & { total: number }>`with m as materialized (${keys})
-    select ${rowColumns}, (${total}) as total
-    from (select m.k, m.r from m where ${ownedKey(db, SHEETS_SEARCH, 'm', owner)} order by m.r desc, m.k desc limit ${f.limit} offset ${f.offset}) as p
+      : sql<SheetRow & { total: number }>`with m as materialized (select x.k, x.r from (${keys}) as x where ${ownedKey(db, SHEETS_SEARCH, 'x', owner)})
+    select ${rowColumns}, (select count(*) from m) as total
+    from (select m.k, m.r from m order by m.r desc, m.k desc limit ${f.limit} offset ${f.offset}) as p
     join sheets on sheets.${sql.id(key)} = p.k
     order by p.r desc, p.k desc`;
   const rows = await run(db, page.compile(db));
