@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import { SHEETS_SEARCH } from './db/dialect.js';
 import { openDatabase, type DatabaseHandle } from './db/index.js';
+import { startSearchIndexer } from './db/search-indexer.js';
 import { createOutbox, createTxRunner } from './events/outbox.js';
 import { createAccountsRepo } from './modules/accounts/accounts.repo.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
@@ -47,6 +49,9 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const { db } = database;
   const outbox = createOutbox(clock);
   const tx = createTxRunner(db, outbox);
+  // SQLite: sheet writes queue their text for the search index; this indexes the queue after each commit.
+  const searchIndexer = startSearchIndexer(db, SHEETS_SEARCH, (err) => opts.logger?.warn({ err }, 'search indexing failed; retried on the next write'));
+  outbox.onCommitted(searchIndexer.nudge);
   // Redis holds only the shared rate-limit counters; everything else lives in the database.
   const redis = config.redisUrl ? await openRedis(config.redisUrl, opts.logger) : undefined;
   const metrics = createMetrics({ defaultMetrics: !!opts.logger });
@@ -86,6 +91,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     db,
     outbox,
     tx,
+    searchIndexer,
     redis,
     metrics,
     apiKeys,
@@ -108,6 +114,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
       await events.close();
       await webhookDelivery.close();
       await oauthClients.close();
+      await searchIndexer.close();
       await redis?.close();
       await database.close();
     },

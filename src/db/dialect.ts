@@ -46,16 +46,18 @@ export function lockedForUpdate<QB extends { forUpdate(): QB }>(exec: Kysely<any
 
 /**
  * A trigram search index over a table's search_text (migration 008): the FTS5 table, its fts5vocab
- * table, and the SQLite partial index of live rows by owner that search totals use (migration 010).
+ * table, the SQLite partial index of live rows by owner that search totals use (migration 010), and
+ * the queue of rows written since they were last indexed (migration 018, see indexPendingRows).
  */
 export interface SearchIndex {
   table: string;
   fts: string;
   vocab: string;
   liveByOwner: string;
+  pending: string;
 }
 
-export const SHEETS_SEARCH: SearchIndex = { table: 'sheets', fts: 'sheets_fts', vocab: 'sheets_fts_terms', liveByOwner: 'sheets_live_owner' };
+export const SHEETS_SEARCH: SearchIndex = { table: 'sheets', fts: 'sheets_fts', vocab: 'sheets_fts_terms', liveByOwner: 'sheets_live_owner', pending: 'sheets_fts_pending' };
 
 /** Most trigrams a one- or two-character term may expand to before that term falls back to LIKE. */
 const MAX_SHORT_TERM_EXPANSION = 2000;
@@ -75,18 +77,16 @@ const ftsString = (t: string) => `"${t.replace(/"/g, '""')}"`;
  * substring test (the index is case-sensitive over already-normalized text). A one- or
  * two-character term becomes the OR of the indexed trigrams that start with it (every
  * occurrence starts one, thanks to the two U+0003 the index appends); a term with control
- * characters, or one so common that the OR would read more postings than a scan, keeps the LIKE. On PostgreSQL the LIKE
- * itself is what the pg_trgm index serves.
+ * characters, or one so common that the OR would read more postings than a scan, keeps the LIKE.
+ * Rows written since the index last caught up (the pending queue) are tested by LIKE instead.
+ * On PostgreSQL the LIKE itself is what the pg_trgm index serves.
  */
 export async function indexedContainsAllTerms(db: Kysely<any>, index: SearchIndex, terms: string[]): Promise<Expression<SqlBool>> {
   const column = `${index.table}.search_text`;
   if (terms.length === 0 || dialectOf(db) === 'postgres') return containsAllTerms(column, terms);
   const plan = await planTerms(db, index, terms);
-  if (!plan) return sql<SqlBool>`1 = 0`;
-  const parts: Expression<SqlBool>[] = [];
-  if (plan.match) parts.push(sql<SqlBool>`${sql.ref(`${index.table}.rowid`)} in (select rowid from ${sql.table(index.fts)} where ${sql.table(index.fts)} match ${plan.match})`);
-  if (plan.like.length > 0) parts.push(containsAllTerms(column, plan.like));
-  return sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
+  if (!plan.match) return containsAllTerms(column, terms);
+  return sql<SqlBool>`${sql.ref(`${index.table}.rowid`)} in (select k from (${sqliteMatchKeys(index, plan, terms, false)}))`;
 }
 
 /**
@@ -95,20 +95,23 @@ export async function indexedContainsAllTerms(db: Kysely<any>, index: SearchInde
  * usual case on SQLite) the keys come from the index alone, with no lookup into the table.
  */
 export async function indexedMatchKeys(db: Kysely<any>, index: SearchIndex, terms: string[]): Promise<RawBuilder<{ k: unknown }>> {
+  if (dialectOf(db) === 'sqlite' && terms.length > 0) {
+    const plan = await planTerms(db, index, terms);
+    if (plan.match) return sql`select k from (${sqliteMatchKeys(index, plan, terms, false)})`;
+  }
   const key = sql.ref(`${index.table}.${rowKey(db)}`);
-  const plan = dialectOf(db) === 'sqlite' && terms.length > 0 ? await planTerms(db, index, terms) : undefined;
-  if (plan?.match && plan.like.length === 0) return sql`select rowid as k from ${sql.table(index.fts)} where ${sql.table(index.fts)} match ${plan.match}`;
-  return sql`select ${key} as k from ${sql.table(index.table)} where ${await indexedContainsAllTerms(db, index, terms)}`;
+  return sql`select ${key} as k from ${sql.table(index.table)} where ${containsAllTerms(`${index.table}.search_text`, terms)}`;
 }
 
 /**
  * indexedMatchKeys with a relevance per row (column r, higher is better) for `sort=relevance`.
  * SQLite: bm25 over the FTS match when every term goes through the index (negated: bm25 is lower
  * for better matches); when a term keeps the LIKE every row gets 0, so the order falls back to
- * newest first. PostgreSQL: a bm25-like score from each term's occurrences in the text and the
- * text's size (tf / (tf + 1.2 * bytes / 3000), summed over terms). It needs nothing but the text
- * the LIKE already reads. Over 20,000 matching 2 KB texts: 66 ms, where pg_trgm's similarity()
- * (the trigram set of every text) took 1,850 ms.
+ * newest first, and so do rows not indexed yet (they rank after the indexed matches for the few
+ * milliseconds until the indexer reaches them). PostgreSQL: a bm25-like score from each term's
+ * occurrences in the text and the text's size (tf / (tf + 1.2 * bytes / 3000), summed over terms).
+ * It needs nothing but the text the LIKE already reads. Over 20,000 matching 2 KB texts: 66 ms,
+ * where pg_trgm's similarity() (the trigram set of every text) took 1,850 ms.
  */
 export async function rankedMatchKeys(db: Kysely<any>, index: SearchIndex, terms: string[]): Promise<RawBuilder<{ k: unknown; r: number }>> {
   if (dialectOf(db) === 'postgres') {
@@ -121,10 +124,29 @@ export async function rankedMatchKeys(db: Kysely<any>, index: SearchIndex, terms
     return sql`select id as k, (${sql.join(scores, sql` + `)}) as r from ${sql.table(index.table)} where ${containsAllTerms(`${index.table}.search_text`, terms)}`;
   }
   const plan = await planTerms(db, index, terms);
-  if (plan?.match && plan.like.length === 0) {
-    return sql`select rowid as k, -bm25(${sql.table(index.fts)}) as r from ${sql.table(index.fts)} where ${sql.table(index.fts)} match ${plan.match}`;
+  if (plan.match) return sqliteMatchKeys(index, plan, terms, true);
+  return sql`select rowid as k, 0 as r from ${sql.table(index.table)} where ${containsAllTerms(`${index.table}.search_text`, terms)}`;
+}
+
+/**
+ * SQLite: the keys (k) and relevance (r) of the rows holding every term, for a plan with a MATCH. Two
+ * disjoint parts: the FTS hits of rows indexed as they are now (pending rows left out: the index
+ * may hold their old text), and the pending rows themselves, tested by LIKE (the queue is short:
+ * the indexer empties it after each write).
+ */
+function sqliteMatchKeys(index: SearchIndex, plan: TermPlan, terms: string[], ranked: boolean): RawBuilder<{ k: unknown; r: number }> {
+  const fts = sql.table(index.fts);
+  const pendingKeys = sql`select row_id from ${sql.table(index.pending)}`;
+  const relevance = ranked && plan.like.length === 0 ? sql`-bm25(${fts})` : sql`0`;
+  // The unary plus keeps SQLite from handing the NOT IN list to the FTS table as a rowid constraint.
+  let indexed = sql`select rowid as k, ${relevance} as r from ${fts} where ${fts} match ${plan.match} and +rowid not in (${pendingKeys})`;
+  if (plan.like.length > 0) {
+    indexed = sql`select i.k, i.r from (${indexed}) as i join ${sql.table(index.table)} as t on t.rowid = i.k where ${containsAllTerms('t.search_text', plan.like)}`;
   }
-  return sql`select k, 0 as r from (${await indexedMatchKeys(db, index, terms)})`;
+  // CROSS JOIN: the queue is the outer loop (SQLite may otherwise scan the table for the LIKE).
+  const pending = sql<{ k: unknown; r: number }>`select t.rowid as k, 0 as r from ${sql.table(index.pending)} as p cross join ${sql.table(index.table)} as t on t.rowid = p.row_id
+    where ${containsAllTerms('t.search_text', terms)}`;
+  return plan.indexMisses ? pending : sql<{ k: unknown; r: number }>`${indexed} union all ${pending}`;
 }
 
 /**
@@ -153,24 +175,59 @@ export function ownedKey(db: Kysely<any>, index: SearchIndex, matchSet: string, 
     where o.user_id = ${owner.userId} and o.trashed_at ${owner.trashed ? sql`is not` : sql`is`} null and o.${key} = ${sql.ref(`${matchSet}.k`)})`;
 }
 
-/** SQLite: which terms the FTS index answers (one MATCH expression) and which keep the LIKE; null when no row can match. */
-async function planTerms(db: Kysely<any>, index: SearchIndex, terms: string[]): Promise<{ match?: string; like: string[] } | null> {
+/**
+ * SQLite: which terms the FTS index answers (one MATCH expression) and which keep the LIKE.
+ * `indexMisses`: a short term starts no indexed trigram, so only rows not indexed yet can hold it.
+ */
+interface TermPlan {
+  match?: string;
+  like: string[];
+  indexMisses: boolean;
+}
+
+async function planTerms(db: Kysely<any>, index: SearchIndex, terms: string[]): Promise<TermPlan> {
   const match: string[] = [];
   const like: string[] = [];
+  let indexMisses = false;
   let rows: number | undefined;
   for (const term of terms) {
     if (/[\u0000-\u001f]/u.test(term)) like.push(term);
     else if (codePoints(term) >= 3) match.push(ftsString(term));
     else {
       const trigrams = (await sql<{ term: string; doc: number }>`select term, doc from ${sql.table(index.vocab)} where term >= ${term} and term < ${`${term}\u{10ffff}`} limit ${MAX_SHORT_TERM_EXPANSION + 1}`.execute(db)).rows;
-      if (trigrams.length === 0) return null;
       const postings = trigrams.reduce((n, r) => n + Number(r.doc), 0);
       rows ??= await tableSizeEstimate(db, index);
-      if (trigrams.length > MAX_SHORT_TERM_EXPANSION || postings > MAX_SHORT_TERM_POSTINGS_PER_ROW * rows) like.push(term);
+      if (trigrams.length === 0) {
+        indexMisses = true;
+        match.push(ftsString(term));
+      } else if (trigrams.length > MAX_SHORT_TERM_EXPANSION || postings > MAX_SHORT_TERM_POSTINGS_PER_ROW * rows) like.push(term);
       else match.push(`(${trigrams.map((r) => ftsString(r.term)).join(' OR ')})`);
     }
   }
-  return { match: match.length > 0 ? match.join(' AND ') : undefined, like };
+  return { match: match.length > 0 ? match.join(' AND ') : undefined, like, indexMisses };
+}
+
+/**
+ * SQLite: brings the FTS index up to date for up to `limit` queued rows, oldest first, in one write
+ * transaction; returns how many. Writes only queue their row (migration 018): indexing a 2 KB text
+ * alone cost ~1.1 ms, most of a POST's time, and ~0.35 ms per row in batches of 32.
+ */
+export async function indexPendingRows(db: Kysely<any>, index: SearchIndex, limit: number): Promise<number> {
+  const queued = sql.table(index.pending);
+  const { rows: any } = await sql`select 1 from ${queued} limit 1`.execute(db);
+  if (any.length === 0) return 0;
+  return db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{ row_id: number }>`select row_id from ${queued} order by row_id limit ${limit}`.execute(trx);
+    if (rows.length === 0) return 0;
+    const last = rows[rows.length - 1].row_id;
+    const fts = sql.table(index.fts);
+    await sql`delete from ${fts} where rowid in (select row_id from ${queued} where row_id <= ${last})`.execute(trx);
+    // CROSS JOIN keeps the queue as the outer loop: with a plain join SQLite walked the table's rowids up to `last`.
+    await sql`insert into ${fts}(rowid, text) select t.rowid, t.search_text || char(3, 3) from ${queued} as p
+      cross join ${sql.table(index.table)} as t on t.rowid = p.row_id where p.row_id <= ${last}`.execute(trx);
+    await sql`delete from ${queued} where row_id <= ${last}`.execute(trx);
+    return rows.length;
+  });
 }
 
 /** The table's largest rowid: its row count or more (deleted rows leave gaps), read from the end of the primary key. */

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { Piscina } from 'piscina';
@@ -15,6 +16,9 @@ export interface SqliteReaders {
   close(): Promise<void>;
 }
 
+/** How often the WAL is looked at; a checkpoint runs when it changed since the last one. */
+const CHECKPOINT_EVERY_MS = 1000;
+
 const byDb = new WeakMap<Kysely<any>, SqliteReaders>();
 
 /** Called where the SQLite file is opened: queries on `db` may then go to readers of `file`. */
@@ -31,12 +35,34 @@ export function registerSqliteReaders(db: Kysely<any>, file: string, threads = M
       // biggest sheets.
       resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 512 },
     }));
+  // Checkpoints on the reader thread, after writes only: an idle service lets the thread exit.
+  let walChangedAt = 0;
+  let checkpointing = false;
+  let closed = false;
+  const checkpoints = setInterval(async () => {
+    if (checkpointing || closed) return;
+    checkpointing = true;
+    try {
+      const changedAt = (await stat(`${file}-wal`)).mtimeMs;
+      if (changedAt !== walChangedAt) {
+        await (await open()).run({ file }, { name: 'checkpoint' });
+        walChangedAt = changedAt;
+      }
+    } catch {
+      // No WAL yet, or the pool is closing; the main connection's own checkpoint is the fallback.
+    } finally {
+      checkpointing = false;
+    }
+  }, CHECKPOINT_EVERY_MS);
+  checkpoints.unref();
   byDb.set(db, {
     async all<R>(query: CompiledQuery<R>) {
       const parameters = query.parameters.map((p) => (typeof p === 'boolean' ? Number(p) : p));
       return (await (await open()).run({ file, sql: query.sql, parameters })) as R[];
     },
     async close() {
+      closed = true;
+      clearInterval(checkpoints);
       const closing = pool;
       pool = undefined;
       await (await closing)?.close(); // lets searches in flight finish

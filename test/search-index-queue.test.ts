@@ -1,0 +1,75 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { expect200, startServer, type TestServer } from './helpers.js';
+import { searchTerms } from '../src/db/dialect.js';
+import { sheetSearchText } from '../src/modules/sheets/sheets.service.js';
+
+/**
+ * SQLite indexes sheet text after the write commits (migration 018, src/db/search-indexer.ts). Here
+ * the indexer is stopped, so written rows stay queued, and searches must still answer exactly what
+ * a substring scan answers: new rows found, changed rows found by their new text and not by the old
+ * text the index still holds, a short term no indexed row has, totals and sort=relevance included.
+ */
+describe('search index queue [sqlite]', () => {
+  let s: TestServer;
+  let key: string;
+  const texts = new Map<string, string>();
+
+  before(async () => {
+    s = await startServer('sqlite', { env: { RATE_LIMIT_DISABLED: '1' } });
+    key = (await s.user('business')).key;
+  });
+  after(() => s.close());
+
+  async function create(title: string, col1: string) {
+    const body = await expect200(s, key, 'POST', '/v1/sheets', { title, content: { col1 } });
+    texts.set(body.id, sheetSearchText(title, { col1 }));
+    return body.id as string;
+  }
+  const queued = async () => Number((await sql<{ n: number }>`select count(*) as n from sheets_fts_pending`.execute(s.c.db)).rows[0].n);
+
+  async function check(q: string, sort = 'relevance') {
+    const terms = searchTerms(q);
+    const want = [...texts].filter(([, t]) => terms.every((term) => t.includes(term))).map(([id]) => id).sort();
+    const body = await expect200(s, key, 'GET', `/v1/sheets?limit=100&sort=${sort}&q=${encodeURIComponent(q)}`);
+    assert.deepEqual(body.sheets.map((x: { id: string }) => x.id).sort(), want, `q=${q} sort=${sort}`);
+    assert.equal(body.total, want.length, `total for q=${q}`);
+    return body.sheets as { id: string }[];
+  }
+  const queries = ['alpha', 'kiwi', 'beta', 'alpha kiwi', '会議', '会', '鰻', 'al', 'zz', 'mango'];
+
+  it('answers from the index and the queue together, exactly', async () => {
+    const changed = await create('alpha kiwi', '<p>mango 会議</p>');
+    for (let i = 0; i < 6; i++) await create(`alpha ${i}`, `<p>kiwi ${i} 会議室</p>`);
+    await s.c.searchIndexer.drain();
+    assert.equal(await queued(), 0);
+    await s.c.searchIndexer.close(); // from here on, writes stay queued
+
+    await expect200(s, key, 'PUT', `/v1/sheets/${changed}`, { title: 'beta', content: { col1: '<p>鰻</p>' } });
+    texts.set(changed, sheetSearchText('beta', { col1: '<p>鰻</p>' }));
+    const fresh = await create('alpha fresh', '<p>kiwi alpha alpha alpha 会議</p>');
+    assert.equal(await queued(), 2);
+
+    for (const q of queries) await check(q);
+    await check('alpha', 'updated');
+    // The row not indexed yet is still ranked, after the indexed matches.
+    const ranked = await check('alpha');
+    assert.equal(ranked.at(-1)?.id, fresh);
+
+    await s.c.searchIndexer.drain();
+    assert.equal(await queued(), 0);
+    for (const q of queries) await check(q);
+    // Indexed now, its three alphas in a short text rank it first.
+    assert.equal((await check('alpha'))[0].id, fresh);
+  });
+
+  it('forgets a queued row deleted for good', async () => {
+    const gone = await create('queued then deleted', '<p>papaya</p>');
+    assert.equal(await queued(), 1);
+    await expect200(s, key, 'DELETE', `/v1/sheets/${gone}?permanent=true`);
+    texts.delete(gone);
+    assert.equal(await queued(), 0);
+    await check('papaya');
+  });
+});
