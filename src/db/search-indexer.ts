@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { dialectOf, indexPendingRows, type SearchIndex } from './dialect.js';
 
-/** Rows per indexing transaction: ~10 ms of event loop at 2 KB a row. Larger batches save little per row and hold the loop longer. */
+/** Rows per indexing transaction (fewer when their text passes 256 KB): ~10 ms of event loop at 2 KB a row. Larger batches save little per row and hold the loop longer. */
 const BATCH = 32;
 /**
  * How long after a write the indexer waits for more: writes arriving together then share one
@@ -40,7 +40,7 @@ export function startSearchIndexer(db: Kysely<any>, index: SearchIndex, onError:
       if (running || closed) return void running?.then(() => schedule());
       running = indexPendingRows(db, index, BATCH)
         .then((n) => {
-          if (n === BATCH) schedule(0);
+          if (n > 0) schedule(0); // until the queue is empty
         }, onError)
         .finally(() => {
           running = undefined;
