@@ -198,6 +198,7 @@ async function planTerms(db: Kysely<any>, index: SearchIndex, terms: string[]): 
       const postings = trigrams.reduce((n, r) => n + Number(r.doc), 0);
       rows ??= await tableSizeEstimate(db, index);
       if (trigrams.length === 0) {
+        // No indexed row holds the term: the MATCH is never run, only the queue is searched.
         indexMisses = true;
         match.push(ftsString(term));
       } else if (trigrams.length > MAX_SHORT_TERM_EXPANSION || postings > MAX_SHORT_TERM_POSTINGS_PER_ROW * rows) like.push(term);
