@@ -21,9 +21,7 @@ function connection(file: string) {
   return c;
 }
 
-/** The rows, and how long the statement ran (the caller's estimate of how long the next ones will wait). */
-export default function read({ file, sql, parameters }: { file: string; sql: string; parameters: unknown[] }): { rows: unknown[]; ms: number } {
-  const started = performance.now();
+export default function read({ file, sql, parameters }: { file: string; sql: string; parameters: unknown[] }): unknown[] {
   const c = connection(file);
   let statement = c.statements.get(sql);
   if (!statement) {
@@ -31,8 +29,7 @@ export default function read({ file, sql, parameters }: { file: string; sql: str
     if (c.statements.size >= 200) c.statements.clear();
     c.statements.set(sql, statement);
   }
-  const rows = statement.all(...parameters);
-  return { rows, ms: performance.now() - started };
+  return statement.all(...parameters);
 }
 
 /**

@@ -2,7 +2,6 @@ import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { Piscina } from 'piscina';
-import { AppError } from '../errors.js';
 import { startWorkerPool } from '../lib/worker-pool.js';
 
 /**
@@ -16,17 +15,6 @@ export interface SqliteReaders {
   all<R>(query: CompiledQuery<R>): Promise<R[]>;
   close(): Promise<void>;
 }
-
-/**
- * A query that would wait longer than this for a reader thread (SEARCH_MAX_WAIT_MS, read per call) is
- * refused at once with 503 and Retry-After: 50 clients searching a word found in most of 100,000
- * sheets (~250 ms each on the one reader of a 2-core machine) otherwise waited past 10 s.
- */
-export const SEARCH_MAX_WAIT_DEFAULT_MS = 2000;
-const maxWaitMs = () => {
-  const v = Number(process.env.SEARCH_MAX_WAIT_MS);
-  return process.env.SEARCH_MAX_WAIT_MS !== undefined && Number.isFinite(v) && v >= 0 ? v : SEARCH_MAX_WAIT_DEFAULT_MS;
-};
 
 /** How often the WAL is looked at; a checkpoint runs when it changed since the last one. */
 const CHECKPOINT_EVERY_MS = 1000;
@@ -67,27 +55,10 @@ export function registerSqliteReaders(db: Kysely<any>, file: string, threads = M
     }
   }, CHECKPOINT_EVERY_MS);
   checkpoints.unref();
-  // The expected wait of a new query: the queries ahead of it per thread, times a moving average of
-  // how long a query has run on a reader.
-  let inFlight = 0;
-  let averageMs = 0;
   byDb.set(db, {
     async all<R>(query: CompiledQuery<R>) {
-      const waitMs = (inFlight / threads) * averageMs;
-      if (inFlight > 0 && waitMs > maxWaitMs()) {
-        throw new AppError('unavailable', `Search is busy: ${inFlight} searches are ahead of this one (about ${Math.ceil(waitMs)} ms); retry shortly`, {
-          'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))),
-        });
-      }
       const parameters = query.parameters.map((p) => (typeof p === 'boolean' ? Number(p) : p));
-      inFlight++;
-      try {
-        const { rows, ms } = (await (await open()).run({ file, sql: query.sql, parameters })) as { rows: R[]; ms: number };
-        averageMs = averageMs === 0 ? ms : averageMs * 0.8 + ms * 0.2;
-        return rows;
-      } finally {
-        inFlight--;
-      }
+      return (await (await open()).run({ file, sql: query.sql, parameters })) as R[];
     },
     async close() {
       closed = true;

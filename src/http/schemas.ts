@@ -25,7 +25,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   429: "The plan's requests-per-minute limit is exceeded.",
   500: 'Internal failure; retry later.',
   502: 'The AI provider failed or timed out.',
-  503: 'A required backend is not configured (the AI provider), or busy: `unavailable` with Retry-After when searches are queued past SEARCH_MAX_WAIT_MS.',
+  503: 'A required backend (such as the AI provider) is not configured.',
 };
 
 /** A 412 also names the version the record is at (the serializer drops fields a schema does not list). */

@@ -45,7 +45,7 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
   const ok = true as const;
 
   app.get('/sheets', {
-    schema: { tags, operationId: 'listSheets', summary: 'List own sheets, or search them with q', querystring: ListSheetsQuery, response: responses(ListSheetsResponse, 503) },
+    schema: { tags, operationId: 'listSheets', summary: 'List own sheets, or search them with q', querystring: ListSheetsQuery, response: responses(ListSheetsResponse) },
     handler: async (req) => ({ success: ok, ...(await sheets.list(req.auth.userId, req.query)) }),
   });
   app.get('/sheets/:id', {
