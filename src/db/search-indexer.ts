@@ -13,7 +13,7 @@ const GATHER_MS = 25;
 const SWEEP_MS = 1000;
 
 export interface SearchIndexer {
-  /** A write may have queued rows: index them soon (after the current I/O callbacks). */
+  /** A write may have queued rows: index them soon (GATHER_MS later, with whatever else was queued by then). */
   nudge(): void;
   /** Indexes until the queue is empty (tests, and shutdown). */
   drain(): Promise<void>;

@@ -5,7 +5,7 @@ import { dialectOf } from '../dialect.js';
  * SQLite: sheet writes stop indexing their text themselves. The triggers of migration 008 wrote
  * every inserted or changed sheet's ~2,000 trigrams into sheets_fts inside the write's own
  * transaction (~1.1 ms of a ~3 ms POST, most of it at COMMIT); now they only queue the row in
- * sheets_fts_pending, and src/db/search-indexer.ts indexes the queue in batches right after the
+ * sheets_fts_pending, and src/db/search-indexer.ts indexes the queue in batches shortly after the
  * commit. Searches stay exact meanwhile: queued rows are tested by LIKE (src/db/dialect.ts). A
  * deleted sheet still leaves the index at once. PostgreSQL: nothing (its GIN index is its own).
  */
