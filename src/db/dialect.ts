@@ -195,13 +195,15 @@ async function planTerms(db: Kysely<any>, index: SearchIndex, terms: string[]): 
     else if (codePoints(term) >= 3) match.push(ftsString(term));
     else {
       const trigrams = (await sql<{ term: string; doc: number }>`select term, doc from ${sql.table(index.vocab)} where term >= ${term} and term < ${`${term}\u{10ffff}`} limit ${MAX_SHORT_TERM_EXPANSION + 1}`.execute(db)).rows;
-      const postings = trigrams.reduce((n, r) => n + Number(r.doc), 0);
-      rows ??= await tableSizeEstimate(db, index);
       if (trigrams.length === 0) {
         // No indexed row holds the term: the MATCH is never run, only the queue is searched.
         indexMisses = true;
         match.push(ftsString(term));
-      } else if (trigrams.length > MAX_SHORT_TERM_EXPANSION || postings > MAX_SHORT_TERM_POSTINGS_PER_ROW * rows) like.push(term);
+        continue;
+      }
+      const postings = trigrams.reduce((n, r) => n + Number(r.doc), 0);
+      rows ??= await tableSizeEstimate(db, index);
+      if (trigrams.length > MAX_SHORT_TERM_EXPANSION || postings > MAX_SHORT_TERM_POSTINGS_PER_ROW * rows) like.push(term);
       else match.push(`(${trigrams.map((r) => ftsString(r.term)).join(' OR ')})`);
     }
   }

@@ -20,8 +20,6 @@ export async function searchSheets(db: Db, f: SheetListFilter & { sort?: SearchS
   const key = rowKey(db);
   const keys = await rankedMatchKeys(db, SHEETS_SEARCH, f.terms);
   const owner = { userId: f.userId, trashed: f.trashed };
-  // By relevance the page's keys are chosen from the match set alone (rank, then newest key), and
-  // only those rows are read; by last change every matching row is read for its updated_at.
   // By relevance the match set is narrowed to this owner's rows once, and both the page (rank, then
   // newest key) and the total come from it; only the page's rows are read. By last change every
   // matching row is read for its updated_at.

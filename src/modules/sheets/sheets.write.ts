@@ -7,7 +7,7 @@ import type { ExpectedVersions } from '../../http/preconditions.js';
 import type { AuthContext } from '../api-keys/api-keys.service.js';
 import type { SheetRevisionsRepo } from './sheets.revisions.repo.js';
 import type { SheetView } from './sheets.schemas.js';
-import { columnOrder, sheetSearchText, sheetView, toSheetView, type Content } from './sheets.view.js';
+import { columnOrder, sheetSearchText, sheetView, type Content } from './sheets.view.js';
 
 export type Actor = NonNullable<AuthContext['actor']>;
 export type Field = 'title' | 'content' | 'folder' | 'tags';
@@ -67,7 +67,6 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
      * so lists that dropped the sheet on sheet.deleted learn it is back.
      */
     async save(trx: Trx, auth: AuthContext | undefined, row: SheetsTable, next: SheetState, changes: Change[], event = true): Promise<SheetView> {
-      const before = toSheetView(row);
       await revisions.keep(row, keep, trx);
       const nextContent = JSON.stringify(next.content);
       const contentChanged = nextContent !== row.content;
@@ -91,7 +90,8 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
         await outbox.emit(trx, row.user_id, 'sheet.updated', {
           sheet_id: row.id,
           changes: announced,
-          columns: changedColumns(before.content, next.content),
+          // The stored content is parsed only when it changed (a trash, restore or title edit of a 1 MB sheet skips it).
+          columns: contentChanged ? changedColumns(JSON.parse(row.content) as Content, next.content) : [],
           version: after.version,
           updated_at: after.updatedAt,
         });
