@@ -276,6 +276,40 @@ for (const dialect of dialects()) {
     });
   });
 
+  describe(`webhook worker transactions [${dialect}]`, () => {
+    it('a commit of events only fans out (no claim transaction per event); a redelivery is claimed at once', async () => {
+      // No poll tick during the test: every claim seen comes from a commit or a freed slot.
+      const s = await startServer(dialect, { env: webhookEnv(), worker: { pollMs: 600_000 } });
+      const rcv = await startReceiver();
+      try {
+        const u = await s.user('business');
+        const hook = (await s.req('POST', '/v1/webhooks', { key: u.key, body: { url: rcv.url, events: ['sheet.created'] } })).body.webhook;
+        await s.worker!.idle();
+        const queue = s.c.webhookDelivery.queue;
+        const claim = queue.claim;
+        let claims = 0;
+        queue.claim = (opts) => ((claims += 1), claim(opts));
+        for (let i = 0; i < 10; i++) {
+          assert.equal((await s.req('POST', '/v1/sheets', { key: u.key, body: { title: `t${i}` } })).status, 200);
+          await rcv.waitFor(i + 1);
+        }
+        await s.worker!.idle();
+        // The fan-out leased each new delivery itself; before, every commit also ran a claim that found nothing.
+        assert.equal(claims, 0, `claims after 10 single-event commits: ${claims}`);
+
+        const first = (await s.req('GET', `/v1/webhooks/${hook.id}/deliveries`, { key: u.key })).body.deliveries.at(-1);
+        const again = await s.req('POST', `/v1/webhooks/${hook.id}/deliveries/${first.id}/redeliver`, { key: u.key });
+        assert.equal(again.status, 200, JSON.stringify(again.body));
+        await rcv.waitFor(11, 5_000); // not the 10-minute poll: the redelivery wakes a claim
+        assert.equal(rcv.received[10].headers['x-service-delivery'], first.id);
+        assert.ok(claims >= 1);
+      } finally {
+        await s.close();
+        await rcv.close();
+      }
+    });
+  });
+
   describe(`webhook backlog at the default cap [${dialect}]`, () => {
     it('refills a busy webhook before its first 16 finish, never exceeds 16 in flight, and delivers all 64 once', async () => {
       const s = await startServer(dialect, { env: webhookEnv(), worker: true });

@@ -6,13 +6,17 @@ import { EVENT_SCHEMAS, type EventData, type EventName } from './catalog.js';
 export interface Outbox {
   /** Writes the event in the caller's transaction; it exists only if that transaction commits. */
   emit<E extends EventName>(trx: Trx, userId: string, event: E, data: EventData<E>): Promise<string>;
-  /** Called after a commit that may have written events; wakes delivery at once instead of on a poll tick. */
-  committed(): void;
-  onCommitted(listener: () => void): () => void;
+  /**
+   * Called after a commit that may have written events; wakes delivery at once instead of on a poll tick.
+   * `deliveriesDue`: the commit made existing deliveries due (a redeliver), so the worker claims too;
+   * a plain event commit only needs the worker's fan-out, which leases the new deliveries itself.
+   */
+  committed(opts?: { deliveriesDue?: boolean }): void;
+  onCommitted(listener: (deliveriesDue: boolean) => void): () => void;
 }
 
 export function createOutbox(clock: Clock): Outbox {
-  const listeners = new Set<() => void>();
+  const listeners = new Set<(deliveriesDue: boolean) => void>();
   return {
     async emit(trx, userId, event, data) {
       const checked = EVENT_SCHEMAS[event].parse(data);
@@ -24,8 +28,9 @@ export function createOutbox(clock: Clock): Outbox {
         .execute();
       return id;
     },
-    committed() {
-      for (const listener of listeners) listener();
+    committed(opts) {
+      const deliveriesDue = opts?.deliveriesDue ?? false;
+      for (const listener of listeners) listener(deliveriesDue);
     },
     onCommitted(listener) {
       listeners.add(listener);
