@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { createContainer } from './container.js';
+import { IDLE_COLLECT_MS, startIdleCollector } from './lib/idle-gc.js';
 import { loggerOptions } from './logging.js';
 import { startContainerNotifier, startContainerWorker } from './webhooks/start.js';
 
@@ -48,6 +49,13 @@ export async function serve({ mode }: { mode: ServeMode }): Promise<void> {
   const firstPurge = setTimeout(purge, FIRST_PURGE_DELAY_MS).unref();
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS).unref();
 
+  const idle = startIdleCollector({
+    idleMs: IDLE_COLLECT_MS,
+    onCollect: ({ ms, usedBefore, usedAfter }) => logger.debug({ ms: Math.round(ms), usedBeforeMb: Math.round(usedBefore / 2 ** 20), usedAfterMb: Math.round(usedAfter / 2 ** 20) }, 'idle heap collection'),
+  });
+  // A raw listener, not a Fastify hook: it is one assignment per request.
+  app?.server.on('request', idle.touch);
+
   await app?.listen({ port: config.port, host: config.host });
   logger.info({ mode, url: app ? `http://${config.host}:${(app.server.address() as AddressInfo).port}/v1` : null, webhookWorker: !!worker, database: c.database.dialect }, 'Sheet Workspace is up');
 
@@ -62,6 +70,7 @@ export async function serve({ mode }: { mode: ServeMode }): Promise<void> {
     }, DRAIN_TIMEOUT_MS).unref();
     clearTimeout(firstPurge);
     clearInterval(purgeTimer);
+    idle.stop();
     try {
       // Stop accepting (new requests get 503, idle keep-alive sockets close) and finish in-flight
       // requests, while in-flight deliveries finish and are recorded; unsent ones stay queued in the database.

@@ -1,7 +1,9 @@
 import SQLite from 'better-sqlite3';
 import { lowerThreadPriority } from '../lib/background-thread.js';
+import { IDLE_COLLECT_MS, startIdleCollector } from '../lib/idle-gc.js';
 
 lowerThreadPriority();
+const idle = startIdleCollector({ idleMs: IDLE_COLLECT_MS });
 
 /**
  * Piscina task (src/db/sqlite-readers.ts): one read-only statement on this thread's own connection
@@ -22,6 +24,7 @@ function connection(file: string) {
 }
 
 export default function read({ file, sql, parameters }: { file: string; sql: string; parameters: unknown[] }): unknown[] {
+  idle.touch();
   const c = connection(file);
   let statement = c.statements.get(sql);
   if (!statement) {
