@@ -16,34 +16,45 @@ async function burst(mb: number): Promise<void> {
   // JSON.parse makes flat strings on the V8 heap, as a parsed request body is (a Buffer's toString can be external).
   for (let i = 0; i < mb; i++) held.push(JSON.parse(`"${'x'.repeat(1 << 20)}${i}"`) as string);
   for (let i = 0; i < 3; i++) {
-    for (let j = 0; j < 20_000; j++) held.length += 0 * [j].length; // young garbage: scavenges promote what is held
+    // Young garbage, so scavenges run and promote what is held.
+    const junk: number[][] = [];
+    for (let j = 0; j < 50_000; j++) junk.push([j, i]);
     await sleep(10);
   }
   held = [];
 }
 
+/** Waits until `check` holds, up to `ms` (a loaded machine may run the collector's timer late). */
+async function until(check: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await sleep(20);
+}
+
 describe('idle heap collection', () => {
   it('collects a burst of garbage once the thread is idle, once, and not while work keeps arriving', async () => {
-    const runs: CollectInfo[] = [];
-    const idle = startIdleCollector({ idleMs: 300, minGrowthBytes: 16 * 2 ** 20, onCollect: (i) => runs.push(i) });
+    const runs: (CollectInfo & { at: number })[] = [];
+    const idleMs = 1500;
+    const idle = startIdleCollector({ idleMs, minGrowthBytes: 16 * 2 ** 20, onCollect: (i) => runs.push({ ...i, at: Date.now() - i.ms }) });
     try {
       await burst(96);
-      idle.touch();
-      // Work every 100 ms keeps it from running.
-      for (let i = 0; i < 6; i++) {
-        await sleep(100);
+      // Work every 50 ms keeps it from running.
+      let lastTouch = 0;
+      for (let i = 0; i < 12; i++) {
+        lastTouch = Date.now();
         idle.touch();
+        await sleep(50);
       }
       assert.equal(runs.length, 0, 'no collection while requests keep arriving');
       const before = used();
-      await sleep(800);
+      await until(() => runs.length > 0, 10_000);
       assert.equal(runs.length, 1, 'one collection after the idle period');
+      assert.ok(runs[0].at - lastTouch >= idleMs, `collected ${runs[0].at - lastTouch} ms after the last work`);
       assert.ok(runs[0].usedBefore - runs[0].usedAfter > 48 * 2 ** 20, `freed ${((runs[0].usedBefore - runs[0].usedAfter) / 2 ** 20).toFixed(0)} MB`);
       assert.ok(used() < before - 48 * 2 ** 20);
-      await sleep(800);
+      await sleep(2 * idleMs);
       assert.equal(runs.length, 1, 'idle without new work: no second collection');
       idle.touch();
-      await sleep(800);
+      await sleep(2 * idleMs);
       assert.equal(runs.length, 1, 'new work without heap growth: no collection');
     } finally {
       idle.stop();
