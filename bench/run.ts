@@ -14,7 +14,7 @@ import { freshPostgres } from './pg.js';
 import { ROOT, runCli, startChild, type Child } from './proc.js';
 import { renderResults, type Row } from './report.js';
 import { seedSheets } from './seed.js';
-import { benchWebhooks } from './webhooks.js';
+import { benchWebhooks, removeWebhooks } from './webhooks.js';
 import { testPki } from '../test/webhooks-helpers.js';
 // @ts-expect-error: a plain .mjs script without type declarations
 import { ensureBuild } from '../scripts/build.mjs';
@@ -111,6 +111,8 @@ async function main() {
 
     const base = `http://127.0.0.1:${port}`;
     const auth = { authorization: `Bearer ${setup.apiKey}` };
+    const stale = await removeWebhooks(base, auth);
+    if (stale) log(`deleted ${stale} webhook(s) left in the data dir by an earlier run`);
     const floorAuth = { authorization: `Bearer ${floorSetup.apiKey}` };
     const randomId = (ids: string[]) => () => `/v1/sheets/${ids[Math.floor(Math.random() * ids.length)]}`;
     /**

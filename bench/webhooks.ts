@@ -26,6 +26,17 @@ async function waitFor(received: Received[], n: number, timeoutMs: number) {
 }
 
 /**
+ * Deletes the bench account's webhooks. A kept data dir may hold one of an interrupted run, pointing at
+ * a receiver long gone: every POST of the run would then also queue a delivery that fails and is retried.
+ * bench/run.ts calls it before the first part.
+ */
+export async function removeWebhooks(base: string, auth: Record<string, string>): Promise<number> {
+  const old = (await (await fetch(`${base}/v1/webhooks`, { headers: auth })).json()) as { webhooks?: { id: string }[] };
+  for (const w of old.webhooks ?? []) await fetch(`${base}/v1/webhooks/${w.id}`, { method: 'DELETE', headers: auth });
+  return old.webhooks?.length ?? 0;
+}
+
+/**
  * Deliveries to a loopback HTTPS receiver (certificate from a throwaway CA the server trusts via
  * WEBHOOK_CA_FILE). Throughput: a backlog of 5,000 events committed at once through the outbox
  * code, timed from the first receipt to the last. Latency: POST /v1/sheets at a steady 200/s,
@@ -36,9 +47,6 @@ export async function benchWebhooks(o: Ctx): Promise<Row[]> {
   const rows: Row[] = [];
   let cleanup = async () => {};
   try {
-    // A kept data dir may hold webhooks of an interrupted run, pointing at receivers long gone.
-    const old = (await (await fetch(`${o.base}/v1/webhooks`, { headers: o.auth })).json()) as { webhooks?: { id: string }[] };
-    for (const w of old.webhooks ?? []) await fetch(`${o.base}/v1/webhooks/${w.id}`, { method: 'DELETE', headers: o.auth });
     const hook = await fetch(`${o.base}/v1/webhooks`, {
       method: 'POST',
       headers: { ...o.auth, 'content-type': 'application/json' },
@@ -48,8 +56,11 @@ export async function benchWebhooks(o: Ctx): Promise<Row[]> {
       o.notes.push(`Webhooks: not measured, registering the receiver answered ${hook.status} ${await hook.text()}`);
       return rows;
     }
-    const hookId = ((await hook.json()) as { id: string }).id;
-    cleanup = () => fetch(`${o.base}/v1/webhooks/${hookId}`, { method: 'DELETE', headers: o.auth }).then(() => undefined);
+    const hookId = ((await hook.json()) as { webhook: { id: string } }).webhook.id;
+    cleanup = async () => {
+      const r = await fetch(`${o.base}/v1/webhooks/${hookId}`, { method: 'DELETE', headers: o.auth });
+      if (r.status !== 200) o.notes.push(`Webhooks: deleting the bench's webhook answered ${r.status} ${await r.text()}`);
+    };
     receiver.received.length = 0;
 
     const handle = await openDatabase({ dataDir: o.dataDir, databaseUrl: o.databaseUrl });
