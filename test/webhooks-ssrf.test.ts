@@ -2,7 +2,36 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { dialects, startServer, type TestServer } from './helpers.js';
 import { startReceiver, testPki, type Receiver } from './webhooks-helpers.js';
-import { addressRange, isPublicUnicast } from '../src/webhooks/ssrf-dispatcher.js';
+import tls from 'node:tls';
+import { request } from 'undici';
+import { addressRange, createWebhookDispatcher, isPublicUnicast } from '../src/webhooks/ssrf-dispatcher.js';
+
+describe('webhook dispatcher TLS', () => {
+  it('shares one TLS context among its connections, with or without extra CAs (not one built per connection)', async (t) => {
+    const create = tls.createSecureContext;
+    let built = 0;
+    tls.createSecureContext = (...args: Parameters<typeof create>) => ((built += 1), create(...args));
+    t.after(() => {
+      tls.createSecureContext = create;
+    });
+    const rcv = await startReceiver();
+    t.after(() => rcv.close());
+    for (const ca of [undefined, testPki().caFile]) {
+      const dispatcher = createWebhookDispatcher({ allowPrivate: true, connectTimeoutMs: 2000, ca: ca && (await import('node:fs')).readFileSync(ca, 'utf8') });
+      built = 0;
+      // Each request on a fresh connection: the receiver's port closed after the first, and a closed port.
+      for (let i = 0; i < 5; i++) await request('https://127.0.0.1:1/hook', { method: 'POST', body: 'x', dispatcher }).catch(() => undefined);
+      if (ca) {
+        const ok = await request(rcv.url, { method: 'POST', body: '{}', dispatcher });
+        assert.equal(ok.statusCode, 200);
+        await ok.body.text();
+      }
+      await dispatcher.close();
+      // The dispatcher's own context is built before the count starts; tls.connect built one per connection before.
+      assert.equal(built, 0, `TLS contexts built by connections ${ca ? 'with' : 'without'} a CA file: ${built}`);
+    }
+  });
+});
 
 describe('SSRF address classification', () => {
   it('passes only public unicast; IPv4-mapped and -translated IPv6 are judged as their IPv4', () => {
