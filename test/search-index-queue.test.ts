@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { expect200, startServer, type TestServer } from './helpers.js';
-import { searchTerms } from '../src/db/dialect.js';
+import { searchIndexGeneration, searchTerms } from '../src/db/dialect.js';
+import { sqliteReaders } from '../src/db/sqlite-readers.js';
 import { sheetSearchText } from '../src/modules/sheets/sheets.service.js';
 
 /**
@@ -71,5 +72,31 @@ describe('search index queue [sqlite]', () => {
     texts.delete(gone);
     assert.equal(await queued(), 0);
     await check('papaya');
+  });
+  it('a 1-2 character term stays exact when the indexer commits between its plan and its statement', async () => {
+    await s.c.searchIndexer.close(); // writes stay queued until drained here
+    await create('race 東', '<p>東京 and 大阪</p>');
+    await create('race 阪', '<p>大阪 only</p>');
+    const readers = sqliteReaders(s.c.db);
+    assert.ok(readers, 'searches run on reader threads');
+    const all = readers.all;
+    for (const q of ['東', '阪', '大阪']) {
+      // The plan has read the vocabulary (the new rows only queued); the indexer commits before the statement runs.
+      let raced = false;
+      readers.all = async (query) => {
+        if (!raced) {
+          raced = true;
+          const before = searchIndexGeneration(s.c.db);
+          await s.c.searchIndexer.drain();
+          assert.ok(searchIndexGeneration(s.c.db) > before || q !== '東', 'the first race moved rows into the index');
+        }
+        return all(query);
+      };
+      try {
+        await check(q);
+      } finally {
+        readers.all = all;
+      }
+    }
   });
 });

@@ -81,10 +81,10 @@ const ftsString = (t: string) => `"${t.replace(/"/g, '""')}"`;
  * Rows written since the index last caught up (the pending queue) are tested by LIKE instead.
  * On PostgreSQL the LIKE itself is what the pg_trgm index serves.
  */
-export async function indexedContainsAllTerms(db: Kysely<any>, index: SearchIndex, terms: string[]): Promise<Expression<SqlBool>> {
+export async function indexedContainsAllTerms(db: Kysely<any>, index: SearchIndex, terms: string[], opts: PlanOptions = {}): Promise<Expression<SqlBool>> {
   const column = `${index.table}.search_text`;
   if (terms.length === 0 || dialectOf(db) === 'postgres') return containsAllTerms(column, terms);
-  const plan = await planTerms(db, index, terms);
+  const plan = await planTerms(db, index, terms, opts);
   if (!plan.match) return containsAllTerms(column, terms);
   return sql<SqlBool>`${sql.ref(`${index.table}.rowid`)} in (select k from (${sqliteMatchKeys(index, plan, terms, false)}))`;
 }
@@ -113,7 +113,7 @@ export async function indexedMatchKeys(db: Kysely<any>, index: SearchIndex, term
  * It needs nothing but the text the LIKE already reads. Over 20,000 matching 2 KB texts: 66 ms,
  * where pg_trgm's similarity() (the trigram set of every text) took 1,850 ms.
  */
-export async function rankedMatchKeys(db: Kysely<any>, index: SearchIndex, terms: string[]): Promise<RawBuilder<{ k: unknown; r: number }>> {
+export async function rankedMatchKeys(db: Kysely<any>, index: SearchIndex, terms: string[], opts: PlanOptions = {}): Promise<RawBuilder<{ k: unknown; r: number }>> {
   if (dialectOf(db) === 'postgres') {
     const text = sql.ref(`${index.table}.search_text`);
     const scores = terms.map((t) => {
@@ -123,7 +123,7 @@ export async function rankedMatchKeys(db: Kysely<any>, index: SearchIndex, terms
     });
     return sql`select id as k, (${sql.join(scores, sql` + `)}) as r from ${sql.table(index.table)} where ${containsAllTerms(`${index.table}.search_text`, terms)}`;
   }
-  const plan = await planTerms(db, index, terms);
+  const plan = await planTerms(db, index, terms, opts);
   if (plan.match) return sqliteMatchKeys(index, plan, terms, true);
   return sql`select rowid as k, 0 as r from ${sql.table(index.table)} where ${containsAllTerms(`${index.table}.search_text`, terms)}`;
 }
@@ -185,7 +185,12 @@ interface TermPlan {
   indexMisses: boolean;
 }
 
-async function planTerms(db: Kysely<any>, index: SearchIndex, terms: string[]): Promise<TermPlan> {
+/** `shortTermsByLike`: 1-2 character terms keep the LIKE, so the plan reads nothing before the statement. */
+export interface PlanOptions {
+  shortTermsByLike?: boolean;
+}
+
+async function planTerms(db: Kysely<any>, index: SearchIndex, terms: string[], opts: PlanOptions = {}): Promise<TermPlan> {
   const match: string[] = [];
   const like: string[] = [];
   let indexMisses = false;
@@ -193,6 +198,7 @@ async function planTerms(db: Kysely<any>, index: SearchIndex, terms: string[]): 
   for (const term of terms) {
     if (/[\u0000-\u001f]/u.test(term)) like.push(term);
     else if (codePoints(term) >= 3) match.push(ftsString(term));
+    else if (opts.shortTermsByLike) like.push(term);
     else {
       const trigrams = (await sql<{ term: string; doc: number }>`select term, doc from ${sql.table(index.vocab)} where term >= ${term} and term < ${`${term}\u{10ffff}`} limit ${MAX_SHORT_TERM_EXPANSION + 1}`.execute(db)).rows;
       if (trigrams.length === 0) {
@@ -219,7 +225,7 @@ export async function indexPendingRows(db: Kysely<any>, index: SearchIndex, limi
   const queued = sql.table(index.pending);
   const { rows: any } = await sql`select 1 from ${queued} limit 1`.execute(db);
   if (any.length === 0) return 0;
-  return db.transaction().execute(async (trx) => {
+  const indexed = await db.transaction().execute(async (trx) => {
     const { rows } = await sql<{ row_id: number; chars: number }>`select p.row_id, length(t.search_text) as chars from ${queued} as p
       cross join ${sql.table(index.table)} as t on t.rowid = p.row_id order by p.row_id limit ${limit}`.execute(trx);
     if (rows.length === 0) return 0;
@@ -236,7 +242,23 @@ export async function indexPendingRows(db: Kysely<any>, index: SearchIndex, limi
     await sql`delete from ${queued} where row_id <= ${last}`.execute(trx);
     return take;
   });
+  if (indexed > 0) indexGenerations.set(db, searchIndexGeneration(db) + 1);
+  return indexed;
 }
+
+const indexGenerations = new WeakMap<Kysely<any>, number>();
+
+/**
+ * Counts the indexer's commits on `db` (rows moved from the queue into the index). A search whose plan
+ * read the index's vocabulary (a 1-2 character term) is valid only if none came between that read and
+ * its statement: see searchSheets.
+ */
+export function searchIndexGeneration(db: Kysely<any>): number {
+  return indexGenerations.get(db) ?? 0;
+}
+
+/** Terms whose plan reads the index's vocabulary (1-2 characters) on SQLite. */
+export const hasShortTerm = (terms: string[]) => terms.some((t) => codePoints(t) < 3 && !/[\u0000-\u001f]/u.test(t));
 
 /** The table's largest rowid: its row count or more (deleted rows leave gaps), read from the end of the primary key. */
 async function tableSizeEstimate(db: Kysely<any>, index: SearchIndex): Promise<number> {

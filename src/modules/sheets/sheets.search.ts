@@ -1,5 +1,16 @@
 import { sql, type CompiledQuery } from 'kysely';
-import { countOwnedMatches, indexedContainsAllTerms, ownedKey, rankedMatchKeys, rowKey, SHEETS_SEARCH } from '../../db/dialect.js';
+import {
+  countOwnedMatches,
+  dialectOf,
+  hasShortTerm,
+  indexedContainsAllTerms,
+  ownedKey,
+  rankedMatchKeys,
+  rowKey,
+  searchIndexGeneration,
+  SHEETS_SEARCH,
+  type PlanOptions,
+} from '../../db/dialect.js';
 import { sqliteReaders } from '../../db/sqlite-readers.js';
 import type { Db } from '../../db/types.js';
 import type { SheetListFilter } from './sheets.repo.js';
@@ -17,8 +28,22 @@ export type SearchSort = 'relevance' | 'updated';
  * request would wait for it. Only the planning (a few rows of the trigram vocabulary) runs here.
  */
 export async function searchSheets(db: Db, f: SheetListFilter & { sort?: SearchSort }): Promise<{ rows: SheetRow[]; total: number }> {
+  if (dialectOf(db) !== 'sqlite' || !hasShortTerm(f.terms)) return searchOnce(db, f);
+  // A 1-2 character term is planned from the index's vocabulary, read before the statement runs on
+  // a reader thread. If the indexer moved rows from the queue into the index in between, the plan may
+  // leave out just those rows (neither queued any more nor holding a trigram the plan knew): search
+  // again, and the last time with the short terms by LIKE, which reads no vocabulary.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const generation = searchIndexGeneration(db);
+    const result = await searchOnce(db, f);
+    if (searchIndexGeneration(db) === generation) return result;
+  }
+  return searchOnce(db, f, { shortTermsByLike: true });
+}
+
+async function searchOnce(db: Db, f: SheetListFilter & { sort?: SearchSort }, plan: PlanOptions = {}): Promise<{ rows: SheetRow[]; total: number }> {
   const key = rowKey(db);
-  const keys = await rankedMatchKeys(db, SHEETS_SEARCH, f.terms);
+  const keys = await rankedMatchKeys(db, SHEETS_SEARCH, f.terms, plan);
   const owner = { userId: f.userId, trashed: f.trashed };
   // By relevance the match set is narrowed to this owner's rows once, and both the page (rank, then
   // newest key) and the total come from it; only the page's rows are read. By last change every
@@ -42,7 +67,7 @@ export async function searchSheets(db: Db, f: SheetListFilter & { sort?: SearchS
     .selectFrom('sheets')
     .where('user_id', '=', f.userId)
     .where('trashed_at', f.trashed ? 'is not' : 'is', null)
-    .where(await indexedContainsAllTerms(db, SHEETS_SEARCH, f.terms))
+    .where(await indexedContainsAllTerms(db, SHEETS_SEARCH, f.terms, plan))
     .select((eb) => eb.fn.countAll().as('n'));
   const [{ n }] = await run(db, count.compile());
   return { rows: [], total: Number(n) };
