@@ -69,6 +69,9 @@ const MAX_SHORT_TERM_EXPANSION = 2000;
  */
 const MAX_SHORT_TERM_POSTINGS_PER_ROW = 4;
 const codePoints = (t: string) => [...t].length;
+const hasControl = (t: string) => /[\u0000-\u001f]/u.test(t);
+/** A 1-2 character term: the trigram index holds no term that short, so its plan reads the index's vocabulary. */
+const isShortTerm = (t: string) => !hasControl(t) && codePoints(t) < 3;
 const ftsString = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
 /**
@@ -196,8 +199,8 @@ async function planTerms(db: Kysely<any>, index: SearchIndex, terms: string[], o
   let indexMisses = false;
   let rows: number | undefined;
   for (const term of terms) {
-    if (/[\u0000-\u001f]/u.test(term)) like.push(term);
-    else if (codePoints(term) >= 3) match.push(ftsString(term));
+    if (hasControl(term)) like.push(term);
+    else if (!isShortTerm(term)) match.push(ftsString(term));
     else if (opts.shortTermsByLike) like.push(term);
     else {
       const trigrams = (await sql<{ term: string; doc: number }>`select term, doc from ${sql.table(index.vocab)} where term >= ${term} and term < ${`${term}\u{10ffff}`} limit ${MAX_SHORT_TERM_EXPANSION + 1}`.execute(db)).rows;
@@ -258,7 +261,7 @@ export function searchIndexGeneration(db: Kysely<any>): number {
 }
 
 /** Terms whose plan reads the index's vocabulary (1-2 characters) on SQLite. */
-export const hasShortTerm = (terms: string[]) => terms.some((t) => codePoints(t) < 3 && !/[\u0000-\u001f]/u.test(t));
+export const hasShortTerm = (terms: string[]) => terms.some(isShortTerm);
 
 /** The table's largest rowid: its row count or more (deleted rows leave gaps), read from the end of the primary key. */
 async function tableSizeEstimate(db: Kysely<any>, index: SearchIndex): Promise<number> {
