@@ -1,4 +1,6 @@
 import type { Clock } from '../clock.js';
+import { dialectOf } from '../db/dialect.js';
+import { createGroupCommit } from '../db/group-commit.js';
 import type { Db, Trx } from '../db/types.js';
 import { newId } from '../ids.js';
 import { EVENT_SCHEMAS, type EventData, type EventName } from './catalog.js';
@@ -41,8 +43,12 @@ export function createOutbox(clock: Clock): Outbox {
 
 export type TxRunner = <T>(fn: (trx: Trx) => Promise<T>) => Promise<T>;
 
-/** Runs `fn` in one transaction, then tells the outbox so the webhook worker wakes. */
+/**
+ * Runs `fn` in one transaction, then tells the outbox so the webhook worker wakes. On SQLite
+ * transactions that queue up behind each other share one COMMIT (src/db/group-commit.ts).
+ */
 export function createTxRunner(db: Db, outbox: Outbox): TxRunner {
+  if (dialectOf(db) === 'sqlite') return createGroupCommit(db, () => outbox.committed());
   return async (fn) => {
     const result = await db.transaction().execute(fn);
     outbox.committed();

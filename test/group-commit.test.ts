@@ -1,0 +1,122 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { createGroupCommit } from '../src/db/group-commit.js';
+import { withStatementCache } from '../src/db/statement-cache.js';
+import type { Db } from '../src/db/types.js';
+
+/**
+ * src/db/group-commit.ts on a real SQLite file: transactions that queue up share one COMMIT, yet
+ * each keeps the outcome it would have had alone (its own writes, its own error), and no caller
+ * hears of a write before it is committed.
+ */
+describe('group commit [sqlite]', () => {
+  let dir: string;
+  let file: SQLite.Database;
+  let db: Db;
+  let other: SQLite.Database;
+  let commits = 0;
+  let notified = 0;
+  let run: ReturnType<typeof createGroupCommit>;
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-group-'));
+    file = new SQLite(path.join(dir, 'g.db'));
+    file.pragma('journal_mode = WAL');
+    file.pragma('foreign_keys = ON');
+    file.exec(`create table parents (id integer primary key);
+      create table rows (id text primary key, parent integer references parents(id) deferrable initially deferred);
+      insert into parents values (1);`);
+    const cached = withStatementCache(file);
+    db = new Kysely<any>({
+      dialect: new SqliteDialect({
+        database: {
+          close: () => cached.close(),
+          prepare(text: string) {
+            if (text === 'commit') commits++;
+            return cached.prepare(text);
+          },
+        },
+      }),
+    }) as Db;
+    other = new SQLite(path.join(dir, 'g.db'), { readonly: true });
+    run = createGroupCommit(db, () => notified++);
+  });
+  after(async () => {
+    other.close();
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const insert = (id: string, parent = 1) => (trx: any) => sql`insert into rows (id, parent) values (${id}, ${parent})`.execute(trx).then(() => id);
+  const stored = (ids: string[]) => ids.filter((id) => other.prepare('select 1 from rows where id = ?').get(id));
+
+  it('runs 100 transactions sent at once under few commits; a throwing one loses only its own writes', async () => {
+    commits = 0;
+    notified = 0;
+    const seenAtResolve: boolean[] = [];
+    const calls = Array.from({ length: 100 }, (_, i) => {
+      const id = `a${i}`;
+      const fn = async (trx: any) => {
+        await insert(id)(trx);
+        if (i % 10 === 3) throw new Error(`refused ${id}`);
+        return id;
+      };
+      // Checked on another connection the moment the caller hears back: the write must be committed.
+      return run(fn).then((v) => {
+        seenAtResolve[i] = stored([id]).length === 1;
+        return v;
+      });
+    });
+    const results = await Promise.allSettled(calls);
+    results.forEach((r, i) => {
+      if (i % 10 === 3) assert.deepEqual(r.status === 'rejected' && (r.reason as Error).message, `refused a${i}`);
+      else assert.deepEqual(r, { status: 'fulfilled', value: `a${i}` });
+    });
+    const ids = results.map((_, i) => `a${i}`);
+    assert.deepEqual(stored(ids), ids.filter((_, i) => i % 10 !== 3));
+    assert.ok(seenAtResolve.filter((_, i) => i % 10 !== 3).every(Boolean), 'every caller heard back after its commit');
+    assert.ok(commits < 20, `100 transactions took ${commits} commits`);
+    assert.equal(notified, commits, 'the outbox hears once per commit');
+  });
+
+  it('keeps arrival order: a later transaction sees what an earlier one of the same group wrote', async () => {
+    const order: string[] = [];
+    await Promise.all([
+      run(insert('b1')),
+      run(async (trx) => {
+        const row = await sql<{ n: number }>`select count(*) as n from rows where id = 'b1'`.execute(trx);
+        order.push(`b1 visible: ${row.rows[0].n}`);
+      }),
+      run(async (trx) => {
+        await insert('b1')(trx); // the same key again: a constraint error for this one alone
+      }),
+    ]).catch((err) => order.push(`failed: ${(err as Error).message}`));
+    assert.equal(order[0], 'b1 visible: 1');
+    assert.match(order[1], /UNIQUE constraint failed/);
+    assert.deepEqual(stored(['b1']), ['b1']);
+  });
+
+  it('runs each again alone when the group COMMIT fails, so only the bad one fails', async () => {
+    commits = 0;
+    // A deferred foreign key is checked at COMMIT: in a group, one bad row fails everyone's commit.
+    const results = await Promise.allSettled([run(insert('c1')), run(insert('c2', 999)), run(insert('c3'))]);
+    assert.equal(results[0].status, 'fulfilled');
+    assert.equal(results[2].status, 'fulfilled');
+    assert.equal(results[1].status, 'rejected');
+    assert.match(String((results[1] as PromiseRejectedResult).reason), /FOREIGN KEY constraint failed/);
+    assert.deepEqual(stored(['c1', 'c2', 'c3']), ['c1', 'c3']);
+    assert.ok(commits >= 4, `the failed group commit and three alone (${commits})`);
+  });
+
+  it('starts a lone transaction without waiting for company', async () => {
+    commits = 0;
+    assert.equal(await run(insert('d1')), 'd1');
+    assert.equal(commits, 1);
+    assert.deepEqual(stored(['d1']), ['d1']);
+  });
+});
