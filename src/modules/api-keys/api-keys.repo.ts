@@ -1,12 +1,15 @@
 import { compiledOnce } from '../../db/statement-cache.js';
 import type { ApiKeysTable, Db, Executor } from '../../db/types.js';
 
-/** Run on every authenticated request, so compiled once (the lookup itself still reads the database each time). */
+/**
+ * Run on every authenticated request, so compiled once (the lookup itself still reads the database
+ * each time). The key's name comes along (same row, no extra read): writes name it as their actor.
+ */
 const byHash = compiledOnce((db: Db, hash: string) =>
   db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select(['api_keys.id', 'api_keys.user_id', 'api_keys.status', 'api_keys.last_used_at', 'api_keys.scopes', 'api_keys.expires_at', 'users.plan'])
+    .select(['api_keys.id', 'api_keys.name', 'api_keys.user_id', 'api_keys.status', 'api_keys.last_used_at', 'api_keys.scopes', 'api_keys.expires_at', 'users.plan'])
     .where('api_keys.key_hash', '=', hash),
 );
 

@@ -13,7 +13,7 @@ export interface AuthContext {
   keyId: string;
   /** What this credential may do (src/modules/api-keys/scopes.ts); absent or ["*"]: everything. */
   scopes?: readonly string[];
-  /** Who is writing, as sheet revisions name it; unset means the API key keyId (its name is looked up). */
+  /** Who is writing, as sheet revisions name it; unset means the API key keyId (its name is looked up). API keys set it at authentication. */
   actor?: { type: 'api_key' | 'console' | 'oauth_client'; id: string | null; name: string | null };
   /** When this credential stops working (ISO 8601); absent: never. Keys it creates expire no later. */
   expiresAt?: string;
@@ -127,7 +127,14 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
         const staleBefore = new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString();
         repo.touch(row.id, now.toISOString(), staleBefore).catch((err) => deps.onTouchError?.(err));
       }
-      return { userId: row.user_id, plan: row.plan, keyId: row.id, scopes: parseScopes(row.scopes), ...(row.expires_at ? { expiresAt: row.expires_at } : {}) };
+      return {
+        userId: row.user_id,
+        plan: row.plan,
+        keyId: row.id,
+        scopes: parseScopes(row.scopes),
+        actor: { type: 'api_key', id: row.id, name: row.name },
+        ...(row.expires_at ? { expiresAt: row.expires_at } : {}),
+      };
     },
   };
 }
