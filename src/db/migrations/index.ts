@@ -15,6 +15,7 @@ import * as m015 from './015_outbox_account_index.js';
 import * as m016 from './016_grant_approving_key.js';
 import * as m017 from './017_sheet_trash_index.js';
 import * as m018 from './018_search_index_queue.js';
+import * as m019 from './019_auth_generation.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '016_grant_approving_key': m016,
   '017_sheet_trash_index': m017,
   '018_search_index_queue': m018,
+  '019_auth_generation': m019,
 };
 
 export const migrationProvider: MigrationProvider = {

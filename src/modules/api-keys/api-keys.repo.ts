@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import { dialectOf } from '../../db/dialect.js';
 import { compiledOnce } from '../../db/statement-cache.js';
 import type { ApiKeysTable, Db, Executor } from '../../db/types.js';
 
@@ -14,7 +16,12 @@ const byHash = compiledOnce((db: Db, hash: string) =>
 );
 
 export function createApiKeysRepo(db: Executor) {
+  const generation = dialectOf(db) === 'sqlite' ? sql<{ n: number }>`select n from auth_generation where id = 1`.compile(db) : undefined;
   return {
+    /** SQLite: the counter migration 019 moves on every change an authentication could see; PostgreSQL: undefined. */
+    async authGeneration(): Promise<number | undefined> {
+      return generation && (await db.executeQuery(generation)).rows[0]?.n;
+    },
     async insert(row: ApiKeysTable, exec: Executor = db) {
       await exec.insertInto('api_keys').values(row).execute();
     },

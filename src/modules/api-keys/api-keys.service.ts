@@ -31,6 +31,9 @@ export interface NewKeyOptions {
 const KEY_FORMAT = /^sk_[A-Za-z0-9_-]{43}$/;
 const PREFIX_LENGTH = 12;
 const TOUCH_INTERVAL_MS = 60_000;
+/** Authenticated keys kept in memory at most (oldest out); each is a few hundred bytes. */
+const MAX_KNOWN_KEYS = 10_000;
+type KeyRow = NonNullable<Awaited<ReturnType<ApiKeysRepo['findByHash']>>>;
 
 /** Keys carry 32 random bytes, so one fast SHA-256 is a safe at-rest hash (no dictionary to attack). */
 export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
@@ -76,6 +79,26 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
     return row;
   }
 
+  /**
+   * The key and its account by hash. On SQLite keys that authenticated are kept in memory, each with
+   * the auth generation read before it was looked up (migration 019: moved by every change an
+   * authentication could see, in any process), and used while the generation still reads the same:
+   * one row read per request instead of the key joined to its account. Unknown keys are not kept.
+   */
+  const known = new Map<string, { row: KeyRow; generation: number }>();
+  async function lookup(hash: string): Promise<KeyRow | undefined> {
+    const generation = await repo.authGeneration();
+    const hit = known.get(hash);
+    if (hit && hit.generation === generation) return hit.row;
+    const row = await repo.findByHash(hash);
+    if (row && generation !== undefined) {
+      known.delete(hash);
+      if (known.size >= MAX_KNOWN_KEYS) known.delete(known.keys().next().value!);
+      known.set(hash, { row, generation });
+    }
+    return row;
+  }
+
   return {
     async create(userId: string, name: string, exec?: Executor, opts: NewKeyOptions = {}) {
       const scopes = opts.scopes?.length ? [...new Set(opts.scopes)] : [FULL_ACCESS];
@@ -118,7 +141,7 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
       if (!match) throw new AppError('unauthorized', 'Authorization header must be "Bearer sk_..."');
       const key = match[1];
       if (!KEY_FORMAT.test(key)) throw new AppError('unauthorized', 'Malformed API key; keys look like sk_ followed by 43 characters');
-      const row = await repo.findByHash(hashKey(key));
+      const row = await lookup(hashKey(key));
       if (!row) throw new AppError('unauthorized', 'Unknown API key');
       if (row.status !== 'active') throw new AppError('unauthorized', 'This API key has been disabled');
       const now = clock.now();
@@ -126,6 +149,7 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
       if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) >= TOUCH_INTERVAL_MS) {
         const staleBefore = new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString();
         repo.touch(row.id, now.toISOString(), staleBefore).catch((err) => deps.onTouchError?.(err));
+        row.last_used_at = now.toISOString(); // the kept copy, so the next request does not touch again
       }
       return {
         userId: row.user_id,
