@@ -113,6 +113,23 @@ describe('group commit [sqlite]', () => {
     assert.ok(commits >= 4, `the failed group commit and three alone (${commits})`);
   });
 
+  it('fails the waiting ones, rather than retrying for ever, when the write lock cannot be had', async () => {
+    const locker = new SQLite(path.join(dir, 'g.db'));
+    locker.exec('begin immediate'); // another process holds the write lock (this connection waits 0 ms)
+    try {
+      const results = await Promise.allSettled([run(insert('e1')), run(insert('e2'))]);
+      assert.deepEqual(
+        results.map((r) => r.status === 'rejected' && /locked|busy/i.test(String(r.reason))),
+        [true, true],
+      );
+    } finally {
+      locker.exec('commit');
+      locker.close();
+    }
+    assert.equal(await run(insert('e3')), 'e3');
+    assert.deepEqual(stored(['e1', 'e2', 'e3']), ['e3']);
+  });
+
   it('starts a lone transaction without waiting for company', async () => {
     commits = 0;
     assert.equal(await run(insert('d1')), 'd1');

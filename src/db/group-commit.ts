@@ -50,14 +50,20 @@ export function createGroupCommit(db: Db, onCommitted: () => void): <T>(fn: (trx
           next.outcome = await inSavepoint(trx, next.fn);
         }
       });
-    } catch {
-      for (const t of group) await db.transaction().execute(t.fn).then(t.resolve, t.reject);
-      onCommitted();
-      return;
+    } catch (error) {
+      // No BEGIN (the write lock stayed taken past busy_timeout): the waiting ones fail as each would have alone.
+      if (group.length === 0) for (const t of waiting.splice(0)) t.reject(error);
+      for (const t of group) t.outcome = await db.transaction().execute(t.fn).then(succeeded, failed);
     }
-    onCommitted();
+    // As before group commit: a listener that throws fails the callers, though their writes are committed.
+    let notified: Outcome | undefined;
+    try {
+      onCommitted();
+    } catch (error) {
+      notified = failed(error);
+    }
     for (const t of group) {
-      const outcome = t.outcome!;
+      const outcome = notified ?? t.outcome!;
       if (outcome.ok) t.resolve(outcome.value);
       else t.reject(outcome.error);
     }
@@ -70,6 +76,8 @@ export function createGroupCommit(db: Db, onCommitted: () => void): <T>(fn: (trx
     });
 }
 
+const succeeded = (value: unknown): Outcome => ({ ok: true, value });
+const failed = (error: unknown): Outcome => ({ ok: false, error });
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function inSavepoint(trx: Trx, fn: (trx: Trx) => Promise<unknown>): Promise<Outcome> {
@@ -77,11 +85,11 @@ async function inSavepoint(trx: Trx, fn: (trx: Trx) => Promise<unknown>): Promis
   try {
     const value = await fn(trx);
     await sql`release group_member`.execute(trx);
-    return { ok: true, value };
+    return succeeded(value);
   } catch (error) {
     // If this throws, the transaction is gone (SQLite rolled it back): the whole group runs again.
     await sql`rollback to group_member`.execute(trx);
     await sql`release group_member`.execute(trx);
-    return { ok: false, error };
+    return failed(error);
   }
 }
