@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { runLoad, type LoadResult } from './load.js';
 import { benchMixed } from './mixed.js';
 import { freshPostgres } from './pg.js';
@@ -53,12 +54,23 @@ interface Setup {
   seconds: number;
 }
 
-/** Creates the bench user through the CLI and seeds its sheets (or reuses a kept data dir). */
+const DB_FILE = 'sheet-workspace.db';
+const PRISTINE_FILE = 'seeded.db';
+
+/**
+ * Creates the bench user through the CLI and seeds its sheets, or reuses a kept data dir. A kept
+ * SQLite dir holds a copy of the database as seeded, and every run starts from that copy: the
+ * POST, todo, webhook and hostile parts add tens of thousands of rows per run, and on the database
+ * itself the "100,000-sheet" runs had drifted to 211,679 sheets (lists and searches slower each run).
+ */
 async function prepare(dataDir: string, databaseUrl: string | undefined): Promise<Setup> {
   const saved = path.join(dataDir, 'bench.json');
   if (!databaseUrl && fs.existsSync(saved)) {
     const s = JSON.parse(fs.readFileSync(saved, 'utf8')) as Setup & { sheets: number };
-    if (s.sheets === SHEETS) return (log(`reusing ${dataDir} (${SHEETS} sheets)`), s);
+    if (s.sheets === SHEETS && fs.existsSync(path.join(dataDir, PRISTINE_FILE))) {
+      restoreSeeded(dataDir);
+      return (log(`reusing ${dataDir} (${SHEETS} sheets, as seeded)`), s);
+    }
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   fs.mkdirSync(dataDir, { recursive: true });
@@ -67,8 +79,27 @@ async function prepare(dataDir: string, databaseUrl: string | undefined): Promis
   log(`seeding ${SHEETS} sheets into ${databaseUrl ? 'PostgreSQL' : dataDir}`);
   const { ids, seconds } = await seedSheets({ dataDir, databaseUrl, userId: user.user_id, count: SHEETS, log });
   const setup = { userId: user.user_id, apiKey: user.api_key, ids, seconds };
-  if (!databaseUrl) fs.writeFileSync(saved, JSON.stringify({ ...setup, sheets: SHEETS }));
+  if (!databaseUrl) {
+    keepSeeded(dataDir);
+    fs.writeFileSync(saved, JSON.stringify({ ...setup, sheets: SHEETS }));
+  }
   return setup;
+}
+
+/** Folds the WAL into the database file and keeps a copy of it. */
+function keepSeeded(dataDir: string) {
+  const db = new SQLite(path.join(dataDir, DB_FILE));
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  fs.copyFileSync(path.join(dataDir, DB_FILE), path.join(dataDir, PRISTINE_FILE));
+}
+
+/** The database as seeded again, and an empty table for the floor's inserts. */
+function restoreSeeded(dataDir: string) {
+  for (const name of [DB_FILE, 'floor-writes.db']) {
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(dataDir, name + suffix), { force: true });
+  }
+  fs.copyFileSync(path.join(dataDir, PRISTINE_FILE), path.join(dataDir, DB_FILE));
 }
 
 async function main() {
