@@ -2,7 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { hashKey } from '../src/modules/api-keys/api-keys.service.js';
+import { systemClock } from '../src/clock.js';
+import { createApiKeysRepo } from '../src/modules/api-keys/api-keys.repo.js';
+import { createApiKeysService, hashKey } from '../src/modules/api-keys/api-keys.service.js';
 import { startServer, type TestServer } from './helpers.js';
 
 /**
@@ -76,6 +78,22 @@ describe('authenticated keys kept in memory [sqlite]', () => {
       other.exec(`create trigger api_keys_auth_update after update of status, scopes, expires_at, user_id, key_hash, name on api_keys
         begin update auth_generation set n = n + 1 where id = 1; end`);
     }
+  });
+
+  it('requests of one event-loop turn share one read of the counter; the next turn reads it again', async () => {
+    const { key } = await s.user();
+    const repo = createApiKeysRepo(s.c.db);
+    let reads = 0;
+    const counting = { ...repo, authGeneration: () => (reads++, repo.authGeneration()) };
+    const keys = createApiKeysService({ repo: counting, clock: systemClock });
+    const header = `Bearer ${key}`;
+    const first = await Promise.all(Array.from({ length: 20 }, () => keys.authenticate(header)));
+    assert.equal(first.length, 20);
+    assert.equal(reads, 1);
+    other.prepare(`update api_keys set status = 'disabled' where key_hash = ?`).run(hashKey(key));
+    await new Promise((r) => setImmediate(r));
+    await assert.rejects(keys.authenticate(header), /disabled/);
+    assert.equal(reads, 2);
   });
 
   it('touches last_used_at once a minute, not on every request', async () => {
