@@ -195,7 +195,7 @@ for (const dialect of dialects()) {
     it(`resources/list pages through every sheet, ${RESOURCE_PAGE_SIZE} at a time, with nextCursor`, async () => {
       const dave = await s.user('free');
       const ids: string[] = [];
-      for (let i = 0; i < RESOURCE_PAGE_SIZE + 3; i++) ids.push((await s.c.sheets.create({ userId: dave.userId, plan: 'free', keyId: 'key_test' }, { title: `n${i}` })).id);
+      for (let i = 0; i < RESOURCE_PAGE_SIZE + 3; i++) ids.push((await s.c.sheets.create({ userId: dave.userId, plan: 'free', keyId: 'key_test', actor: { type: 'api_key', id: 'key_test', name: null } }, { title: `n${i}` })).id);
       const client = await httpClient(s, dave.key);
       const first = await client.listResources();
       assert.equal(first.resources.length, RESOURCE_PAGE_SIZE);

@@ -13,8 +13,8 @@ export interface AuthContext {
   keyId: string;
   /** What this credential may do (src/modules/api-keys/scopes.ts); absent or ["*"]: everything. */
   scopes?: readonly string[];
-  /** Who is writing, as sheet revisions name it; unset means the API key keyId (its name is looked up). API keys set it at authentication. */
-  actor?: { type: 'api_key' | 'console' | 'oauth_client'; id: string | null; name: string | null };
+  /** Who is writing, as sheet revisions name it (every credential sets it when it authenticates). */
+  actor: { type: 'api_key' | 'console' | 'oauth_client'; id: string | null; name: string | null };
   /** When this credential stops working (ISO 8601); absent: never. Keys it creates expire no later. */
   expiresAt?: string;
 }

@@ -67,7 +67,7 @@ export function createSheetsService(deps: {
       trashed_at: null,
       version: 1,
       last_changes: JSON.stringify(['created']),
-      last_actor: JSON.stringify(await writer.actorOf(auth, trx)),
+      last_actor: JSON.stringify(auth?.actor ?? null),
     };
     await repo.insert(row, trx);
     await outbox.emit(trx, userId, 'sheet.created', { sheet_id: row.id, name: row.title, created_at: row.created_at });

@@ -9,7 +9,7 @@ import type { SheetRevisionsRepo } from './sheets.revisions.repo.js';
 import type { SheetView } from './sheets.schemas.js';
 import { columnOrder, sheetSearchText, sheetView, type Content } from './sheets.view.js';
 
-export type Actor = NonNullable<AuthContext['actor']>;
+export type Actor = AuthContext['actor'];
 export type Field = 'title' | 'content' | 'folder' | 'tags';
 /** What a write did, as revisions list it: changed fields, or one of the lifecycle steps. */
 export type Change = Field | 'created' | 'trashed' | 'restored';
@@ -41,17 +41,7 @@ export function changedColumns(a: Content, b: Content): string[] {
 export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox: Outbox; clock: Clock; keep: number }) {
   const { revisions, outbox, clock, keep } = deps;
 
-  /** The API key's name is looked up only when a write happens, not on every authentication. */
-  async function actorOf(auth: AuthContext | undefined, trx: Trx): Promise<Actor | null> {
-    if (!auth) return null;
-    if (auth.actor) return auth.actor;
-    const key = await trx.selectFrom('api_keys').select('name').where('id', '=', auth.keyId).executeTakeFirst();
-    return { type: 'api_key', id: auth.keyId, name: key?.name ?? null };
-  }
-
   return {
-    actorOf,
-
     /** The owner's sheet, locked for this transaction; 412 when `expected` does not name its version. */
     async lockOwned(trx: Trx, userId: string, id: string, expected?: ExpectedVersions): Promise<SheetsTable> {
       const row = await lockedForUpdate(trx, trx.selectFrom('sheets').selectAll().where('id', '=', id)).executeTakeFirst();
@@ -77,7 +67,7 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
         trashed_at: next.trashedAt,
         version: row.version + 1,
         last_changes: JSON.stringify(changes),
-        last_actor: JSON.stringify(await actorOf(auth, trx)),
+        last_actor: JSON.stringify(auth?.actor ?? null),
       };
       if (contentChanged) patch.content = nextContent;
       if (contentChanged || next.title !== row.title) patch.search_text = sheetSearchText(next.title, next.content);
