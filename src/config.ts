@@ -66,6 +66,11 @@ const EnvSchema = z.object({
     .int('MCP_RESULT_MAX_CHARS must be a whole number')
     .min(5000, 'MCP_RESULT_MAX_CHARS must be at least 5000')
     .default(25_000),
+  SEARCH_RANK_MAX_MATCHES: z.coerce
+    .number({ error: 'SEARCH_RANK_MAX_MATCHES must be a number' })
+    .int('SEARCH_RANK_MAX_MATCHES must be a whole number')
+    .min(0, 'SEARCH_RANK_MAX_MATCHES must be 0 or more')
+    .default(10_000),
   REVISIONS_KEEP: z.coerce.number({ error: 'REVISIONS_KEEP must be a number' }).int('REVISIONS_KEEP must be a whole number').min(1, 'REVISIONS_KEEP must be at least 1').default(100),
   EVENT_STREAM_POLL_MS: z.coerce.number({ error: 'EVENT_STREAM_POLL_MS must be a number' }).int('EVENT_STREAM_POLL_MS must be a whole number').min(100, 'EVENT_STREAM_POLL_MS must be at least 100').default(1000),
   EVENT_STREAM_HEARTBEAT_MS: z.coerce.number({ error: 'EVENT_STREAM_HEARTBEAT_MS must be a number' }).int('EVENT_STREAM_HEARTBEAT_MS must be a whole number').min(100, 'EVENT_STREAM_HEARTBEAT_MS must be at least 100').default(15_000),
@@ -105,6 +110,8 @@ export type Config = {
   mcpResultMaxChars: number;
   /** Earlier versions kept per sheet (the newest ones). */
   revisionsKeep: number;
+  /** A `q` search matching more of the owner's sheets than this, and more than half of them, comes newest first instead of by relevance (SQLite). */
+  searchRankMaxMatches: number;
   /** How often GET /v1/events/stream sends a heartbeat comment. */
   /** The event stream's safety-net poll of the outbox; commits of this process, and of others on PostgreSQL (NOTIFY), wake it at once. */
   eventStreamPollMs: number;
@@ -156,6 +163,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     mcpResultMaxChars: e.MCP_RESULT_MAX_CHARS,
     revisionsKeep: e.REVISIONS_KEEP,
+    searchRankMaxMatches: e.SEARCH_RANK_MAX_MATCHES,
     eventStreamPollMs: e.EVENT_STREAM_POLL_MS,
     eventStreamHeartbeatMs: e.EVENT_STREAM_HEARTBEAT_MS,
   };

@@ -62,7 +62,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     onTouchError: (err) => opts.logger?.warn({ err }, 'could not update last_used_at'),
   });
   const accounts = createAccountsService({ db, repo: createAccountsRepo(db), apiKeys, clock });
-  const sheets = createSheetsService({ repo: createSheetsRepo(db), revisions: createSheetRevisionsRepo(db), outbox, tx, clock, revisionsKeep: config.revisionsKeep });
+  const sheets = createSheetsService({ repo: createSheetsRepo(db, { rankMaxMatches: config.searchRankMaxMatches }), revisions: createSheetRevisionsRepo(db), outbox, tx, clock, revisionsKeep: config.revisionsKeep });
   const todosRepo = createTodosRepo(db);
   const todos = createTodosService({ repo: todosRepo, outbox, tx, clock });
   const idempotency = createIdempotencyService({ repo: createIdempotencyRepo(db), clock, box: createSecretBox(loadServerKey(config)) });

@@ -13,6 +13,8 @@ import { startWorkerPool } from '../lib/worker-pool.js';
  */
 export interface SqliteReaders {
   all<R>(query: CompiledQuery<R>): Promise<R[]>;
+  /** How many queries run at once (one per thread). */
+  readonly threads: number;
   close(): Promise<void>;
 }
 
@@ -22,7 +24,12 @@ const CHECKPOINT_EVERY_MS = 1000;
 const byDb = new WeakMap<Kysely<any>, SqliteReaders>();
 
 /** Called where the SQLite file is opened: queries on `db` may then go to readers of `file`. */
-export function registerSqliteReaders(db: Kysely<any>, file: string, threads = Math.max(1, Math.min(4, availableParallelism() - 1))): void {
+/**
+ * Two threads at least, also on two cores: a search for a word found in most sheets counts its
+ * matches in two halves at once (src/modules/sheets/sheets.search.ts). They run at a lower priority
+ * than the main thread, so requests there still come first.
+ */
+export function registerSqliteReaders(db: Kysely<any>, file: string, threads = Math.max(2, Math.min(4, availableParallelism() - 1))): void {
   let pool: Promise<Piscina> | undefined;
   const open = () =>
     (pool ??= startWorkerPool(new URL('./sqlite-reader.worker', import.meta.url), {
@@ -56,6 +63,7 @@ export function registerSqliteReaders(db: Kysely<any>, file: string, threads = M
   }, CHECKPOINT_EVERY_MS);
   checkpoints.unref();
   byDb.set(db, {
+    threads,
     async all<R>(query: CompiledQuery<R>) {
       const parameters = query.parameters.map((p) => (typeof p === 'boolean' ? Number(p) : p));
       return (await (await open()).run({ file, sql: query.sql, parameters })) as R[];

@@ -2,7 +2,7 @@ import type { Expression, SqlBool } from 'kysely';
 import { indexedContainsAllTerms, SHEETS_SEARCH } from '../../db/dialect.js';
 import { compiledOnce } from '../../db/statement-cache.js';
 import type { Db, Executor, SheetsTable } from '../../db/types.js';
-import { searchSheets, type SearchSort } from './sheets.search.js';
+import { searchSheets, type SearchOptions, type SearchSort } from './sheets.search.js';
 import { SHEET_ROW_COLUMNS } from './sheets.view.js';
 
 /** The hottest read (every GET, PATCH and DELETE of a sheet), compiled once. */
@@ -18,7 +18,7 @@ export interface SheetListFilter {
   offset: number;
 }
 
-export function createSheetsRepo(db: Db) {
+export function createSheetsRepo(db: Db, searchOptions: SearchOptions = {}) {
   function filtered(f: SheetListFilter, search: Expression<SqlBool>) {
     return db
       .selectFrom('sheets')
@@ -32,7 +32,7 @@ export function createSheetsRepo(db: Db) {
       return (await byId(exec, id))[0];
     },
     async list(f: SheetListFilter) {
-      if (f.terms.length > 0) return searchSheets(db, f);
+      if (f.terms.length > 0) return searchSheets(db, f, searchOptions);
       const search = await indexedContainsAllTerms(db, SHEETS_SEARCH, f.terms);
       const [rows, count] = await Promise.all([
         filtered(f, search).select(SHEET_ROW_COLUMNS).orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
