@@ -175,16 +175,24 @@ function inRange(column: string, { from, to }: RowidRange) {
  * rowid ranges that together cover the table, the last one open-ended (a row inserted meanwhile
  * falls in it). Counting a word found in most rows takes tens of milliseconds; the parts run on
  * separate reader threads at once. The FTS index takes the rowid bounds as a range of its own.
+ * `rowidCeiling`: the largest rowid, so the table's row count or more.
  */
-export async function matchKeysInParts(db: Kysely<any>, index: SearchIndex, terms: string[], parts: number, opts: PlanOptions = {}): Promise<RawBuilder<{ k: unknown }>[]> {
+export async function matchKeysInParts(
+  db: Kysely<any>,
+  index: SearchIndex,
+  terms: string[],
+  parts: number,
+  opts: PlanOptions = {},
+): Promise<{ parts: RawBuilder<{ k: unknown }>[]; rowidCeiling: number }> {
   const plan = await planTerms(db, index, terms, opts);
-  const rows = await tableSizeEstimate(db, index);
-  const step = Math.ceil((rows + 1) / parts);
-  return Array.from({ length: parts }, (_, i) => {
+  const rowidCeiling = await tableSizeEstimate(db, index);
+  const step = Math.ceil((rowidCeiling + 1) / parts);
+  const keys = Array.from({ length: parts }, (_, i) => {
     const range: RowidRange = { from: i === 0 ? undefined : i * step, to: i === parts - 1 ? undefined : (i + 1) * step };
-    if (plan.match) return sql`select k from (${sqliteMatchKeys(index, plan, terms, false, range)})`;
-    return sql`select rowid as k from ${sql.table(index.table)} where ${containsAllTerms(`${index.table}.search_text`, terms)}${inRange('rowid', range)}`;
+    if (plan.match) return sql<{ k: unknown }>`select k from (${sqliteMatchKeys(index, plan, terms, false, range)})`;
+    return sql<{ k: unknown }>`select rowid as k from ${sql.table(index.table)} where ${containsAllTerms(`${index.table}.search_text`, terms)}${inRange('rowid', range)}`;
   });
+  return { parts: keys, rowidCeiling };
 }
 
 /**
