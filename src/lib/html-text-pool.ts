@@ -35,7 +35,7 @@ function workers(): Promise<Piscina> {
   pool ??= startWorkerPool(new URL('./html-text.worker', import.meta.url), {
     minThreads: 0,
     maxThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
-    idleTimeout: 30_000,
+    idleTimeout: 15_000,
     resourceLimits: HTML_WORKER_LIMITS,
   });
   return pool;
