@@ -35,7 +35,7 @@ export function registerSqliteReaders(db: Kysely<any>, file: string, threads = M
     (pool ??= startWorkerPool(new URL('./sqlite-reader.worker', import.meta.url), {
       minThreads: 0,
       maxThreads: threads,
-      idleTimeout: 30_000,
+      idleTimeout: 15_000,
       // A thread's heap stays in the RSS while it lives. Node's default young generation (tens of MB)
       // is far more than a reader's garbage (its answers); a smaller old-generation maximum also makes
       // V8 grow the heap by ~1.4x its live data instead of up to 4x. 512 MB still holds a page of the
