@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { nextTurn } from '../lib/next-turn.js';
 import type { Db, Trx } from './types.js';
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -78,7 +79,6 @@ export function createGroupCommit(db: Db, onCommitted: () => void): <T>(fn: (trx
 
 const succeeded = (value: unknown): Outcome => ({ ok: true, value });
 const failed = (error: unknown): Outcome => ({ ok: false, error });
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function inSavepoint(trx: Trx, fn: (trx: Trx) => Promise<unknown>): Promise<Outcome> {
   await sql`savepoint group_member`.execute(trx);

@@ -6,6 +6,7 @@ import type { Outbox, TxRunner } from '../../events/outbox.js';
 import type { ExpectedVersions } from '../../http/preconditions.js';
 import { newId } from '../../ids.js';
 import { OFF_THREAD_MIN_CHARS, prepareHtmlTexts } from '../../lib/html-text-pool.js';
+import { mapInTurns } from '../../lib/next-turn.js';
 import type { AuthContext } from '../api-keys/api-keys.service.js';
 import { createSheetEdits } from './sheets.edits.js';
 import { sheetListItem } from './sheets.read.js';
@@ -87,7 +88,11 @@ export function createSheetsService(deps: {
         limit: Math.min(query.limit ?? LIST_DEFAULT, LIST_MAX),
         offset: query.offset ?? 0,
       });
-      return { sheets: rows.map((row) => sheetListItem(toSheetView(row), terms, query.fields)), total };
+      // With q each item reads its HTML for a snippet (~0.1 ms for 2 KB): 10 per event-loop turn.
+      // Five clients searching a common word held GET by id's p99 at 2-3x its p99 alone with the
+      // whole page built in one turn.
+      const item = (row: (typeof rows)[number]) => sheetListItem(toSheetView(row), terms, query.fields);
+      return { sheets: terms.length > 0 ? await mapInTurns(rows, 10, item) : rows.map(item), total };
     },
 
     async get(userId: string, id: string) {
