@@ -1,7 +1,7 @@
-import type { Expression, SqlBool } from 'kysely';
 import { indexedContainsAllTerms, SHEETS_SEARCH } from '../../db/dialect.js';
 import { compiledOnce } from '../../db/statement-cache.js';
 import type { Db, Executor, SheetsTable } from '../../db/types.js';
+import { newestFirstPage, ownedSheets } from './sheets.owned.js';
 import { searchSheets, type SearchOptions, type SearchSort } from './sheets.search.js';
 import { SHEET_ROW_COLUMNS } from './sheets.view.js';
 
@@ -18,15 +18,7 @@ export interface SheetListFilter {
   offset: number;
 }
 
-export function createSheetsRepo(db: Db, searchOptions: SearchOptions = {}) {
-  function filtered(f: SheetListFilter, search: Expression<SqlBool>) {
-    return db
-      .selectFrom('sheets')
-      .where('user_id', '=', f.userId)
-      .where('trashed_at', f.trashed ? 'is not' : 'is', null)
-      .where(search);
-  }
-
+export function createSheetsRepo(db: Db, searchOptions: SearchOptions) {
   return {
     async findById(id: string, exec: Executor = db) {
       return (await byId(exec, id))[0];
@@ -35,8 +27,11 @@ export function createSheetsRepo(db: Db, searchOptions: SearchOptions = {}) {
       if (f.terms.length > 0) return searchSheets(db, f, searchOptions);
       const search = await indexedContainsAllTerms(db, SHEETS_SEARCH, f.terms);
       const [rows, count] = await Promise.all([
-        filtered(f, search).select(SHEET_ROW_COLUMNS).orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
-        filtered(f, search).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+        newestFirstPage(db, f, search).execute(),
+        ownedSheets(db, f)
+          .where(search)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow(),
       ]);
       return { rows, total: Number(count.n) };
     },

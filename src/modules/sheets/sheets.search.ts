@@ -16,6 +16,7 @@ import {
 import { sqliteReaders, type SqliteReaders } from '../../db/sqlite-readers.js';
 import type { Db } from '../../db/types.js';
 import type { SheetListFilter } from './sheets.repo.js';
+import { newestFirstPage, ownedSheets } from './sheets.owned.js';
 import { SHEET_ROW_COLUMNS, type SheetRow } from './sheets.view.js';
 
 const rowColumns = sql.join(SHEET_ROW_COLUMNS.map((c) => sql.ref(`sheets.${c}`)));
@@ -24,13 +25,10 @@ export type SearchSort = 'relevance' | 'updated';
 
 export interface SearchOptions {
   /** See countIfCommon; SEARCH_RANK_MAX_MATCHES. */
-  rankMaxMatches?: number;
+  rankMaxMatches: number;
   /** See MAX_OTHER_ROWS (tests set it to 0 to count by owner). */
   maxOtherRows?: number;
 }
-
-/** A search for a word in most of 10,000 sheets still ranks in ~15 ms; past that its ranking takes longer than finding it. */
-const DEFAULT_RANK_MAX_MATCHES = 10_000;
 
 /**
  * `q` searches. The match set is materialized once with a relevance per row; the page is ordered by
@@ -40,7 +38,7 @@ const DEFAULT_RANK_MAX_MATCHES = 10_000;
  * found in most sheets takes tens of milliseconds or more, and on the main connection every other
  * request would wait for it. Only the planning (a few rows of the trigram vocabulary) runs here.
  */
-export async function searchSheets(db: Db, f: SheetListFilter & { sort?: SearchSort }, opts: SearchOptions = {}): Promise<{ rows: SheetRow[]; total: number }> {
+export async function searchSheets(db: Db, f: SheetListFilter & { sort?: SearchSort }, opts: SearchOptions): Promise<{ rows: SheetRow[]; total: number }> {
   if (dialectOf(db) !== 'sqlite' || !hasShortTerm(f.terms)) return searchOnce(db, f, opts);
   // A 1-2 character term is planned from the index's vocabulary, read before the statement runs on
   // a reader thread. If the indexer moved rows from the queue into the index in between, the plan may
@@ -58,7 +56,9 @@ async function searchOnce(db: Db, f: SheetListFilter & { sort?: SearchSort }, op
   const readers = sqliteReaders(db);
   if (readers && f.sort !== 'updated') {
     const common = await countIfCommon(db, readers, f, opts, plan);
-    if (common) return { rows: await run(db, newestMatches(db, f).compile()), total: common.total };
+    // The page walks the owner's list index testing each row's text: with more than half of the rows
+    // matching, a page of 50 reads fewer than 100 rows (~13 µs each).
+    if (common) return { rows: await run(db, newestFirstPage(db, f, containsAllTerms('sheets.search_text', f.terms)).compile()), total: common.total };
   }
   return searchStatement(db, f, plan);
 }
@@ -78,11 +78,11 @@ async function countIfCommon(db: Db, readers: SqliteReaders, f: SheetListFilter,
   const maxOthers = opts.maxOtherRows ?? MAX_OTHER_ROWS;
   const others = await otherRowsUpTo(db, f, maxOthers);
   const total = others <= maxOthers ? await countByComplement(db, readers, f, parts) : await countByOwner(db, readers, f, parts);
-  if (total <= (opts.rankMaxMatches ?? DEFAULT_RANK_MAX_MATCHES)) return undefined;
+  if (total <= opts.rankMaxMatches) return undefined;
   // More than half of the owner's rows: the largest rowid less the other rows is at least their
   // count, and at 100,000 rows counting them took 4 ms.
   if (total * 2 > rowidCeiling - others) return { total };
-  const [{ n }] = await readers.all(ownedRows(db, f).select((eb) => eb.fn.countAll<number>().as('n')).compile());
+  const [{ n }] = await readers.all(ownedSheets(db, f).select((eb) => eb.fn.countAll<number>().as('n')).compile());
   return total * 2 > Number(n) ? { total } : undefined;
 }
 
@@ -100,7 +100,7 @@ function otherRows(db: Db, f: SheetListFilter) {
   return [
     db.selectFrom('sheets').where('user_id', '<', f.userId),
     db.selectFrom('sheets').where('user_id', '>', f.userId),
-    db.selectFrom('sheets').where('user_id', '=', f.userId).where('trashed_at', f.trashed ? 'is' : 'is not', null),
+    ownedSheets(db, { userId: f.userId, trashed: !f.trashed }),
   ];
 }
 
@@ -127,22 +127,6 @@ async function countByOwner(db: Db, readers: SqliteReaders, f: SheetListFilter, 
   const owner = { userId: f.userId, trashed: f.trashed };
   return sumOf(await Promise.all(parts.map((keys) => readers.all(sql<{ n: number }>`select count(*) as n from (${keys}) as x where ${ownedKey(db, SHEETS_SEARCH, 'x', owner)}`.compile(db)))));
 }
-
-/** The owner's sheets in this state. */
-const ownedRows = (db: Db, f: SheetListFilter) => db.selectFrom('sheets').where('user_id', '=', f.userId).where('trashed_at', f.trashed ? 'is not' : 'is', null);
-
-/**
- * A page of the owner's matching sheets, newest first, as the list without `q` orders them. It walks
- * the owner's list index and tests each row's text: with more than half of the rows matching, a
- * page of 50 reads fewer than 100 rows (~13 µs each).
- */
-const newestMatches = (db: Db, f: SheetListFilter) =>
-  ownedRows(db, f)
-    .where(containsAllTerms('sheets.search_text', f.terms))
-    .select(SHEET_ROW_COLUMNS)
-    .orderBy('id', 'desc')
-    .limit(f.limit)
-    .offset(f.offset);
 
 /** One statement: the match set with a relevance per row, the page ordered by it (or by last change) and its total. */
 async function searchStatement(db: Db, f: SheetListFilter & { sort?: SearchSort }, plan: PlanOptions): Promise<{ rows: SheetRow[]; total: number }> {

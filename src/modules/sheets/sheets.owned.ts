@@ -1,0 +1,12 @@
+import type { Expression, SqlBool } from 'kysely';
+import type { Db } from '../../db/types.js';
+import type { SheetListFilter } from './sheets.repo.js';
+import { SHEET_ROW_COLUMNS } from './sheets.view.js';
+
+/** The owner's sheets in one state (live or trashed): where every list, search and count of theirs starts. */
+export const ownedSheets = (db: Db, f: Pick<SheetListFilter, 'userId' | 'trashed'>) =>
+  db.selectFrom('sheets').where('user_id', '=', f.userId).where('trashed_at', f.trashed ? 'is not' : 'is', null);
+
+/** A page of the owner's sheets holding `search`, newest first: the list's order without `q`. */
+export const newestFirstPage = (db: Db, f: SheetListFilter, search: Expression<SqlBool>) =>
+  ownedSheets(db, f).where(search).select(SHEET_ROW_COLUMNS).orderBy('id', 'desc').limit(f.limit).offset(f.offset);
