@@ -55,7 +55,9 @@ export async function seedSheets(opts: { dataDir: string; databaseUrl?: string; 
       done += n;
       opts.log(`  seeded ${done}/${opts.count} sheets (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     }
-    if (handle.dialect === 'postgres') await sql`analyze sheets`.execute(handle.db);
+    // VACUUM as autovacuum would soon after a bulk load: it marks the pages all-visible, so counting
+    // an account's sheets reads only the list index (24 ms at 100,000 sheets, 173 ms by reading the table).
+    if (handle.dialect === 'postgres') await sql`vacuum analyze sheets`.execute(handle.db);
     else {
       // Writes only queue their text for the FTS index (migration 018); the server's indexer would
       // otherwise spend the first ~30 s of every run indexing the seed, beside the first parts.

@@ -222,6 +222,16 @@ export function ownedKey(db: Kysely<any>, index: SearchIndex, matchSet: string, 
 }
 
 /**
+ * PostgreSQL: how many rows the planner expects `query` to return, from EXPLAIN without ANALYZE (it
+ * reads no rows, ~1 ms). For choosing a plan only, never for a figure a client sees: for `LIKE
+ * '%migration%'` at 100,000 sheets it said 70,707 where 91,824 rows match.
+ */
+export async function estimatedRows(query: { explain(format: 'json'): Promise<Record<string, any>[]> }): Promise<number> {
+  const [row] = await query.explain('json');
+  return Number(row?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows'] ?? 0);
+}
+
+/**
  * SQLite: which terms the FTS index answers (one MATCH expression) and which keep the LIKE.
  * `indexMisses`: a short term starts no indexed trigram, so only rows not indexed yet can hold it.
  */

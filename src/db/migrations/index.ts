@@ -16,6 +16,7 @@ import * as m016 from './016_grant_approving_key.js';
 import * as m017 from './017_sheet_trash_index.js';
 import * as m018 from './018_search_index_queue.js';
 import * as m019 from './019_auth_generation.js';
+import * as m020 from './020_sheet_text_lz4.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '017_sheet_trash_index': m017,
   '018_search_index_queue': m018,
   '019_auth_generation': m019,
+  '020_sheet_text_lz4': m020,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -2,6 +2,7 @@ import { sql, type CompiledQuery, type RawBuilder } from 'kysely';
 import {
   countOwnedMatches,
   dialectOf,
+  estimatedRows,
   hasShortTerm,
   containsAllTerms,
   indexedContainsAllTerms,
@@ -53,14 +54,42 @@ export async function searchSheets(db: Db, f: SheetListFilter & { sort?: SearchS
 }
 
 async function searchOnce(db: Db, f: SheetListFilter & { sort?: SearchSort }, opts: SearchOptions, plan: PlanOptions = {}): Promise<{ rows: SheetRow[]; total: number }> {
+  const byRelevance = f.sort !== 'updated';
   const readers = sqliteReaders(db);
-  if (readers && f.sort !== 'updated') {
+  if (byRelevance && readers) {
     const common = await countIfCommon(db, readers, f, opts, plan);
-    // The page walks the owner's list index testing each row's text: with more than half of the rows
-    // matching, a page of 50 reads fewer than 100 rows (~13 µs each).
-    if (common) return { rows: await run(db, newestFirstPage(db, f, containsAllTerms('sheets.search_text', f.terms)).compile()), total: common.total };
+    if (common) return newestFirst(db, f, common.total);
   }
-  return searchStatement(db, f, plan);
+  // Without reader threads (PostgreSQL): the planner's estimate picks the queries likely to be common
+  // and only those are counted before ranking; the ranked statement's own total settles the others.
+  let counted = false;
+  if (byRelevance && !readers && dialectOf(db) === 'postgres' && (await estimatedRows(ownedMatches(db, f).select(sql`1`.as('x')))) > opts.rankMaxMatches) {
+    counted = true;
+    const total = await countRows(ownedMatches(db, f));
+    if (await isCommon(db, f, total, opts)) return newestFirst(db, f, total);
+  }
+  const ranked = await searchStatement(db, f, plan);
+  if (byRelevance && !readers && !counted && (await isCommon(db, f, ranked.total, opts))) return newestFirst(db, f, ranked.total);
+  return ranked;
+}
+
+/** The owner's sheets in this state holding every term, tested by LIKE (on PostgreSQL the trigram index serves it). */
+const ownedMatches = (db: Db, f: SheetListFilter) => ownedSheets(db, f).where(containsAllTerms('sheets.search_text', f.terms));
+
+const countRows = async (query: ReturnType<typeof ownedSheets>) => Number((await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+/** The rule countIfCommon applies: more than `opts.rankMaxMatches` of the owner's sheets in this state and more than half of them. */
+async function isCommon(db: Db, f: SheetListFilter, total: number, opts: SearchOptions): Promise<boolean> {
+  return total > opts.rankMaxMatches && total * 2 > (await countRows(ownedSheets(db, f)));
+}
+
+/**
+ * A common query's page: the owner's matching sheets newest first. The page walks the owner's list
+ * index testing each row's text: with more than half of the rows matching, a page of 50 reads fewer
+ * than 100 rows (~13 µs each on SQLite).
+ */
+async function newestFirst(db: Db, f: SheetListFilter, total: number): Promise<{ rows: SheetRow[]; total: number }> {
+  return { rows: await run(db, newestFirstPage(db, f, containsAllTerms('sheets.search_text', f.terms)).compile()), total };
 }
 
 /**
