@@ -91,6 +91,14 @@ export interface SheetsTable {
   last_actor: string | null;
 }
 
+/** PostgreSQL only (migration 021): an account's sheets in one state, spread over a few rows (shards) that sum to the count. */
+export interface SheetCountsTable {
+  user_id: string;
+  trashed: boolean;
+  shard: number;
+  n: string | number;
+}
+
 /** The state a sheet write replaced; content is the deflated content JSON. */
 export interface SheetRevisionsTable {
   sheet_id: string;
@@ -285,6 +293,7 @@ export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
   sheets: SheetsTable;
+  sheet_counts: SheetCountsTable;
   sheet_revisions: SheetRevisionsTable;
   sessions: SessionsTable;
   handovers: HandoversTable;

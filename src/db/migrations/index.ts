@@ -17,6 +17,7 @@ import * as m017 from './017_sheet_trash_index.js';
 import * as m018 from './018_search_index_queue.js';
 import * as m019 from './019_auth_generation.js';
 import * as m020 from './020_sheet_text_lz4.js';
+import * as m021 from './021_sheet_counts.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '018_search_index_queue': m018,
   '019_auth_generation': m019,
   '020_sheet_text_lz4': m020,
+  '021_sheet_counts': m021,
 };
 
 export const migrationProvider: MigrationProvider = {

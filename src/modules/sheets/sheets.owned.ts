@@ -1,4 +1,5 @@
 import type { Expression, SqlBool } from 'kysely';
+import { dialectOf } from '../../db/dialect.js';
 import type { Db } from '../../db/types.js';
 import type { SheetListFilter } from './sheets.repo.js';
 import { SHEET_ROW_COLUMNS } from './sheets.view.js';
@@ -7,6 +8,25 @@ import { SHEET_ROW_COLUMNS } from './sheets.view.js';
 export const ownedSheets = (db: Db, f: Pick<SheetListFilter, 'userId' | 'trashed'>) =>
   db.selectFrom('sheets').where('user_id', '=', f.userId).where('trashed_at', f.trashed ? 'is not' : 'is', null);
 
-/** A page of the owner's sheets holding `search`, newest first: the list's order without `q`. */
-export const newestFirstPage = (db: Db, f: SheetListFilter, search: Expression<SqlBool>) =>
-  ownedSheets(db, f).where(search).select(SHEET_ROW_COLUMNS).orderBy('id', 'desc').limit(f.limit).offset(f.offset);
+/** A page of the owner's sheets (holding `search`, if given), newest first: the list's order without `q`. */
+export const newestFirstPage = (db: Db, f: SheetListFilter, search?: Expression<SqlBool>) =>
+  (search ? ownedSheets(db, f).where(search) : ownedSheets(db, f)).select(SHEET_ROW_COLUMNS).orderBy('id', 'desc').limit(f.limit).offset(f.offset);
+
+/**
+ * How many sheets the owner has in one state. PostgreSQL sums the counts its triggers keep (migration
+ * 021): counting 100,000 index entries there took 24 ms or more. SQLite counts its partial index.
+ */
+export async function countOwnedSheets(db: Db, f: Pick<SheetListFilter, 'userId' | 'trashed'>): Promise<number> {
+  const { n } =
+    dialectOf(db) === 'postgres'
+      ? await db
+          .selectFrom('sheet_counts')
+          .where('user_id', '=', f.userId)
+          .where('trashed', '=', f.trashed)
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'))
+          .executeTakeFirstOrThrow()
+      : await ownedSheets(db, f)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
+  return Number(n);
+}

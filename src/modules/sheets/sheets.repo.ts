@@ -1,7 +1,6 @@
-import { indexedContainsAllTerms, SHEETS_SEARCH } from '../../db/dialect.js';
 import { compiledOnce } from '../../db/statement-cache.js';
 import type { Db, Executor, SheetsTable } from '../../db/types.js';
-import { newestFirstPage, ownedSheets } from './sheets.owned.js';
+import { countOwnedSheets, newestFirstPage } from './sheets.owned.js';
 import { searchSheets, type SearchOptions, type SearchSort } from './sheets.search.js';
 import { SHEET_ROW_COLUMNS } from './sheets.view.js';
 
@@ -25,15 +24,8 @@ export function createSheetsRepo(db: Db, searchOptions: SearchOptions) {
     },
     async list(f: SheetListFilter) {
       if (f.terms.length > 0) return searchSheets(db, f, searchOptions);
-      const search = await indexedContainsAllTerms(db, SHEETS_SEARCH, f.terms);
-      const [rows, count] = await Promise.all([
-        newestFirstPage(db, f, search).execute(),
-        ownedSheets(db, f)
-          .where(search)
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
+      const [rows, total] = await Promise.all([newestFirstPage(db, f).execute(), countOwnedSheets(db, f)]);
+      return { rows, total };
     },
     async insert(row: SheetsTable, exec: Executor) {
       await exec.insertInto('sheets').values(row).execute();

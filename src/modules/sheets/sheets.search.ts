@@ -17,7 +17,7 @@ import {
 import { sqliteReaders, type SqliteReaders } from '../../db/sqlite-readers.js';
 import type { Db } from '../../db/types.js';
 import type { SheetListFilter } from './sheets.repo.js';
-import { newestFirstPage, ownedSheets } from './sheets.owned.js';
+import { countOwnedSheets, newestFirstPage, ownedSheets } from './sheets.owned.js';
 import { SHEET_ROW_COLUMNS, type SheetRow } from './sheets.view.js';
 
 const rowColumns = sql.join(SHEET_ROW_COLUMNS.map((c) => sql.ref(`sheets.${c}`)));
@@ -80,7 +80,7 @@ const countRows = async (query: ReturnType<typeof ownedSheets>) => Number((await
 
 /** The rule countIfCommon applies: more than `opts.rankMaxMatches` of the owner's sheets in this state and more than half of them. */
 async function isCommon(db: Db, f: SheetListFilter, total: number, opts: SearchOptions): Promise<boolean> {
-  return total > opts.rankMaxMatches && total * 2 > (await countRows(ownedSheets(db, f)));
+  return total > opts.rankMaxMatches && total * 2 > (await countOwnedSheets(db, f));
 }
 
 /**
