@@ -32,7 +32,7 @@ export const ListSheetsQuery = z.object({
     .enum(['relevance', 'updated'])
     .optional()
     .describe(
-      'With q: relevance (default; best matches first) or updated (last changed first). Without q the list is newest first. On the embedded SQLite database a query matching most of your sheets (more than half of them, and more than SEARCH_RANK_MAX_MATCHES, 10,000 by default) comes newest first under relevance, with its exact total.',
+      'With q: relevance (default; best matches first) or updated (last changed first). Without q the list is newest first. A query matching most of your sheets (more than half of them, and more than SEARCH_RANK_MAX_MATCHES, 10,000 by default) comes newest first under relevance, with its exact total.',
     ),
 });
 

@@ -33,8 +33,8 @@ export interface SearchOptions {
 
 /**
  * `q` searches. The match set is materialized once with a relevance per row; the page is ordered by
- * it (or by updated_at) and the total counts the same set in the same statement (on SQLite a query
- * matching most of a big account's sheets is counted first and listed newest first: countIfCommon). On SQLite the
+ * it (or by updated_at) and the total counts the same set in the same statement. A query matching
+ * most of a big account's sheets is listed newest first instead (countIfCommon, isCommon). On SQLite the
  * statement runs on a read-only connection in a worker thread (src/db/sqlite-readers.ts): a word
  * found in most sheets takes tens of milliseconds or more, and on the main connection every other
  * request would wait for it. Only the planning (a few rows of the trigram vocabulary) runs here.
@@ -65,7 +65,10 @@ async function searchOnce(db: Db, f: SheetListFilter & { sort?: SearchSort }, op
   let counted = false;
   if (byRelevance && !readers && dialectOf(db) === 'postgres' && (await estimatedRows(ownedMatches(db, f).select(sql`1`.as('x')))) > opts.rankMaxMatches) {
     counted = true;
-    const total = await countRows(ownedMatches(db, f));
+    const { n } = await ownedMatches(db, f)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    const total = Number(n);
     if (await isCommon(db, f, total, opts)) return newestFirst(db, f, total);
   }
   const ranked = await searchStatement(db, f, plan);
@@ -75,8 +78,6 @@ async function searchOnce(db: Db, f: SheetListFilter & { sort?: SearchSort }, op
 
 /** The owner's sheets in this state holding every term, tested by LIKE (on PostgreSQL the trigram index serves it). */
 const ownedMatches = (db: Db, f: SheetListFilter) => ownedSheets(db, f).where(containsAllTerms('sheets.search_text', f.terms));
-
-const countRows = async (query: ReturnType<typeof ownedSheets>) => Number((await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
 /** The rule countIfCommon applies: more than `opts.rankMaxMatches` of the owner's sheets in this state and more than half of them. */
 async function isCommon(db: Db, f: SheetListFilter, total: number, opts: SearchOptions): Promise<boolean> {
