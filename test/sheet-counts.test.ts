@@ -1,14 +1,19 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { createPgDatabase, dialects, startServer, type TestServer } from './helpers.js';
 import { migrationProvider } from '../src/db/migrations/index.js';
 
 /**
  * A list's total is the owner's sheets in that state, exactly, while many writes of the same accounts
- * run at once. On PostgreSQL it is the sum of the counts triggers keep (migration 021), so each kind
- * of write is sent in parallel and the totals compared with count(*) over the table after each round.
+ * run at once. It is the sum of the counts triggers keep (migration 021; sharded on PostgreSQL), so
+ * each kind of write is sent in parallel and the totals compared with count(*) over the table after
+ * each round.
  */
 for (const dialect of dialects()) {
   describe(`sheet counts under concurrent writes [${dialect}]`, () => {
@@ -77,27 +82,40 @@ for (const dialect of dialects()) {
   });
 }
 
-describe('sheet counts of sheets written before migration 021 [postgres]', { skip: process.env.TEST_POSTGRES_URL ? false : 'needs TEST_POSTGRES_URL' }, () => {
-  it('counts the existing sheets when the migration runs, then keeps counting', async () => {
+async function databaseAt(dialect: string): Promise<{ db: Kysely<any>; drop(): Promise<void> }> {
+  if (dialect === 'postgres') {
     const database = await createPgDatabase();
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }) });
-    try {
-      const migrator = new Migrator({ db, provider: migrationProvider });
-      assert.equal((await migrator.migrateTo('020_sheet_text_lz4')).error, undefined);
-      const at = new Date().toISOString();
-      for (const user of ['usr_a', 'usr_b']) await db.insertInto('users').values({ id: user, name: user, plan: 'business', created_at: at }).execute();
-      const sheet = (id: string, user: string, trashed: boolean) => ({
-        id, user_id: user, title: id, content: '{}', tags: '[]', search_text: id, created_at: at, updated_at: at, trashed_at: trashed ? at : null,
-      });
-      await db.insertInto('sheets').values([sheet('s1', 'usr_a', false), sheet('s2', 'usr_a', false), sheet('s3', 'usr_a', true), sheet('s4', 'usr_b', false)]).execute();
-      assert.equal((await migrator.migrateToLatest()).error, undefined);
-      await db.insertInto('sheets').values(sheet('s5', 'usr_a', false)).execute();
-      await db.updateTable('sheets').set({ trashed_at: at }).where('id', '=', 's1').execute();
-      const { rows } = await sql<{ user_id: string; trashed: boolean; n: string }>`select user_id, trashed, sum(n)::text as n from sheet_counts group by 1, 2 order by 1, 2`.execute(db);
-      assert.deepEqual(rows.map((r) => [r.user_id, r.trashed, Number(r.n)]), [['usr_a', false, 2], ['usr_a', true, 2], ['usr_b', false, 1]]);
-    } finally {
-      await db.destroy();
-      await database.drop();
-    }
+    return { db, drop: async () => (await db.destroy(), await database.drop()) };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-counts-'));
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(path.join(dir, 'db.sqlite')) }) });
+  return { db, drop: async () => (await db.destroy(), fs.rmSync(dir, { recursive: true, force: true })) };
+}
+
+for (const dialect of dialects()) {
+  describe(`sheet counts of sheets written before migration 021 [${dialect}]`, () => {
+    it('counts the existing sheets when the migration runs, then keeps counting', async () => {
+      const { db, drop } = await databaseAt(dialect);
+      try {
+        const migrator = new Migrator({ db, provider: migrationProvider });
+        assert.equal((await migrator.migrateTo('020_sheet_text_lz4')).error, undefined);
+        const at = new Date().toISOString();
+        for (const user of ['usr_a', 'usr_b']) await db.insertInto('users').values({ id: user, name: user, plan: 'business', created_at: at }).execute();
+        const sheet = (id: string, user: string, trashed: boolean) => ({
+          id, user_id: user, title: id, content: '{}', tags: '[]', search_text: id, created_at: at, updated_at: at, trashed_at: trashed ? at : null,
+        });
+        await db.insertInto('sheets').values([sheet('s1', 'usr_a', false), sheet('s2', 'usr_a', false), sheet('s3', 'usr_a', true), sheet('s4', 'usr_b', false)]).execute();
+        assert.equal((await migrator.migrateToLatest()).error, undefined);
+        await db.insertInto('sheets').values(sheet('s5', 'usr_a', false)).execute();
+        await db.updateTable('sheets').set({ trashed_at: at }).where('id', '=', 's1').execute();
+        await db.updateTable('sheets').set({ title: 'renamed', trashed_at: at }).where('id', '=', 's3').execute();
+        await db.deleteFrom('sheets').where('id', '=', 's4').execute();
+        const { rows } = await sql<{ user_id: string; trashed: number; n: string }>`select user_id, trashed, cast(sum(n) as text) as n from sheet_counts group by user_id, trashed order by user_id, trashed`.execute(db);
+        assert.deepEqual(rows.map((r) => [r.user_id, Number(r.trashed), Number(r.n)]), [['usr_a', 0, 2], ['usr_a', 1, 2], ['usr_b', 0, 0]]);
+      } finally {
+        await drop();
+      }
+    });
   });
-});
+}

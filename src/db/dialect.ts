@@ -175,7 +175,6 @@ function inRange(column: string, { from, to }: RowidRange) {
  * rowid ranges that together cover the table, the last one open-ended (a row inserted meanwhile
  * falls in it). Counting a word found in most rows takes tens of milliseconds; the parts run on
  * separate reader threads at once. The FTS index takes the rowid bounds as a range of its own.
- * `rowidCeiling`: the largest rowid, so the table's row count or more.
  */
 export async function matchKeysInParts(
   db: Kysely<any>,
@@ -183,7 +182,7 @@ export async function matchKeysInParts(
   terms: string[],
   parts: number,
   opts: PlanOptions = {},
-): Promise<{ parts: RawBuilder<{ k: unknown }>[]; rowidCeiling: number }> {
+): Promise<RawBuilder<{ k: unknown }>[]> {
   const plan = await planTerms(db, index, terms, opts);
   const rowidCeiling = await tableSizeEstimate(db, index);
   const step = Math.ceil((rowidCeiling + 1) / parts);
@@ -192,7 +191,7 @@ export async function matchKeysInParts(
     if (plan.match) return sql<{ k: unknown }>`select k from (${sqliteMatchKeys(index, plan, terms, false, range)})`;
     return sql<{ k: unknown }>`select rowid as k from ${sql.table(index.table)} where ${containsAllTerms(`${index.table}.search_text`, terms)}${inRange('rowid', range)}`;
   });
-  return { parts: keys, rowidCeiling };
+  return keys;
 }
 
 /**

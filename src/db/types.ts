@@ -91,10 +91,10 @@ export interface SheetsTable {
   last_actor: string | null;
 }
 
-/** PostgreSQL only (migration 021): an account's sheets in one state, spread over a few rows (shards) that sum to the count. */
+/** An account's sheets in one state (trashed 0 or 1), kept by triggers (migration 021); on PostgreSQL spread over a few rows (shards) that sum to the count. */
 export interface SheetCountsTable {
   user_id: string;
-  trashed: boolean;
+  trashed: number;
   shard: number;
   n: string | number;
 }

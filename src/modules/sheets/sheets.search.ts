@@ -104,16 +104,11 @@ async function newestFirst(db: Db, f: SheetListFilter, total: number): Promise<{
  * this count (the page is read by a later statement, which may see rows written meanwhile).
  */
 async function countIfCommon(db: Db, readers: SqliteReaders, f: SheetListFilter, opts: SearchOptions, plan: PlanOptions): Promise<{ total: number } | undefined> {
-  const { parts, rowidCeiling } = await matchKeysInParts(db, SHEETS_SEARCH, f.terms, readers.threads, plan);
+  const parts = await matchKeysInParts(db, SHEETS_SEARCH, f.terms, readers.threads, plan);
   const maxOthers = opts.maxOtherRows ?? MAX_OTHER_ROWS;
   const others = await otherRowsUpTo(db, f, maxOthers);
   const total = others <= maxOthers ? await countByComplement(db, readers, f, parts) : await countByOwner(db, readers, f, parts);
-  if (total <= opts.rankMaxMatches) return undefined;
-  // More than half of the owner's rows: the largest rowid less the other rows is at least their
-  // count, and at 100,000 rows counting them took 4 ms.
-  if (total * 2 > rowidCeiling - others) return { total };
-  const [{ n }] = await readers.all(ownedSheets(db, f).select((eb) => eb.fn.countAll<number>().as('n')).compile());
-  return total * 2 > Number(n) ? { total } : undefined;
+  return (await isCommon(db, f, total, opts)) ? { total } : undefined;
 }
 
 /**
