@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { createGroupCommit } from '../src/db/group-commit.js';
+import { createGroupCommit, withWritesHeld } from '../src/db/group-commit.js';
 import { withStatementCache } from '../src/db/statement-cache.js';
 import type { Db } from '../src/db/types.js';
 
@@ -135,5 +135,31 @@ describe('group commit [sqlite]', () => {
     assert.equal(await run(insert('d1')), 'd1');
     assert.equal(commits, 1);
     assert.deepEqual(stored(['d1']), ['d1']);
+  });
+
+  it('holds groups while withWritesHeld runs: it starts after the group in progress and the waiting ones go on after it', async () => {
+    const order: string[] = [];
+    const slow = (id: string) => async (trx: any) => {
+      await new Promise((r) => setTimeout(r, 30));
+      await insert(id)(trx);
+      order.push(`commit-wait ${id}`);
+      return id;
+    };
+    const first = run(slow('h1'));
+    await new Promise((r) => setImmediate(r)); // h1's group is under way
+    const held = withWritesHeld(db, async () => {
+      order.push('held');
+      // h1 is committed before the hold starts; h2, sent now, waits for the hold to end.
+      assert.deepEqual(stored(['h1']), ['h1']);
+      const second = run(insert('h2'));
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(stored(['h2']), []);
+      order.push('released');
+      return { second }; // wrapped: awaiting h2 inside the hold would wait for the hold itself
+    });
+    assert.equal(await first, 'h1');
+    assert.equal(await (await held).second, 'h2');
+    assert.deepEqual(stored(['h1', 'h2']), ['h1', 'h2']);
+    assert.deepEqual(order, ['commit-wait h1', 'held', 'released']);
   });
 });

@@ -33,4 +33,32 @@ describe('background checkpoints [sqlite]', () => {
     }
     assert.ok(grown, `the database file grew by ${fs.statSync(file).size - before} bytes`);
   });
+
+  it('starts the WAL over while writes never stop, instead of letting it grow to the main connection limit', async () => {
+    // A WAL that is started over gets a new salt in its header (bytes 16-23). Without a checkpoint
+    // that leaves no page behind, steady writes never let that happen below ~80 MB of WAL.
+    const wal = `${path.join(s.dataDir, 'sheet-workspace.db')}-wal`;
+    const salt = () => {
+      const fd = fs.openSync(wal, 'r');
+      try {
+        const header = Buffer.alloc(32);
+        fs.readSync(fd, header, 0, 32, 0);
+        return header.subarray(16, 24).toString('hex');
+      } finally {
+        fs.closeSync(fd);
+      }
+    };
+    const body = `<p>${'steady writes '.repeat(200)}</p>`;
+    const salts = new Set([salt()]);
+    const until = Date.now() + 3500;
+    let written = 0;
+    const client = async () => {
+      while (Date.now() < until) {
+        await expect200(s, key, 'POST', '/v1/sheets', { title: `steady ${written++}`, content: { col1: body } });
+        salts.add(salt());
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, client));
+    assert.ok(salts.size >= 3, `the WAL was started over ${salts.size - 1} times during ${written} writes`);
+  });
 });

@@ -28,6 +28,21 @@ const MAX_GROUP = 32;
 export function createGroupCommit(db: Db, onCommitted: () => void): <T>(fn: (trx: Trx) => Promise<T>) => Promise<T> {
   const waiting: Waiting[] = [];
   let draining = false;
+  let running: Promise<void> | undefined;
+  let held: Promise<unknown> | undefined;
+  holders.set(db, async (fn) => {
+    while (held) await held.catch(() => {});
+    const holding = (async () => {
+      await running;
+      return fn();
+    })();
+    held = holding;
+    try {
+      return await holding;
+    } finally {
+      held = undefined;
+    }
+  });
 
   // A group starts on the next turn of the event loop, not at once: requests whose bodies arrived in
   // the same turn are still on their way here (their reads wait for the connection too), and started
@@ -35,7 +50,12 @@ export function createGroupCommit(db: Db, onCommitted: () => void): <T>(fn: (trx
   async function drain() {
     draining = true;
     try {
-      while ((await nextTurn(), waiting.length > 0)) await runGroup();
+      while ((await nextTurn(), waiting.length > 0)) {
+        while (held) await held.catch(() => {});
+        running = runGroup();
+        await running;
+        running = undefined;
+      }
     } finally {
       draining = false;
     }
@@ -75,6 +95,18 @@ export function createGroupCommit(db: Db, onCommitted: () => void): <T>(fn: (trx
       waiting.push({ fn, resolve: resolve as (v: unknown) => void, reject });
       if (!draining) void drain();
     });
+}
+
+const holders = new WeakMap<Db, <T>(fn: () => Promise<T>) => Promise<T>>();
+
+/**
+ * Runs `fn` with the group commits of `db` held: it starts once the group in progress has committed,
+ * and no group starts until it ends (the waiting transactions then go on in order). Without group
+ * commit on `db` (PostgreSQL), `fn` just runs.
+ */
+export function withWritesHeld<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  const hold = holders.get(db);
+  return hold ? hold(fn) : fn();
 }
 
 const succeeded = (value: unknown): Outcome => ({ ok: true, value });
