@@ -24,6 +24,26 @@ const CHECKPOINT_EVERY_MS = 1000;
 
 const byDb = new WeakMap<Kysely<any>, SqliteReaders>();
 
+/**
+ * Checkpoints until the WAL holds nothing the database file lacks, and returns the WAL's last change
+ * time that is now in the file. Writes that go on during a checkpoint leave their pages in the WAL,
+ * and SQLite starts the WAL over only after a checkpoint that leaves none. Under steady writes that
+ * never happened: the WAL grew to the main connection's limit, whose commits then checkpointed on the
+ * event loop (stalls of 60-140 ms every few seconds at 2,500 POST/s). So the checkpoint catches up
+ * while writes go on (~100 ms for a second of them, then ~15 ms for what came meanwhile), and copies
+ * what is left with the group commits held (requests are still read and answered meanwhile).
+ */
+async function checkpointFully(db: Kysely<any>, checkpoint: () => Promise<unknown>, walChangedTime: () => Promise<number>, changedAt: number): Promise<number> {
+  let copying = changedAt;
+  for (let pass = 0; pass < 2; pass++) {
+    await checkpoint();
+    const now = await walChangedTime();
+    if (now === copying) return now;
+    copying = now;
+  }
+  return withWritesHeld(db, async () => (await checkpoint(), walChangedTime()));
+}
+
 /** Called where the SQLite file is opened: queries on `db` may then go to readers of `file`. */
 /**
  * Two threads at least, also on two cores: a search for a word found in most sheets counts its
@@ -55,22 +75,7 @@ export function registerSqliteReaders(db: Kysely<any>, file: string, threads = M
       const changedAt = await walChangedTime();
       if (changedAt !== walChangedAt) {
         const workers = await open();
-        const checkpoint = () => workers.run({ file }, { name: 'checkpoint' }) as Promise<void>;
-        // Writes that go on during a checkpoint leave their pages in the WAL, and SQLite starts the WAL
-        // over only after a checkpoint that leaves none. Under steady writes that never happened: the
-        // WAL grew to the main connection's limit, whose commits then checkpointed on the event loop
-        // (stalls of 60-140 ms every few seconds at 2,500 POST/s). So the checkpoint catches up while
-        // writes go on (~100 ms for a second of them, then ~15 ms for what came meanwhile), and copies
-        // the few pages left with the group commits held (a few ms; requests are still read and
-        // answered meanwhile).
-        let seen = changedAt;
-        for (let pass = 0; pass < 2; pass++) {
-          await checkpoint();
-          walChangedAt = seen;
-          seen = await walChangedTime();
-          if (seen === walChangedAt) break;
-        }
-        if (seen !== walChangedAt) walChangedAt = await withWritesHeld(db, async () => (await checkpoint(), walChangedTime()));
+        walChangedAt = await checkpointFully(db, () => workers.run({ file }, { name: 'checkpoint' }), walChangedTime, changedAt);
       }
     } catch {
       // No WAL yet, or the pool is closing; the main connection's own checkpoint is the fallback.

@@ -54,26 +54,28 @@ export async function searchSheets(db: Db, f: SheetListFilter & { sort?: SearchS
 }
 
 async function searchOnce(db: Db, f: SheetListFilter & { sort?: SearchSort }, opts: SearchOptions, plan: PlanOptions = {}): Promise<{ rows: SheetRow[]; total: number }> {
-  const byRelevance = f.sort !== 'updated';
+  if (f.sort === 'updated') return searchStatement(db, f, plan);
   const readers = sqliteReaders(db);
-  if (byRelevance && readers) {
-    const common = await countIfCommon(db, readers, f, opts, plan);
-    if (common) return newestFirst(db, f, common.total);
-  }
-  // Without reader threads (PostgreSQL): the planner's estimate picks the queries likely to be common
-  // and only those are counted before ranking; the ranked statement's own total settles the others.
-  let counted = false;
-  if (byRelevance && !readers && dialectOf(db) === 'postgres' && (await estimatedRows(ownedMatches(db, f).select(sql`1`.as('x')))) > opts.rankMaxMatches) {
-    counted = true;
+  if (!readers) return rankedOrCommon(db, f, opts, plan);
+  const common = await countIfCommon(db, readers, f, opts, plan);
+  return common ? newestFirst(db, f, common.total) : searchStatement(db, f, plan);
+}
+
+/**
+ * By relevance without reader threads (PostgreSQL): the same rule as countIfCommon, on an exact count.
+ * The planner's estimate (no rows read) picks the queries likely to be common, and only those are
+ * counted before ranking; for the others the ranked statement's own total settles it.
+ */
+async function rankedOrCommon(db: Db, f: SheetListFilter, opts: SearchOptions, plan: PlanOptions): Promise<{ rows: SheetRow[]; total: number }> {
+  if (dialectOf(db) === 'postgres' && (await estimatedRows(ownedMatches(db, f).select(sql`1`.as('x')))) > opts.rankMaxMatches) {
     const { n } = await ownedMatches(db, f)
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow();
     const total = Number(n);
-    if (await isCommon(db, f, total, opts)) return newestFirst(db, f, total);
+    return (await isCommon(db, f, total, opts)) ? newestFirst(db, f, total) : searchStatement(db, f, plan);
   }
   const ranked = await searchStatement(db, f, plan);
-  if (byRelevance && !readers && !counted && (await isCommon(db, f, ranked.total, opts))) return newestFirst(db, f, ranked.total);
-  return ranked;
+  return (await isCommon(db, f, ranked.total, opts)) ? newestFirst(db, f, ranked.total) : ranked;
 }
 
 /** The owner's sheets in this state holding every term, tested by LIKE (on PostgreSQL the trigram index serves it). */
