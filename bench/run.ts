@@ -97,10 +97,11 @@ async function prepare(dataDir: string, databaseUrl: string | undefined): Promis
 async function migrateSeeded(dataDir: string) {
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(path.join(dataDir, DB_FILE)) }) });
   try {
-    const pending = (await new Migrator({ db, provider: migrationProvider }).getMigrations()).filter((m) => m.executedAt === undefined);
+    const migrator = new Migrator({ db, provider: migrationProvider });
+    const pending = (await migrator.getMigrations()).filter((m) => m.executedAt === undefined);
     if (pending.length === 0) return;
     log(`migrating the kept copy (${pending.map((m) => m.name).join(', ')})`);
-    const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+    const { error } = await migrator.migrateToLatest();
     if (error) throw error;
   } finally {
     await db.destroy();
