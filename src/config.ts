@@ -112,7 +112,7 @@ export type Config = {
   revisionsKeep: number;
   /**
    * A `q` search matching more of the owner's sheets than this, and more than half of them, comes newest
-   * first instead of by relevance (SQLite). A word in most of 10,000 sheets still ranks in ~15 ms; past
+   * first instead of by relevance (SQLite and PostgreSQL). A word in most of 10,000 sheets still ranks in ~15 ms on SQLite; past
    * that its ranking takes longer than finding it.
    */
   searchRankMaxMatches: number;

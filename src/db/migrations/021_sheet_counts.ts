@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../dialect.js';
 
 /** PostgreSQL: rows each (account, state) count is spread over, so concurrent writes of one account rarely wait for the same row. */
-export const SHEET_COUNT_SHARDS = 8;
+const SHEET_COUNT_SHARDS = 8;
 
 const state = (row: string) => `case when ${row}.trashed_at is null then 0 else 1 end`;
 

@@ -78,8 +78,11 @@ async function rankedOrCommon(db: Db, f: SheetListFilter, opts: SearchOptions, p
   return (await isCommon(db, f, ranked.total, opts)) ? newestFirst(db, f, ranked.total) : ranked;
 }
 
-/** The owner's sheets in this state holding every term, tested by LIKE (on PostgreSQL the trigram index serves it). */
-const ownedMatches = (db: Db, f: SheetListFilter) => ownedSheets(db, f).where(containsAllTerms('sheets.search_text', f.terms));
+/** A sheet's text holds every term, tested by LIKE (on PostgreSQL the trigram index serves it). */
+const holdsAllTerms = (f: SheetListFilter) => containsAllTerms('sheets.search_text', f.terms);
+
+/** The owner's sheets in this state holding every term. */
+const ownedMatches = (db: Db, f: SheetListFilter) => ownedSheets(db, f).where(holdsAllTerms(f));
 
 /** The rule countIfCommon applies: more than `opts.rankMaxMatches` of the owner's sheets in this state and more than half of them. */
 async function isCommon(db: Db, f: SheetListFilter, total: number, opts: SearchOptions): Promise<boolean> {
@@ -92,7 +95,7 @@ async function isCommon(db: Db, f: SheetListFilter, total: number, opts: SearchO
  * than 100 rows (~13 µs each on SQLite).
  */
 async function newestFirst(db: Db, f: SheetListFilter, total: number): Promise<{ rows: SheetRow[]; total: number }> {
-  return { rows: await run(db, newestFirstPage(db, f, containsAllTerms('sheets.search_text', f.terms)).compile()), total };
+  return { rows: await run(db, newestFirstPage(db, f, holdsAllTerms(f)).compile()), total };
 }
 
 /**
@@ -178,10 +181,7 @@ async function searchStatement(db: Db, f: SheetListFilter & { sort?: SearchSort 
   if (rows.length > 0) return { rows: rows.map(({ total: _, ...row }) => row), total: Number(rows[0].total) };
   if (f.offset === 0 && f.limit > 0) return { rows: [], total: 0 };
   // Past the last page: the total on its own.
-  const count = db
-    .selectFrom('sheets')
-    .where('user_id', '=', f.userId)
-    .where('trashed_at', f.trashed ? 'is not' : 'is', null)
+  const count = ownedSheets(db, f)
     .where(await indexedContainsAllTerms(db, SHEETS_SEARCH, f.terms, plan))
     .select((eb) => eb.fn.countAll().as('n'));
   const [{ n }] = await run(db, count.compile());
