@@ -33,7 +33,7 @@ const byDb = new WeakMap<Kysely<any>, SqliteReaders>();
  * while writes go on (~100 ms for a second of them, then ~15 ms for what came meanwhile), and copies
  * what is left with the group commits held (requests are still read and answered meanwhile).
  */
-async function checkpointFully(db: Kysely<any>, checkpoint: () => Promise<unknown>, walChangedTime: () => Promise<number>, changedAt: number): Promise<number> {
+export async function checkpointFully(db: Kysely<any>, checkpoint: () => Promise<unknown>, walChangedTime: () => Promise<number>, changedAt: number): Promise<number> {
   let copying = changedAt;
   for (let pass = 0; pass < 2; pass++) {
     await checkpoint();
