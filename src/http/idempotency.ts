@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onResponseAsyncHookHandler, onSendAsyncHookHandler, preValidationAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import {
   IDEMPOTENCY_KEY_RULE,
@@ -66,26 +66,8 @@ function alsoMeans(own: unknown, idempotent: z.ZodType, code: string, meaning: s
  */
 export function registerIdempotency(scope: FastifyInstance, idempotency: IdempotencyService): void {
   if (!scope.hasRequestDecorator('idempotencyClaim')) scope.decorateRequest('idempotencyClaim', null);
-  scope.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (!methods.includes('POST')) return;
-    const schema = (route.schema ??= {});
-    const headers = schema.headers as z.ZodObject | undefined;
-    // Documentation only: the hook below checks the header before validation, with its own message.
-    schema.headers = headers instanceof z.ZodObject ? headers.extend(IdempotencyHeaders.shape) : IdempotencyHeaders.loose();
-    if (schema.response && typeof schema.response === 'object') {
-      const responses = schema.response as Record<string, unknown>;
-      responses[409] = alsoMeans(responses[409], IN_PROGRESS, 'idempotency_key_in_progress', 'a request with this Idempotency-Key is still running.');
-      responses[422] = alsoMeans(responses[422], REUSED, 'idempotency_key_reused', 'this Idempotency-Key was used within 24 hours for a different request.');
-      for (const code of Object.keys(responses)) {
-        const schema = responses[code];
-        if (/^2\d\d$/.test(code) && schema instanceof z.ZodType) responses[code] = withReplayedHeader(schema);
-      }
-    }
-  });
 
-  scope.addHook('preValidation', async (req, reply) => {
-    if (req.method !== 'POST') return;
+  const claimOrReplay: preValidationAsyncHookHandler = async (req, reply) => {
     const header = req.headers['idempotency-key'];
     if (header === undefined) return;
     const key = checkIdempotencyKey(header, 'header Idempotency-Key');
@@ -98,22 +80,47 @@ export function registerIdempotency(scope: FastifyInstance, idempotency: Idempot
     reply.code(outcome.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8');
     if (etag !== undefined) reply.header('etag', etag);
     return reply.serializer((payload: unknown) => payload as string).send(body);
-  });
+  };
 
-  scope.addHook('onSend', async (req, reply, payload) => {
+  const storeAnswer: onSendAsyncHookHandler = async (req, reply, payload) => {
     const claim = req.idempotencyClaim;
     if (!claim) return payload;
     req.idempotencyClaim = null;
     if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') await claim.complete(reply.statusCode, packAnswer(reply.getHeader('etag'), payload));
     else await claim.release();
     return payload;
-  });
+  };
 
   // A request that ended without an answer (the client went away mid-way) frees its key too.
-  scope.addHook('onResponse', async (req) => {
+  const releaseUnanswered: onResponseAsyncHookHandler = async (req) => {
     const claim = req.idempotencyClaim;
     if (!claim) return;
     req.idempotencyClaim = null;
     await claim.release();
+  };
+
+  // The hooks are the POST routes' own: other methods (every GET) do not pass through three more async hooks.
+  scope.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('POST')) return;
+    if (methods.length > 1) throw new Error(`${route.url}: idempotency hooks need a POST-only route`);
+    route.preValidation = [...hooksOf(route.preValidation), claimOrReplay];
+    route.onSend = [...hooksOf(route.onSend), storeAnswer];
+    route.onResponse = [...hooksOf(route.onResponse), releaseUnanswered];
+    const schema = (route.schema ??= {});
+    const headers = schema.headers as z.ZodObject | undefined;
+    // Documentation only: the hook checks the header before validation, with its own message.
+    schema.headers = headers instanceof z.ZodObject ? headers.extend(IdempotencyHeaders.shape) : IdempotencyHeaders.loose();
+    if (schema.response && typeof schema.response === 'object') {
+      const responses = schema.response as Record<string, unknown>;
+      responses[409] = alsoMeans(responses[409], IN_PROGRESS, 'idempotency_key_in_progress', 'a request with this Idempotency-Key is still running.');
+      responses[422] = alsoMeans(responses[422], REUSED, 'idempotency_key_reused', 'this Idempotency-Key was used within 24 hours for a different request.');
+      for (const code of Object.keys(responses)) {
+        const schema = responses[code];
+        if (/^2\d\d$/.test(code) && schema instanceof z.ZodType) responses[code] = withReplayedHeader(schema);
+      }
+    }
   });
 }
+
+const hooksOf = <H>(hooks: H | H[] | undefined): H[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
