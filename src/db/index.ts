@@ -53,6 +53,12 @@ function openSqlite(dataDir: string): DatabaseHandle {
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
+  // Each member of a group commit (src/db/group-commit.ts) runs under a SAVEPOINT, whose statement
+  // journal SQLite keeps in memory only up to 64 KiB, then in a temporary file: a POST's original
+  // pages (the sheet, its four indexes, the outbox and its three, the queue, the counts) pass that,
+  // and the file cost ~30 µs a POST. Temporary tables of this connection's sorts stay in memory too;
+  // the large ones (search ranking) run on the reader threads, which keep the default.
+  file.pragma('temp_store = MEMORY');
   // Checkpoints run on a worker thread (src/db/sqlite-readers.ts); this connection checkpoints only if
   // they fall far behind (~80 MB of WAL). Done here, one in every ~250 sheet writes paid 20-900 ms.
   file.pragma(`wal_autocheckpoint = ${MAIN_CONNECTION_CHECKPOINT_PAGES}`);
