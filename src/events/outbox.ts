@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { dialectOf } from '../db/dialect.js';
 import { createGroupCommit } from '../db/group-commit.js';
+import { compiledInsert } from '../db/statement-cache.js';
 import type { Db, Trx } from '../db/types.js';
 import { newId } from '../ids.js';
 import { EVENT_SCHEMAS, type EventData, type EventName } from './catalog.js';
@@ -17,6 +18,8 @@ export interface Outbox {
   onCommitted(listener: (deliveriesDue: boolean) => void): () => void;
 }
 
+const insertEvent = compiledInsert('outbox', ['id', 'user_id', 'event', 'data', 'created_at', 'dispatched_at']);
+
 export function createOutbox(clock: Clock): Outbox {
   const listeners = new Set<(deliveriesDue: boolean) => void>();
   return {
@@ -24,10 +27,7 @@ export function createOutbox(clock: Clock): Outbox {
       const checked = EVENT_SCHEMAS[event].parse(data);
       const now = clock.now();
       const id = newId('evt', now.getTime());
-      await trx
-        .insertInto('outbox')
-        .values({ id, user_id: userId, event, data: JSON.stringify(checked), created_at: now.toISOString(), dispatched_at: null })
-        .execute();
+      await insertEvent(trx, { id, user_id: userId, event, data: JSON.stringify(checked), created_at: now.toISOString(), dispatched_at: null });
       return id;
     },
     committed(opts) {

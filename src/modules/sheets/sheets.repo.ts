@@ -1,4 +1,4 @@
-import { compiledOnce } from '../../db/statement-cache.js';
+import { compiledInsert, compiledOnce } from '../../db/statement-cache.js';
 import type { Db, Executor, SheetsTable } from '../../db/types.js';
 import { countOwnedSheets, newestFirstPage } from './sheets.owned.js';
 import { searchSheets, type SearchOptions, type SearchSort } from './sheets.search.js';
@@ -6,6 +6,9 @@ import { SHEET_ROW_COLUMNS } from './sheets.view.js';
 
 /** The hottest read (every GET, PATCH and DELETE of a sheet), compiled once. */
 const byId = compiledOnce((db: Db, id: string) => db.selectFrom('sheets').select(SHEET_ROW_COLUMNS).where('id', '=', id));
+const insertRow = compiledInsert('sheets', [
+  'id', 'user_id', 'title', 'content', 'folder', 'tags', 'search_text', 'created_at', 'updated_at', 'trashed_at', 'version', 'last_changes', 'last_actor',
+]);
 
 export interface SheetListFilter {
   userId: string;
@@ -28,7 +31,7 @@ export function createSheetsRepo(db: Db, searchOptions: SearchOptions) {
       return { rows, total };
     },
     async insert(row: SheetsTable, exec: Executor) {
-      await exec.insertInto('sheets').values(row).execute();
+      await insertRow(exec, row);
     },
     async update(id: string, patch: Partial<SheetsTable>, exec: Executor = db) {
       await exec.updateTable('sheets').set(patch).where('id', '=', id).execute();
