@@ -64,6 +64,7 @@ export async function ensureBuild({ force = false } = {}) {
       main: path.join(src, 'main.ts'),
       'html-text.worker': path.join(src, 'lib/html-text.worker.ts'),
       'sqlite-reader.worker': path.join(src, 'db/sqlite-reader.worker.ts'),
+      'sqlite-checkpoint.worker': path.join(src, 'db/sqlite-checkpoint.worker.ts'),
     },
     outdir: tmp,
     bundle: true,

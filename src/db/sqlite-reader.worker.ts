@@ -36,17 +36,3 @@ export default function read({ file, sql, parameters }: { file: string; sql: str
   }
   return statement.all(...parameters);
 }
-
-/**
- * Piscina task `checkpoint`: copies committed pages from the WAL into the database file (PASSIVE: it
- * waits for no reader or writer). On the main connection this ran inside whichever write commit
- * crossed the WAL's threshold.
- */
-let writable: SQLite.Database | undefined;
-export function checkpoint({ file }: { file: string }): void {
-  if (!writable) {
-    writable = new SQLite(file, { fileMustExist: true });
-    writable.pragma('busy_timeout = 5000');
-  }
-  writable.pragma('wal_checkpoint(PASSIVE)');
-}

@@ -67,7 +67,18 @@ export function registerSqliteReaders(db: Kysely<any>, file: string, threads = M
       // biggest sheets.
       resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 512 },
     }));
-  // Checkpoints on the reader thread, after writes only: an idle service lets the thread exit.
+  // Checkpoints on a thread of their own, after writes only: an idle service lets the thread exit. Not
+  // on a reader thread: those run at nice 19 (a held pass waited for CPU while every write waited for
+  // it), and checkpoints every second kept a reader, with its heap and page cache, alive for good.
+  let checkpointer: Promise<Piscina> | undefined;
+  const openCheckpointer = () =>
+    (checkpointer ??= startWorkerPool(new URL('./sqlite-checkpoint.worker', import.meta.url), {
+      minThreads: 0,
+      maxThreads: 1,
+      idleTimeout: 15_000,
+      // It holds no data of its own: a small heap keeps the thread's share of the RSS small.
+      resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 },
+    }));
   const walChangedTime = async () => (await stat(`${file}-wal`)).mtimeMs;
   let walChangedAt = 0;
   let checkpointing = false;
@@ -78,8 +89,8 @@ export function registerSqliteReaders(db: Kysely<any>, file: string, threads = M
     try {
       const changedAt = await walChangedTime();
       if (changedAt !== walChangedAt) {
-        const workers = await open();
-        walChangedAt = await checkpointFully(db, () => workers.run({ file }, { name: 'checkpoint' }), walChangedTime, changedAt);
+        const thread = await openCheckpointer();
+        walChangedAt = await checkpointFully(db, () => thread.run({ file }), walChangedTime, changedAt);
       }
     } catch {
       // No WAL yet, or the pool is closing; the main connection's own checkpoint is the fallback.
@@ -97,9 +108,9 @@ export function registerSqliteReaders(db: Kysely<any>, file: string, threads = M
     async close() {
       closed = true;
       clearInterval(checkpoints);
-      const closing = pool;
-      pool = undefined;
-      await (await closing)?.close(); // lets searches in flight finish
+      const closing = [pool, checkpointer];
+      pool = checkpointer = undefined;
+      await Promise.all(closing.map(async (p) => (await p)?.close())); // lets searches and a checkpoint in flight finish
     },
   });
 }
