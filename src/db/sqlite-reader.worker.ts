@@ -19,6 +19,10 @@ function connection(file: string) {
   if (!c) {
     const db = new SQLite(file, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
+    // SQLite's own default (2 MB) rather than better-sqlite3's 16 MB: a search reads far more pages than
+    // either holds (the OS page cache serves them), and the cache's pages stayed in this thread's malloc
+    // arena after the thread ended (12.6 -> 6.7 MB per reader arena; RSS after the bench 217 -> 206 MB).
+    db.pragma('cache_size = -2000');
     c = { db, statements: new Map() };
     connections.set(file, c);
   }
