@@ -25,7 +25,7 @@ function walSalt(wal: string): string {
 }
 
 /**
- * SQLite checkpoints run on the reader thread (src/db/sqlite-readers.ts), not inside a request's
+ * SQLite checkpoints run on a thread of their own (src/db/sqlite-readers.ts), not inside a request's
  * commit: the main connection only checkpoints past ~80 MB of WAL. So after a burst of writes far
  * below that, the database file itself must still catch up with the WAL within a few seconds.
  */
