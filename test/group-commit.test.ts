@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { createGroupCommit, withWritesHeld } from '../src/db/group-commit.js';
+import { createGroupCommit, transactionAlone, withWritesHeld } from '../src/db/group-commit.js';
 import { withStatementCache } from '../src/db/statement-cache.js';
 import type { Db } from '../src/db/types.js';
 
@@ -161,5 +161,21 @@ describe('group commit [sqlite]', () => {
     assert.equal(await (await held).second, 'h2');
     assert.deepEqual(stored(['h1', 'h2']), ['h1', 'h2']);
     assert.deepEqual(order, ['commit-wait h1', 'held', 'released']);
+  });
+  it('runs a transaction of its own (transactionAlone) only after a hold ends, like the groups', async () => {
+    const order: string[] = [];
+    const held = withWritesHeld(db, async () => {
+      // Sent during the hold (a webhook worker's claim while a checkpoint copies its last pages).
+      const alone = transactionAlone(db, async (trx) => {
+        await insert('t1')(trx);
+        order.push('alone');
+      });
+      await new Promise((r) => setTimeout(r, 30));
+      order.push('hold ended');
+      return { alone };
+    });
+    await (await held).alone;
+    assert.deepEqual(order, ['hold ended', 'alone']);
+    assert.deepEqual(stored(['t1']), ['t1']);
   });
 });

@@ -109,6 +109,16 @@ export function withWritesHeld<T>(db: Db, fn: () => Promise<T>): Promise<T> {
   return hold ? hold(fn) : fn();
 }
 
+/**
+ * A transaction of its own on `db`, not joined to a group (the webhook worker's, OAuth's), that
+ * still waits while a checkpoint holds the writes: one committed during the checkpoint's held pass
+ * leaves pages behind, the WAL is not started over, and under the webhook worker's steady writes it
+ * grew to the main connection's checkpoint limit again (src/db/sqlite-readers.ts).
+ */
+export function transactionAlone<T>(db: Db, fn: (trx: Trx) => Promise<T>): Promise<T> {
+  return withWritesHeld(db, () => db.transaction().execute(fn));
+}
+
 const succeeded = (value: unknown): Outcome => ({ ok: true, value });
 const failed = (error: unknown): Outcome => ({ ok: false, error });
 

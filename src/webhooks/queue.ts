@@ -4,6 +4,7 @@ import { skipLockedSuffix } from '../db/dialect.js';
 import type { Database, Db, DeliveriesTable, Dialect, Executor } from '../db/types.js';
 import { newId } from '../ids.js';
 import { createAttemptRecorder } from './recorder.js';
+import { transactionAlone } from '../db/group-commit.js';
 
 /**
  * The delivery queue in the database. Everything here is safe with several
@@ -56,7 +57,7 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
    * for a claim (`leftBehind`). Returns the outbox rows handled.
    */
   async function fanOut(claimFor?: { workerId: string; max: number; room: (webhookId: string) => number }): Promise<FanOutResult> {
-    return db.transaction().execute(async (trx) => {
+    return transactionAlone(db, async (trx) => {
       const events = await trx
         .selectFrom('outbox')
         .selectAll()
@@ -173,7 +174,7 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
     const capped = new Set(opts.exclude);
     /** Due rows were seen but not taken (cap, max or a full read): claim again when a slot frees. */
     let more = false;
-    const ids = await db.transaction().execute(async (trx) => {
+    const ids = await transactionAlone(db, async (trx) => {
       const taken = new Map<string, number>();
       const picked = new Set<string>();
       const room = (w: string) => (capped.has(w) ? 0 : opts.slots(w) - (taken.get(w) ?? 0));

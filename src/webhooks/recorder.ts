@@ -4,6 +4,7 @@ import type { Db, Executor, Trx } from '../db/types.js';
 import { newId } from '../ids.js';
 import type { ClaimedDelivery } from './queue.js';
 import type { AttemptResult } from './sender.js';
+import { transactionAlone } from '../db/group-commit.js';
 
 /** Most attempt results written in one transaction. */
 const RECORD_BATCH = 200;
@@ -85,7 +86,7 @@ export function createAttemptRecorder(deps: {
       while (queued.length > 0) {
         const batch = queued.splice(0, RECORD_BATCH);
         try {
-          const out = await db.transaction().execute(async (trx) => {
+          const out = await transactionAlone(db, async (trx) => {
             const res: { disabled: boolean }[] = [];
             for (const p of batch) res.push(await recordIn(trx, p.d, p.result, p.now));
             return res;
@@ -93,7 +94,7 @@ export function createAttemptRecorder(deps: {
           batch.forEach((p, i) => p.done(out[i]));
         } catch {
           for (const p of batch) {
-            await db.transaction().execute((trx) => recordIn(trx, p.d, p.result, p.now)).then(p.done, p.fail);
+            await transactionAlone(db, (trx) => recordIn(trx, p.d, p.result, p.now)).then(p.done, p.fail);
           }
         }
       }

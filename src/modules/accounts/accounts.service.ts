@@ -4,6 +4,7 @@ import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { PLANS, type AccountsRepo, type Plan } from './accounts.repo.js';
+import { transactionAlone } from '../../db/group-commit.js';
 
 export function createAccountsService(deps: { db: Db; repo: AccountsRepo; apiKeys: ApiKeysService; clock: Clock }) {
   const { db, repo, apiKeys, clock } = deps;
@@ -21,7 +22,7 @@ export function createAccountsService(deps: { db: Db; repo: AccountsRepo; apiKey
       if (!name) throw new AppError('invalid_request', 'name must not be empty');
       const now = clock.now();
       const userId = newId('usr', now.getTime());
-      return db.transaction().execute(async (trx) => {
+      return transactionAlone(db, async (trx) => {
         await repo.insert({ id: userId, name, plan, created_at: now.toISOString() }, trx);
         const key = await apiKeys.create(userId, 'default', trx);
         return { user_id: userId, name, plan, api_key: key.api_key };

@@ -8,6 +8,7 @@ import { SCOPES } from '../api-keys/scopes.js';
 import type { OAuthClients } from './oauth.clients.js';
 import { OAuthError } from './oauth.errors.js';
 import type { OAuthRepo } from './oauth.repo.js';
+import { transactionAlone } from '../../db/group-commit.js';
 
 export const ACCESS_TTL_MS = 3600_000;
 export const REFRESH_TTL_MS = 30 * 86_400_000;
@@ -128,7 +129,7 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
       if (ended) throw new OAuthError('invalid_grant', `${ended}; authorize again`);
       const scopes = JSON.parse(row.scopes) as string[];
       const grantId = newId('grt', now.getTime());
-      const tokens = await db.transaction().execute(async (trx) => {
+      const tokens = await transactionAlone(db, async (trx) => {
         if (!(await repo.useCode(row.code_hash, now.toISOString(), grantId, trx))) return undefined;
         await repo.insertGrant(
           { id: grantId, user_id: row.user_id, client_id: client.id, client_name: client.name, scopes: row.scopes, resource: row.resource, status: 'active', created_at: now.toISOString(), last_used_at: null, revoked_at: null, approved_by_key: row.approved_by_key },
@@ -170,7 +171,7 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
       // Tokens carry the grant's scopes (none are stored per token), so a narrower set is refused
       // rather than echoed in `scope` while the tokens keep every granted scope.
       if (scopes.length !== granted.length) throw new OAuthError('invalid_scope', 'A refresh cannot narrow the scopes; it must ask for all the grant\'s scopes or omit scope; authorize again for fewer');
-      const tokens = await db.transaction().execute(async (trx) => {
+      const tokens = await transactionAlone(db, async (trx) => {
         if (!(await repo.useToken(row.token_hash, clock.now().toISOString(), trx))) return undefined;
         return tokensFor(grant.id, scopes, trx);
       });
