@@ -162,6 +162,7 @@ describe('group commit [sqlite]', () => {
     assert.deepEqual(stored(['h1', 'h2']), ['h1', 'h2']);
     assert.deepEqual(order, ['commit-wait h1', 'held', 'released']);
   });
+
   it('runs a transaction of its own (transactionAlone) only after a hold ends, like the groups', async () => {
     const order: string[] = [];
     const held = withWritesHeld(db, async () => {
