@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
-import { migrationProvider } from '../src/db/migrations/index.js';
+import { Kysely, SqliteDialect } from 'kysely';
+import { migrate } from '../src/db/index.js';
 import { runLoad, type LoadResult } from './load.js';
 import { benchMixed } from './mixed.js';
 import { freshPostgres } from './pg.js';
@@ -96,16 +96,14 @@ async function prepare(dataDir: string, databaseUrl: string | undefined): Promis
  */
 async function migrateSeeded(dataDir: string) {
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(path.join(dataDir, DB_FILE)) }) });
+  let ran: string[];
   try {
-    const migrator = new Migrator({ db, provider: migrationProvider });
-    const pending = (await migrator.getMigrations()).filter((m) => m.executedAt === undefined);
-    if (pending.length === 0) return;
-    log(`migrating the kept copy (${pending.map((m) => m.name).join(', ')})`);
-    const { error } = await migrator.migrateToLatest();
-    if (error) throw error;
+    ran = await migrate(db);
   } finally {
     await db.destroy();
   }
+  if (ran.length === 0) return;
+  log(`migrated the kept copy (${ran.join(', ')})`);
   keepSeeded(dataDir);
 }
 

@@ -1,5 +1,6 @@
 import { PostgresAdapter, sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import type { Dialect } from './types.js';
+import { transactionAlone } from './group-commit.js';
+import type { Db, Dialect } from './types.js';
 
 /**
  * The one place where SQLite and PostgreSQL differ. Everything else in the
@@ -280,7 +281,7 @@ export async function indexPendingRows(db: Kysely<any>, index: SearchIndex, limi
   const queued = sql.table(index.pending);
   const { rows: any } = await sql`select 1 from ${queued} limit 1`.execute(db);
   if (any.length === 0) return 0;
-  const indexed = await db.transaction().execute(async (trx) => {
+  const indexed = await transactionAlone(db as Db, async (trx) => {
     const { rows } = await sql<{ row_id: number; chars: number }>`select p.row_id, length(t.search_text) as chars from ${queued} as p
       cross join ${sql.table(index.table)} as t on t.rowid = p.row_id order by p.row_id limit ${limit}`.execute(trx);
     if (rows.length === 0) return 0;

@@ -84,11 +84,13 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
-async function migrate(db: Db): Promise<void> {
+/** Brings `db` to this version's schema; returns the names of the migrations it ran. */
+export async function migrate(db: Db): Promise<string[]> {
   const migrator = new Migrator({ db, provider: migrationProvider });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);
   }
+  return (results ?? []).map((r) => r.migrationName);
 }

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import { dialectOf, indexPendingRows, type SearchIndex } from './dialect.js';
-import { withWritesHeld } from './group-commit.js';
 
 /** Rows per indexing transaction (fewer when their text passes 256 KB): ~10 ms of event loop at 2 KB a row. Larger batches save little per row and hold the loop longer. */
 const BATCH = 32;
@@ -32,10 +31,7 @@ export function startSearchIndexer(db: Kysely<any>, index: SearchIndex, onError:
   let scheduled = false;
   let running: Promise<void> | undefined;
   let closed = false;
-  // A batch runs as one of the writers the checkpoint holds (src/db/sqlite-readers.ts): committed
-  // while a checkpoint copies the last pages, it left some behind and the WAL was not started over.
-  // It costs no concurrency: the one connection runs one transaction at a time anyway.
-  const indexBatch = () => withWritesHeld(db, () => indexPendingRows(db, index, BATCH));
+  const indexBatch = () => indexPendingRows(db, index, BATCH);
 
   const schedule = (delayMs = GATHER_MS) => {
     if (scheduled || closed) return;
