@@ -9,6 +9,8 @@ export interface Child {
   /** Milliseconds from spawn to the first 200 on the ready path. */
   readyMs: number;
   rssMb(): number;
+  /** CPU time the process has used so far (user + system, all threads), in ms. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -29,6 +31,22 @@ export function rssMbOf(pid: number | undefined): number {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * CPU time a process has used (user + system, all its threads), in ms, from /proc (Linux): fields 14
+ * and 15 of /proc/PID/stat, counted after the command name, which may hold spaces, in clock ticks
+ * (100 a second on Linux).
+ */
+export function cpuMsOf(pid: number | undefined): number {
+  if (!pid) return NaN;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return NaN;
   }
@@ -55,6 +73,7 @@ export async function startChild(opts: { nodeArgs?: string[]; args: string[]; en
     proc,
     readyMs,
     rssMb: () => rssMbOf(proc.pid),
+    cpuMs: () => cpuMsOf(proc.pid),
     async stop() {
       if (exited) return;
       proc.kill('SIGINT');

@@ -250,7 +250,7 @@ async function main() {
       rows.push(...(await benchMixed({ base, auth, durationS: DURATION, randomId: randomId(setup.ids), commonWord: 'migration', log, notes })));
       await drained(base);
     }
-    if (ONLY.has('webhooks')) rows.push(...(await benchWebhooks({ base, auth, durationS: DURATION, dataDir, databaseUrl: pg?.url, userId: setup.userId, log, notes })));
+    if (ONLY.has('webhooks')) rows.push(...(await benchWebhooks({ base, auth, durationS: DURATION, dataDir, databaseUrl: pg?.url, userId: setup.userId, serverCpuMs: server.cpuMs, log, notes })));
 
     const rssRightAfter = server.rssMb();
     rows.push({ name: 'Server RSS right after the load', value: rssRightAfter, unit: 'MB', target: '' });
