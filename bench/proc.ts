@@ -25,15 +25,20 @@ function get(url: string): Promise<number> {
   });
 }
 
+/** A file of /proc/PID (Linux); undefined once the process is gone or where there is no /proc. */
+function procFile(pid: number | undefined, name: string): string | undefined {
+  if (!pid) return undefined;
+  try {
+    return fs.readFileSync(`/proc/${pid}/${name}`, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 /** Resident set size of a process, from /proc (Linux). */
 export function rssMbOf(pid: number | undefined): number {
-  if (!pid) return NaN;
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : NaN;
-  } catch {
-    return NaN;
-  }
+  const m = /VmRSS:\s+(\d+) kB/.exec(procFile(pid, 'status') ?? '');
+  return m ? Number(m[1]) / 1024 : NaN;
 }
 
 /**
@@ -42,14 +47,10 @@ export function rssMbOf(pid: number | undefined): number {
  * (100 a second on Linux).
  */
 export function cpuMsOf(pid: number | undefined): number {
-  if (!pid) return NaN;
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return NaN;
-  }
+  const stat = procFile(pid, 'stat');
+  if (stat === undefined) return NaN;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Spawns `node [nodeArgs] args` and polls readyUrl every 10 ms until it answers 200. */

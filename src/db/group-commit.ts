@@ -110,8 +110,8 @@ export function withWritesHeld<T>(db: Db, fn: () => Promise<T>): Promise<T> {
 }
 
 /**
- * A transaction of its own on `db`, not joined to a group (the search indexer's, the webhook
- * worker's, OAuth's), that still waits while a checkpoint holds the writes: one committed during the
+ * A transaction of its own on `db`, not joined to a group (every transaction outside the group
+ * commit), that still waits while a checkpoint holds the writes: one committed during the
  * checkpoint's held pass leaves pages behind, the WAL is not started over, and under the webhook
  * worker's steady writes it grew to the main connection's checkpoint limit again
  * (src/db/sqlite-readers.ts). It costs no concurrency: the one connection runs one transaction at a

@@ -1,10 +1,10 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import { isoAt as iso, type Clock } from '../clock.js';
 import { skipLockedSuffix } from '../db/dialect.js';
+import { transactionAlone } from '../db/group-commit.js';
 import type { Database, Db, DeliveriesTable, Dialect, Executor } from '../db/types.js';
 import { newId } from '../ids.js';
 import { createAttemptRecorder } from './recorder.js';
-import { transactionAlone } from '../db/group-commit.js';
 
 /**
  * The delivery queue in the database. Everything here is safe with several

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { isoAt as iso } from '../clock.js';
+import { transactionAlone } from '../db/group-commit.js';
 import type { Db, Executor, Trx } from '../db/types.js';
 import { newId } from '../ids.js';
 import type { ClaimedDelivery } from './queue.js';
 import type { AttemptResult } from './sender.js';
-import { transactionAlone } from '../db/group-commit.js';
 
 /** Most attempt results written in one transaction. */
 const RECORD_BATCH = 200;

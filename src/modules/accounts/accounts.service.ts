@@ -1,10 +1,10 @@
 import type { Clock } from '../../clock.js';
+import { transactionAlone } from '../../db/group-commit.js';
 import type { Db } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { PLANS, type AccountsRepo, type Plan } from './accounts.repo.js';
-import { transactionAlone } from '../../db/group-commit.js';
 
 export function createAccountsService(deps: { db: Db; repo: AccountsRepo; apiKeys: ApiKeysService; clock: Clock }) {
   const { db, repo, apiKeys, clock } = deps;

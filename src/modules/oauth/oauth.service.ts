@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../clock.js';
+import { transactionAlone } from '../../db/group-commit.js';
 import type { Db, Executor, OAuthTokensTable } from '../../db/types.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -8,7 +9,6 @@ import { SCOPES } from '../api-keys/scopes.js';
 import type { OAuthClients } from './oauth.clients.js';
 import { OAuthError } from './oauth.errors.js';
 import type { OAuthRepo } from './oauth.repo.js';
-import { transactionAlone } from '../../db/group-commit.js';
 
 export const ACCESS_TTL_MS = 3600_000;
 export const REFRESH_TTL_MS = 30 * 86_400_000;
