@@ -1,9 +1,11 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Container } from './container.js';
 import { requireApiKey } from './http/auth.js';
 import { refuseBadText } from './http/bad-text.js';
-import { registerSecurityHeaders } from './http/security-headers.js';
+import { helmetHeaders, registerSecurityHeaders } from './http/security-headers.js';
+import { hotPathServer } from './http/hot-path.js';
 import { registerHealth } from './http/health.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerHttpMetrics } from './http/metrics.js';
@@ -22,6 +24,7 @@ import { registerExportDownloadRoute, registerExportRoutes } from './modules/exp
 import { consoleCookieAuth } from './modules/console/console.cookie.js';
 import { registerConsolePages, registerConsoleSessionRoutes } from './modules/console/console.routes.js';
 import { registerSheetRoutes } from './modules/sheets/sheets.routes.js';
+import { hotSheetRead } from './modules/sheets/sheets.hot-read.js';
 import { registerKnowledgeRoutes } from './modules/knowledge/knowledge.routes.js';
 import { registerSessionRoutes } from './modules/sessions/sessions.routes.js';
 import { registerSparkRoutes } from './modules/sparks/sparks.routes.js';
@@ -34,21 +37,38 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
   logger?: boolean | object;
+  /** Hot paths before the framework (src/http/hot-path.ts); on unless false. Tests turn them off to compare. */
+  hotPaths?: boolean;
 }
 
 /** The HTTP face of the container. Tests call this too, then listen on a loopback port. */
 export async function buildApp(c: Container, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const securityHeaders = helmetHeaders();
+  const tokens = accessTokenAuth(c.oauth);
+  let closing = false;
+  const hotPaths = hotPathServer({
+    routes: [hotSheetRead({ apiKeys: c.apiKeys, tokens, limits: () => app.rateLimits, sheets: c.sheets })],
+    headers: securityHeaders,
+    metrics: c.metrics,
+    logger: () => app.log as Logger,
+    closing: () => closing,
+  });
   const app = Fastify({
     logger: withRedactedUrls(opts.logger ?? { level: c.config.logLevel }),
     bodyLimit: BODY_LIMIT,
     trustProxy: c.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ...(opts.hotPaths === false ? {} : { serverFactory: hotPaths }),
   }).withTypeProvider<ZodTypeProvider>();
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  registerSecurityHeaders(app);
+  registerSecurityHeaders(app, securityHeaders);
   acceptEmptyJsonBodies(app);
   await registerOpenApi(app);
   registerHttpMetrics(app, c.metrics, c.config.metricsToken);
@@ -65,7 +85,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   await app.register(
     async (v1) => {
       const api = v1 as unknown as ZApp;
-      requireApiKey(v1, c.apiKeys, consoleCookieAuth(c.consoleSessions, c.config.publicUrl), accessTokenAuth(c.oauth));
+      requireApiKey(v1, c.apiKeys, consoleCookieAuth(c.consoleSessions, c.config.publicUrl), tokens);
       refuseBadText(v1);
       registerIdempotency(v1, c.idempotency);
       registerApiKeyRoutes(api, c.apiKeys);
@@ -80,7 +100,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       registerEventRoutes(api, c.events, {
         apiKeys: c.apiKeys,
         consoleAuth: consoleCookieAuth(c.consoleSessions, c.config.publicUrl),
-        tokens: accessTokenAuth(c.oauth),
+        tokens,
       });
       registerConnectedAppRoutes(api, c.oauth);
     },

@@ -36,6 +36,11 @@ export function dialectOf(db: Kysely<any>): Dialect {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
+/** A text column's UTF-8 bytes (a Buffer in JavaScript): stored JSON goes into an answer without being decoded and encoded again. */
+export function utf8Bytes(db: Kysely<any>, column: string): RawBuilder<Buffer> {
+  return dialectOf(db) === 'postgres' ? sql<Buffer>`convert_to(${sql.ref(column)}, 'UTF8')` : sql<Buffer>`cast(${sql.ref(column)} as blob)`;
+}
+
 /**
  * Holds the selected rows until the transaction ends: SELECT ... FOR UPDATE on PostgreSQL. SQLite has no
  * row locks and needs none: every transaction there is BEGIN IMMEDIATE (src/db/statement-cache.ts), which

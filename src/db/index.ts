@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { FairSqliteDialect } from './sqlite-dialect.js';
 import type { Config } from '../config.js';
 import type { Database, Db, Dialect } from './types.js';
 import { migrationProvider } from './migrations/index.js';
@@ -62,7 +63,9 @@ function openSqlite(dataDir: string): DatabaseHandle {
   // Checkpoints run on a worker thread (src/db/sqlite-readers.ts); this connection checkpoints only if
   // they fall far behind (~80 MB of WAL). Done here, one in every ~250 sheet writes paid 20-900 ms.
   file.pragma(`wal_autocheckpoint = ${MAIN_CONNECTION_CHECKPOINT_PAGES}`);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+  const dialect = new FairSqliteDialect({ database: withStatementCache(file) });
+  const db = new Kysely<Database>({ dialect });
+  dialect.attach(db);
   registerSqliteReaders(db, dbFile);
   return {
     db,

@@ -1,6 +1,8 @@
 import type SQLite from 'better-sqlite3';
-import type { Compilable, CompiledQuery, Kysely, SqliteDatabase } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Database } from './types.js';
+import { readNow, type SqliteFile } from './sqlite-dialect.js';
+import type { MaybePromise } from '../lib/maybe-async.js';
 
 /**
  * Kysely's SQLite driver calls prepare() for every query it runs, and preparing costs more
@@ -8,9 +10,12 @@ import type { Database } from './types.js';
  * used first out), so a hot route prepares each of its statements once. A statement that is
  * still being iterated (a streamed query) is never handed out twice: a fresh one is prepared.
  */
-export function withStatementCache(file: SQLite.Database, max = 1000): SqliteDatabase {
+export function withStatementCache(file: SQLite.Database, max = 1000): SqliteFile {
   const cache = new Map<string, SQLite.Statement>();
   return {
+    get inTransaction() {
+      return file.inTransaction;
+    },
     prepare(text: string) {
       // Kysely opens transactions with a deferred BEGIN. A deferred transaction that reads and then
       // writes can fail with SQLITE_BUSY (no wait) when another process wrote in between; an IMMEDIATE
@@ -43,24 +48,26 @@ export function withStatementCache(file: SQLite.Database, max = 1000): SqliteDat
  * as a plain value (where('id', '=', id)); the markers' positions in the compiled parameters are
  * remembered and filled from the arguments on each run. The SQL is compiled once per kind of
  * database (keyed by the executor's adapter class), so the same code serves SQLite and
- * PostgreSQL, even both in one process; a transaction runs it like its database.
+ * PostgreSQL, even both in one process; a transaction runs it like its database. A read that SQLite
+ * could run at once (readNow) gives its rows at once, not a promise.
  */
 export function compiledOnce<A extends unknown[], R>(build: (db: Kysely<any>, ...args: A) => Compilable<R>) {
   const cache = new Map<unknown, { query: CompiledQuery<R>; slots: number[] }>();
-  return async (exec: Kysely<any>, ...args: A): Promise<R[]> => {
+  return (exec: Kysely<any>, ...args: A): MaybePromise<R[]> => {
     const kind = exec.getExecutor().adapter.constructor;
     let hit = cache.get(kind);
     if (!hit) {
       const markers = args.map((_, i) => `\u0000compiled-once-param-${i}\u0000`);
       const query = build(exec, ...(markers as A)).compile();
       const slots = query.parameters.map((p) => (typeof p === 'string' ? markers.indexOf(p) : -1));
-      if (new Set(slots.filter((s) => s >= 0)).size !== args.length) throw new Error('compiledOnce: every argument must be passed as a parameter value');
+      if (new Set(slots.filter((s) => s >= 0)).size !== args.length) return Promise.reject(new Error('compiledOnce: every argument must be passed as a parameter value'));
       hit = { query, slots };
       cache.set(kind, hit);
     }
     const { query, slots } = hit;
     const parameters = query.parameters.map((p, i) => (slots[i] >= 0 ? args[slots[i]] : p));
-    return (await exec.executeQuery<R>({ ...query, parameters })).rows;
+    const compiled = { ...query, parameters };
+    return readNow(exec, compiled) ?? exec.executeQuery<R>(compiled).then((r) => r.rows);
   };
 }
 

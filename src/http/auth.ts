@@ -3,11 +3,17 @@ import { AppError } from '../errors.js';
 import type { ApiKeysService, AuthContext } from '../modules/api-keys/api-keys.service.js';
 import type { ConsoleCookieAuth } from '../modules/console/console.cookie.js';
 import { requireScope, requiredScope } from '../modules/api-keys/scopes.js';
+import { takePlanCount } from './hot-path.js';
 
 /** Another kind of Bearer credential (OAuth access tokens), recognised by its form before API keys are tried. */
 export interface BearerAuth {
   applies(header: string | undefined): boolean;
   authenticate(header: string): Promise<AuthContext>;
+}
+
+/** An Authorization header's credential: an OAuth access token when it has that form, else an API key. */
+export function authenticateBearer(header: string | undefined, apiKeys: ApiKeysService, tokens?: BearerAuth): Promise<AuthContext> {
+  return tokens?.applies(header) ? tokens.authenticate(header!) : apiKeys.authenticate(header);
 }
 
 /**
@@ -25,13 +31,17 @@ export function requireApiKey(scope: FastifyInstance, apiKeys: ApiKeysService, c
     try {
       // Web console only: no Authorization header but a console session cookie (plus X-Console: 1).
       if (consoleAuth?.applies(req)) req.auth = await consoleAuth.authenticate(req);
-      else if (tokens?.applies(req.headers.authorization)) req.auth = await tokens.authenticate(req.headers.authorization!);
-      else req.auth = await apiKeys.authenticate(req.headers.authorization);
+      else req.auth = await authenticateBearer(req.headers.authorization, apiKeys, tokens);
     } catch (err) {
       if (limits && err instanceof AppError && err.code === 'unauthorized') await limits.authFailure(req, reply);
       throw err;
     }
-    await limits?.account(req, reply);
+    const counted = takePlanCount(req.raw);
+    if (!counted) await limits?.account(req, reply);
+    else {
+      reply.headers(counted.headers);
+      if (counted.refusal) throw counted.refusal;
+    }
     // One table for every /v1 route (by path prefix and method); MCP checks each tool instead.
     const required = requiredScope(req.method, req.routeOptions.url, (req.query as Record<string, unknown> | undefined)?.action);
     if (required) requireScope(req.auth.scopes, required);

@@ -52,8 +52,7 @@ export function helmetHeaders(): [string, string][] {
  * throughput (docs/performance.md). The headers do not depend on the request, so they are
  * computed once here, by helmet itself.
  */
-export function registerSecurityHeaders(app: FastifyInstance): void {
-  const headers = helmetHeaders();
+export function registerSecurityHeaders(app: FastifyInstance, headers: readonly (readonly [string, string])[] = helmetHeaders()): void {
   app.addHook('onRequest', (_req, reply, done) => {
     for (const [name, value] of headers) reply.raw.setHeader(name, value);
     done();

@@ -28,6 +28,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}) {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
+    hotPathAnswers: new Counter({
+      name: 'http_hot_path_answers_total',
+      help: 'Answers given by a hot path before the framework (src/http/hot-path.ts), by route pattern; also counted in http_requests_total',
+      labelNames: ['route'] as const,
+      registers: [registry],
+    }),
     rateLimitRejections: new Counter({
       name: 'rate_limit_rejections_total',
       help: 'Requests refused with 429: kind="plan" (account over its plan) or kind="auth_failure" (address over its failed-auth limit)',

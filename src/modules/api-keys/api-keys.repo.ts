@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
 import { compiledOnce } from '../../db/statement-cache.js';
 import type { ApiKeysTable, Db, Executor } from '../../db/types.js';
+import { readNow } from '../../db/sqlite-dialect.js';
 
 /**
  * Run on every authenticated request, so compiled once (the lookup itself still reads the database
@@ -20,7 +21,8 @@ export function createApiKeysRepo(db: Executor) {
   return {
     /** SQLite: the counter migration 019 moves on every change an authentication could see; PostgreSQL: undefined. */
     async authGeneration(): Promise<number | undefined> {
-      return generation && (await db.executeQuery(generation)).rows[0]?.n;
+      if (!generation) return undefined;
+      return (readNow(db, generation) ?? (await db.executeQuery(generation)).rows)[0]?.n;
     },
     async insert(row: ApiKeysTable, exec: Executor = db) {
       await exec.insertInto('api_keys').values(row).execute();

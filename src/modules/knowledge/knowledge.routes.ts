@@ -63,7 +63,7 @@ export function registerKnowledgeRoutes(app: ZApp, knowledge: KnowledgeService) 
     },
     handler: async (req, reply) => {
       const entry = await knowledge.get(req.auth.userId, req.params.id);
-      if (notModified(req.headers['if-none-match'], versionOf(entry))) return reply.code(304).header('etag', etagOf(versionOf(entry))).send(null);
+      if (notModified(req.headers['if-none-match'], versionOf(entry))) return reply.code(304).header('etag', etagOf(versionOf(entry))).send(undefined as never);
       return { success: ok, ...withEtag(reply, entry) };
     },
   });

@@ -2,10 +2,19 @@ import { compiledInsert, compiledOnce } from '../../db/statement-cache.js';
 import type { Db, Executor, SheetsTable } from '../../db/types.js';
 import { countOwnedSheets, newestFirstPage } from './sheets.owned.js';
 import { searchSheets, type SearchOptions, type SearchSort } from './sheets.search.js';
-import { SHEET_ROW_COLUMNS } from './sheets.view.js';
+import { SHEET_ROW_COLUMNS, type StoredSheetRow } from './sheets.view.js';
+import { utf8Bytes } from '../../db/dialect.js';
+import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 
 /** The hottest read (every GET, PATCH and DELETE of a sheet), compiled once. */
 const byId = compiledOnce((db: Db, id: string) => db.selectFrom('sheets').select(SHEET_ROW_COLUMNS).where('id', '=', id));
+/** The same row with its content as stored bytes, for reads that answer it as JSON without parsing it (sheetJson). */
+const storedById = compiledOnce((db: Db, id: string) =>
+  db
+    .selectFrom('sheets')
+    .select(['id', 'user_id', 'title', utf8Bytes(db, 'content').as('content'), 'folder', 'tags', 'created_at', 'updated_at', 'trashed_at', 'version'])
+    .where('id', '=', id),
+);
 const insertRow = compiledInsert('sheets', [
   'id', 'user_id', 'title', 'content', 'folder', 'tags', 'search_text', 'created_at', 'updated_at', 'trashed_at', 'version', 'last_changes', 'last_actor',
 ]);
@@ -24,6 +33,9 @@ export function createSheetsRepo(db: Db, searchOptions: SearchOptions) {
   return {
     async findById(id: string, exec: Executor = db) {
       return (await byId(exec, id))[0];
+    },
+    findStoredById(id: string): MaybePromise<StoredSheetRow | undefined> {
+      return andThen(storedById(db, id), (rows) => rows[0]);
     },
     async list(f: SheetListFilter) {
       if (f.terms.length > 0) return searchSheets(db, f, searchOptions);

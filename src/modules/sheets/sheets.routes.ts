@@ -60,7 +60,7 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
     },
     handler: async (req, reply) => {
       const sheet = await sheets.get(req.auth.userId, req.params.id);
-      if (notModified(req.headers['if-none-match'], sheet.version)) return reply.code(304).header('etag', etagOf(sheet.version)).send(null);
+      if (notModified(req.headers['if-none-match'], sheet.version)) return reply.code(304).header('etag', etagOf(sheet.version)).send(undefined as never);
       return withEtag(reply, { success: ok, ...readSheet(sheet, req.query) });
     },
   });

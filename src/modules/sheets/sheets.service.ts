@@ -11,10 +11,11 @@ import type { AuthContext } from '../api-keys/api-keys.service.js';
 import { createSheetEdits } from './sheets.edits.js';
 import { sheetListItem } from './sheets.read.js';
 import type { SheetsRepo } from './sheets.repo.js';
+import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 import { createSheetRevisions } from './sheets.revisions.js';
 import type { SheetRevisionsRepo } from './sheets.revisions.repo.js';
 import type { CreateSheetInput, SheetView, UpdateSheetInput } from './sheets.schemas.js';
-import { sheetSearchText, sheetView, toSheetView, type Content } from './sheets.view.js';
+import { sheetJson, sheetSearchText, sheetView, toSheetView, type Content } from './sheets.view.js';
 import { createSheetWriter, fieldChanges } from './sheets.write.js';
 
 export { sheetSearchText, toSheetView } from './sheets.view.js';
@@ -97,6 +98,15 @@ export function createSheetsService(deps: {
 
     async get(userId: string, id: string) {
       return toSheetView(await owned(userId, id));
+    },
+
+    /** What get() answers, as JSON bytes (sheetJson), with its version for the ETag; at once when SQLite reads it at once. */
+    getJson(userId: string, id: string): MaybePromise<{ version: number; json: Buffer }> {
+      return andThen(repo.findStoredById(id), (row) => {
+        if (!row) throw notFound('sheet', id);
+        if (row.user_id !== userId) throw forbidden('sheet', id);
+        return { version: row.version, json: sheetJson(row) };
+      });
     },
 
     async create(auth: AuthContext, input: CreateSheetInput) {

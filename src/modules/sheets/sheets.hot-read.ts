@@ -1,0 +1,51 @@
+import type { IncomingMessage } from 'node:http';
+import { authenticateBearer, type BearerAuth } from '../../http/auth.js';
+import { countPlanLimit, type HotAnswer, type HotRoute } from '../../http/hot-path.js';
+import { API_PREFIX } from '../../http/openapi.js';
+import { etagOf, notModified } from '../../http/preconditions.js';
+import type { RateLimits } from '../../http/rate-limit.js';
+import type { ApiKeysService } from '../api-keys/api-keys.service.js';
+import { requireScope, requiredScope } from '../api-keys/scopes.js';
+import type { SheetsService } from './sheets.service.js';
+
+/** GetSheetResponse without a window: the sheet's JSON inside these. */
+const BODY_HEAD = Buffer.from('{"success":true,"sheet":');
+const BODY_TAIL = Buffer.from('}');
+const ROUTE = `${API_PREFIX}/sheets/:id`;
+/** Plain ids only (what the service issues): anything percent-encoded, longer or with a query goes to Fastify. */
+const PLAIN_PATH = new RegExp(`^${API_PREFIX}/sheets/([A-Za-z0-9_-]{1,100})$`);
+
+interface Deps {
+  apiKeys: ApiKeysService;
+  tokens?: BearerAuth;
+  /** Read per request: the limits are registered after the server is made. */
+  limits: () => RateLimits | undefined;
+  sheets: SheetsService;
+}
+
+/**
+ * GET /v1/sheets/{id} without a query, with a Bearer credential: the same steps as the route in
+ * sheets.routes.ts behind the /v1 auth hook (authenticate, count the plan's limit, check the scope,
+ * read, If-None-Match), minus the framework around them. The body is the one that route's response
+ * schema serializes, built from the stored JSON (sheetJson); test/hot-path.test.ts holds the two
+ * byte for byte against each other.
+ */
+export function hotSheetRead(deps: Deps): HotRoute {
+  const scope = requiredScope('GET', ROUTE)!;
+  return (req) => {
+    if (req.method !== 'GET' || !req.headers.authorization) return undefined;
+    const match = PLAIN_PATH.exec(req.url ?? '');
+    return match ? answer(req, match[1]) : undefined;
+  };
+
+  async function answer(req: IncomingMessage, id: string): Promise<HotAnswer | undefined> {
+    const auth = await authenticateBearer(req.headers.authorization, deps.apiKeys, deps.tokens);
+    const limitHeaders = await countPlanLimit(req, deps.limits(), auth);
+    requireScope(auth.scopes, scope);
+    const read = deps.sheets.getJson(auth.userId, id);
+    const { version, json } = read instanceof Promise ? await read : read;
+    const headers = { ...limitHeaders, etag: etagOf(version) };
+    if (notModified(req.headers['if-none-match'], version)) return { status: 304, route: ROUTE, headers };
+    return { status: 200, route: ROUTE, headers, body: Buffer.concat([BODY_HEAD, json, BODY_TAIL]) };
+  }
+}
