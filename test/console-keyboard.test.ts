@@ -236,7 +236,10 @@ describe('console by keyboard, with an accessible name on every control', { skip
     await page.getByRole('dialog', { name: 'Move to trash' }).waitFor();
     bad.push(...(await unnamedControls('confirm dialog')));
     await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Move to trash' }).waitFor({ state: 'detached' });
     await page.keyboard.press('Control+k');
+    // Typed before the box has focus, the first letters would be lost (a search for "dit" finds nothing).
+    await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'combobox');
     await page.keyboard.type('audit');
     await page.locator('[role=listbox][aria-busy=false]').waitFor();
     await page.getByRole('option', { name: /Audit solution/ }).waitFor();
