@@ -5,6 +5,6 @@ export type MaybePromise<T> = T | Promise<T>;
  * `fn` applied to the value: at once when it is already there, after it resolves otherwise. Saves
  * the promise turns of an async function on paths where the value is usually there at once.
  */
-export function andThen<T, U>(value: MaybePromise<T>, fn: (v: T) => U): MaybePromise<U> {
+export function andThen<T, U>(value: MaybePromise<T>, fn: (v: T) => MaybePromise<U>): MaybePromise<U> {
   return value instanceof Promise ? value.then(fn) : fn(value);
 }

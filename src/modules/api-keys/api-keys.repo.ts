@@ -3,6 +3,7 @@ import { dialectOf } from '../../db/dialect.js';
 import { compiledOnce } from '../../db/statement-cache.js';
 import type { ApiKeysTable, Db, Executor } from '../../db/types.js';
 import { readNow } from '../../db/sqlite-dialect.js';
+import type { MaybePromise } from '../../lib/maybe-async.js';
 
 /**
  * Run on every authenticated request, so compiled once (the lookup itself still reads the database
@@ -20,9 +21,10 @@ export function createApiKeysRepo(db: Executor) {
   const generation = dialectOf(db) === 'sqlite' ? sql<{ n: number }>`select n from auth_generation where id = 1`.compile(db) : undefined;
   return {
     /** SQLite: the counter migration 019 moves on every change an authentication could see; PostgreSQL: undefined. */
-    async authGeneration(): Promise<number | undefined> {
+    authGeneration(): MaybePromise<number | undefined> {
       if (!generation) return undefined;
-      return (readNow(db, generation) ?? (await db.executeQuery(generation)).rows)[0]?.n;
+      const rows = readNow(db, generation);
+      return rows ? rows[0]?.n : db.executeQuery(generation).then((r) => r.rows[0]?.n);
     },
     async insert(row: ApiKeysTable, exec: Executor = db) {
       await exec.insertInto('api_keys').values(row).execute();

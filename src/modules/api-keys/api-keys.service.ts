@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { ApiKeysTable, Executor } from '../../db/types.js';
 import { AppError, forbidden, invalid, notFound } from '../../errors.js';
@@ -6,6 +6,7 @@ import { newId } from '../../ids.js';
 import type { Plan } from '../accounts/accounts.repo.js';
 import type { ApiKeysRepo } from './api-keys.repo.js';
 import { FULL_ACCESS, firstMissing, insufficientScope } from './scopes.js';
+import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 
 export interface AuthContext {
   userId: string;
@@ -36,7 +37,7 @@ const MAX_KNOWN_KEYS = 10_000;
 type KeyRow = NonNullable<Awaited<ReturnType<ApiKeysRepo['findByHash']>>>;
 
 /** Keys carry 32 random bytes, so one fast SHA-256 is a safe at-rest hash (no dictionary to attack). */
-export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+export const hashKey = (key: string) => hash('sha256', key, 'hex');
 
 export function publicKey(row: ApiKeysTable) {
   return {
@@ -86,17 +87,30 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
    * one row read per request instead of the key joined to its account. Unknown keys are not kept.
    */
   const known = new Map<string, { row: KeyRow; generation: number }>();
-  async function lookup(hash: string): Promise<KeyRow | undefined> {
-    const generation = await generationThisTurn();
-    const hit = known.get(hash);
-    if (hit && hit.generation === generation) return hit.row;
-    const row = await repo.findByHash(hash);
-    if (row && generation !== undefined) {
-      known.delete(hash);
-      if (known.size >= MAX_KNOWN_KEYS) known.delete(known.keys().next().value!);
-      known.set(hash, { row, generation });
+  function lookup(hash: string): MaybePromise<KeyRow | undefined> {
+    return andThen(generationThisTurn(), (generation) => {
+      const hit = known.get(hash);
+      if (hit && hit.generation === generation) return hit.row;
+      return repo.findByHash(hash).then((row) => {
+        if (row && generation !== undefined) {
+          known.delete(hash);
+          if (known.size >= MAX_KNOWN_KEYS) known.delete(known.keys().next().value!);
+          known.set(hash, { row, generation });
+        }
+        return row;
+      });
+    });
+  }
+
+  /** What authentication reads from a key row, parsed once per row (a kept row serves many requests). */
+  const parsedRows = new WeakMap<KeyRow, { scopes: string[]; expiresMs: number | undefined; lastUsedMs: number }>();
+  function parsedRow(row: KeyRow) {
+    let p = parsedRows.get(row);
+    if (!p) {
+      p = { scopes: parseScopes(row.scopes), expiresMs: row.expires_at ? Date.parse(row.expires_at) : undefined, lastUsedMs: row.last_used_at ? Date.parse(row.last_used_at) : -Infinity };
+      parsedRows.set(row, p);
     }
-    return row;
+    return p;
   }
 
   /**
@@ -105,13 +119,13 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
    * load). They had all arrived before the read was issued, so a change committed after it can be
    * ordered after them; a request arriving later is handled in a later turn and reads again.
    */
-  let thisTurn: Promise<number | undefined> | undefined;
-  function generationThisTurn() {
+  let thisTurn: { value: MaybePromise<number | undefined> } | undefined;
+  function generationThisTurn(): MaybePromise<number | undefined> {
     if (!thisTurn) {
-      thisTurn = repo.authGeneration();
+      thisTurn = { value: repo.authGeneration() };
       setImmediate(() => (thisTurn = undefined));
     }
-    return thisTurn;
+    return thisTurn.value;
   }
 
   return {
@@ -156,21 +170,25 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
       if (!match) throw new AppError('unauthorized', 'Authorization header must be "Bearer sk_..."');
       const key = match[1];
       if (!KEY_FORMAT.test(key)) throw new AppError('unauthorized', 'Malformed API key; keys look like sk_ followed by 43 characters');
-      const row = await lookup(hashKey(key));
+      const found = lookup(hashKey(key));
+      const row = found instanceof Promise ? await found : found;
       if (!row) throw new AppError('unauthorized', 'Unknown API key');
       if (row.status !== 'active') throw new AppError('unauthorized', 'This API key has been disabled');
-      const now = clock.now();
-      if (row.expires_at && Date.parse(row.expires_at) <= now.getTime()) throw new AppError('unauthorized', 'This API key has expired');
-      if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) >= TOUCH_INTERVAL_MS) {
-        const staleBefore = new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString();
-        repo.touch(row.id, now.toISOString(), staleBefore).catch((err) => deps.onTouchError?.(err));
-        row.last_used_at = now.toISOString(); // the kept copy, so the next request does not touch again
+      const parsed = parsedRow(row);
+      const now = clock.now().getTime();
+      if (parsed.expiresMs !== undefined && parsed.expiresMs <= now) throw new AppError('unauthorized', 'This API key has expired');
+      if (now - parsed.lastUsedMs >= TOUCH_INTERVAL_MS) {
+        const staleBefore = new Date(now - TOUCH_INTERVAL_MS).toISOString();
+        const at = new Date(now).toISOString();
+        repo.touch(row.id, at, staleBefore).catch((err) => deps.onTouchError?.(err));
+        row.last_used_at = at; // the kept copy, so the next request does not touch again
+        parsed.lastUsedMs = now;
       }
       return {
         userId: row.user_id,
         plan: row.plan,
         keyId: row.id,
-        scopes: parseScopes(row.scopes),
+        scopes: parsed.scopes,
         actor: { type: 'api_key', id: row.id, name: row.name },
         ...(row.expires_at ? { expiresAt: row.expires_at } : {}),
       };
