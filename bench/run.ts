@@ -42,11 +42,23 @@ const log = (s: string) => process.stdout.write(`${s}\n`);
 /** How long after its last request the server's RSS is read for the target. */
 const RSS_SETTLE_MS = 5_000;
 
-/** The node flags of `npm start` (package.json), so the bench runs the server as it is started. */
-function startNodeFlags(): string[] {
+/**
+ * How `npm start` (package.json) runs the server, so the bench runs it the same way: the environment
+ * it sets in front of the command (`NAME=${NAME:-default}` keeps a value already in the environment,
+ * as the shell does) and the node flags before build/main.js.
+ */
+function startCommand(): { env: Record<string, string>; nodeFlags: string[] } {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const words = pkg.scripts.start.split(/\s+/);
-  return words.slice(1, words.indexOf('build/main.js')).filter((w) => w.startsWith('--'));
+  const node = words.indexOf('node');
+  const env: Record<string, string> = {};
+  for (const word of words.slice(0, node)) {
+    const [, name, value] = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word) ?? [];
+    if (!name) throw new Error(`bench: cannot read "${word}" in the start script`);
+    const fallback = /^\$\{(\w+):-(.*)\}$/.exec(value);
+    env[name] = fallback ? (process.env[fallback[1]] ?? fallback[2]) : value;
+  }
+  return { env, nodeFlags: words.slice(node + 1, words.indexOf('build/main.js')).filter((w) => w.startsWith('--')) };
 }
 
 interface Setup {
@@ -142,12 +154,13 @@ async function main() {
     if (!(await ensureBuild())) throw new Error('could not compile src/ to build/');
     const profDir = path.join(os.tmpdir(), 'sw-bench-profiles');
     if (args.has('cpu-prof')) log(`CPU profiles of the server go to ${profDir}`);
+    const start = startCommand();
     server = await startChild({
       name: 'server',
       // What `npm start` runs: the JavaScript compiled into build/ (scripts/build.mjs, skipped when up to date).
-      nodeArgs: [...startNodeFlags(), ...(args.has('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],
+      nodeArgs: [...start.nodeFlags, ...(args.has('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],
       args: ['build/main.js', 'serve'],
-      env: { DATA_DIR: dataDir, DATABASE_URL: pg?.url ?? '', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_DISABLED: '1', BOOTSTRAP_OWNER: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', ...(ONLY.has('webhooks') ? { WEBHOOK_CA_FILE: testPki().caFile } : {}) },
+      env: { ...start.env, DATA_DIR: dataDir, DATABASE_URL: pg?.url ?? '', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_DISABLED: '1', BOOTSTRAP_OWNER: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', ...(ONLY.has('webhooks') ? { WEBHOOK_CA_FILE: testPki().caFile } : {}) },
       readyUrl: `http://127.0.0.1:${port}/healthz`,
     });
     rows.push({ name: 'Start to first 200 on /healthz', value: server.readyMs, unit: 'ms', target: '<= 1000 ms', met: server.readyMs <= 1000 });
