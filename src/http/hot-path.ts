@@ -90,12 +90,13 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export function hotPathServer(deps: HotPathDeps): FastifyServerFactory {
   return (fastifyHandler, fastifyOptions) => {
     const opts = fastifyOptions as ServerSettings;
+    const baseHeaders: (string | number)[] = deps.headers.flat();
     const handle = (req: IncomingMessage, res: ServerResponse) => {
       const pending = deps.closing() ? undefined : firstMatch(deps.routes, req);
       if (!pending) return fastifyHandler(req, res);
       const started = performance.now();
       pending.then(
-        (answer) => (answer ? send(deps, req, res, answer, started) : fastifyHandler(req, res)),
+        (answer) => (answer ? send(deps, baseHeaders, req, res, answer, started) : fastifyHandler(req, res)),
         () => fastifyHandler(req, res),
       );
     };
@@ -119,9 +120,9 @@ function firstMatch(routes: HotRoute[], req: IncomingMessage) {
   return undefined;
 }
 
-function send(deps: HotPathDeps, req: IncomingMessage, res: ServerResponse, answer: HotAnswer, started: number) {
+function send(deps: HotPathDeps, baseHeaders: (string | number)[], req: IncomingMessage, res: ServerResponse, answer: HotAnswer, started: number) {
   // One writeHead with every header (node stores them in one pass) instead of a setHeader each.
-  const headers: (string | number)[] = deps.headers.flat();
+  const headers = baseHeaders.slice();
   for (const name in answer.headers) headers.push(name, answer.headers[name]);
   if (answer.body === undefined) {
     res.writeHead(answer.status, headers).end();
