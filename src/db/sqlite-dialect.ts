@@ -33,15 +33,8 @@ export class FifoLock {
     this.#next = 0;
     this.#held = false;
   }
-
 }
 
-/**
- * Kysely's SQLite driver behind a fair lock. Its own lock has every waiter await one promise: each
- * release wakes them all, one takes the lock and the rest wait again, so with 50 requests queued a
- * query cost ~50 promise resumptions. Under GET load that was half of the request's CPU time
- * (docs/performance.md, tenth pass). Here a release wakes only the next waiter.
- */
 /** better-sqlite3's database as the statement cache wraps it: Kysely's interface plus whether a transaction is open. */
 export interface SqliteFile extends SqliteDatabase {
   readonly inTransaction: boolean;
@@ -49,6 +42,11 @@ export interface SqliteFile extends SqliteDatabase {
 
 type FairSqliteConfig = SqliteDialectConfig & { database: SqliteFile };
 
+/**
+ * Kysely's SQLite driver behind a fair lock. Its own lock has every waiter await one promise: each
+ * release wakes them all, one takes the lock and the rest wait again, so with 50 queries queued each
+ * release cost ~50 promise resumptions. Here a release wakes only the next waiter.
+ */
 class FairSqliteDriver extends SqliteDriver {
   #lock = new FifoLock();
   #connection: DatabaseConnection | undefined;

@@ -7,12 +7,13 @@ import type { AuthContext } from '../modules/api-keys/api-keys.service.js';
 import type { RateLimits } from './rate-limit.js';
 
 /**
- * Hot paths: the few requests agents send most (GET /v1/sheets/{id}) answered before Fastify's
- * router, for the framework's per-request cost (routing, the hook chain, request and reply objects,
- * three schema checks of an empty query) is a third of such a request (docs/performance.md, tenth pass).
+ * Hot paths: the requests agents send most (GET /v1/sheets/{id}) answered before Fastify's router.
+ * The framework's per-request work (routing, the hook chain, request and reply objects, schema
+ * checks of an empty query and of the answer) was a fifth of the gap to the raw floor, and the
+ * rest lay in what a route does around its query (docs/performance.md, tenth pass).
  *
- * A hot route only answers the plain, successful case, through the same service calls, scope table,
- * rate limit and response schema as its Fastify route. Whatever it does not recognise (a query
+ * A hot route only answers the plain, successful case, through the same service calls, scope table
+ * and rate limit as its Fastify route, with the same bytes. Whatever it does not recognise (a query
  * string, another credential, an error of any kind, a server that is closing) goes to Fastify
  * untouched, which then answers exactly as if the hot path did not exist.
  */
@@ -21,7 +22,7 @@ export interface HotAnswer {
   /** The route pattern, for the request metrics (the Fastify route's url). */
   route: string;
   headers: Record<string, string | number>;
-  body?: string | Buffer;
+  body?: Buffer;
 }
 
 /** Returns undefined at once when the request is not its kind; a promise of undefined to hand it to Fastify after all. */

@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { invalid } from '../errors.js';
 import { ErrorResponse } from './schemas.js';
@@ -41,6 +42,14 @@ export function notModified(ifNoneMatch: string | undefined, version: number): b
   if (ifNoneMatch === undefined) return false;
   const parsed = parseList(ifNoneMatch, 'If-None-Match');
   return parsed === '*' || parsed.includes(version);
+}
+
+/**
+ * Answers 304 with the ETag and no body. Sent as `undefined`: the route's 304 schema would serialize
+ * a `null` to "null" and send Content-Length: 4, where RFC 9110 allows only the 200's length.
+ */
+export function sendNotModified(reply: FastifyReply, version: number) {
+  return reply.code(304).header('etag', etagOf(version)).send(undefined as never);
 }
 
 const tagDescription = 'A version as an entity tag: "3", W/"3", a comma-separated list of them, or *';

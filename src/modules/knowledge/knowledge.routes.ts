@@ -1,7 +1,7 @@
 import type { ZApp } from '../../http/types.js';
 import { IdParams, responses } from '../../http/schemas.js';
 import { z } from 'zod';
-import { IfMatchHeaders, IfNoneMatchHeaders, NotModifiedResponse, etagOf, expectedVersions, notModified } from '../../http/preconditions.js';
+import { IfMatchHeaders, IfNoneMatchHeaders, NotModifiedResponse, etagOf, expectedVersions, notModified, sendNotModified } from '../../http/preconditions.js';
 import type { KnowledgeEntry, KnowledgeService } from './knowledge.service.js';
 import {
   CreateKnowledgeBody,
@@ -63,7 +63,7 @@ export function registerKnowledgeRoutes(app: ZApp, knowledge: KnowledgeService) 
     },
     handler: async (req, reply) => {
       const entry = await knowledge.get(req.auth.userId, req.params.id);
-      if (notModified(req.headers['if-none-match'], versionOf(entry))) return reply.code(304).header('etag', etagOf(versionOf(entry))).send(undefined as never);
+      if (notModified(req.headers['if-none-match'], versionOf(entry))) return sendNotModified(reply, versionOf(entry));
       return { success: ok, ...withEtag(reply, entry) };
     },
   });

@@ -10,6 +10,7 @@ import {
   etagOf,
   expectedVersions,
   notModified,
+  sendNotModified,
 } from '../../http/preconditions.js';
 import type { SheetsService } from './sheets.service.js';
 import { registerSheetEditRoutes } from './sheets.edits.routes.js';
@@ -60,7 +61,7 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
     },
     handler: async (req, reply) => {
       const sheet = await sheets.get(req.auth.userId, req.params.id);
-      if (notModified(req.headers['if-none-match'], sheet.version)) return reply.code(304).header('etag', etagOf(sheet.version)).send(undefined as never);
+      if (notModified(req.headers['if-none-match'], sheet.version)) return sendNotModified(reply, sheet.version);
       return withEtag(reply, { success: ok, ...readSheet(sheet, req.query) });
     },
   });
