@@ -37,11 +37,15 @@ export function createSheetsService(deps: {
   const { repo, outbox, tx, clock } = deps;
   const writer = createSheetWriter({ revisions: deps.revisions, outbox, clock, keep: deps.revisionsKeep ?? REVISIONS_KEEP_DEFAULT });
 
-  async function owned(userId: string, id: string) {
-    const row = await repo.findById(id);
+  /** The row when `userId` owns it: 404 when there is none, 403 when it is someone else's. */
+  function ownedRow<R extends { user_id: string }>(row: R | undefined, userId: string, id: string): R {
     if (!row) throw notFound('sheet', id);
     if (row.user_id !== userId) throw forbidden('sheet', id);
     return row;
+  }
+
+  async function owned(userId: string, id: string) {
+    return ownedRow(await repo.findById(id), userId, id);
   }
 
   /** The search text of a write covers the columns it keeps too: big stored ones are read off the event loop first. */
@@ -102,9 +106,8 @@ export function createSheetsService(deps: {
 
     /** What get() answers, as JSON bytes (sheetJson), with its version for the ETag; at once when SQLite reads it at once. */
     getJson(userId: string, id: string): MaybePromise<{ version: number; json: Buffer }> {
-      return andThen(repo.findStoredById(id), (row) => {
-        if (!row) throw notFound('sheet', id);
-        if (row.user_id !== userId) throw forbidden('sheet', id);
+      return andThen(repo.findStoredById(id), (found) => {
+        const row = ownedRow(found, userId, id);
         return { version: row.version, json: sheetJson(row) };
       });
     },
