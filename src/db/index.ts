@@ -80,7 +80,10 @@ function openSqlite(dataDir: string): DatabaseHandle {
 async function openPostgres(url: string): Promise<DatabaseHandle> {
   // Loaded only for PostgreSQL: a SQLite deployment starts without it.
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // No JIT: it compiles for plans whose estimated cost passes jit_above_cost, and the token index's
+  // conditions are priced high on purpose (src/db/pg-token-index.ts, TOKEN_SET): a search of 7,000
+  // matches spent 700 ms compiling what runs in 30. Short statements never repay it anyway.
+  const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c jit=off' });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

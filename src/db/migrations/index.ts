@@ -18,6 +18,7 @@ import * as m018 from './018_search_index_queue.js';
 import * as m019 from './019_auth_generation.js';
 import * as m020 from './020_sheet_text_lz4.js';
 import * as m021 from './021_sheet_counts.js';
+import * as m022 from './022_sheet_tokens.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '019_auth_generation': m019,
   '020_sheet_text_lz4': m020,
   '021_sheet_counts': m021,
+  '022_sheet_tokens': m022,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -8,6 +8,7 @@ import {
   indexedContainsAllTerms,
   matchKeysInParts,
   ownedKey,
+  pgOwnedMatchCount,
   rankedMatchKeys,
   rowKey,
   searchIndexGeneration,
@@ -63,10 +64,14 @@ async function searchOnce(db: Db, f: SheetListFilter & { sort?: SearchSort }, op
 
 /**
  * By relevance without reader threads (PostgreSQL): the same rule as countIfCommon, on an exact count.
- * The planner's estimate (no rows read) picks the queries likely to be common, and only those are
- * counted before ranking; for the others the ranked statement's own total settles it.
+ * The token index counts the owner's matches without reading a text, so every query is counted first.
+ * A term it cannot look up (only separators) leaves the LIKE: then the planner's estimate (no rows
+ * read) picks the queries likely to be common, and only those are counted before ranking; for the
+ * others the ranked statement's own total settles it.
  */
 async function rankedOrCommon(db: Db, f: SheetListFilter, opts: SearchOptions, plan: PlanOptions): Promise<{ rows: SheetRow[]; total: number }> {
+  const counted = dialectOf(db) === 'postgres' ? await pgOwnedMatchCount(db, f.terms, { userId: f.userId, trashed: f.trashed }) : undefined;
+  if (counted !== undefined) return (await isCommon(db, f, counted, opts)) ? newestFirst(db, f, counted) : searchStatement(db, f, plan);
   if (dialectOf(db) === 'postgres' && (await estimatedRows(ownedMatches(db, f).select(sql`1`.as('x')))) > opts.rankMaxMatches) {
     const { n } = await ownedMatches(db, f)
       .select((eb) => eb.fn.countAll().as('n'))
@@ -78,7 +83,7 @@ async function rankedOrCommon(db: Db, f: SheetListFilter, opts: SearchOptions, p
   return (await isCommon(db, f, ranked.total, opts)) ? newestFirst(db, f, ranked.total) : ranked;
 }
 
-/** A sheet's text holds every term, tested by LIKE (on PostgreSQL the trigram index serves it). */
+/** A sheet's text holds every term, tested by LIKE (for a newest-first page, which tests few rows, and for counts that cannot use an index). */
 const holdsAllTerms = (f: SheetListFilter) => containsAllTerms('sheets.search_text', f.terms);
 
 /** The owner's sheets in this state holding every term. */
@@ -161,18 +166,20 @@ async function countByOwner(db: Db, readers: SqliteReaders, f: SheetListFilter, 
 /** One statement: the match set with a relevance per row, the page ordered by it (or by last change) and its total. */
 async function searchStatement(db: Db, f: SheetListFilter & { sort?: SearchSort }, plan: PlanOptions): Promise<{ rows: SheetRow[]; total: number }> {
   const key = rowKey(db);
-  const keys = await rankedMatchKeys(db, SHEETS_SEARCH, f.terms, plan);
   const owner = { userId: f.userId, trashed: f.trashed };
+  const keys = await rankedMatchKeys(db, SHEETS_SEARCH, f.terms, plan, owner);
   // By relevance the match set is narrowed to this owner's rows once, and both the page (rank, then
   // newest key) and the total come from it; only the page's rows are read. By last change every
-  // matching row is read for its updated_at.
+  // matching row is read for its updated_at. PostgreSQL's keys are the owner's already (its token
+  // index holds each sheet's owner and state); SQLite's FTS index knows only rowids.
+  const owned = dialectOf(db) === 'postgres' ? sql`true` : ownedKey(db, SHEETS_SEARCH, 'x', owner);
   const page =
     f.sort === 'updated'
       ? sql<SheetRow & { total: number }>`with m as materialized (${keys})
     select ${rowColumns}, (${countOwnedMatches(db, SHEETS_SEARCH, 'm', owner)}) as total from m join sheets on sheets.${sql.id(key)} = m.k
     where sheets.user_id = ${f.userId} and sheets.trashed_at ${f.trashed ? sql`is not` : sql`is`} null
     order by sheets.updated_at desc, sheets.id desc limit ${f.limit} offset ${f.offset}`
-      : sql<SheetRow & { total: number }>`with m as materialized (select x.k, x.r from (${keys}) as x where ${ownedKey(db, SHEETS_SEARCH, 'x', owner)})
+      : sql<SheetRow & { total: number }>`with m as materialized (select x.k, x.r from (${keys}) as x where ${owned})
     select ${rowColumns}, (select count(*) from m) as total
     from (select m.k, m.r from m order by m.r desc, m.k desc limit ${f.limit} offset ${f.offset}) as p
     join sheets on sheets.${sql.id(key)} = p.k
