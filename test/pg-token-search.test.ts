@@ -1,0 +1,134 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { dialects, startServer, type TestServer } from './helpers.js';
+import { tokenMatchKeys, tokenPlan } from '../src/db/pg-token-index.js';
+
+/**
+ * PostgreSQL's token index (src/db/pg-token-index.ts) must find exactly the sheets whose text holds
+ * every term, as the LIKE it replaced did: checked against `search_text.includes(term)` over texts
+ * built to catch the edges (word and CJK runs touching, separators inside terms, runs longer than a
+ * token window, LIKE wildcards), through creates, edits, trash, bulk inserts and parallel writers.
+ */
+const skip = !dialects().includes('postgres') && 'needs TEST_POSTGRES_URL';
+
+/** Small seeded PRNG (mulberry32): the same texts every run. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PIECES = ['mig', 'migration', 'premigrations', 'a_b', 'x', 'über', 'café', '東京', '京都', '東', '名古屋', '議事録', 'ー', 'テスト', '🚀', '100%', 'q'.repeat(70) + 'z', 'node', 'js', '한국'];
+const SEPARATORS = [' ', '.', '-', '、', '。', '/', '', '', '\u3000'];
+
+describe('PostgreSQL token index', { skip }, () => {
+  let s: TestServer;
+  let user: { key: string; userId: string };
+  let other: { key: string; userId: string };
+  const r = rng(42);
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
+  const text = () => Array.from({ length: 2 + Math.floor(r() * 8) }, () => pick(PIECES) + pick(SEPARATORS)).join('');
+
+  before(async () => {
+    // Everything ranked (no newest-first rule), so each query's whole match set can be listed.
+    s = await startServer('postgres', { env: { SEARCH_RANK_MAX_MATCHES: '100000', RATE_LIMIT_DISABLED: '1' } });
+    user = await s.user('business');
+    other = await s.user('business');
+  });
+  after(() => s?.close());
+
+  const escapeHtml = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const post = async (key: string, body: string) => {
+    const res = await s.req('POST', '/v1/sheets', { key, body: { title: 'T', content: { col1: `<p>${escapeHtml(body)}</p>` } } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body.id as string;
+  };
+  /** What the LIKE answered: the owner's sheets in this state whose stored text holds every term. */
+  const expected = async (terms: string[], trashed: boolean) => {
+    const rows = await s.c.db.selectFrom('sheets').select(['id', 'search_text']).where('user_id', '=', user.userId)
+      .where('trashed_at', trashed ? 'is not' : 'is', null).execute();
+    return rows.filter((row) => terms.every((t) => row.search_text.includes(t))).map((row) => row.id).sort();
+  };
+  const found = async (q: string, trashed: boolean) => {
+    const res = await s.req('GET', `/v1/sheets?limit=100&q=${encodeURIComponent(q)}${trashed ? '&trashed=true' : ''}`, { key: user.key });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body as { sheets: { id: string }[]; total: number };
+  };
+  /** Terms to try: substrings of stored texts (straddling runs and separators), pieces, and absent ones. */
+  const queries = async () => {
+    const rows = await s.c.db.selectFrom('sheets').select('search_text').where('user_id', '=', user.userId).execute();
+    const qs = new Set<string>(['mig', 'migration', 'migrations', '東京', '東', '京', '名古屋', 'a_b', 'a%b', '100%', '%', '_', 'q'.repeat(40), 'q'.repeat(33) + 'z', 'ー', 'js', 'node.js', '🚀', 'absent', '東京 mig', '京都 x']);
+    for (let i = 0; i < 60; i++) {
+      const chars = [...pick(rows).search_text];
+      const at = Math.floor(r() * chars.length);
+      const term = chars.slice(at, at + 1 + Math.floor(r() * 6)).join('').trim();
+      if (term && !/\s/.test(term)) qs.add(term);
+    }
+    return [...qs];
+  };
+  const checkAll = async (trashed: boolean) => {
+    for (const q of await queries()) {
+      const want = await expected(q.split(' '), trashed);
+      const got = await found(q, trashed);
+      assert.equal(got.total, want.length, `total of q=${q} trashed=${trashed}`);
+      if (want.length <= 100) assert.deepEqual(got.sheets.map((x) => x.id).sort(), want, `sheets of q=${q} trashed=${trashed}`);
+    }
+  };
+
+  it('finds exactly the sheets holding every term, through creates, edits and the trash', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 60; i++) ids.push(await post(user.key, text()));
+    for (let i = 0; i < 10; i++) await post(other.key, text());
+    await checkAll(false);
+    for (const id of ids.slice(0, 15)) {
+      assert.equal((await s.req('PUT', `/v1/sheets/${id}`, { key: user.key, body: { content: { col1: `<p>${escapeHtml(text())}</p>` } } })).status, 200);
+    }
+    for (const id of ids.slice(10, 25)) assert.equal((await s.req('DELETE', `/v1/sheets/${id}`, { key: user.key })).status, 200);
+    await checkAll(false);
+    await checkAll(true);
+  });
+
+  it('indexes every row of a statement that inserts several', async () => {
+    const [a, b] = ['bulk_a', 'bulk_b'];
+    await sql`insert into sheets (id, user_id, title, content, folder, tags, search_text, created_at, updated_at, trashed_at, version)
+      select id || v.suffix, user_id, title, content, folder, tags, search_text || ' ' || v.word, created_at, updated_at, trashed_at, version
+      from sheets, (values (${a}, 'wallaby'), (${b}, '袋鼠')) as v(suffix, word)
+      where id = (select min(id) from sheets where user_id = ${user.userId} and trashed_at is null)`.execute(s.c.db);
+    assert.equal((await found('wallaby', false)).total, 1);
+    assert.equal((await found('袋鼠', false)).total, 1);
+    assert.equal((await found('鼠', false)).total, 1);
+  });
+
+  it('keeps every parallel writer of new words findable, with no write failing', async () => {
+    const created = await Promise.all(Array.from({ length: 40 }, (_, i) => post(user.key, `freshword${i}x sharedfresh 新語${i % 5} 共有新語`)));
+    assert.equal((await found('sharedfresh', false)).total, 40);
+    assert.equal((await found('共有新語', false)).total, 40);
+    for (let i = 0; i < 40; i += 7) assert.deepEqual((await found(`freshword${i}x`, false)).sheets.map((x) => x.id), [created[i]]);
+    // Edits in parallel move half of them to other new words.
+    const edits = await Promise.all(created.slice(0, 20).map((id, i) => s.req('PUT', `/v1/sheets/${id}`, { key: user.key, body: { content: { col1: `<p>editedword${i} 別語 sharedfresh</p>` } } })));
+    assert.deepEqual(edits.map((e) => e.status), Array(20).fill(200));
+    assert.equal((await found('sharedfresh', false)).total, 40);
+    assert.equal((await found('共有新語', false)).total, 20);
+    assert.equal((await found('別語', false)).total, 20);
+    assert.equal((await found('freshword3x', false)).total, 0);
+    assert.deepEqual((await found('editedword3', false)).sheets.map((x) => x.id), [created[3]]);
+  });
+
+  it('looks tokens up through the index even for a token in every sheet', async () => {
+    await sql`analyze sheet_tokens`.execute(s.c.db);
+    // "t" is each test sheet's title, so every sheet holds it; a pair in many sheets too.
+    for (const terms of [['t'], ['sharedfresh'], ['東京']]) {
+      const keys = tokenMatchKeys(tokenPlan(terms)!, { userId: user.userId, trashed: false });
+      const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select count(*) from (${keys}) as x`.execute(s.c.db);
+      const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+      assert.match(plan, /sheet_tokens_gin/, plan);
+      assert.doesNotMatch(plan, /Seq Scan on sheet_tokens/, plan);
+    }
+  });
+});
