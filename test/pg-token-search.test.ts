@@ -79,6 +79,9 @@ describe('PostgreSQL token index', { skip }, () => {
       assert.equal(got.total, want.length, `total of q=${q} trashed=${trashed}`);
       if (want.length <= 100) assert.deepEqual(got.sheets.map((x) => x.id).sort(), want, `sheets of q=${q} trashed=${trashed}`);
     }
+    // Past the last page the total is still told.
+    const past = await s.req('GET', `/v1/sheets?limit=10&offset=1000&q=mig${trashed ? '&trashed=true' : ''}`, { key: user.key });
+    assert.deepEqual([past.body.sheets.length, past.body.total], [0, (await expected(['mig'], trashed)).length]);
   };
 
   it('finds exactly the sheets holding every term, through creates, edits and the trash', async () => {

@@ -8,6 +8,7 @@ import {
   indexedContainsAllTerms,
   matchKeysInParts,
   ownedKey,
+  pgCappedCandidates,
   pgOwnedMatchCount,
   rankedMatchKeys,
   rowKey,
@@ -64,12 +65,14 @@ async function searchOnce(db: Db, f: SheetListFilter & { sort?: SearchSort }, op
 
 /**
  * By relevance without reader threads (PostgreSQL): the same rule as countIfCommon, on an exact count.
- * The token index counts the owner's matches without reading a text, so every query is counted first.
- * A term it cannot look up (only separators) leaves the LIKE: then the planner's estimate (no rows
+ * The token index nominates the owner's candidates without reading a text: when they are few they are
+ * ranked at once (pgRankedIfFew), else counted first, and the count decides. A term it cannot look up (only separators) leaves the LIKE: then the planner's estimate (no rows
  * read) picks the queries likely to be common, and only those are counted before ranking; for the
  * others the ranked statement's own total settles it.
  */
 async function rankedOrCommon(db: Db, f: SheetListFilter, opts: SearchOptions, plan: PlanOptions): Promise<{ rows: SheetRow[]; total: number }> {
+  const few = dialectOf(db) === 'postgres' ? await pgRankedIfFew(db, f, opts.rankMaxMatches) : undefined;
+  if (few) return few;
   const counted = dialectOf(db) === 'postgres' ? await pgOwnedMatchCount(db, f.terms, { userId: f.userId, trashed: f.trashed }) : undefined;
   if (counted !== undefined) return (await isCommon(db, f, counted, opts)) ? newestFirst(db, f, counted) : searchStatement(db, f, plan);
   if (dialectOf(db) === 'postgres' && (await estimatedRows(ownedMatches(db, f).select(sql`1`.as('x')))) > opts.rankMaxMatches) {
@@ -81,6 +84,30 @@ async function rankedOrCommon(db: Db, f: SheetListFilter, opts: SearchOptions, p
   }
   const ranked = await searchStatement(db, f, plan);
   return (await isCommon(db, f, ranked.total, opts)) ? newestFirst(db, f, ranked.total) : ranked;
+}
+
+/**
+ * PostgreSQL, by relevance: when the token index nominates at most `cap` of the owner's sheets, their
+ * page and total come from one statement that ranks them (not common by the rule, which needs more
+ * matches than `cap`). Otherwise undefined, having read `cap` + 1 index entries and no text: counting
+ * first and ranking after cost `kubernetes` (6,665 of 100,000 sheets) a second pass over the index.
+ */
+async function pgRankedIfFew(db: Db, f: SheetListFilter, cap: number): Promise<{ rows: SheetRow[]; total: number } | undefined> {
+  const owner = { userId: f.userId, trashed: f.trashed };
+  const candidates = pgCappedCandidates(f.terms, owner, cap);
+  if (!candidates) return undefined;
+  const keys = await rankedMatchKeys(db, SHEETS_SEARCH, f.terms, {}, owner, 'c');
+  const statement = sql<SheetRow & { candidates: string; total: string; rank: number | null }>`with c as materialized (${candidates}),
+    n as (select count(*) as candidates from c),
+    m as materialized (select x.k, x.r from (${keys}) as x where (select n.candidates from n) <= ${cap})
+    select n.candidates, (select count(*) from m) as total, page.* from n left join (
+      select ${rowColumns}, p.r as rank from (select m.k, m.r from m order by m.r desc, m.k desc limit ${f.limit} offset ${f.offset}) as p
+      join sheets on sheets.id = p.k) as page on true
+    order by page.rank desc, page.id desc`;
+  const { rows } = await db.executeQuery(statement.compile(db));
+  if (Number(rows[0].candidates) > cap) return undefined;
+  const page = rows.filter((row) => row.id !== null).map(({ candidates: _c, total: _t, rank: _r, ...row }) => row);
+  return { rows: page, total: Number(rows[0].total) };
 }
 
 /** A sheet's text holds every term, tested by LIKE (for a newest-first page, which tests few rows, and for counts that cannot use an index). */
