@@ -143,7 +143,9 @@ function pgContainsAllTerms(index: SearchIndex, terms: string[], owner?: Owner, 
   const plan = tokenPlan(terms);
   if (!plan) return containsAllTerms(column, terms);
   const keys = candidates ? sql`select k from ${sql.table(candidates)}` : tokenMatchKeys(plan, owner);
-  const found = sql<SqlBool>`${sql.ref(`${index.table}.id`)} in (${keys})`;
+  // = any(array(...)), not in (...): the rows are then fetched by one bitmap scan, each page once and
+  // in order, instead of an index lookup per key (6,665 of them: ~60 against ~70 ms with the scoring).
+  const found = sql<SqlBool>`${sql.ref(`${index.table}.id`)} = any(array(${keys}))`;
   return plan.recheck.length === 0 ? found : sql<SqlBool>`${found} and ${containsAllTerms(column, plan.recheck)}`;
 }
 
