@@ -129,9 +129,8 @@ export async function indexedMatchKeys(db: Kysely<any>, index: SearchIndex, term
 function pgTokenKeys(terms: string[], owner?: Owner): RawBuilder<{ k: unknown }> | undefined {
   const plan = tokenPlan(terms);
   if (!plan) return undefined;
-  const keys = tokenMatchKeys(plan, owner);
-  if (plan.recheck.length === 0) return keys;
-  return sql<{ k: unknown }>`select s.id as k from sheets as s where s.id in (${keys}) and ${containsAllTerms('s.search_text', plan.recheck)}`;
+  if (plan.recheck.length === 0) return tokenMatchKeys(plan, owner);
+  return sql<{ k: unknown }>`select sheets.id as k from sheets where ${pgContainsAllTerms(SHEETS_SEARCH, terms, owner)}`;
 }
 
 /**

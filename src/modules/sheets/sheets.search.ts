@@ -66,9 +66,10 @@ async function searchOnce(db: Db, f: SheetListFilter & { sort?: SearchSort }, op
 /**
  * By relevance without reader threads (PostgreSQL): the same rule as countIfCommon, on an exact count.
  * The token index nominates the owner's candidates without reading a text: when they are few they are
- * ranked at once (pgRankedIfFew), else counted first, and the count decides. A term it cannot look up (only separators) leaves the LIKE: then the planner's estimate (no rows
- * read) picks the queries likely to be common, and only those are counted before ranking; for the
- * others the ranked statement's own total settles it.
+ * ranked at once (pgRankedIfFew), else counted, and the count decides. Terms of separators alone
+ * (nothing to look up) leave the LIKE: then the planner's estimate (no rows read) picks the queries
+ * likely to be common, and only those are counted before ranking; for the others the ranked
+ * statement's own total settles it.
  */
 async function rankedOrCommon(db: Db, f: SheetListFilter, opts: SearchOptions, plan: PlanOptions): Promise<{ rows: SheetRow[]; total: number }> {
   const few = dialectOf(db) === 'postgres' ? await pgRankedIfFew(db, f, opts.rankMaxMatches) : undefined;
