@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { dialects, startServer, type TestServer } from './helpers.js';
 import { tokenMatchKeys, tokenPlan } from '../src/db/pg-token-index.js';
+import { rng } from '../bench/content.js';
 
 /**
  * PostgreSQL's token index (src/db/pg-token-index.ts) must find exactly the sheets whose text holds
@@ -12,18 +13,6 @@ import { tokenMatchKeys, tokenPlan } from '../src/db/pg-token-index.js';
  */
 const skip = !dialects().includes('postgres') && 'needs TEST_POSTGRES_URL';
 
-/** Small seeded PRNG (mulberry32): the same texts every run. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const PIECES = ['mig', 'migration', 'premigrations', 'a_b', 'x', 'über', 'café', '東京', '京都', '東', '名古屋', '議事録', 'ー', 'テスト', '🚀', '100%', 'q'.repeat(70) + 'z', 'node', 'js', '한국'];
 const SEPARATORS = [' ', '.', '-', '、', '。', '/', '', '', '\u3000'];
 
@@ -31,7 +20,7 @@ describe('PostgreSQL token index', { skip }, () => {
   let s: TestServer;
   let user: { key: string; userId: string };
   let other: { key: string; userId: string };
-  const r = rng(42);
+  const r = rng(42); // seeded: the same texts every run
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
   const text = () => Array.from({ length: 2 + Math.floor(r() * 8) }, () => pick(PIECES) + pick(SEPARATORS)).join('');
 
