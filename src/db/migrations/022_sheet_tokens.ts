@@ -31,7 +31,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`insert into ${sql.table(table)} select id, user_id, trashed_at is not null, ${sql.id(tokenize)}(search_text) from sheets`.execute(db);
   await sql`insert into ${sql.table(vocab)} select distinct unnest(tokens) from ${sql.table(table)}`.execute(db);
   await sql`create index sheet_tokens_owner on ${sql.table(table)} (user_id, trashed)`.execute(db);
-  await sql`create index sheet_tokens_gin on ${sql.table(table)} using gin (${sql.id(indexed)}(tokens))`.execute(db);
+  // A write adds its ~400 tokens to the index's pending list; the write that fills the list merges it
+  // into the index. At the default 4 MB that merge held one POST for 100-200 ms: 256 kB merges more
+  // often and less each time (POST at 50 connections: 735-743 -> 812 req/s, p99 99-129 -> 89 ms).
+  await sql`create index sheet_tokens_gin on ${sql.table(table)} using gin (${sql.id(indexed)}(tokens)) with (gin_pending_list_limit = 256)`.execute(db);
   await sql`create index sheet_token_vocab_token on ${sql.table(vocab)} (token)`.execute(db);
   // pg_trgm (migration 008, when it could be created) lets a vocabulary lookup of 3+ characters skip the scan.
   const { rows } = await sql`select 1 from pg_extension where extname = 'pg_trgm'`.execute(db);
