@@ -77,13 +77,23 @@ describe('PostgreSQL token index', { skip }, () => {
     const ids: string[] = [];
     for (let i = 0; i < 60; i++) ids.push(await post(user.key, text()));
     for (let i = 0; i < 10; i++) await post(other.key, text());
+    // Runs past the tokenizer's LONG_RUN, cut by its linear path.
+    ids.push(await post(user.key, `${'東京都庁'.repeat(800)} ${'abcdefghij'.repeat(300)}x`));
     await checkAll(false);
+    for (const q of ['庁東京', '都庁東京都', 'jabcdefghija', 'ghijx', '庁 abc']) assert.equal((await found(q, false)).total, (await expected(q.split(' '), false)).length, q);
     for (const id of ids.slice(0, 15)) {
       assert.equal((await s.req('PUT', `/v1/sheets/${id}`, { key: user.key, body: { content: { col1: `<p>${escapeHtml(text())}</p>` } } })).status, 200);
     }
     for (const id of ids.slice(10, 25)) assert.equal((await s.req('DELETE', `/v1/sheets/${id}`, { key: user.key })).status, 200);
     await checkAll(false);
     await checkAll(true);
+  });
+
+  it('tokenizes a 250,000-character run in one pass', { timeout: 60_000 }, async () => {
+    // Cut with substr() (quadratic on UTF-8), a 20,000-character run took 2.1 s; this one would take minutes.
+    const id = await post(user.key, `${'会議室予約'.repeat(50_000)}`);
+    assert.deepEqual((await found('室予約会議', false)).sheets.map((x) => x.id), [id]);
+    assert.equal((await s.req('DELETE', `/v1/sheets/${id}`, { key: user.key })).status, 200);
   });
 
   it('indexes every row of a statement that inserts several', async () => {
