@@ -35,7 +35,10 @@ const WORD_WINDOW = 64;
 const WORD_TERM_MAX = WORD_WINDOW / 2;
 /** Runs longer than this are cut by the linear path of the tokenizer (TOKENIZE_SQL). */
 const LONG_RUN = 1024;
-/** CJK runs give their pieces of 2 and 3 characters: Japanese words of 3 (議事録) are as common as those of 2. */
+/**
+ * CJK runs give their pieces of 2 and 3 characters (TOKENIZE_SQL spells out both widths): Japanese
+ * words of 3 (議事録) are as common as those of 2.
+ */
 const CJK_GRAM_MAX = 3;
 
 export const SHEET_TOKENS = { table: 'sheet_tokens', vocab: 'sheet_token_vocab', tokenize: 'sheet_tokens_of', indexed: 'sheet_token_set' } as const;
