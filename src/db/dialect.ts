@@ -1,7 +1,8 @@
 import { PostgresAdapter, sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { transactionAlone } from './group-commit.js';
-import { tokenMatchKeys, tokenPlan } from './pg-token-index.js';
-import type { Db, Dialect } from './types.js';
+import { likePattern } from './like.js';
+import { tokenMatchKeys, tokenPlan, type TokenPlan } from './pg-token-index.js';
+import type { Db, Dialect, Owner } from './types.js';
 
 /**
  * The one place where SQLite and PostgreSQL differ. Everything else in the
@@ -22,20 +23,10 @@ export function searchTerms(q: string | undefined): string[] {
     .slice(0, 10);
 }
 
-function likePattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** `column` contains every term. Columns hold normalizeForSearch() text, so the match is case-insensitive on both dialects. */
 export function containsAllTerms(column: string, terms: string[]): Expression<SqlBool> {
   const parts = terms.map((t) => sql<SqlBool>`${sql.ref(column)} like ${likePattern(t)} escape '\\'`);
   return parts.length === 0 ? sql<SqlBool>`1 = 1` : sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
-}
-
-/** An account's rows in one state (live or trashed). */
-export interface Owner {
-  userId: string;
-  trashed: boolean;
 }
 
 /** Which database a Kysely instance (or transaction) talks to. */
@@ -107,45 +98,25 @@ export async function indexedContainsAllTerms(db: Kysely<any>, index: SearchInde
 }
 
 /**
- * The same rows as indexedContainsAllTerms, as a subquery of their rowKey values (column k), for a
- * search that materializes its match set once. When every term goes through the FTS index (the
- * usual case on SQLite) the keys come from the index alone, with no lookup into the table.
- */
-export async function indexedMatchKeys(db: Kysely<any>, index: SearchIndex, terms: string[]): Promise<RawBuilder<{ k: unknown }>> {
-  if (dialectOf(db) === 'sqlite' && terms.length > 0) {
-    const plan = await planTerms(db, index, terms);
-    if (plan.match) return sql`select k from (${sqliteMatchKeys(index, plan, terms, false)})`;
-  }
-  const key = sql.ref(`${index.table}.${rowKey(db)}`);
-  if (dialectOf(db) === 'postgres' && terms.length > 0) return pgTokenKeys(terms) ?? sql`select ${key} as k from ${sql.table(index.table)} where ${pgContainsAllTerms(index, terms)}`;
-  return sql`select ${key} as k from ${sql.table(index.table)} where ${containsAllTerms(`${index.table}.search_text`, terms)}`;
-}
-
-/**
- * PostgreSQL: keys (column k) of the sheets holding every term, of one owner in one state if given,
- * through the token index, with a LIKE on the texts it nominates for the terms it cannot settle alone;
- * undefined when no term has anything to look up there (separators only), which leaves the LIKE.
- */
-function pgTokenKeys(terms: string[], owner?: Owner): RawBuilder<{ k: unknown }> | undefined {
-  const plan = tokenPlan(terms);
-  if (!plan) return undefined;
-  if (plan.recheck.length === 0) return tokenMatchKeys(plan, owner);
-  return sql<{ k: unknown }>`select sheets.id as k from sheets where ${pgContainsAllTerms(SHEETS_SEARCH, terms, owner)}`;
-}
-
-/**
- * PostgreSQL: `index.table`'s row holds every term, through the token index when it can answer (its
- * keys narrowed to `owner`'s first, if given, or read from the `candidates` table of pgCappedCandidates).
+ * PostgreSQL: `index.table`'s row holds every term, through the token index when it can look the
+ * terms up (see tokenFound), else by LIKE.
  */
 function pgContainsAllTerms(index: SearchIndex, terms: string[], owner?: Owner, candidates?: string): Expression<SqlBool> {
-  const column = `${index.table}.search_text`;
   const plan = tokenPlan(terms);
-  if (!plan) return containsAllTerms(column, terms);
+  return plan ? tokenFound(index, plan, owner, candidates) : containsAllTerms(`${index.table}.search_text`, terms);
+}
+
+/**
+ * PostgreSQL: `index.table`'s row is among the keys the token index finds for `plan` (narrowed to
+ * `owner`'s first, if given, or read from the `candidates` table of pgCappedCandidates), and its text
+ * holds the terms the index cannot settle alone.
+ */
+function tokenFound(index: SearchIndex, plan: TokenPlan, owner?: Owner, candidates?: string): Expression<SqlBool> {
   const keys = candidates ? sql`select k from ${sql.table(candidates)}` : tokenMatchKeys(plan, owner);
   // = any(array(...)), not in (...): the rows are then fetched by one bitmap scan, each page once and
   // in order, instead of an index lookup per key (6,665 of them: ~60 against ~70 ms with the scoring).
   const found = sql<SqlBool>`${sql.ref(`${index.table}.id`)} = any(array(${keys}))`;
-  return plan.recheck.length === 0 ? found : sql<SqlBool>`${found} and ${containsAllTerms(column, plan.recheck)}`;
+  return plan.recheck.length === 0 ? found : sql<SqlBool>`${found} and ${containsAllTerms(`${index.table}.search_text`, plan.recheck)}`;
 }
 
 /**
@@ -163,14 +134,17 @@ export function pgCappedCandidates(terms: string[], owner: Owner, cap: number): 
  * index (~20 ms for a word in 92,000 of 100,000 sheets); undefined when the index cannot answer.
  */
 export async function pgOwnedMatchCount(db: Kysely<any>, terms: string[], owner: Owner): Promise<number | undefined> {
-  const keys = pgTokenKeys(terms, owner);
-  if (!keys) return undefined;
+  const plan = tokenPlan(terms);
+  if (!plan) return undefined;
+  // Counted from sheet_tokens alone unless some term needs its text tested.
+  const keys = plan.recheck.length === 0 ? tokenMatchKeys(plan, owner) : sql`select sheets.id from sheets where ${tokenFound(SHEETS_SEARCH, plan, owner)}`;
   const { rows } = await sql<{ n: string }>`select count(*) as n from (${keys}) as x`.execute(db);
   return Number(rows[0].n);
 }
 
 /**
- * indexedMatchKeys with a relevance per row (column r, higher is better) for `sort=relevance`.
+ * The keys (column k) of the rows holding every term, with a relevance per row (column r, higher is
+ * better) for `sort=relevance`.
  * SQLite: bm25 over the FTS match when every term goes through the index (negated: bm25 is lower
  * for better matches); when a term keeps the LIKE every row gets 0, so the order falls back to
  * newest first, and so do rows not indexed yet (they rank after the indexed matches for the few

@@ -1,4 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { likePattern } from './like.js';
+import type { Owner } from './types.js';
 
 /**
  * PostgreSQL's search index for sheets (migration 022): each sheet's search_text cut into tokens,
@@ -88,8 +90,7 @@ export interface TokenPlan {
   recheck: string[];
 }
 
-const likeContaining = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const tokensContaining = (s: string) => sql<SqlBool>`${TOKEN_SET} && array(select token from ${sql.table(SHEET_TOKENS.vocab)} where token like ${likeContaining(s)} escape '\\')`;
+const tokensContaining = (s: string) => sql<SqlBool>`${TOKEN_SET} && array(select token from ${sql.table(SHEET_TOKENS.vocab)} where token like ${likePattern(s)} escape '\\')`;
 
 /** A plan for `terms` (already normalized), or undefined when no term has a word or CJK character to look up (a term of separators only is left to the recheck). */
 export function tokenPlan(terms: string[]): TokenPlan | undefined {
@@ -122,7 +123,7 @@ export function tokenPlan(terms: string[]): TokenPlan | undefined {
 }
 
 /** Keys (column k) of the sheets the token index finds for `plan`, of one owner in one state if given; before any recheck. */
-export function tokenMatchKeys(plan: TokenPlan, owner?: { userId: string; trashed: boolean }): RawBuilder<{ k: unknown }> {
+export function tokenMatchKeys(plan: TokenPlan, owner?: Owner): RawBuilder<{ k: unknown }> {
   const ownerFilter = owner ? sql` and t.user_id = ${owner.userId} and t.trashed = ${owner.trashed}` : sql``;
   return sql<{ k: unknown }>`select t.sheet_id as k from ${sql.table(SHEET_TOKENS.table)} as t where ${sql.join(plan.conditions, sql` and `)}${ownerFilter}`;
 }

@@ -320,3 +320,9 @@ export type Trx = Transaction<Database>;
 /** Repos accept either the root handle or a transaction. */
 export type Executor = Db | Trx;
 export type Dialect = 'sqlite' | 'postgres';
+
+/** An account's rows in one state (live or trashed). */
+export interface Owner {
+  userId: string;
+  trashed: boolean;
+}

@@ -67,24 +67,29 @@ async function searchOnce(db: Db, f: SheetListFilter & { sort?: SearchSort }, op
  * By relevance without reader threads (PostgreSQL): the same rule as countIfCommon, on an exact count.
  * The token index nominates the owner's candidates without reading a text: when they are few they are
  * ranked at once (pgRankedIfFew), else counted, and the count decides. Terms of separators alone
- * (nothing to look up) leave the LIKE: then the planner's estimate (no rows read) picks the queries
- * likely to be common, and only those are counted before ranking; for the others the ranked
- * statement's own total settles it.
+ * (nothing to look up) leave the LIKE: see countIfLikelyCommon.
  */
 async function rankedOrCommon(db: Db, f: SheetListFilter, opts: SearchOptions, plan: PlanOptions): Promise<{ rows: SheetRow[]; total: number }> {
-  const few = dialectOf(db) === 'postgres' ? await pgRankedIfFew(db, f, opts.rankMaxMatches) : undefined;
-  if (few) return few;
-  const counted = dialectOf(db) === 'postgres' ? await pgOwnedMatchCount(db, f.terms, { userId: f.userId, trashed: f.trashed }) : undefined;
-  if (counted !== undefined) return (await isCommon(db, f, counted, opts)) ? newestFirst(db, f, counted) : searchStatement(db, f, plan);
-  if (dialectOf(db) === 'postgres' && (await estimatedRows(ownedMatches(db, f).select(sql`1`.as('x')))) > opts.rankMaxMatches) {
-    const { n } = await ownedMatches(db, f)
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirstOrThrow();
-    const total = Number(n);
-    return (await isCommon(db, f, total, opts)) ? newestFirst(db, f, total) : searchStatement(db, f, plan);
+  if (dialectOf(db) === 'postgres') {
+    const few = await pgRankedIfFew(db, f, opts.rankMaxMatches);
+    if (few) return few;
+    const total = (await pgOwnedMatchCount(db, f.terms, { userId: f.userId, trashed: f.trashed })) ?? (await countIfLikelyCommon(db, f, opts));
+    if (total !== undefined) return (await isCommon(db, f, total, opts)) ? newestFirst(db, f, total) : searchStatement(db, f, plan);
   }
   const ranked = await searchStatement(db, f, plan);
   return (await isCommon(db, f, ranked.total, opts)) ? newestFirst(db, f, ranked.total) : ranked;
+}
+
+/**
+ * PostgreSQL, by LIKE: the owner's matches counted when the planner's estimate (no rows read) says
+ * the query is likely common; otherwise undefined, and the ranked statement's own total settles it.
+ */
+async function countIfLikelyCommon(db: Db, f: SheetListFilter, opts: SearchOptions): Promise<number | undefined> {
+  if ((await estimatedRows(ownedMatches(db, f).select(sql`1`.as('x')))) <= opts.rankMaxMatches) return undefined;
+  const { n } = await ownedMatches(db, f)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(n);
 }
 
 /**
