@@ -4,6 +4,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Container } from './container.js';
 import { requireApiKey } from './http/auth.js';
 import { refuseBadText } from './http/bad-text.js';
+import { refuseUnknownInput } from './http/unknown-input.js';
 import { helmetHeaders, registerSecurityHeaders } from './http/security-headers.js';
 import { hotPathServer } from './http/hot-path.js';
 import { registerHealth } from './http/health.js';
@@ -87,6 +88,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       const api = v1 as unknown as ZApp;
       requireApiKey(v1, c.apiKeys, consoleCookieAuth(c.consoleSessions, c.config.publicUrl), tokens);
       refuseBadText(v1);
+      refuseUnknownInput(v1);
       registerIdempotency(v1, c.idempotency);
       registerApiKeyRoutes(api, c.apiKeys);
       registerSheetRoutes(api, c.sheets);

@@ -6,6 +6,7 @@ import { AppError, CODE_TO_STATUS, type ErrorCode as AppErrorCode } from '../err
 import { describeValidation } from '../http/errors.js';
 import { DEFAULT_RESULT_MAX_CHARS, TruncatedField, fitToBudget } from './budget.js';
 import { describeBadText, findBadText } from '../lib/bad-text.js';
+import { describeUnknownKey, findUnknownKey } from '../lib/unknown-keys.js';
 import type { AuthContext } from '../modules/api-keys/api-keys.service.js';
 import { hasScope, insufficientScope, toolScope, type Granted } from '../modules/api-keys/scopes.js';
 import { IDEMPOTENCY_KEY_RULE, checkIdempotencyKey, requestFingerprint, type IdempotencyService } from '../modules/idempotency/idempotency.service.js';
@@ -132,6 +133,8 @@ export class ToolRegistry {
         if (idempotency_key !== undefined) key = checkIdempotencyKey(idempotency_key, 'idempotency_key');
         args = rest;
       }
+      const unknownArg = findUnknownKey(spec.input, args ?? {});
+      if (unknownArg) return errorResult('invalid_request', describeUnknownKey(unknownArg, 'argument'));
       let input: unknown;
       if (spec.validate) input = spec.validate(args ?? {});
       else {
