@@ -86,8 +86,34 @@ for (const dialect of dialects()) {
       const manage = await issue({ scopes: ['sparks:manage'] });
       assert.equal((await s.req('POST', '/v1/spark?action=create', { key: manage.api_key, body: create })).status, 200);
 
-      const exporter = await issue({ scopes: ['exports:create'] });
+      const exporter = await issue({ scopes: ['exports:create', 'sheets:read'] });
       assert.equal((await s.req('POST', `/v1/sheets/${id}/export`, { key: exporter.api_key, body: { format: 'txt' } })).status, 200);
+    });
+
+    it('exporting reads the sheet: exports:create alone is 403 sheets:read on REST and MCP (audit #31 finding 5)', async () => {
+      const sheet = await s.req('POST', '/v1/sheets', { key: alice.key, body: { title: 'secret', content: { col1: '<p>private text</p>' } } });
+      const id = sheet.body.sheet.id;
+      const only = await issue({ scopes: ['exports:create'] });
+      assertScopeError(await s.req('POST', `/v1/sheets/${id}/export`, { key: only.api_key, body: { format: 'txt' } }), 'sheets:read');
+      const client = await httpClient(s, only.api_key);
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      assert.ok(!names.includes('export_sheet'), 'export_sheet is hidden without sheets:read');
+      assert.ok(names.includes('revoke_sheet_export'), 'revoking a link reads nothing: exports:create is enough');
+      toolScopeError(await client.callTool({ name: 'export_sheet', arguments: { id, format: 'txt' } }), 'sheets:read');
+      await client.close();
+
+      const both = await issue({ scopes: ['exports:create', 'sheets:read'] });
+      const made = await s.req('POST', `/v1/sheets/${id}/export`, { key: both.api_key, body: { format: 'txt' } });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      const download = await fetch(made.body.url);
+      assert.match(await download.text(), /private text/);
+      const viaMcp = await httpClient(s, both.api_key);
+      const r = await viaMcp.callTool({ name: 'export_sheet', arguments: { id, format: 'txt' } });
+      assert.notEqual(r.isError, true, JSON.stringify(r.content));
+      await viaMcp.close();
+      // sheets:read alone still may not make files.
+      const reader = await issue({ scopes: ['sheets:read'] });
+      assertScopeError(await s.req('POST', `/v1/sheets/${id}/export`, { key: reader.api_key, body: { format: 'txt' } }), 'exports:create');
     });
 
     it('webhooks:manage subscribes only to events the credential could read on the event stream', async () => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 import type { ApiKeysService, AuthContext } from '../modules/api-keys/api-keys.service.js';
 import type { ConsoleCookieAuth } from '../modules/console/console.cookie.js';
-import { requireScope, requiredScope } from '../modules/api-keys/scopes.js';
+import { requireScopes, requiredScopes } from '../modules/api-keys/scopes.js';
 import { takePlanCount } from './hot-path.js';
 
 /** Another kind of Bearer credential (OAuth access tokens), recognised by its form before API keys are tried. */
@@ -43,7 +43,6 @@ export function requireApiKey(scope: FastifyInstance, apiKeys: ApiKeysService, c
       if (counted.refusal) throw counted.refusal;
     }
     // One table for every /v1 route (by path prefix and method); MCP checks each tool instead.
-    const required = requiredScope(req.method, req.routeOptions.url, (req.query as Record<string, unknown> | undefined)?.action);
-    if (required) requireScope(req.auth.scopes, required);
+    requireScopes(req.auth.scopes, requiredScopes(req.method, req.routeOptions.url, (req.query as Record<string, unknown> | undefined)?.action));
   });
 }

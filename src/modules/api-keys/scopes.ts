@@ -33,6 +33,14 @@ export function requireScope(granted: Granted | undefined, required: string): vo
   if (!hasScope(granted, required)) throw insufficientScope(required);
 }
 
+/** Every scope of `required` (a route's or tool's list); the 403 names the first one missing. */
+export function requireScopes(granted: Granted | undefined, required: readonly string[]): void {
+  const missing = required.find((s) => !hasScope(granted, s));
+  if (missing) throw insufficientScope(missing);
+}
+
+export const hasScopes = (granted: Granted | undefined, required: readonly string[]) => required.every((s) => hasScope(granted, s));
+
 /** The first scope of `wanted` that `granted` does not cover ("*" asks for everything). */
 export function firstMissing(granted: Granted | undefined, wanted: Granted): string | undefined {
   if (!granted || granted.includes(FULL_ACCESS)) return undefined;
@@ -44,18 +52,35 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const DOMAINS: Record<string, string> = { sheets: 'sheets', sessions: 'sessions', knowledge: 'knowledge', todos: 'todos', stats: 'stats' };
 
 /**
- * The scope a /v1 request needs, from its route pattern's first segment and its method, so routes other
- * modules add under a known prefix are covered without listing them. A prefix this table does not know
- * needs full access ("*"): a new area is closed to scoped credentials until it is named here.
+ * Exporting reads the sheet (and its link downloads without a credential), so it needs sheets:read
+ * besides exports:create. A handover reads a session and writes a sheet; it shows the project's open
+ * todos only to a credential with HANDOVER_TODOS_SCOPE (src/modules/sessions/sessions.service.ts).
  */
-export function requiredScope(method: string, routeUrl: string | undefined, action?: unknown): string | undefined {
+export const EXPORT_SCOPES = ['exports:create', 'sheets:read'] as const;
+export const HANDOVER_SCOPES = ['sessions:write', 'sheets:write'] as const;
+export const HANDOVER_TODOS_SCOPE = 'todos:read';
+
+/**
+ * The scopes a /v1 request needs (all of them; none: the route checks itself or needs no credential),
+ * from its route pattern's first segment and its method, so routes other modules add under a known
+ * prefix are covered without listing them. A prefix this table does not know needs full access ("*"):
+ * a new area is closed to scoped credentials until it is named here.
+ */
+export function requiredScopes(method: string, routeUrl: string | undefined, action?: unknown): readonly string[] {
+  const one = requiredScope(method, routeUrl, action);
+  return typeof one === 'string' ? [one] : (one ?? []);
+}
+
+function requiredScope(method: string, routeUrl: string | undefined, action?: unknown): string | readonly string[] | undefined {
   if (!routeUrl?.startsWith('/v1/')) return undefined;
   const segments = routeUrl.slice(4).split('/');
   const [area] = segments;
   const read = READ_METHODS.has(method.toUpperCase());
-  // POST /v1/sheets/:id/export (and /exports): making a file is its own permission; reading them is sheets:read.
-  if (area === 'sheets' && !read && segments.some((s) => s === 'export' || s === 'exports')) return 'exports:create';
-  if (area === 'exports') return read ? 'sheets:read' : 'exports:create';
+  // POST /v1/sheets/:id/export makes a file of the sheet; revoking one (DELETE .../exports/:id) reads nothing.
+  if (area === 'sheets' && !read && segments.includes('export')) return EXPORT_SCOPES;
+  if (area === 'sheets' && !read && segments.includes('exports')) return 'exports:create';
+  if (area === 'exports') return read ? 'sheets:read' : EXPORT_SCOPES;
+  if (routeUrl === '/v1/sessions/handover') return HANDOVER_SCOPES;
   if (DOMAINS[area]) return `${DOMAINS[area]}:${read ? 'read' : 'write'}`;
   // GET /v1/spark lists what may be run and POST /v1/spark runs one, unless ?action=create makes a user
   // Spark; /v1/spark/:id is a user Spark itself. `action` is the parsed query value the handler reads,
@@ -111,10 +136,16 @@ export function requireReadableEvents(granted: Granted | undefined, events: read
 }
 
 /**
- * An MCP tool's scope from its name and read-only hint, for tools that do not name one: the same
- * domains as REST. Unknown domains need full access.
+ * An MCP tool's scopes (all of them) from its name and read-only hint, for tools that do not name
+ * them: the same rules as REST. Unknown domains need full access.
  */
-export function toolScope(name: string, readOnly: boolean): string {
+export function toolScopes(name: string, readOnly: boolean): readonly string[] {
+  if (name === 'export_sheet') return EXPORT_SCOPES;
+  if (name === 'create_handover') return HANDOVER_SCOPES;
+  return [toolScope(name, readOnly)];
+}
+
+function toolScope(name: string, readOnly: boolean): string {
   const rw = readOnly ? 'read' : 'write';
   // Listing a sheet's exports is reading, as GET /v1/sheets/{id}/exports is.
   if (/export/.test(name)) return readOnly ? 'sheets:read' : 'exports:create';

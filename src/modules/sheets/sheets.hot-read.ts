@@ -5,7 +5,7 @@ import { API_PREFIX } from '../../http/openapi.js';
 import { etagOf, notModified } from '../../http/preconditions.js';
 import type { RateLimits } from '../../http/rate-limit.js';
 import type { ApiKeysService } from '../api-keys/api-keys.service.js';
-import { requireScope, requiredScope } from '../api-keys/scopes.js';
+import { requireScopes, requiredScopes } from '../api-keys/scopes.js';
 import type { SheetsService } from './sheets.service.js';
 
 /** GetSheetResponse without a window: the sheet's JSON inside these. */
@@ -31,7 +31,7 @@ interface Deps {
  * byte for byte against each other.
  */
 export function hotSheetRead(deps: Deps): HotRoute {
-  const scope = requiredScope('GET', ROUTE)!;
+  const scopes = requiredScopes('GET', ROUTE);
   return (req) => {
     if (req.method !== 'GET' || !req.headers.authorization) return undefined;
     const match = PLAIN_PATH.exec(req.url ?? '');
@@ -41,7 +41,7 @@ export function hotSheetRead(deps: Deps): HotRoute {
   async function answer(req: IncomingMessage, id: string): Promise<HotAnswer | undefined> {
     const auth = await authenticateBearer(req.headers.authorization, deps.apiKeys, deps.tokens);
     const limitHeaders = await countPlanLimit(req, deps.limits(), auth);
-    requireScope(auth.scopes, scope);
+    requireScopes(auth.scopes, scopes);
     const read = deps.sheets.getJson(auth.userId, id);
     const { version, json } = read instanceof Promise ? await read : read;
     const headers = { ...limitHeaders, etag: etagOf(version) };
