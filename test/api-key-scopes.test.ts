@@ -116,6 +116,40 @@ for (const dialect of dialects()) {
       assertScopeError(await s.req('POST', `/v1/sheets/${id}/export`, { key: reader.api_key, body: { format: 'txt' } }), 'exports:create');
     });
 
+    it('a handover writes a sheet (sheets:write) and lists todos only with todos:read, on REST and MCP (audit #31 finding 6)', async () => {
+      const session = await s.req('POST', '/v1/sessions', { key: alice.key, body: { title: 'audit', summary: 'done', project: 'p6' } });
+      const session_id = session.body.session.id;
+      await s.req('POST', '/v1/todos', { key: alice.key, body: { project: 'p6', todos: [{ content: 'secret todo 6', status: 'pending' }] } });
+      const sheetCount = async () => (await s.req('GET', '/v1/sheets?folder=Handover', { key: alice.key })).body.total as number;
+      const before = await sheetCount();
+      assert.equal(typeof before, 'number');
+
+      const sessionsOnly = await issue({ scopes: ['sessions:write'] });
+      assertScopeError(await s.req('POST', '/v1/sessions/handover', { key: sessionsOnly.api_key, body: { session_id } }), 'sheets:write');
+      const client = await httpClient(s, sessionsOnly.api_key);
+      assert.ok(!(await client.listTools()).tools.some((t) => t.name === 'create_handover'), 'create_handover is hidden without sheets:write');
+      toolScopeError(await client.callTool({ name: 'create_handover', arguments: { session_id } }), 'sheets:write');
+      await client.close();
+      assert.equal(await sheetCount(), before, 'no sheet was made');
+
+      const noTodos = await issue({ scopes: ['sessions:write', 'sheets:write'] });
+      const withheld = await s.req('POST', '/v1/sessions/handover', { key: noTodos.api_key, body: { session_id } });
+      assert.equal(withheld.status, 200, JSON.stringify(withheld.body));
+      assert.doesNotMatch(withheld.body.sheet.content.col2, /secret todo 6/);
+      assert.match(withheld.body.sheet.content.col2, /Not included: .* may not read todos \(todos:read\)/);
+      const mcp = await httpClient(s, noTodos.api_key);
+      const viaTool = await mcp.callTool({ name: 'create_handover', arguments: { session_id } });
+      assert.notEqual(viaTool.isError, true, JSON.stringify(viaTool.content));
+      const toolSheet = (viaTool.structuredContent as { sheet: { content: { col2: string } } }).sheet;
+      assert.doesNotMatch(toolSheet.content.col2, /secret todo 6/);
+      await mcp.close();
+
+      const withTodos = await issue({ scopes: ['sessions:write', 'sheets:write', 'todos:read'] });
+      const shown = await s.req('POST', '/v1/sessions/handover', { key: withTodos.api_key, body: { session_id } });
+      assert.equal(shown.status, 200, JSON.stringify(shown.body));
+      assert.match(shown.body.sheet.content.col2, /secret todo 6/);
+    });
+
     it('webhooks:manage subscribes only to events the credential could read on the event stream', async () => {
       const hook = (key: string, events: string[]) => s.req('POST', '/v1/webhooks', { key, body: { url: 'https://example.com/h', events } });
       const manager = await issue({ scopes: ['webhooks:manage'] });

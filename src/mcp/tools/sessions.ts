@@ -68,7 +68,7 @@ export function registerSessionTools(t: ToolRegistry, c: Container): void {
     title: 'Create a handover sheet',
     description:
       'Generate a handover sheet from a saved session so the next session can pick up: the summary and files changed, ' +
-      'your next_steps as an ordered list plus the project\'s open todos, and notes. It lands in the "Handover" folder ' +
+      'your next_steps as an ordered list plus the project\'s open todos (only with the todos:read scope; the sheet says when they are left out), and notes. It lands in the "Handover" folder ' +
       'and becomes the project\'s latest handover (resource handover://{project}/latest). Fires session.handover and sheet.created.',
     input: HandoverBody,
     output: HandoverResponse,

@@ -22,7 +22,8 @@ export interface HandoverParts {
   session: SessionsTable;
   nextSteps: string[];
   notes?: string;
-  openTodos: TodosTable[];
+  /** Undefined when the credential may not read todos: the column says so instead of listing them. */
+  openTodos?: TodosTable[];
 }
 
 /**
@@ -38,7 +39,9 @@ export function handoverColumns({ session, nextSteps, notes, openTodos }: Handov
   const col2 =
     `<h2>Next steps</h2>${steps.length ? list('ol', steps.map(escapeHtml)) : '<p>None given.</p>'}` +
     `<h3>Open todos</h3>${
-      openTodos.length
+      !openTodos
+        ? '<p>Not included: the credential that made this handover may not read todos (todos:read).</p>'
+        : openTodos.length
         ? list('ul', openTodos.map((t) => `${escapeHtml(t.content)} <em>(${STATUS_LABEL[t.status] ?? t.status}, ${t.priority})</em>`))
         : '<p>No open todos.</p>'
     }`;

@@ -7,6 +7,7 @@ import { newId } from '../../ids.js';
 import { pickFields } from '../../lib/fields.js';
 import { bestSnippet } from '../../lib/snippet.js';
 import type { AuthContext } from '../api-keys/api-keys.service.js';
+import { HANDOVER_TODOS_SCOPE, hasScope } from '../api-keys/scopes.js';
 import type { SheetsService } from '../sheets/sheets.service.js';
 import type { TodosRepo } from '../todos/todos.repo.js';
 import { NO_PROJECT, OPEN_STATUSES } from '../todos/todos.service.js';
@@ -100,13 +101,16 @@ export function createSessionsService(deps: {
     handover(userId: string, input: HandoverInput, auth?: AuthContext) {
       return tx(async (trx) => {
         const session = await owned(userId, input.session_id, trx);
-        const openTodos = await todos.list({ userId, project: session.project ?? NO_PROJECT, statuses: OPEN_STATUSES }, trx);
+        // The todos are another domain's records: shown only to a credential that may read them.
+        const openTodos = hasScope(auth?.scopes, HANDOVER_TODOS_SCOPE)
+          ? (await todos.list({ userId, project: session.project ?? NO_PROJECT, statuses: OPEN_STATUSES }, trx)).reverse()
+          : undefined;
         const tags = [...new Set(['handover', ...(JSON.parse(session.tags) as string[])])];
         const sheet = await sheets.createIn(trx, userId, {
           title: `Handover: ${session.title}`,
           folder: HANDOVER_FOLDER,
           tags,
-          content: handoverColumns({ session, nextSteps: input.next_steps ?? [], notes: input.notes, openTodos: openTodos.reverse() }),
+          content: handoverColumns({ session, nextSteps: input.next_steps ?? [], notes: input.notes, openTodos }),
         }, auth);
         await outbox.emit(trx, userId, 'session.handover', { session_id: session.id, handover_id: sheet.id });
         await repo.insertHandover({ handover_id: sheet.id, user_id: userId, session_id: session.id, project: session.project, created_at: sheet.createdAt }, trx);
