@@ -19,7 +19,12 @@ export interface OAuthClient {
   redirectUris: string[];
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+/**
+ * A loopback redirect, read on the raw string: scheme and host spelled exactly so, an optional port,
+ * then path and query (no userinfo, no fragment). Nothing is parsed or normalised, so `127.1`,
+ * `2130706433`, `evil@127.0.0.1`, `/x/../cb` or a `#` never pass for a registered URI.
+ */
+const LOOPBACK_REDIRECT = /^(http:\/\/(?:127\.0\.0\.1|\[::1\]|localhost))(?::(\d{1,5}))?((?:[/?][^#]*)?)$/;
 
 /** https anywhere; http only to the loopback (RFC 8252); a private-use scheme for native apps; nothing script-like. */
 export function acceptableRedirectUri(uri: string): boolean {
@@ -31,23 +36,21 @@ export function acceptableRedirectUri(uri: string): boolean {
   }
   if (u.hash) return false;
   if (u.protocol === 'https:') return true;
-  if (u.protocol === 'http:') return LOOPBACK.has(u.hostname);
+  if (u.protocol === 'http:') return LOOPBACK_REDIRECT.test(uri);
   return /^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/.test(u.protocol) || /^(cursor|vscode|claude):$/.test(u.protocol);
 }
 
-/** Exact match, except that a loopback redirect may use any port (RFC 8252 section 7.3). */
+/**
+ * The raw strings are equal, except that a loopback redirect may use any port (RFC 8252 section 7.3:
+ * the port alone may vary). No URL parsing: a parser's normalisation is what would let variants pass.
+ */
 export function redirectMatches(registered: string[], uri: string): boolean {
   if (registered.includes(uri)) return true;
-  let u: URL;
-  try {
-    u = new URL(uri);
-  } catch {
-    return false;
-  }
-  if (u.protocol !== 'http:' || !LOOPBACK.has(u.hostname)) return false;
+  const asked = LOOPBACK_REDIRECT.exec(uri);
+  if (!asked) return false;
   return registered.some((r) => {
-    const v = new URL(r);
-    return v.protocol === 'http:' && v.hostname === u.hostname && v.pathname === u.pathname && v.search === u.search;
+    const known = LOOPBACK_REDIRECT.exec(r);
+    return !!known && known[1] === asked[1] && known[3] === asked[3];
   });
 }
 
