@@ -12,7 +12,7 @@ import { registerIdempotency } from './http/idempotency.js';
 import { registerHttpMetrics } from './http/metrics.js';
 import { withRedactedUrls } from './http/log-redaction.js';
 import { registerRateLimits } from './http/rate-limit.js';
-import { registerErrorHandling } from './http/errors.js';
+import { MAX_PARAM_LENGTH, frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { API_PREFIX, registerOpenApi } from './http/openapi.js';
 import type { ZApp } from './http/types.js';
 import { registerJsonBodyParser } from './http/json-body.js';
@@ -58,7 +58,8 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
     logger: withRedactedUrls(opts.logger ?? { level: c.config.logLevel }),
     bodyLimit: BODY_LIMIT,
     trustProxy: c.config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
     ...(opts.hotPaths === false ? {} : { serverFactory: hotPaths }),
   }).withTypeProvider<ZodTypeProvider>();
   app.addHook('preClose', (done) => {

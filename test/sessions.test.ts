@@ -30,7 +30,9 @@ for (const dialect of dialects()) {
         project: 'api',
         tags: ['auth'],
         files_changed: ['src/a.ts', 'src/b.ts'],
+        external_id: null,
         createdAt: '2026-05-20T09:30:00.000Z',
+        updatedAt: null,
       });
       const evs = (await s.events('session.saved')).filter((e) => e.data.session_id === r.body.id);
       assert.deepEqual(evs.map((e) => [e.user_id, e.data]), [[alice.userId, { session_id: r.body.id, title: 'Auth refactor' }]]);
@@ -39,7 +41,7 @@ for (const dialect of dialects()) {
       assert.deepEqual(got.body, { success: true, session: r.body.session });
 
       const bare = await create({ title: 't', summary: 's' });
-      assert.deepEqual({ ...bare.body.session, id: 0, createdAt: 0 }, { id: 0, title: 't', summary: 's', project: null, tags: [], files_changed: [], createdAt: 0 });
+      assert.deepEqual({ ...bare.body.session, id: 0, createdAt: 0 }, { id: 0, title: 't', summary: 's', project: null, tags: [], files_changed: [], external_id: null, createdAt: 0, updatedAt: null });
     });
 
     it('rejects bad input with 400 naming the field', async () => {
@@ -68,7 +70,7 @@ for (const dialect of dialects()) {
       assert.equal(def.body.total, 23);
       assert.equal(def.body.sessions.length, 20);
       assert.equal(def.body.sessions[0].title, 's22');
-      assert.deepEqual(Object.keys(def.body.sessions[0]).sort(), ['createdAt', 'files_changed', 'id', 'project', 'summary', 'tags', 'title']);
+      assert.deepEqual(Object.keys(def.body.sessions[0]).sort(), ['createdAt', 'external_id', 'files_changed', 'id', 'project', 'summary', 'tags', 'title', 'updatedAt']);
       assert.equal((await s.req('GET', '/v1/sessions?limit=500', { key: bob.key })).body.sessions.length, 23, 'limit is clamped, not rejected');
       const odd = await s.req('GET', '/v1/sessions?project=odd&limit=3&offset=1', { key: bob.key });
       assert.equal(odd.body.total, 11);

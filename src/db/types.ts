@@ -122,6 +122,10 @@ export interface SessionsTable {
   files_changed: string;
   search_text: string;
   created_at: string;
+  /** The client's own reference for upserts (migration 023), unique per account; null when saved without one. */
+  external_id: string | null;
+  /** Null until the session is first changed after creation. */
+  updated_at: string | null;
 }
 
 export interface KnowledgeTable {

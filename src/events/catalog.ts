@@ -32,6 +32,13 @@ export const EVENT_SCHEMAS = {
   }),
   'session.saved': z.strictObject({ session_id: z.string(), title: z.string() }),
   'session.handover': z.strictObject({ session_id: z.string(), handover_id: z.string() }),
+  // Extension beyond the spec: a saved session changed (PUT /sessions/external/{external_id}, PATCH /sessions/{id}).
+  'session.updated': z.strictObject({
+    session_id: z.string(),
+    title: z.string().describe('The title after the change.'),
+    changes: z.array(z.enum(['title', 'summary', 'project', 'tags', 'files_changed'])).describe('The fields the write changed.'),
+    updated_at: ts,
+  }),
   'knowledge.saved': z.strictObject({ type: z.enum(['solution', 'snippet']), id: z.string(), title: z.string() }),
   'export.completed': z.strictObject({ sheet_id: z.string(), format: z.string(), url: z.string() }),
   // Extensions beyond the spec's Events table, so the console's todo board updates live.

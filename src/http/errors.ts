@@ -35,6 +35,15 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message: string,
   return reply.code(CODE_TO_STATUS[code]).type('application/json').send({ success: false, error: message, code, ...extra });
 }
 
+/** Path parameter length limit of the router (routerOptions.maxParamLength in src/app.ts). */
+export const MAX_PARAM_LENGTH = 200;
+
+/** Errors the router raises before any route runs (Fastify's frameworkErrors), in our error shape. */
+export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply) {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, 'invalid_request', `path parameter too long: at most ${MAX_PARAM_LENGTH} characters`);
+  return sendError(reply, 'invalid_request', 'The URL is malformed (e.g. a bad percent-encoding)');
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof AppError) {

@@ -108,6 +108,7 @@ export const EVENT_READ_SCOPES: Record<EventName, readonly Scope[]> = {
   'export.completed': ['sheets:read'],
   'session.saved': ['sessions:read'],
   'session.handover': ['sessions:read'],
+  'session.updated': ['sessions:read'],
   'knowledge.saved': ['knowledge:read'],
   'spark.executed': ['sparks:run', 'stats:read'],
   'todos.synced': ['todos:read'],

@@ -1,4 +1,4 @@
-import { containsAllTerms } from '../../db/dialect.js';
+import { containsAllTerms, lockedForUpdate } from '../../db/dialect.js';
 import type { Db, Executor, HandoversTable, SessionsTable } from '../../db/types.js';
 
 export interface SessionListFilter {
@@ -30,6 +30,30 @@ export function createSessionsRepo(db: Db) {
     },
     async insert(row: SessionsTable, exec: Executor) {
       await exec.insertInto('sessions').values(row).execute();
+    },
+    /**
+     * Inserts unless the account already has a session with this external_id (INSERT ... ON CONFLICT DO
+     * NOTHING on both dialects). On PostgreSQL a concurrent uncommitted insert of the same reference makes
+     * this wait for that transaction, so concurrent upserts converge on one row. True when inserted.
+     */
+    async insertUnlessExternalTaken(row: SessionsTable, exec: Executor): Promise<boolean> {
+      const inserted = await exec
+        .insertInto('sessions')
+        .values(row)
+        .onConflict((oc) => oc.columns(['user_id', 'external_id']).doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      return inserted !== undefined;
+    },
+    findByExternalIdLocked(userId: string, externalId: string, exec: Executor) {
+      const q = exec.selectFrom('sessions').selectAll().where('user_id', '=', userId).where('external_id', '=', externalId);
+      return lockedForUpdate(exec, q).executeTakeFirst();
+    },
+    findByIdLocked(id: string, exec: Executor) {
+      return lockedForUpdate(exec, exec.selectFrom('sessions').selectAll().where('id', '=', id)).executeTakeFirst();
+    },
+    async update(id: string, patch: Partial<SessionsTable>, exec: Executor) {
+      await exec.updateTable('sessions').set(patch).where('id', '=', id).execute();
     },
     async insertHandover(row: HandoversTable, exec: Executor) {
       await exec.insertInto('handovers').values(row).execute();

@@ -5,11 +5,14 @@ import type { SessionsService } from './sessions.service.js';
 import {
   CreateSessionBody,
   CreateSessionResponse,
+  ExternalIdParams,
   HandoverBody,
   HandoverResponse,
   ListSessionsQuery,
   ListSessionsResponse,
   SessionResponse,
+  UpdateSessionBody,
+  UpsertSessionResponse,
 } from './sessions.schemas.js';
 
 export function registerSessionRoutes(app: ZApp, sessions: SessionsService) {
@@ -30,6 +33,35 @@ export function registerSessionRoutes(app: ZApp, sessions: SessionsService) {
   app.get('/sessions/:id', {
     schema: { tags, operationId: 'getSession', summary: 'Fetch one session', params: IdParams, response: responses(SessionResponse, 403, 404) },
     handler: async (req) => ({ success: ok, session: await sessions.get(req.auth.userId, req.params.id) }),
+  });
+  app.put('/sessions/external/:external_id', {
+    schema: {
+      tags,
+      operationId: 'upsertSessionByExternalId',
+      summary: "Save a session under the client's own reference: 201 creates it, 200 replaces the fields of the one saved before",
+      description:
+        'For clients that save the same session several times (Claude Code passes cc:<session_id>). Omitted optional fields become empty. ' +
+        'Concurrent calls with one external_id converge on one session. Fires session.saved on create, session.updated when a field changed.',
+      params: ExternalIdParams,
+      body: CreateSessionBody,
+      response: { ...responses(UpsertSessionResponse, 413, 415), 201: UpsertSessionResponse },
+    },
+    handler: async (req, reply) => {
+      const { created, session } = await sessions.upsert(req.auth.userId, req.params.external_id, req.body);
+      return reply.code(created ? 201 : 200).send({ success: ok, created, id: session.id, session });
+    },
+  });
+  app.patch('/sessions/:id', {
+    schema: {
+      tags,
+      operationId: 'updateSession',
+      summary: 'Change some fields of a saved session (title, summary, project, tags, files_changed)',
+      description: 'Fires session.updated when a field changed.',
+      params: IdParams,
+      body: UpdateSessionBody,
+      response: responses(SessionResponse, 403, 404, 413, 415),
+    },
+    handler: async (req) => ({ success: ok, session: await sessions.update(req.auth.userId, req.params.id, req.body) }),
   });
   app.post('/sessions/handover', {
     schema: {

@@ -11,7 +11,9 @@ export const Session = z
     project: z.string().nullable().describe('null when the session was saved without a project.'),
     tags: z.array(z.string()),
     files_changed: z.array(z.string()),
+    external_id: z.string().nullable().describe('The client\'s own reference (PUT /sessions/external/{external_id}); null when saved without one.'),
     createdAt: Timestamp,
+    updatedAt: Timestamp.nullable().describe('When the session was last changed; null when never changed since it was saved.'),
   })
   .meta({ id: 'Session' });
 export type SessionView = z.infer<typeof Session>;
@@ -33,6 +35,20 @@ export const CreateSessionBody = z.object({
 });
 export type CreateSessionInput = z.infer<typeof CreateSessionBody>;
 
+export const EXTERNAL_ID_MAX = 200;
+export const ExternalId = z
+  .string()
+  .min(1, 'external_id must not be empty')
+  .max(EXTERNAL_ID_MAX, `external_id must be at most ${EXTERNAL_ID_MAX} characters`)
+  .regex(/^[A-Za-z0-9._:-]+$/, 'external_id may contain only letters, digits and . _ : - (e.g. cc:<session id>)')
+  .describe('The client\'s own reference for the session, unique per account, e.g. cc:<Claude Code session_id>.');
+export const ExternalIdParams = z.object({ external_id: ExternalId });
+
+export const UpdateSessionBody = CreateSessionBody.partial()
+  .extend({ project: CreateSessionBody.shape.project.unwrap().nullable().optional().describe('"" or null: no project.') })
+  .describe('Only the fields given change; at least one is needed.');
+export type UpdateSessionInput = z.infer<typeof UpdateSessionBody>;
+
 export const HandoverBody = z.object({
   session_id: z.string().min(1, 'session_id must not be empty').max(100),
   next_steps: z.array(z.string().max(10_000)).max(200).optional(),
@@ -46,6 +62,9 @@ export const SessionListItem = Session.partial()
 export const ListSessionsResponse = z.object({ success: z.literal(true), sessions: z.array(SessionListItem), total: z.number().int() });
 export const SessionResponse = z.object({ success: z.literal(true), session: Session });
 export const CreateSessionResponse = z.object({ success: z.literal(true), id: z.string(), session: Session });
+export const UpsertSessionResponse = CreateSessionResponse.extend({
+  created: z.boolean().describe('true (status 201) when this call created the session, false (200) when it updated the existing one.'),
+});
 export const HandoverResponse = z.object({
   success: z.literal(true),
   handover_id: z.string().describe('Id of the generated handover sheet.'),

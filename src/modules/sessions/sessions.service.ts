@@ -1,9 +1,8 @@
 import type { Clock } from '../../clock.js';
-import { normalizeForSearch, searchTerms } from '../../db/dialect.js';
-import type { SessionsTable, Trx } from '../../db/types.js';
+import { searchTerms } from '../../db/dialect.js';
+import type { Trx } from '../../db/types.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
-import { newId } from '../../ids.js';
 import { pickFields } from '../../lib/fields.js';
 import { bestSnippet } from '../../lib/snippet.js';
 import type { AuthContext } from '../api-keys/api-keys.service.js';
@@ -13,28 +12,12 @@ import type { TodosRepo } from '../todos/todos.repo.js';
 import { NO_PROJECT, OPEN_STATUSES } from '../todos/todos.service.js';
 import { handoverColumns } from './sessions.handover.js';
 import type { SessionsRepo } from './sessions.repo.js';
-import type { CreateSessionInput, HandoverInput, SessionView } from './sessions.schemas.js';
+import type { HandoverInput } from './sessions.schemas.js';
+import { createSessionWrites, toSessionView } from './sessions.write.js';
 
 export const LIST_DEFAULT = 20;
 export const LIST_MAX = 100;
 export const HANDOVER_FOLDER = 'Handover';
-
-export function toSessionView(row: SessionsTable): SessionView {
-  return {
-    id: row.id,
-    title: row.title,
-    summary: row.summary,
-    project: row.project,
-    tags: JSON.parse(row.tags) as string[],
-    files_changed: JSON.parse(row.files_changed) as string[],
-    createdAt: row.created_at,
-  };
-}
-
-/** What q searches: title, summary, project and tags. */
-function sessionSearchText(s: { title: string; summary: string; project: string | null; tags: string[] }): string {
-  return normalizeForSearch([s.title, s.summary, s.project ?? '', s.tags.join(' ')].join('\n'));
-}
 
 export function createSessionsService(deps: {
   repo: SessionsRepo;
@@ -44,7 +27,7 @@ export function createSessionsService(deps: {
   tx: TxRunner;
   clock: Clock;
 }) {
-  const { repo, todos, sheets, outbox, tx, clock } = deps;
+  const { repo, todos, sheets, outbox, tx } = deps;
 
   async function owned(userId: string, id: string, exec?: Trx) {
     const row = await repo.findById(id, exec);
@@ -54,6 +37,8 @@ export function createSessionsService(deps: {
   }
 
   return {
+    ...createSessionWrites(deps),
+
     async list(userId: string, query: { q?: string; project?: string; limit?: number; offset?: number; fields?: string[] }) {
       const terms = searchTerms(query.q);
       const { rows, total } = await repo.list({
@@ -73,28 +58,6 @@ export function createSessionsService(deps: {
 
     async get(userId: string, id: string) {
       return toSessionView(await owned(userId, id));
-    },
-
-    create(userId: string, input: CreateSessionInput) {
-      return tx(async (trx) => {
-        const now = clock.now();
-        const tags = input.tags ?? [];
-        const project = input.project ? input.project : null;
-        const row: SessionsTable = {
-          id: newId('ses', now.getTime()),
-          user_id: userId,
-          title: input.title,
-          summary: input.summary,
-          project,
-          tags: JSON.stringify(tags),
-          files_changed: JSON.stringify(input.files_changed ?? []),
-          search_text: sessionSearchText({ title: input.title, summary: input.summary, project, tags }),
-          created_at: now.toISOString(),
-        };
-        await repo.insert(row, trx);
-        await outbox.emit(trx, userId, 'session.saved', { session_id: row.id, title: row.title });
-        return toSessionView(row);
-      });
     },
 
     /** A handover is a sheet built from the session; sheet, sheet.created and session.handover commit together. */
