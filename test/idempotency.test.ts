@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { manualClock } from '../src/clock.js';
-import { requestFingerprint } from '../src/modules/idempotency/idempotency.service.js';
+import { idempotencyOwner, requestFingerprint } from '../src/modules/idempotency/idempotency.service.js';
 import { assertError, createPgDatabase, dialects, startServer, type TestServer } from './helpers.js';
 import { httpClient, ok, toolError } from './mcp-helpers.js';
 import { startProcess, type ServerProcess } from './processes.js';
@@ -63,7 +63,8 @@ for (const dialect of dialects()) {
 
     it('a request still running answers 409 idempotency_key_in_progress', async () => {
       const body = { title: 'Slow' };
-      const claim = await s.c.idempotency.begin(alice.userId, 'held-key', requestFingerprint('POST', '/v1/sheets', body));
+      const owner = idempotencyOwner(await s.c.apiKeys.authenticate(`Bearer ${alice.key}`));
+      const claim = await s.c.idempotency.begin(owner, 'held-key', requestFingerprint('POST', '/v1/sheets', body));
       assert.equal(claim.kind, 'run');
       assertError(await post('/v1/sheets', body, 'held-key'), 409, 'idempotency_key_in_progress', /still running/);
       if (claim.kind === 'run') await claim.release();
@@ -124,7 +125,7 @@ for (const dialect of dialects()) {
       assert.equal((await post('/v1/sheets', { title: 'Ok' }, '~!@#$%^&*()_+{}|:"<>?')).status, 200);
     });
 
-    it('keys belong to one account', async () => {
+    it('keys belong to one account (and credential: test/idempotency-credentials.test.ts)', async () => {
       const bob = await s.user('pro');
       const a = await post('/v1/sheets', { title: 'Mine' }, 'shared-key');
       const b = await post('/v1/sheets', { title: 'Mine' }, 'shared-key', bob.key);

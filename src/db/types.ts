@@ -164,6 +164,8 @@ export interface TodosTable {
 /** A claimed Idempotency-Key (src/http/idempotency.ts): status and response stay null while the first request runs. */
 export interface IdempotencyKeysTable {
   user_id: string;
+  /** The credential that sent the key (AuthContext.keyId: API key or OAuth grant); only it gets the replay. */
+  credential_id: string;
   key: string;
   /** Hash of method, path and body: a reuse with another request is refused. */
   fingerprint: string;

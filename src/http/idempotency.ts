@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   IDEMPOTENCY_KEY_RULE,
   checkIdempotencyKey,
+  idempotencyOwner,
   requestFingerprint,
   type IdempotencyClaim,
   type IdempotencyService,
@@ -20,9 +21,9 @@ export const IdempotencyHeaders = z.object({
     .string()
     .optional()
     .describe(
-      `${IDEMPOTENCY_KEY_RULE}, else 400. The same account, key, method, path and body within 24 hours replays the first 2xx answer ` +
+      `${IDEMPOTENCY_KEY_RULE}, else 400. The same credential (API key or OAuth grant), key, method, path and body within 24 hours replays the first 2xx answer ` +
         '(status and body, with Idempotent-Replayed: true) and does nothing again. Only 2xx answers are kept. ' +
-        'Same key with another request: 422 idempotency_key_reused; while the first is still running: 409 idempotency_key_in_progress.',
+        'Another credential of the account using the same key runs its own request. Same key with another request: 422 idempotency_key_reused; while the first is still running: 409 idempotency_key_in_progress.',
     ),
 });
 
@@ -71,7 +72,9 @@ export function registerIdempotency(scope: FastifyInstance, idempotency: Idempot
     const header = req.headers['idempotency-key'];
     if (header === undefined) return;
     const key = checkIdempotencyKey(header, 'header Idempotency-Key');
-    const outcome = await idempotency.begin(req.auth.userId, key, requestFingerprint(req.method, req.url, req.body));
+    // The onRequest hook has already checked this credential (expiry, status) and the route's scope;
+    // the stored answer is this credential's own, so nothing it could not get itself is replayed.
+    const outcome = await idempotency.begin(idempotencyOwner(req.auth), key, requestFingerprint(req.method, req.url, req.body));
     if (outcome.kind === 'run') {
       req.idempotencyClaim = outcome;
       return;

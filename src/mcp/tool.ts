@@ -9,7 +9,7 @@ import { describeBadText, findBadText } from '../lib/bad-text.js';
 import { describeUnknownKey, findUnknownKey } from '../lib/unknown-keys.js';
 import type { AuthContext } from '../modules/api-keys/api-keys.service.js';
 import { hasScopes, requireScopes, toolScopes, type Granted } from '../modules/api-keys/scopes.js';
-import { IDEMPOTENCY_KEY_RULE, checkIdempotencyKey, requestFingerprint, type IdempotencyService } from '../modules/idempotency/idempotency.service.js';
+import { IDEMPOTENCY_KEY_RULE, checkIdempotencyKey, idempotencyOwner, requestFingerprint, type IdempotencyService } from '../modules/idempotency/idempotency.service.js';
 
 /** Resolves the caller's account. HTTP passes the request's auth; stdio re-checks its key on every call. */
 export type AuthSource = () => Promise<AuthContext>;
@@ -144,7 +144,7 @@ export class ToolRegistry {
       }
       const execute = async () => spec.output.parse(await spec.run(input as z.output<z.ZodObject>, caller));
       if (key === undefined || !this.idempotency) return okResult(await execute(), this.maxResultChars, input as Record<string, unknown>, 'offset' in spec.input.shape);
-      const outcome = await this.idempotency.begin(caller.userId, key, requestFingerprint('MCP', `tools/call ${name}`, args ?? {}));
+      const outcome = await this.idempotency.begin(idempotencyOwner(caller), key, requestFingerprint('MCP', `tools/call ${name}`, args ?? {}));
       if (outcome.kind === 'replay') {
         const replayed = okResult(JSON.parse(outcome.response), this.maxResultChars, input as Record<string, unknown>, 'offset' in spec.input.shape);
         return { ...replayed, _meta: { idempotent_replayed: true } };

@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { SecretBox } from '../../webhooks/secrets.js';
 import { AppError, invalid } from '../../errors.js';
-import type { IdempotencyRepo } from './idempotency.repo.js';
+import type { AuthContext } from '../api-keys/api-keys.service.js';
+import type { IdempotencyOwner, IdempotencyRepo } from './idempotency.repo.js';
+
+export type { IdempotencyOwner };
+
+/** The credential a key belongs to: keyId is the API key, or the OAuth grant (a console session: the key that opened it). */
+export const idempotencyOwner = (auth: Pick<AuthContext, 'userId' | 'keyId'>): IdempotencyOwner => ({ userId: auth.userId, credentialId: auth.keyId });
 
 /** How long a finished answer is replayed. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
@@ -58,24 +64,29 @@ export function createIdempotencyService(deps: { repo: IdempotencyRepo; clock: C
   }
 
   return {
-    /** Claims the key for this request, or answers how a repeat must be treated (replay, 409 or 422). */
-    async begin(userId: string, key: string, fingerprint: string): Promise<IdempotencyClaim | IdempotencyReplay> {
+    /**
+     * Claims the key for this request, or answers how a repeat must be treated (replay, 409 or 422).
+     * Keys are the credential's own: another credential of the account using the same key and body
+     * runs its own request (under its own scopes), never receiving this one's answer, which may hold
+     * what only this credential could get (a new key with its scopes, a webhook's secret).
+     */
+    async begin(owner: IdempotencyOwner, key: string, fingerprint: string): Promise<IdempotencyClaim | IdempotencyReplay> {
       for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
         const now = clock.now();
         const createdAt = now.toISOString();
-        const row = { user_id: userId, key, fingerprint, status: null, response: null, created_at: createdAt, expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString() };
+        const row = { user_id: owner.userId, credential_id: owner.credentialId, key, fingerprint, status: null, response: null, created_at: createdAt, expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString() };
         if (await repo.claim(row)) {
           return {
             kind: 'run',
-            complete: (status, response) => repo.complete(userId, key, createdAt, status, box.encrypt(response)),
-            release: () => repo.release(userId, key, createdAt),
+            complete: (status, response) => repo.complete(owner, key, createdAt, status, box.encrypt(response)),
+            release: () => repo.release(owner, key, createdAt),
           };
         }
-        const held = await repo.find(userId, key);
+        const held = await repo.find(owner, key);
         if (!held) continue; // released or purged in between: claim again
         const abandoned = held.status === null && Date.parse(held.created_at) + ABANDONED_CLAIM_MS <= now.getTime();
         if (held.expires_at <= createdAt || abandoned) {
-          await repo.release(userId, key, held.created_at);
+          await repo.release(owner, key, held.created_at);
           continue;
         }
         if (held.fingerprint !== fingerprint) {
@@ -84,7 +95,7 @@ export function createIdempotencyService(deps: { repo: IdempotencyRepo; clock: C
         if (held.status === null || held.response === null) break;
         const response = unseal(held.response);
         if (response === undefined) {
-          await repo.release(userId, key, held.created_at);
+          await repo.release(owner, key, held.created_at);
           continue;
         }
         return { kind: 'replay', status: held.status, response };
