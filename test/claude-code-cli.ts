@@ -1,0 +1,142 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import type { FakeAnthropic } from './fake-anthropic.js';
+
+/**
+ * Runs the real Claude Code CLI (the devDependency @anthropic-ai/claude-code) offline: HOME is a
+ * fresh temp folder, the Messages API is test/fake-anthropic.ts, nothing is fetched at run time.
+ * Findings about the CLI's behaviour that these helpers rely on: /work/notes/claude-cli.md, kept
+ * in short form in docs/claude-code.md.
+ */
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
+export const PLUGIN_DIR = path.join(REPO_ROOT, 'plugins', 'claude-code');
+
+function platformPackage(): string {
+  const musl = process.platform === 'linux' && (process.report?.getReport() as any)?.header?.glibcVersionRuntime === undefined;
+  return `@anthropic-ai/claude-code-${process.platform}-${process.arch}${musl ? '-musl' : ''}`;
+}
+
+/** The native binary of the installed CLI: the platform package, else the wrapper's linked copy. */
+export function claudeBinary(): string {
+  const require = createRequire(import.meta.url);
+  const exe = process.platform === 'win32' ? 'claude.exe' : 'claude';
+  for (const spec of [`${platformPackage()}/${exe}`, '@anthropic-ai/claude-code/bin/claude.exe']) {
+    try {
+      const file = require.resolve(spec);
+      if (fs.statSync(file).size > 1_000_000) return file;
+    } catch {
+      /* try the next */
+    }
+  }
+  throw new Error('Claude Code CLI not installed: run npm install (devDependency @anthropic-ai/claude-code)');
+}
+
+export function tempDir(prefix: string): string {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+}
+
+/** A git repository (one commit) whose origin is `remote`, as a user's checkout would be. */
+export function gitProject(remote = 'https://github.com/acme/rocket-app.git'): string {
+  const dir = tempDir('cc-proj-');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+  git('init', '-q');
+  git('remote', 'add', 'origin', remote);
+  fs.writeFileSync(path.join(dir, 'README.md'), '# rocket\n');
+  git('add', 'README.md');
+  git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-qm', 'init');
+  return dir;
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** The --output-format json result line, when there was one. */
+  result: any;
+  ms: number;
+}
+
+/**
+ * The environment of a run: only what a user's shell would give plus ours, so nothing of the
+ * environment the tests themselves run in (a Claude Code session, say) leaks into the CLI.
+ */
+export function cliEnv(home: string, fake: Pick<FakeAnthropic, 'url'> | undefined, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
+    HOME: home,
+    LANG: 'C.UTF-8',
+    TMPDIR: os.tmpdir(),
+    ...(fake ? { ANTHROPIC_BASE_URL: fake.url } : {}),
+    ANTHROPIC_API_KEY: 'dummy',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    // bypassPermissions refuses to run as root unless told it is in a sandbox (CI containers run as root).
+    IS_SANDBOX: '1',
+    ...extra,
+  };
+}
+
+/** Runs `claude <args>` and collects its output; kills it after `timeoutMs`. */
+export function runCli(args: string[], o: { cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<CliResult> {
+  const started = Date.now();
+  const child = spawn(claudeBinary(), args, { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 60_000);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      let result: any;
+      try {
+        result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '');
+      } catch {
+        /* not a json run */
+      }
+      resolve({ code, stdout, stderr, result, ms: Date.now() - started });
+    });
+  });
+}
+
+export interface SessionRun {
+  home: string;
+  cwd: string;
+  prompt: string;
+  fake: FakeAnthropic;
+  env?: Record<string, string>;
+  /** Load the plugin from this directory (default: the repository's plugin); null: only what is installed. */
+  pluginDir?: string | null;
+  resume?: string;
+  timeoutMs?: number;
+}
+
+/** One print-mode session: `claude -p <prompt>` with the plugin, permissions bypassed, JSON result. */
+export async function runSession(o: SessionRun): Promise<CliResult> {
+  const args = ['-p', o.prompt, '--output-format', 'json', '--permission-mode', 'bypassPermissions'];
+  const plugin = o.pluginDir === undefined ? PLUGIN_DIR : o.pluginDir;
+  if (plugin) args.push('--plugin-dir', plugin);
+  if (o.resume) args.push('--resume', o.resume);
+  const r = await runCli(args, { cwd: o.cwd, env: cliEnv(o.home, o.fake, o.env), timeoutMs: o.timeoutMs });
+  if (r.code !== 0 || r.result?.is_error) {
+    throw new Error(`claude exited ${r.code} after ${r.ms} ms\nstdout: ${r.stdout.slice(0, 2000)}\nstderr: ${r.stderr.slice(0, 2000)}`);
+  }
+  return r;
+}
+
+/** The session's transcript lines (~/.claude/projects/<cwd>/<session_id>.jsonl), parsed. */
+export function transcript(home: string, sessionId: string): any[] {
+  const root = path.join(home, '.claude', 'projects');
+  for (const dir of fs.readdirSync(root)) {
+    const file = path.join(root, dir, `${sessionId}.jsonl`);
+    if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  }
+  throw new Error(`no transcript for ${sessionId} under ${root}`);
+}
