@@ -55,9 +55,35 @@ export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
-  /** The --output-format json result line, when there was one. */
+  /** The result line of --output-format json or stream-json, when there was one. */
   result: any;
+  /** stream-json lines, each with the time it reached us (ms since the start). */
+  lines: { at: number; line: any }[];
   ms: number;
+}
+
+export interface HookRun {
+  /** e.g. "SessionStart:startup", "PostToolUse:TaskCreate", "TaskCreated". */
+  name: string;
+  event: string;
+  exitCode: number | undefined;
+  outcome: string | undefined;
+  /** From hook_started to hook_response as seen on the CLI's stdout. */
+  ms: number;
+}
+
+/** The hooks a stream-json run reported (--include-hook-events), with how long each took. */
+export function hookRuns(r: CliResult): HookRun[] {
+  const started = new Map<string, number>();
+  const runs: HookRun[] = [];
+  for (const { at, line } of r.lines) {
+    if (line.type !== 'system') continue;
+    if (line.subtype === 'hook_started') started.set(line.hook_id, at);
+    if (line.subtype === 'hook_response') {
+      runs.push({ name: line.hook_name, event: line.hook_event, exitCode: line.exit_code, outcome: line.outcome, ms: at - (started.get(line.hook_id) ?? at) });
+    }
+  }
+  return runs;
 }
 
 /**
@@ -88,7 +114,20 @@ export function runCli(args: string[], o: { cwd: string; env: Record<string, str
   const child = spawn(claudeBinary(), args, { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+  const lines: CliResult['lines'] = [];
+  let partial = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+    const parts = (partial + d).split('\n');
+    partial = parts.pop()!;
+    for (const text of parts) {
+      try {
+        lines.push({ at: Date.now() - started, line: JSON.parse(text) });
+      } catch {
+        /* not a stream-json line */
+      }
+    }
+  });
   child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
   const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 60_000);
   return new Promise((resolve, reject) => {
@@ -101,7 +140,7 @@ export function runCli(args: string[], o: { cwd: string; env: Record<string, str
       } catch {
         /* not a json run */
       }
-      resolve({ code, stdout, stderr, result, ms: Date.now() - started });
+      resolve({ code, stdout, stderr, result: result?.type === 'result' ? result : undefined, lines, ms: Date.now() - started });
     });
   });
 }
@@ -118,9 +157,12 @@ export interface SessionRun {
   timeoutMs?: number;
 }
 
-/** One print-mode session: `claude -p <prompt>` with the plugin, permissions bypassed, JSON result. */
+/**
+ * One print-mode session: `claude -p <prompt>` with the plugin, permissions bypassed, stream-json
+ * output with the hook events (see hookRuns).
+ */
 export async function runSession(o: SessionRun): Promise<CliResult> {
-  const args = ['-p', o.prompt, '--output-format', 'json', '--permission-mode', 'bypassPermissions'];
+  const args = ['-p', o.prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--permission-mode', 'bypassPermissions'];
   const plugin = o.pluginDir === undefined ? PLUGIN_DIR : o.pluginDir;
   if (plugin) args.push('--plugin-dir', plugin);
   if (o.resume) args.push('--resume', o.resume);
