@@ -8,11 +8,14 @@ import { refuseUnknownInput } from './http/unknown-input.js';
 import { helmetHeaders, registerSecurityHeaders } from './http/security-headers.js';
 import { hotPathServer } from './http/hot-path.js';
 import { registerHealth } from './http/health.js';
+import { registerLanding } from './http/landing.js';
+import { registerOneLineRequestLog } from './http/request-log.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerHttpMetrics } from './http/metrics.js';
 import { withRedactedUrls } from './http/log-redaction.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { MAX_PARAM_LENGTH, frameworkErrors, registerErrorHandling } from './http/errors.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import { API_PREFIX, registerOpenApi } from './http/openapi.js';
 import type { ZApp } from './http/types.js';
 import { registerJsonBodyParser } from './http/json-body.js';
@@ -39,6 +42,8 @@ export const BODY_LIMIT = 1024 * 1024;
 export interface AppOptions {
   logger?: boolean | object;
   /** Hot paths before the framework (src/http/hot-path.ts); on unless false. Tests turn them off to compare. */
+  /** 'line': one short log line per request (a person reading a terminal) instead of Fastify's request records. */
+  requestLog?: 'records' | 'line';
   hotPaths?: boolean;
 }
 
@@ -61,6 +66,8 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
     ...(opts.hotPaths === false ? {} : { serverFactory: hotPaths }),
+    clientErrorHandler,
+    disableRequestLogging: opts.requestLog === 'line',
   }).withTypeProvider<ZodTypeProvider>();
   app.addHook('preClose', (done) => {
     closing = true;
@@ -71,6 +78,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerSecurityHeaders(app, securityHeaders);
+  if (opts.requestLog === 'line') registerOneLineRequestLog(app);
   acceptEmptyJsonBodies(app);
   await registerOpenApi(app);
   registerHttpMetrics(app, c.metrics, c.config.metricsToken);
@@ -82,6 +90,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   app.get('/healthz', { schema: { hide: true } }, async () => ({ success: true, status: 'ok' }));
   registerHealth(app, { db: c.db, redis: c.redis });
   await registerMcpRoutes(app, c);
+  registerLanding(app);
   await registerOAuthRoutes(app, { oauth: c.oauth, clients: c.oauthClients, apiKeys: c.apiKeys, consoleSessions: c.consoleSessions, publicUrl: c.config.publicUrl });
 
   await app.register(

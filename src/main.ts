@@ -13,16 +13,28 @@ program
   .description('MCP server on stdio for SHEET_WORKSPACE_API_KEY (local database, or SHEET_WORKSPACE_URL to use a running server)')
   .action(async () => (await import('./mcp/stdio.js')).runStdioMcp());
 
-const users = program.command('users').description('Manage accounts');
+const users = program
+  .command('users')
+  .description('Manage accounts (on the database DATA_DIR or DATABASE_URL names; the server may be running)')
+  .addHelpText('after', '\nLost the owner key? `users list` shows the account ids; `users key <user_id>` prints a new key.');
 users
   .command('create')
+  .description('Create an account and its first API key (printed once)')
   .requiredOption('--name <name>', 'account name')
   .option('--plan <plan>', 'free, pro or business', 'free')
   .option('--json', 'print JSON')
   .action((o) => runUsersCommand('create', o));
-users.command('list').option('--json', 'print JSON').action((o) => runUsersCommand('list', o));
+users.command('list').description('List accounts: id, plan, name').option('--json', 'print JSON').action((o) => runUsersCommand('list', o));
+users
+  .command('key')
+  .description('Give an existing account a new full-access API key (printed once); its other keys keep working')
+  .argument('<user_id>')
+  .option('--name <name>', 'name of the new key', 'cli')
+  .option('--json', 'print JSON: {user_id, api_key}')
+  .action((userId, o) => runUsersCommand('key', { ...o, userId }));
 users
   .command('set-plan')
+  .description("Change an account's plan")
   .argument('<user_id>')
   .argument('<plan>', 'free, pro or business')
   .option('--json', 'print JSON')

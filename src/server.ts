@@ -4,7 +4,7 @@ import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { createContainer } from './container.js';
 import { IDLE_COLLECT_MS, startIdleCollector } from './lib/idle-gc.js';
-import { loggerOptions } from './logging.js';
+import { loggerOptions, startBanner, urlHost } from './logging.js';
 import { startContainerNotifier, startContainerWorker } from './webhooks/start.js';
 
 export type ServeMode = 'all' | 'api' | 'worker';
@@ -20,17 +20,11 @@ export async function serve({ mode }: { mode: ServeMode }): Promise<void> {
   const logger = pino(loggerOptions(config.logLevel));
   const c = await createContainer(config, { logger });
 
-  if (config.bootstrapOwner) {
-    const owner = await c.accounts.bootstrapOwner();
-    if (owner) {
-      process.stdout.write(
-        `\nCreated the owner account ${owner.user_id} (business plan). Its API key, shown only now:\n\n  ${owner.api_key}\n\n`,
-      );
-    }
-  }
+  const owner = config.bootstrapOwner ? await c.accounts.bootstrapOwner() : null;
 
   // Worker mode serves no HTTP, so it can run beside an API process on the same PORT.
-  const app = mode === 'worker' ? null : await buildApp(c, { logger: loggerOptions(config.logLevel) });
+  const requestLog = process.stdout.isTTY ? 'line' : 'records';
+  const app = mode === 'worker' ? null : await buildApp(c, { logger: loggerOptions(config.logLevel), requestLog });
   const worker = mode !== 'api' && config.webhooks.worker ? await startContainerWorker(c, { logger }) : null;
   const unnotify = mode !== 'worker' ? startContainerNotifier(c, logger) : () => {};
   const purge = () => {
@@ -57,6 +51,8 @@ export async function serve({ mode }: { mode: ServeMode }): Promise<void> {
   app?.server.on('request', idle.touch);
 
   await app?.listen({ port: config.port, host: config.host });
+  const root = app ? (config.publicUrl ?? `http://${urlHost(config.host)}:${(app.server.address() as AddressInfo).port}`) : null;
+  if (root || owner) process.stdout.write(startBanner(root, owner));
   logger.info({ mode, url: app ? `http://${config.host}:${(app.server.address() as AddressInfo).port}/v1` : null, webhookWorker: !!worker, database: c.database.dialect }, 'Sheet Workspace is up');
 
   let stopping = false;

@@ -35,6 +35,14 @@ export function createAccountsService(deps: { db: Db; repo: AccountsRepo; apiKey
       if (!(await repo.setPlan(userId, checked))) throw new AppError('not_found', `user ${userId} not found`);
       return { user_id: userId, plan: checked };
     },
+    /** A new full-access key for an existing account: the way back from a lost key (CLI `users key`). */
+    async newKey(userId: string, keyName: string) {
+      const name = keyName.trim();
+      if (!name) throw new AppError('invalid_request', 'name must not be empty');
+      if (!(await repo.findById(userId))) throw new AppError('not_found', `user ${userId} not found`);
+      const key = await apiKeys.create(userId, name);
+      return { user_id: userId, name, api_key: key.api_key };
+    },
     /** On first start with an empty database: one business-plan owner (decisions.md). */
     async bootstrapOwner() {
       if ((await repo.count()) > 0) return null;
