@@ -25,8 +25,8 @@ export function registerKnowledgeTools(t: ToolRegistry, c: Container): void {
   t.define('search_knowledge', {
     title: 'Search the knowledge base',
     description:
-      'Search saved solutions to errors and saved code snippets. Paste the error message (or key words) as q; all words must match ' +
-      'title, error, content or description. type=solutions or type=snippets narrows to one list; omitted searches both. ' +
+      'Search saved solutions to errors and saved code snippets. Paste the whole error message (or key words) as q: entries are ranked by how many of its words ' +
+      'they contain (title, error, content, description), best first, so extra codes and paths do not hide a solution. type=solutions or type=snippets narrows to one list; omitted searches both. ' +
       'Check here before debugging an error from scratch. Each list reports total and has_more. ' +
       'Items are compact (id, title, language, tags, createdAt, version; with q a snippet around the match): get_knowledge returns an entry whole.',
     input: SearchInput,

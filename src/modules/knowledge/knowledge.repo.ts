@@ -7,8 +7,18 @@ export interface KnowledgeListFilter {
   userId: string;
   kind: KnowledgeKind;
   terms: string[];
+  /** Entries need this many of the terms (all when absent); with fewer than all, most matched rank first. */
+  minMatches?: number;
   tag?: string;
   limit: number;
+}
+
+const partial = (f: { terms: string[]; minMatches?: number }) => f.minMatches !== undefined && f.minMatches < f.terms.length;
+
+/** How many of the terms search_text contains (portable: CASE and LIKE on both dialects). */
+function matchCount(terms: string[]) {
+  const one = (t: string) => sql<number>`(case when ${containsAllTerms('search_text', [t])} then 1 else 0 end)`;
+  return sql<number>`(${sql.join(terms.map(one), sql` + `)})`;
 }
 
 export function createKnowledgeRepo(db: Db) {
@@ -17,7 +27,7 @@ export function createKnowledgeRepo(db: Db) {
       .selectFrom('knowledge')
       .where('user_id', '=', f.userId)
       .where('type', '=', f.kind)
-      .where(containsAllTerms('search_text', f.terms));
+      .where(partial(f) ? sql<boolean>`${matchCount(f.terms)} >= ${f.minMatches}` : containsAllTerms('search_text', f.terms));
     // tags is JSON array text written by JSON.stringify; an element starts right after '[' or ','
     // (a quote inside a string is always escaped). replace() is case-sensitive and portable,
     // unlike LIKE, which ignores ASCII case on SQLite only.
@@ -37,7 +47,8 @@ export function createKnowledgeRepo(db: Db) {
       return lockedForUpdate(exec, exec.selectFrom('knowledge').selectAll().where('id', '=', id)).executeTakeFirst();
     },
     list(f: KnowledgeListFilter) {
-      return filtered(f).selectAll().orderBy('id', 'desc').limit(f.limit).execute();
+      const q = filtered(f).selectAll();
+      return (partial(f) ? q.orderBy(matchCount(f.terms), 'desc') : q).orderBy('id', 'desc').limit(f.limit).execute();
     },
     /** How many entries match, ignoring limit (MCP lists report a total). */
     async count(f: Omit<KnowledgeListFilter, 'limit'>): Promise<number> {

@@ -39,7 +39,15 @@ export type SnippetView = z.infer<typeof Snippet>;
 
 export const ListKnowledgeQuery = z.object({
   type: z.enum(KNOWLEDGE_TYPES, typeError).optional().describe('Omitted: both lists are returned.'),
-  q: z.string().max(200).optional().describe('Words matched (all of them) in title, error, content and description, case-insensitively; works for CJK.'),
+  q: z
+    .string()
+    .max(2000)
+    .optional()
+    .describe(
+      'Words searched in title, error, content and description, case-insensitively (works for CJK). Paste a whole error message: ' +
+        'entries containing at least two of its words (all, with fewer) are listed, those matching the most words first; ' +
+        'punctuation, numbers and words like "is" or "the" are ignored.',
+    ),
   tag: z.string().max(100).optional().describe('Only entries carrying exactly this tag (case-sensitive).'),
   limit: queryInt('limit').optional().describe('Per list. Default 20; values above 100 are clamped to 100.'),
   fields: fieldsQuery([...new Set([...Object.keys(Solution.shape), ...Object.keys(Snippet.shape)])]).optional(),

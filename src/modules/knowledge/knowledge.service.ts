@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { normalizeForSearch, searchTerms } from '../../db/dialect.js';
+import { normalizeForSearch } from '../../db/dialect.js';
 import type { KnowledgeTable, Trx } from '../../db/types.js';
 import { forbidden, invalid, notFound, versionConflict } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
@@ -7,6 +7,7 @@ import type { ExpectedVersions } from '../../http/preconditions.js';
 import { newId } from '../../ids.js';
 import { pickFields } from '../../lib/fields.js';
 import { bestSnippet } from '../../lib/snippet.js';
+import { errorSearchTerms } from './knowledge.terms.js';
 import type { KnowledgeRepo } from './knowledge.repo.js';
 import {
   KIND_OF,
@@ -60,13 +61,13 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; outbox: Outb
   }
 
   async function listKind(userId: string, kind: KnowledgeKind, query: { q?: string; tag?: string; limit?: number }) {
-    return repo.list({ userId, kind, terms: searchTerms(query.q), tag: query.tag, limit: Math.min(query.limit ?? LIST_DEFAULT, LIST_MAX) });
+    return repo.list({ userId, kind, ...errorSearchTerms(query.q), tag: query.tag, limit: Math.min(query.limit ?? LIST_DEFAULT, LIST_MAX) });
   }
 
   return {
     /** With type, one list; without, both (decisions.md). */
     async list(userId: string, query: { type?: KnowledgeType; q?: string; tag?: string; limit?: number; fields?: string[] }) {
-      const terms = searchTerms(query.q);
+      const { terms } = errorSearchTerms(query.q);
       const listed = <T extends SolutionView | SnippetView>(view: T, texts: (string | null)[]) => {
         const item = pickFields(view, query.fields);
         return terms.length ? { ...item, snippet: bestSnippet([...texts, view.content, view.title], terms) } : item;
@@ -94,7 +95,7 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; outbox: Outb
 
     /** How many entries of each listed kind match q and tag, ignoring limit (for lists that report a total). */
     async counts(userId: string, query: { type?: KnowledgeType; q?: string; tag?: string }) {
-      const f = { userId, terms: searchTerms(query.q), tag: query.tag };
+      const f = { userId, ...errorSearchTerms(query.q), tag: query.tag };
       return {
         solutions: query.type === 'snippets' ? undefined : await repo.count({ ...f, kind: 'solution' }),
         snippets: query.type === 'solutions' ? undefined : await repo.count({ ...f, kind: 'snippet' }),
