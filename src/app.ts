@@ -31,6 +31,7 @@ import { registerSheetRoutes } from './modules/sheets/sheets.routes.js';
 import { hotSheetRead } from './modules/sheets/sheets.hot-read.js';
 import { registerKnowledgeRoutes } from './modules/knowledge/knowledge.routes.js';
 import { registerSessionRoutes } from './modules/sessions/sessions.routes.js';
+import { registerBriefingRoutes } from './modules/briefing/briefing.routes.js';
 import { registerSparkRoutes } from './modules/sparks/sparks.routes.js';
 import { registerStatsRoutes } from './modules/stats/stats.routes.js';
 import { registerTodoRoutes } from './modules/todos/todos.routes.js';
@@ -103,6 +104,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       registerApiKeyRoutes(api, c.apiKeys);
       registerSheetRoutes(api, c.sheets);
       registerSessionRoutes(api, c.sessions);
+      registerBriefingRoutes(api, c.briefing);
       registerKnowledgeRoutes(api, c.knowledge);
       registerSparkRoutes(api, c.sparks);
       registerTodoRoutes(api, c.todos);

@@ -20,6 +20,7 @@ import { createKnowledgeRepo } from './modules/knowledge/knowledge.repo.js';
 import { createKnowledgeService } from './modules/knowledge/knowledge.service.js';
 import { createSessionsRepo } from './modules/sessions/sessions.repo.js';
 import { createSessionsService } from './modules/sessions/sessions.service.js';
+import { createBriefingService } from './modules/briefing/briefing.service.js';
 import { createSparksRepo } from './modules/sparks/sparks.repo.js';
 import { createSparksService } from './modules/sparks/sparks.service.js';
 import { createProvider } from './sparks/providers/index.js';
@@ -67,6 +68,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const todos = createTodosService({ repo: todosRepo, outbox, tx, clock });
   const idempotency = createIdempotencyService({ repo: createIdempotencyRepo(db), clock, box: createSecretBox(loadServerKey(config)) });
   const sessions = createSessionsService({ repo: createSessionsRepo(db), todos: todosRepo, sheets, outbox, tx, clock });
+  const briefing = createBriefingService({ sessions, todos: todosRepo });
   const knowledge = createKnowledgeService({ repo: createKnowledgeRepo(db), outbox, tx, clock });
   const sparks = createSparksService({
     ...{ repo: createSparksRepo(db), outbox, tx, clock, sheets, provider: aiProvider, timeoutMs: config.ai.timeoutMs },
@@ -98,6 +100,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     accounts,
     sheets,
     sessions,
+    briefing,
     knowledge,
     sparks,
     todos,

@@ -1,0 +1,132 @@
+import { AppError } from '../../errors.js';
+import { hasScope, type Granted } from '../api-keys/scopes.js';
+import type { SessionsService } from '../sessions/sessions.service.js';
+import type { TodosRepo } from '../todos/todos.repo.js';
+import { OPEN_STATUSES } from '../todos/todos.service.js';
+import { BRIEFING_MAX_CHARS, type Briefing, type BriefingInput } from './briefing.schemas.js';
+import { clip, cutAtLine, fittingTodos, handoverMarkdown, type BriefingTodo } from './briefing.text.js';
+
+/** Each part needs the scope that reads it; a credential with either gets that part. */
+export const BRIEFING_HANDOVER_SCOPE = 'sessions:read';
+export const BRIEFING_TODOS_SCOPE = 'todos:read';
+/** Share of the room the handover may take while there are todos to list too. */
+const HANDOVER_SHARE = 0.6;
+
+type Handover = Awaited<ReturnType<SessionsService['latestHandover']>>;
+
+/**
+ * The briefing an assistant gets when a session starts: one project's latest handover and open todos,
+ * as Markdown of at most max_chars characters however much is stored, saying what was left out and
+ * which MCP tool reads it. Nothing of another project or account is read.
+ */
+export function createBriefingService(deps: { sessions: Pick<SessionsService, 'latestHandover'>; todos: Pick<TodosRepo, 'list'> }) {
+  const { sessions, todos } = deps;
+
+  async function latestHandover(userId: string, project: string): Promise<Handover | null> {
+    return sessions.latestHandover(userId, project).catch((err: unknown) => {
+      if (err instanceof AppError && err.code === 'not_found') return null;
+      throw err;
+    });
+  }
+
+  return {
+    async get(caller: { userId: string; scopes?: Granted }, input: BriefingInput): Promise<Briefing> {
+      const readsHandover = hasScope(caller.scopes, BRIEFING_HANDOVER_SCOPE);
+      const readsTodos = hasScope(caller.scopes, BRIEFING_TODOS_SCOPE);
+      if (!readsHandover && !readsTodos) {
+        throw new AppError('insufficient_scope', `The briefing needs the scope ${BRIEFING_HANDOVER_SCOPE} or ${BRIEFING_TODOS_SCOPE}`, undefined, {
+          required_scope: BRIEFING_HANDOVER_SCOPE,
+        });
+      }
+      const { project } = input;
+      const [handover, open] = await Promise.all([
+        readsHandover ? latestHandover(caller.userId, project) : null,
+        readsTodos ? todos.list({ userId: caller.userId, project, statuses: OPEN_STATUSES }) : [],
+      ]);
+      const items: BriefingTodo[] = open.map((t) => ({ id: t.id, content: t.content, status: t.status, priority: t.priority }));
+      return compose({ project, maxChars: input.max_chars ?? BRIEFING_MAX_CHARS, handover, todos: items, readsHandover, readsTodos });
+    },
+  };
+}
+export type BriefingService = ReturnType<typeof createBriefingService>;
+
+interface Parts {
+  project: string;
+  maxChars: number;
+  handover: Handover | null;
+  todos: BriefingTodo[];
+  readsHandover: boolean;
+  readsTodos: boolean;
+}
+
+/** The last lines: what did not fit and the MCP call that reads it. */
+function leftOut(project: string | null, todosLeft: number, handoverLeft: number): string {
+  const p = project === null ? '' : ` with project ${JSON.stringify(project)}`;
+  const lines: string[] = [];
+  if (handoverLeft > 0) lines.push(`- The handover was cut (about ${handoverLeft} more characters): call get_latest_handover${p} to read all of it.`);
+  if (todosLeft > 0) lines.push(`- ${todosLeft} more open todo${todosLeft === 1 ? '' : 's'}: call list_todos${p} (status pending or in_progress).`);
+  return lines.length ? `---\nLeft out to keep this briefing short:\n${lines.join('\n')}` : '';
+}
+
+const TITLE_MAX = 200;
+const cutTitle = (title: string) => (title.length > TITLE_MAX ? `${clip(title, TITLE_MAX - 1)}…` : title);
+
+/**
+ * Body and footer within max characters. The sums in compose already keep them there; only fixed parts
+ * longer than a small max_chars (a 200-character project name twice) could overflow, and then the body
+ * gives way so the footer still says what was left out.
+ */
+function withFooter(body: string, footer: string, max: number): string {
+  if (!footer) return clip(body, max);
+  if (body.length + 2 + footer.length <= max) return `${body}\n\n${footer}`;
+  if (footer.length + 2 >= max) return clip(`${body}\n\n${footer}`, max);
+  return `${cutAtLine(body, max - footer.length - 2)}\n\n${footer}`;
+}
+
+function compose(x: Parts): Briefing {
+  const name = JSON.stringify(x.project);
+  const head = [`# Briefing for project ${name}`, 'From Sheet Workspace: the latest handover and the open todos (pending, in progress; newest first).'];
+  if (!x.readsHandover) head.push(`This credential may not read sessions (${BRIEFING_HANDOVER_SCOPE}), so the handover is not shown.`);
+  if (!x.readsTodos) head.push(`This credential may not read todos (${BRIEFING_TODOS_SCOPE}), so the todos are not shown.`);
+  if (x.readsHandover && x.readsTodos && !x.handover && x.todos.length === 0) {
+    head.push('There is no handover and no open todo for this project yet. End a session with save_session and create_handover; keep tasks with sync_todos.');
+  }
+  const handoverHead = x.handover
+    ? `## Latest handover: ${cutTitle(x.handover.sheet.title)}\n(${x.handover.sheet.createdAt}; sheet ${x.handover.handover_id}, session ${x.handover.session_id})`
+    : '## Latest handover\nNone yet for this project.';
+  const todosHead = x.todos.length ? `## Open todos (${x.todos.length})` : '## Open todos\nNone.';
+
+  // Room for the worst case of the last lines, with the project named when that still leaves room.
+  // An upper bound of what the handover could leave out, for the width of the number in the last lines.
+  const handoverAll = x.handover ? Object.values(x.handover.sheet.content).reduce((n, h) => n + h.length, 1) : 0;
+  const fixed = (p: string | null) =>
+    head.join('\n').length + (x.readsHandover ? handoverHead.length + 4 : 0) + (x.readsTodos ? todosHead.length + 4 : 0) + leftOut(p, x.todos.length, handoverAll).length + 4;
+  const named = fixed(x.project) + 200 <= x.maxChars ? x.project : null;
+  let room = Math.max(0, x.maxChars - fixed(named));
+
+  let handoverText = '';
+  let handoverLeft = 0;
+  if (x.handover) {
+    const wantTodos = fittingTodos(x.todos, room).lines.join('\n').length;
+    const cap = x.todos.length ? Math.max(Math.floor(room * HANDOVER_SHARE), room - wantTodos) : room;
+    const md = handoverMarkdown(x.handover.sheet.content, cap);
+    handoverText = md.text;
+    handoverLeft = md.omitted;
+    room -= handoverText.length;
+  }
+  const { lines, shown } = fittingTodos(x.todos, room);
+
+  const sections = [head.join('\n')];
+  if (x.readsHandover) sections.push(handoverText ? `${handoverHead}\n\n${handoverText}` : handoverHead);
+  if (x.readsTodos) sections.push(lines.length ? `${todosHead}\n${lines.join('\n')}` : todosHead);
+  return {
+    success: true,
+    project: x.project,
+    text: withFooter(sections.join('\n\n'), leftOut(named, x.todos.length - shown.length, handoverLeft), x.maxChars),
+    handover: x.handover
+      ? { handover_id: x.handover.handover_id, session_id: x.handover.session_id, title: x.handover.sheet.title, createdAt: x.handover.sheet.createdAt }
+      : null,
+    todos: shown,
+    omitted: { todos: x.todos.length - shown.length, handover_chars: handoverLeft },
+  };
+}
