@@ -4,11 +4,10 @@ import type { OAuthClientsTable } from '../../db/types.js';
 import { describeBadText, findBadText } from '../../lib/bad-text.js';
 import { createGuardedClient, type GuardedClient } from '../../webhooks/guarded-client.js';
 import { OAuthError } from './oauth.errors.js';
+import { DOCUMENT_TIMEOUT_MS, createMetadataFetcher } from './oauth.metadata.js';
 import type { OAuthRepo } from './oauth.repo.js';
 
-/** Client ID metadata documents: how much we read, how long we wait, how long a fetched copy is used. */
-const DOCUMENT_LIMIT_BYTES = 5 * 1024;
-const DOCUMENT_TIMEOUT_MS = 5_000;
+/** How long a fetched client ID metadata document is used (src/modules/oauth/oauth.metadata.ts fetches it). */
 const DOCUMENT_CACHE_MS = 3600_000;
 /** Unused dynamic registrations go after 30 days (checked on every registration). */
 const UNUSED_CLIENT_MS = 30 * 86_400_000;
@@ -80,48 +79,18 @@ export function createOAuthClients(deps: { repo: OAuthRepo; clock: Clock; client
   const { repo, clock, client } = deps;
   const toClient = (row: OAuthClientsTable): OAuthClient => ({ id: row.id, name: row.client_name, redirectUris: JSON.parse(row.redirect_uris) as string[] });
 
-  async function fetchDocument(url: string): Promise<OAuthClient> {
-    const failed = (why: string) => new OAuthError('invalid_client', `The client ID metadata document at ${url} ${why}`);
-    let text: string;
-    try {
-      const res = await client.request(url, {
-        signal: AbortSignal.timeout(DOCUMENT_TIMEOUT_MS),
-        headersTimeout: DOCUMENT_TIMEOUT_MS,
-        bodyTimeout: DOCUMENT_TIMEOUT_MS,
-        headers: { accept: 'application/json' },
-      });
-      if (res.statusCode !== 200) {
-        await res.body.dump();
-        throw failed(`answered HTTP ${res.statusCode}`);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
-        if (size > DOCUMENT_LIMIT_BYTES) {
-          res.body.destroy();
-          throw failed(`is larger than ${DOCUMENT_LIMIT_BYTES} bytes`);
-        }
-        chunks.push(chunk as Buffer);
-      }
-      text = Buffer.concat(chunks).toString('utf8');
-    } catch (err) {
-      if (err instanceof OAuthError) throw err;
-      throw failed('could not be fetched');
-    }
-    let doc: Record<string, unknown>;
-    try {
-      doc = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      throw failed('is not JSON');
-    }
-    if (doc.client_id !== url) throw failed('names another client_id');
-    // Its client_name is stored: NUL would fail on PostgreSQL, a lone surrogate would be mangled.
-    const bad = findBadText(doc);
-    if (bad) throw failed(`is refused: ${describeBadText(bad)}`);
-    const redirectUris = validRedirects(doc.redirect_uris);
-    return { id: url, name: clientName(doc.client_name, new URL(url).host), redirectUris };
-  }
+  /** A fetched document as a client: its text and redirect URIs checked (failures are cached with fetch failures). */
+  const documents = createMetadataFetcher({
+    client,
+    clock,
+    read: (url, doc): OAuthClient => {
+      // Its client_name is stored: NUL would fail on PostgreSQL, a lone surrogate would be mangled.
+      const bad = findBadText(doc);
+      if (bad) throw new OAuthError('invalid_client', `The client ID metadata document at ${url} is refused: ${describeBadText(bad)}`);
+      const redirectUris = validRedirects(doc.redirect_uris);
+      return { id: url, name: clientName(doc.client_name, new URL(url).host), redirectUris };
+    },
+  });
 
   return {
     async register(body: Record<string, unknown>) {
@@ -141,15 +110,18 @@ export function createOAuthClients(deps: { repo: OAuthRepo; clock: Clock; client
       return { client: toClient(row), issuedAt: Math.floor(now.getTime() / 1000) };
     },
 
-    /** The client behind a client_id: a registration, or a metadata document (fetched at most hourly). */
-    async resolve(clientId: string | undefined): Promise<OAuthClient> {
+    /**
+     * The client behind a client_id: a registration, or a metadata document (fetched at most hourly;
+     * `address`, the asking client's, is counted when a fetch starts).
+     */
+    async resolve(clientId: string | undefined, address?: string): Promise<OAuthClient> {
       if (!clientId) throw new OAuthError('invalid_client', 'client_id is missing');
       const row = await repo.findClient(clientId);
       if (row?.kind === 'registered') return toClient(row);
       if (!isMetadataUrl(clientId)) throw new OAuthError('invalid_client', 'Unknown client_id; register the client again');
       const now = clock.now();
       if (row?.fetched_at && now.getTime() - Date.parse(row.fetched_at) < DOCUMENT_CACHE_MS) return toClient(row);
-      const client = await fetchDocument(clientId);
+      const client = await documents.fetch(clientId, address);
       await repo.upsertMetadataClient({
         id: client.id,
         kind: 'metadata',

@@ -188,10 +188,10 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       const grantType = one(f.grant_type);
       if (grantType === 'authorization_code') {
-        return oauth.exchangeCode({ code: one(f.code), clientId: one(f.client_id), redirectUri: one(f.redirect_uri), verifier: one(f.code_verifier), resource: one(f.resource) });
+        return oauth.exchangeCode({ code: one(f.code), clientId: one(f.client_id), redirectUri: one(f.redirect_uri), verifier: one(f.code_verifier), resource: one(f.resource), address: req.ip });
       }
       if (grantType === 'refresh_token') {
-        return oauth.refresh({ refreshToken: one(f.refresh_token), clientId: one(f.client_id), scope: one(f.scope), resource: one(f.resource) });
+        return oauth.refresh({ refreshToken: one(f.refresh_token), clientId: one(f.client_id), scope: one(f.scope), resource: one(f.resource), address: req.ip });
       }
       throw new OAuthError(grantType ? 'unsupported_grant_type' : 'invalid_request', grantType ? `grant_type ${grantType} is not supported` : 'grant_type is missing');
     });
@@ -219,7 +219,7 @@ interface Checked {
  * Who the client is and where errors may go. Until the redirect_uri is known to belong to the client,
  * errors are shown here (400 page), never redirected (RFC 6749 section 4.1.2.1).
  */
-async function checkClient(deps: OAuthRouteDeps, f: Form, reply: FastifyReply): Promise<Checked | undefined> {
+async function checkClient(deps: OAuthRouteDeps, f: Form, req: FastifyRequest, reply: FastifyReply): Promise<Checked | undefined> {
   const params: Record<string, string> = {};
   for (const k of AUTHORIZE_PARAMS) {
     const v = one(f[k]);
@@ -227,10 +227,10 @@ async function checkClient(deps: OAuthRouteDeps, f: Form, reply: FastifyReply): 
   }
   let client: OAuthClient;
   try {
-    client = await deps.clients.resolve(params.client_id);
+    client = await deps.clients.resolve(params.client_id, req.ip);
   } catch (err) {
     if (!(err instanceof OAuthError)) throw err;
-    reply.code(400).headers(CONSENT_HEADERS).type('text/html; charset=utf-8').send(errorPage(err.description));
+    reply.code(err.status === 429 ? 429 : 400).headers(CONSENT_HEADERS).type('text/html; charset=utf-8').send(errorPage(err.description));
     return undefined;
   }
   const redirectUri = params.redirect_uri;
@@ -273,7 +273,7 @@ async function sessionUser(deps: OAuthRouteDeps, req: FastifyRequest): Promise<{
 }
 
 async function authorizePage(req: FastifyRequest, reply: FastifyReply, deps: OAuthRouteDeps, f: Form, error?: string) {
-  const c = await checkClient(deps, f, reply);
+  const c = await checkClient(deps, f, req, reply);
   if (!c) return reply;
   const origin = originOf(deps.publicUrl, req);
   let scopes: string[];
@@ -303,7 +303,7 @@ function csrfValid(req: FastifyRequest, sent: string | undefined): boolean {
 }
 
 async function decide(req: FastifyRequest, reply: FastifyReply, deps: OAuthRouteDeps, f: Form) {
-  const c = await checkClient(deps, f, reply);
+  const c = await checkClient(deps, f, req, reply);
   if (!c) return reply;
   if (!csrfValid(req, one(f.csrf_token))) {
     return reply.code(403).headers(CONSENT_HEADERS).type('text/html; charset=utf-8').send(errorPage('The form expired or did not come from this page; start the connection again from the app'));

@@ -107,8 +107,9 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
       return code;
     },
 
-    async exchangeCode(p: { code?: string; clientId?: string; redirectUri?: string; verifier?: string; resource?: string }) {
-      const client = await clients.resolve(p.clientId);
+    /** `address`: the asking client's, for the metadata document fetch limit. */
+    async exchangeCode(p: { code?: string; clientId?: string; redirectUri?: string; verifier?: string; resource?: string; address?: string }) {
+      const client = await clients.resolve(p.clientId, p.address);
       if (!p.code) throw new OAuthError('invalid_request', 'code is missing');
       if (!p.verifier) throw new OAuthError('invalid_request', 'code_verifier is missing (PKCE is required)');
       const row = await repo.findCode(hash(p.code));
@@ -147,8 +148,8 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
       return tokens;
     },
 
-    async refresh(p: { refreshToken?: string; clientId?: string; scope?: string; resource?: string }) {
-      const client = await clients.resolve(p.clientId);
+    async refresh(p: { refreshToken?: string; clientId?: string; scope?: string; resource?: string; address?: string }) {
+      const client = await clients.resolve(p.clientId, p.address);
       if (!p.refreshToken) throw new OAuthError('invalid_request', 'refresh_token is missing');
       const row = await repo.findToken(hash(p.refreshToken));
       const grant = row?.kind === 'refresh' ? await repo.findGrant(row.grant_id) : undefined;
