@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Container } from './container.js';
@@ -42,9 +42,9 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
   logger?: boolean | object;
-  /** Hot paths before the framework (src/http/hot-path.ts); on unless false. Tests turn them off to compare. */
   /** 'line': one short log line per request (a person reading a terminal) instead of Fastify's request records. */
   requestLog?: 'records' | 'line';
+  /** Hot paths before the framework (src/http/hot-path.ts); on unless false. Tests turn them off to compare. */
   hotPaths?: boolean;
 }
 
@@ -66,9 +66,9 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
     trustProxy: c.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
-    ...(opts.hotPaths === false ? {} : { serverFactory: hotPaths }),
     clientErrorHandler,
-    disableRequestLogging: opts.requestLog === 'line',
+    ...(opts.requestLog === 'line' ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
+    ...(opts.hotPaths === false ? {} : { serverFactory: hotPaths }),
   }).withTypeProvider<ZodTypeProvider>();
   app.addHook('preClose', (done) => {
     closing = true;
@@ -78,8 +78,8 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  registerSecurityHeaders(app, securityHeaders);
   if (opts.requestLog === 'line') registerOneLineRequestLog(app);
+  registerSecurityHeaders(app, securityHeaders);
   acceptEmptyJsonBodies(app);
   await registerOpenApi(app);
   registerHttpMetrics(app, c.metrics, c.config.metricsToken);
@@ -90,8 +90,8 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   await registerConsolePages(app);
   app.get('/healthz', { schema: { hide: true } }, async () => ({ success: true, status: 'ok' }));
   registerHealth(app, { db: c.db, redis: c.redis });
-  await registerMcpRoutes(app, c);
   registerLanding(app);
+  await registerMcpRoutes(app, c);
   await registerOAuthRoutes(app, { oauth: c.oauth, clients: c.oauthClients, apiKeys: c.apiKeys, consoleSessions: c.consoleSessions, publicUrl: c.config.publicUrl });
 
   await app.register(

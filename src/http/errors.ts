@@ -26,9 +26,27 @@ export function describeValidation(context: string | undefined, issues: Validati
       const message = i.params?.issue?.message ?? i.message ?? 'is invalid';
       if (!field) return message.startsWith('Invalid input') ? `Request ${context ?? 'body'} must be a JSON object` : message;
       if (/received undefined/.test(message)) return `${where} '${field}' is required`;
-      return `${where} '${field}': ${message}`;
+      return `${where} '${field}': ${inApiWords(message)}`;
     })
     .join('; ');
+}
+
+const KIND: Record<string, string> = {
+  record: 'an object',
+  object: 'an object',
+  array: 'an array',
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'true or false',
+  null: 'null',
+};
+
+/** zod's `Invalid input: expected record, received string` as a person reads it: `must be an object, not a string`. */
+export function inApiWords(message: string): string {
+  const m = /^Invalid input: expected (\w+), received (\w+)$/.exec(message);
+  if (!m) return message;
+  return `must be ${KIND[m[1]!] ?? m[1]}, not ${KIND[m[2]!] ?? m[2]}`;
 }
 
 export function sendError(reply: FastifyReply, code: ErrorCode, message: string, extra?: Record<string, unknown>) {

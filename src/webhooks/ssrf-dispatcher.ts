@@ -15,7 +15,7 @@ import { Agent, buildConnector } from 'undici';
 export class BlockedAddressError extends Error {
   readonly code = 'ERR_WEBHOOK_BLOCKED_ADDRESS';
   constructor(host: string, address: string, range: string) {
-    super(`refused to connect to ${host} (${address}): ${range} addresses are not allowed as webhook targets`);
+    super(`refused to connect to ${host} (${address}): ${range} addresses are not allowed as webhook targets (WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows them, for a receiver on this machine while testing)`);
     this.name = 'BlockedAddressError';
   }
 }

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ApiKeysService, AuthContext } from '../api-keys/api-keys.service.js';
 import type { ConsoleSessionsRepo } from './console.repo.js';
-import { FULL_ACCESS, requireScope } from '../api-keys/scopes.js';
+import { FULL_ACCESS, hasScope } from '../api-keys/scopes.js';
 
 /** A console sign-in lasts 12 hours, then the API key must be entered again. */
 export const CONSOLE_SESSION_TTL_MS = 12 * 3600 * 1000;
@@ -33,7 +33,15 @@ export function createConsoleSessionsService(deps: { repo: ConsoleSessionsRepo; 
     async signIn(apiKey: string) {
       const auth = await apiKeys.authenticate(`Bearer ${apiKey}`);
       // A console session acts with full access, so only a full-access key may open one.
-      requireScope(auth.scopes, FULL_ACCESS);
+      if (!hasScope(auth.scopes, FULL_ACCESS)) {
+        throw new AppError(
+          'insufficient_scope',
+          `The console needs a full-access API key; this key is limited to ${(auth.scopes ?? []).join(', ')}. ` +
+            'Sign in with a key made without scopes (the owner key, or: npm run cli -- users key <user_id>).',
+          undefined,
+          { required_scope: FULL_ACCESS },
+        );
+      }
       const token = randomBytes(32).toString('base64url');
       const now = clock.now();
       // Expired sessions go on every sign-in (an indexed delete), besides the hourly purge in server.ts.

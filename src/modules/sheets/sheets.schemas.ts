@@ -6,6 +6,8 @@ import { SnippetField, fieldsQuery } from '../../lib/fields.js';
 export const COLUMN_KEY = /^col[1-9][0-9]?$/;
 const columnKey = z.string().regex(COLUMN_KEY, 'column keys must be col1..col99');
 const Html = z.string().max(500_000);
+/** Said in the API's words instead of zod's "expected record, received string". */
+const contentShape = { error: (issue: { code?: string }) => (issue.code === 'invalid_type' ? 'content must be an object of column keys (col1..col99) to HTML strings, e.g. {"col1":"<p>text</p>"}' : undefined) };
 
 export const Sheet = z
   .object({
@@ -38,7 +40,7 @@ export const ListSheetsQuery = z.object({
 
 export const CreateSheetBody = z.object({
   title: z.string().trim().min(1, 'title must not be empty').max(1000),
-  content: z.record(columnKey, Html).optional(),
+  content: z.record(columnKey, Html, contentShape).optional(),
   folder: z.string().max(200).optional(),
   tags: Tags.optional(),
 });
@@ -46,7 +48,7 @@ export type CreateSheetInput = z.infer<typeof CreateSheetBody>;
 
 export const UpdateSheetBody = z.object({
   title: z.string().trim().min(1, 'title must not be empty').max(1000).optional(),
-  content: z.record(columnKey, Html.nullable()).optional().describe('Merged by column key: sent keys replace, null removes, others stay.'),
+  content: z.record(columnKey, Html.nullable(), contentShape).optional().describe('Merged by column key: sent keys replace, null removes, others stay.'),
   folder: z.string().max(200).nullable().optional(),
   tags: Tags.optional(),
   expected_version: expectedVersionField,
