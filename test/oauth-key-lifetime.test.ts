@@ -196,6 +196,55 @@ for (const dialect of dialects()) {
       assert.equal(await v1Status(minted.api_key), 401);
     });
 
+    /** Audit #31, finding 8: a key made with an access token ends with its grant, not an hour later. */
+    describe('keys made under an OAuth grant end with it', () => {
+      const grantIdOf = async (client_id: string) =>
+        (await s.c.db.selectFrom('oauth_grants').select('id').where('client_id', '=', client_id).executeTakeFirstOrThrow()).id;
+
+      it('revoking the grant (Connected apps, or /oauth/revoke) ends the key and the keys it made, at once', async () => {
+        const g = await grant({ key: alice.key }, 'keys:manage sheets:read');
+        const minted = await newKey({ scopes: ['keys:manage', 'sheets:read'] }, g.access);
+        const grandchild = await newKey({ scopes: ['sheets:read'] }, minted.api_key);
+        const row = await s.c.db.selectFrom('api_keys').select('issued_by_grant').where('id', '=', grandchild.id).executeTakeFirstOrThrow();
+        assert.equal(row.issued_by_grant, await grantIdOf(g.client_id), 'a key made by a grant-made key is linked to the same grant');
+        const plain = await newKey({ scopes: ['sheets:read'] });
+        assert.equal(await v1Status(minted.api_key), 200);
+        assert.equal(await v1Status(grandchild.api_key), 200);
+
+        const id = await grantIdOf(g.client_id);
+        assert.equal((await s.req('DELETE', `/v1/connected-apps/${id}`, { key: alice.key })).status, 200);
+        for (const k of [minted, grandchild]) {
+          assertError(await s.req('GET', '/v1/sheets', { key: k.api_key }), 401, 'unauthorized', /connected app whose access created this API key was disconnected/);
+          assert.equal((await mcpStatus(s, k.api_key)).status, 401);
+        }
+        assert.equal(await v1Status(plain.api_key), 200, 'keys outside the grant keep working');
+
+        const g2 = await grant({ key: alice.key }, 'keys:manage sheets:read');
+        const viaRevoke = await newKey({ scopes: ['sheets:read'] }, g2.access);
+        assert.equal(await v1Status(viaRevoke.api_key), 200);
+        const revoked = await fetch(`${s.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: g2.refresh }).toString() });
+        assert.equal(revoked.status, 200);
+        assert.equal(await v1Status(viaRevoke.api_key), 401);
+      });
+
+      it("disabling the grant's approving key ends the keys made under the grant", async () => {
+        const approver = await newKey();
+        const g = await grant({ key: approver.api_key }, 'keys:manage sheets:read');
+        const minted = await newKey({ scopes: ['sheets:read'] }, g.access);
+        assert.equal(await v1Status(minted.api_key), 200);
+        assert.equal((await s.req('DELETE', `/v1/api-keys/${approver.id}`, { key: alice.key })).status, 200);
+        assertError(await s.req('GET', '/v1/sheets', { key: minted.api_key }), 401, 'unauthorized', /approved this access has been disabled/);
+      });
+
+      it('keys from before migration 025 (no grant recorded) keep working until they expire', async () => {
+        const g = await grant({ key: alice.key }, 'keys:manage sheets:read');
+        const minted = await newKey({ scopes: ['sheets:read'] }, g.access);
+        await s.c.db.updateTable('api_keys').set({ issued_by_grant: null }).where('id', '=', minted.id).execute();
+        await s.req('DELETE', `/v1/connected-apps/${await grantIdOf(g.client_id)}`, { key: alice.key });
+        assert.equal(await v1Status(minted.api_key), 200);
+      });
+    });
+
     it("a token approved by an expiring key mints keys that end with that key, if sooner than the token", async () => {
       const approver = await newKey({ expires_at: inMs(600_000) });
       const g = await grant({ key: approver.api_key }, 'keys:manage sheets:read');

@@ -71,6 +71,8 @@ export interface ApiKeysTable {
   /** JSON array of scopes; ["*"] is full access. */
   scopes: string;
   expires_at: string | null;
+  /** The OAuth grant this key was made under (migration 025): the key ends with it. */
+  issued_by_grant: string | null;
 }
 
 export interface SheetsTable {

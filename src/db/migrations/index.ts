@@ -21,6 +21,7 @@ import * as m021 from './021_sheet_counts.js';
 import * as m022 from './022_sheet_tokens.js';
 import * as m024 from './024_idempotency_by_credential.js';
 import * as m023 from './023_session_external_id.js';
+import * as m025 from './025_key_issuing_grant.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '022_sheet_tokens': m022,
   '024_idempotency_by_credential': m024,
   '023_session_external_id': m023,
+  '025_key_issuing_grant': m025,
 };
 
 export const migrationProvider: MigrationProvider = {

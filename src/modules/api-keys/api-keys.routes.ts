@@ -13,7 +13,7 @@ export function registerApiKeyRoutes(app: ZApp, apiKeys: ApiKeysService) {
     schema: { tags, operationId: 'createApiKey', summary: 'Issue a key', body: CreateApiKeyBody, response: responses(CreateApiKeyResponse, 403, 413, 415) },
     handler: async (req) => {
       const { name, scopes, expires_at } = req.body;
-      const key = await apiKeys.create(req.auth.userId, name, undefined, { scopes, expires_at, issuer: req.auth.scopes, issuerExpiresAt: req.auth.expiresAt });
+      const key = await apiKeys.create(req.auth.userId, name, undefined, { scopes, expires_at, issuer: req.auth.scopes, issuerExpiresAt: req.auth.expiresAt, issuerGrant: req.auth.grantId });
       return { success: true as const, api_key: key.api_key, id: key.id, name: key.name, scopes: key.key.scopes, expires_at: key.key.expires_at };
     },
   });

@@ -5,6 +5,7 @@ import { AppError, forbidden, invalid, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Plan } from '../accounts/accounts.repo.js';
 import type { ApiKeysRepo } from './api-keys.repo.js';
+import { approverEnded } from './approver.js';
 import { FULL_ACCESS, firstMissing, insufficientScope } from './scopes.js';
 import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 
@@ -18,6 +19,8 @@ export interface AuthContext {
   actor: { type: 'api_key' | 'console' | 'oauth_client'; id: string | null; name: string | null };
   /** When this credential stops working (ISO 8601); absent: never. Keys it creates expire no later. */
   expiresAt?: string;
+  /** The OAuth grant this credential rests on (an access token's, or a key's made under one): keys it creates end with it. */
+  grantId?: string;
 }
 
 export interface NewKeyOptions {
@@ -27,6 +30,8 @@ export interface NewKeyOptions {
   issuer?: readonly string[];
   /** When the issuing credential expires: the key defaults to it and may not outlive it. */
   issuerExpiresAt?: string;
+  /** The OAuth grant the issuing credential rests on: the key is linked to it and ends with it. */
+  issuerGrant?: string;
 }
 
 const KEY_FORMAT = /^sk_[A-Za-z0-9_-]{43}$/;
@@ -148,6 +153,7 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
         disabled_at: null,
         scopes: JSON.stringify(scopes),
         expires_at: expiresAt?.toISOString() ?? null,
+        issued_by_grant: opts.issuerGrant ?? null,
       };
       await repo.insert(row, exec);
       return { id: row.id, name, api_key: apiKey, key: publicKey(row) };
@@ -177,6 +183,11 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
       const parsed = parsedRow(row);
       const now = clock.now().getTime();
       if (parsed.expiresMs !== undefined && parsed.expiresMs <= now) throw new AppError('unauthorized', 'This API key has expired');
+      if (row.issued_by_grant) {
+        if (row.grant_status !== 'active') throw new AppError('unauthorized', 'The connected app whose access created this API key was disconnected');
+        const ended = approverEnded(row, new Date(now));
+        if (ended) throw new AppError('unauthorized', `${ended}; this API key was made under it`);
+      }
       if (now - parsed.lastUsedMs >= TOUCH_INTERVAL_MS) {
         const staleBefore = new Date(now - TOUCH_INTERVAL_MS).toISOString();
         const at = new Date(now).toISOString();
@@ -191,6 +202,7 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
         scopes: parsed.scopes,
         actor: { type: 'api_key', id: row.id, name: row.name },
         ...(row.expires_at ? { expiresAt: row.expires_at } : {}),
+        ...(row.issued_by_grant ? { grantId: row.issued_by_grant } : {}),
       };
     },
   };

@@ -5,6 +5,7 @@ import type { Db, Executor, OAuthTokensTable } from '../../db/types.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { AuthContext } from '../api-keys/api-keys.service.js';
+import { approverEnded } from '../api-keys/approver.js';
 import { SCOPES } from '../api-keys/scopes.js';
 import type { OAuthClients } from './oauth.clients.js';
 import { OAuthError } from './oauth.errors.js';
@@ -46,22 +47,6 @@ export interface Approval {
   resource: string;
   /** The API key that approved (typed on the consent page, or the console session's key): the grant ends with it. */
   approvedByKey: string;
-}
-
-interface Approver {
-  approved_by_key: string | null;
-  key_id: string | null;
-  key_status: string | null;
-  key_expires_at: string | null;
-}
-
-/** Why the key that approved a grant no longer vouches for it; undefined while it does, or for grants older than migration 016 (none recorded). */
-function approverEnded(r: Approver, now: Date): string | undefined {
-  if (!r.approved_by_key) return undefined;
-  if (!r.key_id) return 'The API key that approved this access no longer exists';
-  if (r.key_status !== 'active') return 'The API key that approved this access has been disabled';
-  if (r.key_expires_at && Date.parse(r.key_expires_at) <= now.getTime()) return 'The API key that approved this access has expired';
-  return undefined;
 }
 
 const earlier = (a: string, b: string | null) => (b && Date.parse(b) < Date.parse(a) ? b : a);
@@ -212,6 +197,7 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
         actor: { type: 'oauth_client', id: row.client_id, name: row.client_name },
         // The token stops at its own expiry or its approving key's, whichever comes first.
         expiresAt: earlier(row.expires_at, row.key_expires_at),
+        grantId: row.grant_id,
       };
     },
 
