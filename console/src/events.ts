@@ -6,6 +6,7 @@ export const EVENT_NAMES = [
   'spark.executed',
   'session.saved',
   'session.handover',
+  'session.updated',
   'knowledge.saved',
   'export.completed',
   'todos.synced',
