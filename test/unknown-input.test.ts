@@ -1,4 +1,5 @@
 import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { assertError, dialects, startServer, type TestServer } from './helpers.js';
@@ -53,6 +54,24 @@ for (const dialect of dialects()) {
       assert.equal(res.status, 200, JSON.stringify(res.body));
       const got = await s.req('GET', `/v1/sheets?q=a&limit=5`, { key });
       assert.equal(got.status, 200);
+    });
+
+    test('fuzz: any undeclared key, top-level or nested, is named and nothing is stored', async () => {
+      const known = new Set(['title', 'content', 'folder', 'tags', 'expected_version', 'idempotency_key', 'todos', 'project', 'id', 'status', 'priority', 'activeForm', 'content']);
+      const name = fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !known.has(k) && !k.includes('\u0000') && k !== '__proto__');
+      await fc.assert(
+        fc.asyncProperty(name, fc.jsonValue(), fc.boolean(), async (k, v, nested) => {
+          const res = nested
+            ? await s.req('POST', '/v1/todos', { key, body: { project: 'fuzz', todos: [{ content: 'x', status: 'pending', [k]: v }] } })
+            : await s.req('POST', '/v1/sheets', { key, body: { title: 'fuzz', [k]: v } });
+          assert.equal(res.status, 400, JSON.stringify(res.body));
+          assert.equal(res.body.code, 'invalid_request');
+          assert.ok(res.body.error.includes(`'${nested ? `todos.0.${k}` : k}'`), res.body.error);
+        }),
+        { numRuns: 40 },
+      );
+      assert.equal((await s.req('GET', '/v1/todos?project=fuzz', { key })).body.todos.length, 0);
+      assert.equal((await s.req('GET', '/v1/sheets?q=fuzz', { key })).body.total, 0);
     });
 
     test('MCP tools refuse unknown arguments the same way', async () => {
