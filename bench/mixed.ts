@@ -1,9 +1,12 @@
 import { runLoad, type LoadResult, type LoadSpec } from './load.js';
 import type { Row } from './report.js';
 
-/** ~1 MB of unbalanced HTML in two columns under the 500,000-character column limit: quadratic for the old parser. */
+/**
+ * ~1 MB of unbalanced HTML in two columns under the 500,000-character column limit: quadratic for the old
+ * parser. Open tags stop just under the nesting limit (HTML_MAX_DEPTH, 200); deeper columns are a 400.
+ */
 export function hostileBody(): string {
-  const column = '<div><b>'.repeat(30_000) + '</p></i>'.repeat(29_000);
+  const column = '<div><b>'.repeat(99) + '</p></i>'.repeat(60_000);
   return JSON.stringify({ title: 'Hostile', content: { col1: column, col2: column } });
 }
 

@@ -2,8 +2,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertError, dialects, startServer, type TestServer } from './helpers.js';
 
-/** ~1 MB of unbalanced HTML in two columns (each under the 500,000-character column limit). */
-const hostileColumn = (seed: number) => `<p>${seed}</p>` + '<div><b>'.repeat(30_000) + '</p></i>'.repeat(29_000);
+/**
+ * ~1 MB of unbalanced HTML in two columns (each under the 500,000-character column limit): open tags up
+ * to just under the nesting limit (HTML_MAX_DEPTH, 200), then 60,000 stray close tags. Deeper nesting is
+ * refused (the test below).
+ */
+const unbalanced = (stray: number) => '<div><b>'.repeat(99) + '</p></i>'.repeat(stray);
+const hostileColumn = (seed: number) => `<p>${seed}</p>` + unbalanced(60_000);
 
 for (const dialect of dialects()) {
   describe(`hostile HTML [${dialect}]`, () => {
@@ -43,8 +48,27 @@ for (const dialect of dialects()) {
       assert.ok(answeredDuring.every(Boolean), `fast requests answered while posts ran: ${answeredDuring}`);
     });
 
+    it('refuses 19,000 nested elements with 400 while /healthz and GET by id stay answered', async () => {
+      const deep = '<blockquote>'.repeat(19_000) + 'x' + '</blockquote>'.repeat(19_000);
+      let postsLeft = 4;
+      const posts = [0, 1, 2, 3].map(async (client) => {
+        const r = await s.req('POST', '/v1/sheets', { key, body: { title: `Deep ${client}`, content: { col1: `<p>${client}</p>${deep}` } } });
+        assertError(r, 400, 'invalid_request', /content\.col1 nests HTML elements 19000 deep; at most 200/);
+        postsLeft--;
+      });
+      const answeredDuring: boolean[] = [];
+      for (let i = 0; i < 3; i++) {
+        const [health, sheet] = await Promise.all([s.req('GET', '/healthz'), s.req('GET', `/v1/sheets/${sheetId}`, { key })]);
+        assert.equal(health.status, 200);
+        assert.equal(sheet.status, 200);
+        answeredDuring.push(postsLeft > 0);
+      }
+      await Promise.all(posts);
+      assert.ok(answeredDuring[0], `fast requests answered while posts ran: ${answeredDuring}`);
+    });
+
     it('indexes the text of a hostile body like any other', async () => {
-      const col1 = '<p>zebracorn</p>' + '<div><b>'.repeat(30_000) + '</p></i>'.repeat(29_000);
+      const col1 = '<p>zebracorn</p>' + unbalanced(60_000);
       const created = await s.req('POST', '/v1/sheets', { key, body: { title: 'Findable', content: { col1 } } });
       assert.equal(created.status, 200);
       const found = await s.req('GET', '/v1/sheets?q=zebracorn', { key });

@@ -73,6 +73,8 @@ function deepJunk(depth: number): unknown {
 const NUL = 'bad\u0000text';
 const LONE = 'bad\ud800text';
 const HUGE = 'x'.repeat(300_000);
+/** HTML nested far past the stored limit (HTML_MAX_DEPTH): 19,000 levels overflowed the Markdown conversion. */
+const DEEP_HTML = '<blockquote>'.repeat(5_000) + 'x' + '</blockquote>'.repeat(5_000);
 
 interface Outcome {
   ok: boolean;
@@ -143,9 +145,11 @@ for (const dialect of dialects()) {
             cases.push({ what: 'NUL', arg: name, args: { ...base, [name]: NUL }, mayPass: false });
             cases.push({ what: 'lone surrogate', arg: name, args: { ...base, [name]: LONE }, mayPass: false });
             cases.push({ what: 'huge string', arg: name, args: { ...base, [name]: HUGE }, mayPass: true });
+            cases.push({ what: 'deeply nested HTML', arg: name, args: { ...base, [name]: DEEP_HTML }, mayPass: true });
           }
           if (t === 'array') cases.push({ what: 'array of NUL', arg: name, args: { ...base, [name]: [NUL] }, mayPass: false });
           if (t === 'object') cases.push({ what: 'object of lone surrogates', arg: name, args: { ...base, [name]: { col1: LONE } }, mayPass: false });
+          if (t === 'object') cases.push({ what: 'object of deeply nested HTML', arg: name, args: { ...base, [name]: { col1: DEEP_HTML } }, mayPass: name !== 'content' });
           cases.push({ what: 'nested junk', arg: name, args: { ...base, [name]: deepJunk(50) }, mayPass: false });
         }
         const results = await Promise.all(cases.map((c) => call(tool.name, c.args)));

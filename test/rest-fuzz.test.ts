@@ -39,6 +39,9 @@ function deepJunk(depth: number): unknown {
   return v;
 }
 
+/** HTML nested far past the stored limit (src/lib/html-text.ts HTML_MAX_DEPTH): 19,000 levels overflowed the Markdown conversion. */
+const DEEP_HTML = '<blockquote>'.repeat(5_000) + 'x' + '</blockquote>'.repeat(5_000);
+
 const NUL = 'bad\u0000text';
 const LONE = 'bad\ud800text';
 
@@ -56,6 +59,7 @@ for (const dialect of dialects()) {
 
     it('never a 5xx, and bad text is a 400 naming the field', async () => {
       const failures: string[] = [];
+      const deepRefusals: Res[] = [];
       let operations = 0;
       for (const [template, ops] of Object.entries(doc.paths)) {
         for (const [method, op] of Object.entries(ops)) {
@@ -85,6 +89,7 @@ for (const dialect of dialects()) {
               const bad = (value: unknown) => (t === 'array' ? [value] : t === 'object' ? { col1: value } : value);
               cases.push({ label: `NUL in ${name}`, path: pathWith(), body: { ...base, [name]: bad(NUL) }, names: name, where: 'field' });
               cases.push({ label: `lone surrogate in ${name}`, path: pathWith(), body: { ...base, [name]: bad(LONE) }, names: name, where: 'field' });
+              if (t === 'string' || t === 'object') cases.push({ label: `deeply nested HTML in ${name}`, path: pathWith(), body: { ...base, [name]: bad(DEEP_HTML) } });
             }
           }
           const answers: Res[] = await Promise.all(
@@ -96,6 +101,7 @@ for (const dialect of dialects()) {
             if (r.status >= 500) return failures.push(`${label}: ${r.status} ${JSON.stringify(r.body)}`);
             if (!c.names) {
               if (r.status < 400 && c.label.startsWith('body ')) failures.push(`${label}: accepted (${r.status})`);
+              if (label === 'POST /sheets deeply nested HTML in content') deepRefusals.push(r);
               return;
             }
             if (r.status !== 400 || !String(r.body?.error).startsWith(`${c.where} '${c.names}`)) failures.push(`${label}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -104,6 +110,9 @@ for (const dialect of dialects()) {
       }
       assert.ok(operations >= 40, `${operations} operations`);
       assert.deepEqual(failures, []);
+      assert.equal(deepRefusals.length, 1);
+      assert.equal(deepRefusals[0].status, 400);
+      assert.match(deepRefusals[0].body.error, /^content\.col1 nests HTML elements 5000 deep; at most 200/);
     });
   });
 }

@@ -44,10 +44,10 @@ function readAll(full: string, format: ReadFormat, maxChars: number) {
 }
 
 describe('sheet windows (pure)', () => {
-  it('every window sequence reassembles the column exactly, in every format, at boundaries that split nothing', () => {
-    fc.assert(
-      fc.property(column, fc.constantFrom(...READ_FORMATS), fc.integer({ min: 2, max: 40 }), (html, format, pieces) => {
-        const full = convertColumn(html, format);
+  it('every window sequence reassembles the column exactly, in every format, at boundaries that split nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(column, fc.constantFrom(...READ_FORMATS), fc.integer({ min: 2, max: 40 }), async (html, format, pieces) => {
+        const full = (await convertColumn(html, format, 'col1'));
         const total = Array.from(full).length;
         const maxChars = Math.max(2000, Math.ceil(total / pieces));
         const { parts, windows } = readAll(full, format, maxChars);
@@ -70,10 +70,10 @@ describe('sheet windows (pure)', () => {
     );
   });
 
-  it('tiny windows and line ranges reassemble small columns exactly', () => {
-    fc.assert(
-      fc.property(fc.array(block, { minLength: 1, maxLength: 6 }), fc.constantFrom(...READ_FORMATS), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 5 }), (blocks, format, maxChars, step) => {
-        const full = convertColumn(blocks.join(''), format);
+  it('tiny windows and line ranges reassemble small columns exactly', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(block, { minLength: 1, maxLength: 6 }), fc.constantFrom(...READ_FORMATS), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 5 }), async (blocks, format, maxChars, step) => {
+        const full = (await convertColumn(blocks.join(''), format, 'col1'));
         assert.equal(readAll(full, format, maxChars).parts.join(''), full);
         if (format === 'html') return;
         const lines = countLines(full);
@@ -85,14 +85,14 @@ describe('sheet windows (pure)', () => {
     );
   });
 
-  it('keeps GFM tables in markdown and sanitizes first', () => {
-    const md = convertColumn('<table><tr><th>名前</th><th>a|b</th></tr><tr><td>東京</td><td>😀</td></tr></table><script>alert(1)</script><p onclick="x()">ok</p>', 'markdown');
+  it('keeps GFM tables in markdown and sanitizes first', async () => {
+    const md = (await convertColumn('<table><tr><th>名前</th><th>a|b</th></tr><tr><td>東京</td><td>😀</td></tr></table><script>alert(1)</script><p onclick="x()">ok</p>', 'markdown', 'col1'));
     assert.equal(md, '| 名前 | a\\|b |\n| --- | --- |\n| 東京 | 😀 |\n\nok');
-    assert.equal(convertColumn('<p>a &amp; b</p><p>東京</p>', 'text'), 'a & b\n東京');
+    assert.equal((await convertColumn('<p>a &amp; b</p><p>東京</p>', 'text', 'col1')), 'a & b\n東京');
   });
 
-  it('outlines columns with headings and their markdown line numbers', () => {
-    const [o] = outlineColumns({ col1: '<h1>Plan</h1><p>x</p><pre><code># not a heading</code></pre><h2>日本語 😀</h2>' });
+  it('outlines columns with headings and their markdown line numbers', async () => {
+    const [o] = await outlineColumns({ col1: '<h1>Plan</h1><p>x</p><pre><code># not a heading</code></pre><h2>日本語 😀</h2>' });
     assert.deepEqual(o.headings, [
       { level: 1, text: 'Plan', line: 1 },
       { level: 2, text: '日本語 😀', line: 9 },
@@ -150,7 +150,7 @@ for (const dialect of dialects()) {
       const r = await get('columns=col1,col10&format=markdown');
       assert.equal(r.status, 200);
       assert.deepEqual(Object.keys(r.body.sheet.content), ['col1', 'col10']);
-      const md = convertColumn(col1, 'markdown');
+      const md = (await convertColumn(col1, 'markdown', 'col1'));
       assert.equal(r.body.sheet.content.col1, md);
       assert.match(md, /\| a \| b \|\n\| --- \| --- \|\n\| 東京 \| 2 \|/);
       assert.deepEqual(r.body.window, {
@@ -176,7 +176,7 @@ for (const dialect of dialects()) {
           joined += r.body.sheet.content.col1;
           offset = w.next_offset;
         }
-        assert.equal(joined, convertColumn(col1, format), format);
+        assert.equal(joined, (await convertColumn(col1, format, 'col1')), format);
       }
       // The emoji is one code point; the HTML window does not end inside a tag when a boundary is near.
       const html = await get('columns=col1&max_chars=40');

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type TurndownService from 'turndown';
-import { htmlToText } from './html-text.js';
+import { HTML_MAX_DEPTH, htmlToText } from './html-text.js';
 import { sanitizeHtml } from './sanitize-html.js';
 
 /**
@@ -15,12 +15,36 @@ let escapeText: (text: string) => string;
 
 const cellText = (content: string) => content.replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|').trim();
 
+/** Each table's first row, found once: querySelector per row listed every row of the table (16,000 rows took minutes). */
+const firstRows = new WeakMap<Node, Node | null>();
+
+function firstRowOf(table: Node): Node | null {
+  let first = firstRows.get(table);
+  if (first !== undefined) return first;
+  first = null;
+  rows: for (const child of Array.from(table.childNodes)) {
+    if (child.nodeName === 'TR') {
+      first = child;
+      break;
+    }
+    if (child.nodeName === 'THEAD' || child.nodeName === 'TBODY' || child.nodeName === 'TFOOT') {
+      for (const row of Array.from(child.childNodes)) {
+        if (row.nodeName === 'TR') {
+          first = row;
+          break rows;
+        }
+      }
+    }
+  }
+  firstRows.set(table, first);
+  return first;
+}
+
 function isFirstRow(tr: HTMLElement): boolean {
   const section = tr.parentNode as HTMLElement | null;
   if (!section) return true;
   const table = section.nodeName === 'TABLE' ? section : (section.parentNode as HTMLElement | null);
-  const first = table?.querySelector?.('tr');
-  return first === tr;
+  return table ? firstRowOf(table) === tr : true;
 }
 
 function cellCount(tr: HTMLElement): number {
@@ -79,10 +103,13 @@ export function markdownText(text: string): string {
   return escapeText(text);
 }
 
-/** A column's HTML as Markdown (sanitized first, trimmed). */
+/**
+ * A column's HTML as Markdown (sanitized first, trimmed). Turndown walks its DOM recursively, so
+ * nesting is flattened below HTML_MAX_DEPTH first: columns stored before that limit nest deeper.
+ */
 export function columnToMarkdown(html: string): string {
   turndown ??= build();
-  return turndown.turndown(sanitizeHtml(html)).trim();
+  return turndown.turndown(sanitizeHtml(html, { maxDepth: HTML_MAX_DEPTH })).trim();
 }
 
 /** A column's HTML as plain text (the txt export's conversion). */

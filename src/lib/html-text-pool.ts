@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';
 import { AppError } from '../errors.js';
-import { htmlToText } from './html-text.js';
+import { htmlDepth, htmlToText } from './html-text.js';
 import { startWorkerPool } from './worker-pool.js';
 
 /**
@@ -27,8 +27,8 @@ const KEEP_MAX = 16;
  */
 const HTML_WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 };
 
-/** Texts computed off the loop, by HTML string, with how many takes are still to come (equal columns share one). */
-const ready = new Map<string, { text: string; uses: number }>();
+/** Texts (and nesting depths) computed off the loop, by HTML string, with how many takes are still to come (equal columns share one). */
+const ready = new Map<string, { text: string; depth: number; uses: number }>();
 let pool: Promise<Piscina> | undefined;
 
 function workers(): Promise<Piscina> {
@@ -54,16 +54,21 @@ export async function prepareHtmlTexts(htmls: Iterable<string | null | undefined
       const result = (await (await workers()).run({ html, budgetMs: budget }).catch((err: { code?: string }) => {
         if (err?.code !== 'ERR_WORKER_OUT_OF_MEMORY') throw err;
         throw new AppError('invalid_request', `HTML content too complex: reading it needed more than ${HTML_WORKER_LIMITS.maxOldGenerationSizeMb} MB; send simpler HTML`);
-      })) as { text: string } | { tooSlow: true };
+      })) as { text: string; depth: number } | { tooSlow: true };
       if (!('text' in result)) {
         throw new AppError('invalid_request', `HTML content too complex: reading it took longer than ${budget} ms; send simpler HTML`);
       }
       const again = ready.get(html);
       if (again) again.uses += uses;
-      else ready.set(html, { text: result.text, uses });
+      else ready.set(html, { text: result.text, depth: result.depth, uses });
       if (ready.size > KEEP_MAX) ready.delete(ready.keys().next().value!);
     }),
   );
+}
+
+/** htmlDepth, taking the depth prepared off the loop when there is one (without using up the prepared text). */
+export function preparedHtmlDepth(html: string): number {
+  return ready.get(html)?.depth ?? htmlDepth(html);
 }
 
 /** htmlToText, taking a text prepared off the loop when there is one. */

@@ -21,15 +21,36 @@ export class HtmlTooSlowError extends Error {
  * `<b>東</b>京` stays searchable as 東京.
  */
 export function htmlToText(html: string, deadline = Infinity): string {
+  return readHtml(html, deadline).text;
+}
+
+/**
+ * The deepest nesting a stored column may have (docs/api.md, Limits). Real documents stay far below it;
+ * Markdown conversion flattens anything deeper stored before the limit existed (src/lib/html-markdown.ts).
+ */
+export const HTML_MAX_DEPTH = 200;
+
+/** How deeply the HTML nests elements (htmlparser2's open-element stack at its highest), e.g. 2 for `<p><b>x</b></p>`. */
+export function htmlDepth(html: string): number {
+  return readHtml(html).depth;
+}
+
+/** The visible text (htmlToText) and the nesting depth (htmlDepth) in one pass. */
+export function readHtml(html: string, deadline = Infinity): { text: string; depth: number } {
   let out = '';
   let skipDepth = 0;
+  let depth = 0;
+  let maxDepth = 0;
+  // The parser reports a close for every open (implied, void and end-of-input ones too), so depth returns to 0.
   const parser = linearParser(
     {
       onopentagname(name) {
+        if (++depth > maxDepth) maxDepth = depth;
         if (SKIP.has(name)) skipDepth++;
         else if (BLOCK.has(name)) out += '\n';
       },
       onclosetag(name) {
+        depth--;
         if (SKIP.has(name)) skipDepth = Math.max(0, skipDepth - 1);
         else if (BLOCK.has(name)) out += '\n';
       },
@@ -45,8 +66,9 @@ export function htmlToText(html: string, deadline = Infinity): string {
     parser.write(html.slice(at, at + SLICE));
   }
   parser.end();
-  return out
+  const text = out
     .replace(/[ \t\r\f\v\u00a0]+/g, ' ')
     .replace(/ *\n[\s]*/g, '\n')
     .trim();
+  return { text, depth: maxDepth };
 }

@@ -86,13 +86,21 @@ function cleanAttributes(tag: string, attribs: Record<string, string>): string {
   return out;
 }
 
-export function sanitizeHtml(html: string): string {
+/**
+ * `maxDepth` unwraps elements nested deeper than that (their text stays), so a reader that walks the
+ * result recursively (Turndown) has a bounded stack whatever was stored.
+ */
+export function sanitizeHtml(html: string, options: { maxDepth?: number } = {}): string {
+  const maxDepth = options.maxDepth ?? Infinity;
   let out = '';
   let dropDepth = 0;
+  // The parser's own nesting: it reports a close for every open, so an element is at the depth it opened at.
+  let depth = 0;
   const open: string[] = [];
   const parser = linearParser(
     {
       onopentag(name, attribs) {
+        if (++depth > maxDepth && !VOID.has(name) && dropDepth === 0 && !DROP_WITH_CONTENT.has(name)) return;
         if (dropDepth > 0 || DROP_WITH_CONTENT.has(name)) {
           if (!VOID.has(name)) dropDepth++;
           return;
@@ -104,6 +112,7 @@ export function sanitizeHtml(html: string): string {
         if (!VOID.has(name)) open.push(name);
       },
       onclosetag(name) {
+        if (depth-- > maxDepth && !VOID.has(name) && dropDepth === 0 && !DROP_WITH_CONTENT.has(name)) return;
         if (dropDepth > 0) {
           if (!VOID.has(name)) dropDepth--;
           return;

@@ -55,7 +55,7 @@ export function registerSheetContentTools(t: ToolRegistry, c: Container): void {
     annotations: READ_ONLY,
     run: async (args, auth) => {
       const sheet = await c.sheets.get(auth.userId, args.id);
-      if (args.summary_only) return { success: true as const, id: sheet.id, title: sheet.title, version: sheet.version, columns: outlineColumns(sheet.content) };
+      if (args.summary_only) return { success: true as const, id: sheet.id, title: sheet.title, version: sheet.version, columns: await outlineColumns(sheet.content) };
       const format: Format = args.format ?? 'markdown';
       if (args.lines !== undefined && args.offset !== undefined) throw invalid("field 'lines': use either lines or offset, not both");
       const lines = args.lines === undefined ? undefined : linesArgument(args.lines);
@@ -65,7 +65,7 @@ export function registerSheetContentTools(t: ToolRegistry, c: Container): void {
       const budget = t.maxResultChars;
       let maxChars = Math.min(args.max_chars ?? CONTENT_DEFAULT_CHARS, budget);
       for (;;) {
-        const { content, window } = windowContent(sheet.content, { format, columns: [column], maxChars, offsetChars: args.offset, lines });
+        const { content, window } = await windowContent(sheet.content, { format, columns: [column], maxChars, offsetChars: args.offset, lines });
         const w = window.columns[column];
         const out = {
           success: true as const,

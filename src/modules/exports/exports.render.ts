@@ -1,6 +1,6 @@
-import { columnToMarkdown, markdownText } from '../../lib/html-markdown.js';
-import { htmlToText } from '../../lib/html-text.js';
-import { escapeHtml, sanitizeHtml } from '../../lib/sanitize-html.js';
+import { convertHtml, type HtmlConversion } from '../../lib/html-convert.js';
+import { markdownText } from '../../lib/html-markdown.js';
+import { escapeHtml } from '../../lib/sanitize-html.js';
 import type { SheetView } from '../sheets/sheets.schemas.js';
 import type { ExportFormat } from './exports.schemas.js';
 
@@ -16,11 +16,16 @@ export interface Rendered {
 function columnKeys(sheet: SheetView): string[] {
   return Object.keys(sheet.content).sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)));
 }
-const columns = (sheet: SheetView) => columnKeys(sheet).map((k) => sheet.content[k]);
+/** Every column in the form `kind`, in column order; long columns are converted off the event loop. */
+async function columns(sheet: SheetView, kind: HtmlConversion): Promise<string[]> {
+  const out: string[] = [];
+  for (const k of columnKeys(sheet)) out.push(await convertHtml(kind, sheet.content[k], `column ${k}`));
+  return out;
+}
 
 const yamlString = (s: string) => JSON.stringify(s);
 
-function markdown(sheet: SheetView): string {
+async function markdown(sheet: SheetView): Promise<string> {
   const front = [
     '---',
     `title: ${yamlString(sheet.title)}`,
@@ -30,8 +35,7 @@ function markdown(sheet: SheetView): string {
     `updated: ${sheet.updatedAt}`,
     '---',
   ].join('\n');
-  const body = columns(sheet)
-    .map((html) => columnToMarkdown(html))
+  const body = (await columns(sheet, 'markdown'))
     .filter((md) => md.length > 0)
     .join('\n\n---\n\n');
   return `${front}\n\n# ${markdownText(sheet.title)}\n\n${body}\n`;
@@ -44,10 +48,10 @@ pre{background:#f6f8fa;padding:.75rem;overflow:auto}img{max-width:100%}table{bor
 .meta{color:#57606a;font-size:.875rem}`;
 
 /** A complete, self-contained document; its own CSP forbids scripts even if opened from disk. */
-function html(sheet: SheetView): string {
-  const cols = columnKeys(sheet)
-    .map((k) => `<section class="column" data-column="${k}">\n${sanitizeHtml(sheet.content[k])}\n</section>`)
-    .join('\n');
+async function html(sheet: SheetView): Promise<string> {
+  const keys = columnKeys(sheet);
+  const sanitized = await columns(sheet, 'sanitized');
+  const cols = keys.map((k, i) => `<section class="column" data-column="${k}">\n${sanitized[i]}\n</section>`).join('\n');
   const tags = sheet.tags.length ? ` · ${sheet.tags.map(escapeHtml).join(', ')}` : '';
   return `<!doctype html>
 <html lang="en">
@@ -72,22 +76,21 @@ ${cols}
 `;
 }
 
-function txt(sheet: SheetView): string {
-  const body = columns(sheet)
-    .map((h) => htmlToText(h))
+async function txt(sheet: SheetView): Promise<string> {
+  const body = (await columns(sheet, 'text'))
     .filter((t) => t.length > 0)
     .join('\n\n');
   return `${sheet.title}\n${'='.repeat(Math.min(sheet.title.length, 80))}\n\n${body}\n`;
 }
 
-export function renderSheet(sheet: SheetView, format: ExportFormat): Rendered {
+export async function renderSheet(sheet: SheetView, format: ExportFormat): Promise<Rendered> {
   switch (format) {
     case 'markdown':
-      return { body: markdown(sheet), contentType: 'text/markdown; charset=utf-8', extension: 'md' };
+      return { body: await markdown(sheet), contentType: 'text/markdown; charset=utf-8', extension: 'md' };
     case 'html':
-      return { body: html(sheet), contentType: 'text/html; charset=utf-8', extension: 'html' };
+      return { body: await html(sheet), contentType: 'text/html; charset=utf-8', extension: 'html' };
     case 'txt':
-      return { body: txt(sheet), contentType: 'text/plain; charset=utf-8', extension: 'txt' };
+      return { body: await txt(sheet), contentType: 'text/plain; charset=utf-8', extension: 'txt' };
     case 'json':
       return { body: `${JSON.stringify(sheet, null, 2)}\n`, contentType: 'application/json; charset=utf-8', extension: 'json' };
   }

@@ -25,7 +25,7 @@ export function createExportsService(deps: { repo: ExportsRepo; sheets: SheetsSe
      */
     async create(userId: string, sheetId: string, format: ExportFormat, baseUrl: string) {
       const sheet = await sheets.get(userId, sheetId);
-      const rendered = renderSheet(sheet, format);
+      const rendered = await renderSheet(sheet, format);
       const token = randomBytes(32).toString('base64url');
       const now = clock.now();
       const id = newId('exp', now.getTime());

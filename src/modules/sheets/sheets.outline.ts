@@ -1,5 +1,4 @@
-import { columnToMarkdown, columnToText } from '../../lib/html-markdown.js';
-import { countLines, orderedKeys } from './sheets.window.js';
+import { convertColumn, countLines, orderedKeys } from './sheets.window.js';
 
 /**
  * What an agent reads before deciding which part of a sheet to fetch: per column its size in each form and
@@ -45,10 +44,13 @@ export function markdownHeadings(md: string): Heading[] {
   return out;
 }
 
-export function outlineColumns(content: Record<string, string>): ColumnOutline[] {
-  return orderedKeys(content).map((key) => {
+export async function outlineColumns(content: Record<string, string>): Promise<ColumnOutline[]> {
+  const out: ColumnOutline[] = [];
+  for (const key of orderedKeys(content)) {
     const html = content[key];
-    const md = columnToMarkdown(html);
-    return { key, chars: codePoints(html), text_chars: codePoints(columnToText(html)), lines: countLines(md), headings: markdownHeadings(md) };
-  });
+    const md = await convertColumn(html, 'markdown', key);
+    const text = await convertColumn(html, 'text', key);
+    out.push({ key, chars: codePoints(html), text_chars: codePoints(text), lines: countLines(md), headings: markdownHeadings(md) });
+  }
+  return out;
 }

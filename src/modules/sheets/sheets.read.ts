@@ -3,6 +3,7 @@ import { invalid } from '../../errors.js';
 import type { ZApp } from '../../http/types.js';
 import { IdParams, queryInt, responses } from '../../http/schemas.js';
 import { outlineColumns } from './sheets.outline.js';
+import { IN_PLACE_MAX_CHARS, convertHtml } from '../../lib/html-convert.js';
 import { htmlToText } from '../../lib/html-text.js';
 import { pickFields } from '../../lib/fields.js';
 import { bestSnippet } from '../../lib/snippet.js';
@@ -72,19 +73,32 @@ export function windowRequest(q: GetSheetQueryInput): WindowRequest | undefined 
 export const GetSheetResponse = SheetResponse.extend({ window: SheetWindowSchema.optional() });
 
 /** GET /sheets/{id}'s body: the sheet as stored, or with its content windowed as the query asks. */
-export function readSheet<T extends { content: Record<string, string> }>(sheet: T, query: GetSheetQueryInput): { sheet: T; window?: SheetWindow } {
+export async function readSheet<T extends { content: Record<string, string> }>(sheet: T, query: GetSheetQueryInput): Promise<{ sheet: T; window?: SheetWindow }> {
   const req = windowRequest(query);
   if (!req) return { sheet };
-  const { content, window } = windowContent(sheet.content, req);
+  const { content, window } = await windowContent(sheet.content, req);
   return { sheet: { ...sheet, content }, window };
 }
 
 /** A sheet as a list shows it: the chosen fields, and with search terms a snippet of its text (or title). */
-export function sheetListItem(view: SheetView, terms: string[], fields: string[] | undefined) {
+export function sheetListItem(view: SheetView, fields: string[] | undefined) {
+  return pickFields(view, fields);
+}
+
+/**
+ * A list item with a snippet of its text (or title) for the search terms. A sheet longer than
+ * IN_PLACE_MAX_CHARS is read column by column through convertHtml: long columns off the event loop.
+ */
+export async function sheetSearchItem(view: SheetView, terms: string[], fields: string[] | undefined) {
   const item = pickFields(view, fields);
-  if (terms.length === 0) return item;
-  const text = orderedKeys(view.content).map((k) => htmlToText(view.content[k])).join('\n');
-  return { ...item, snippet: bestSnippet([text, view.title], terms) };
+  const keys = orderedKeys(view.content);
+  const total = keys.reduce((n, k) => n + view.content[k].length, 0);
+  const texts: string[] = [];
+  for (const k of keys) {
+    const html = view.content[k];
+    texts.push(total <= IN_PLACE_MAX_CHARS ? htmlToText(html) : await convertHtml('text', html, `column ${k} of sheet ${view.id}`));
+  }
+  return { ...item, snippet: bestSnippet([texts.join('\n'), view.title], terms) };
 }
 
 const Heading = z.object({ level: z.number().int(), text: z.string(), line: z.number().int().describe('Line of the markdown form.') });
@@ -106,6 +120,6 @@ export function registerSheetReadRoutes(app: ZApp, sheets: Pick<SheetsService, '
       params: IdParams,
       response: responses(OutlineResponse, 403, 404),
     },
-    handler: async (req) => ({ success: true as const, columns: outlineColumns((await sheets.get(req.auth.userId, req.params.id)).content) }),
+    handler: async (req) => ({ success: true as const, columns: await outlineColumns((await sheets.get(req.auth.userId, req.params.id)).content) }),
   });
 }

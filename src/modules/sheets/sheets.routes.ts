@@ -62,7 +62,7 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
     handler: async (req, reply) => {
       const sheet = await sheets.get(req.auth.userId, req.params.id);
       if (notModified(req.headers['if-none-match'], sheet.version)) return sendNotModified(reply, sheet.version);
-      return withEtag(reply, { success: ok, ...readSheet(sheet, req.query) });
+      return withEtag(reply, { success: ok, ...(await readSheet(sheet, req.query)) });
     },
   });
   app.post('/sheets', {

@@ -9,7 +9,8 @@ import { OFF_THREAD_MIN_CHARS, prepareHtmlTexts } from '../../lib/html-text-pool
 import { mapInTurns } from '../../lib/next-turn.js';
 import type { AuthContext } from '../api-keys/api-keys.service.js';
 import { createSheetEdits } from './sheets.edits.js';
-import { sheetListItem } from './sheets.read.js';
+import { checkNesting } from './sheets.nesting.js';
+import { sheetListItem, sheetSearchItem } from './sheets.read.js';
 import type { SheetsRepo } from './sheets.repo.js';
 import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 import { createSheetRevisions } from './sheets.revisions.js';
@@ -60,6 +61,7 @@ export function createSheetsService(deps: {
   async function createIn(trx: Trx, userId: string, input: CreateSheetInput, auth?: AuthContext): Promise<SheetView> {
     const now = clock.now();
     const content = input.content ?? {};
+    checkNesting(content, Object.keys(content));
     const row: SheetsTable = {
       id: newId('sht', now.getTime()),
       user_id: userId,
@@ -96,8 +98,8 @@ export function createSheetsService(deps: {
       // With q each item reads its HTML for a snippet (~0.1 ms for 2 KB): 10 per event-loop turn.
       // Five clients searching a common word held GET by id's p99 at 2-3x its p99 alone with the
       // whole page built in one turn.
-      const item = (row: (typeof rows)[number]) => sheetListItem(toSheetView(row), terms, query.fields);
-      return { sheets: terms.length > 0 ? await mapInTurns(rows, 10, item) : rows.map(item), total };
+      if (terms.length === 0) return { sheets: rows.map((row) => sheetListItem(toSheetView(row), query.fields)), total };
+      return { sheets: await mapInTurns(rows, 10, (row) => sheetSearchItem(toSheetView(row), terms, query.fields)), total };
     },
 
     async get(userId: string, id: string) {

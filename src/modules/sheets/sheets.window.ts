@@ -1,5 +1,5 @@
 import { invalid } from '../../errors.js';
-import { columnToMarkdown, columnToText } from '../../lib/html-markdown.js';
+import { convertHtml } from '../../lib/html-convert.js';
 
 /**
  * Windowed reads of sheet columns, for readers that pay per character (agents). Pure functions: a column's
@@ -42,22 +42,23 @@ export interface SheetWindow {
 /** Columns in numeric order (col2 before col10). */
 export const orderedKeys = (content: Record<string, string>) => Object.keys(content).sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)));
 
-/** Recent conversions: an agent reads a large column window after window, each read converting it again otherwise. */
+/** Recent conversions: an agent reads a large column window after window, each read converting it again otherwise. Only finished ones are kept. */
 const recent = new Map<string, string>();
 const RECENT_MAX = 16;
 const CACHE_FROM = 20_000;
 
-export function convertColumn(html: string, format: ReadFormat): string {
+/** A column in `format`; `key` names it in a 400 when it is too complex to convert (src/lib/html-convert.ts). */
+export async function convertColumn(html: string, format: ReadFormat, key: string): Promise<string> {
   if (format === 'html') return html;
-  const convert = format === 'markdown' ? columnToMarkdown : columnToText;
-  if (html.length < CACHE_FROM) return convert(html);
-  const key = `${format}\u0000${html}`;
-  let out = recent.get(key);
+  const convert = () => convertHtml(format, html, `column ${key}`);
+  if (html.length < CACHE_FROM) return convert();
+  const cacheKey = `${format}\u0000${html}`;
+  let out = recent.get(cacheKey);
   if (out === undefined) {
-    out = convert(html);
+    out = await convert();
     if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value!);
-  } else recent.delete(key);
-  recent.set(key, out);
+  } else recent.delete(cacheKey);
+  recent.set(cacheKey, out);
   return out;
 }
 
@@ -153,14 +154,14 @@ export function windowText(text: string, format: ReadFormat, req: Omit<WindowReq
 }
 
 /** The requested columns of a sheet, converted and windowed, plus the window description. */
-export function windowContent(content: Record<string, string>, req: WindowRequest): { content: Record<string, string>; window: SheetWindow } {
+export async function windowContent(content: Record<string, string>, req: WindowRequest): Promise<{ content: Record<string, string>; window: SheetWindow }> {
   if (req.lines && req.format === 'html') throw invalid("query parameter 'lines': lines needs format=markdown or format=text");
   const wanted = req.columns ? new Set(req.columns) : null;
   const out: Record<string, string> = {};
   const columns: Record<string, ColumnWindow> = {};
   for (const key of orderedKeys(content)) {
     if (wanted && !wanted.has(key)) continue;
-    const w = windowText(convertColumn(content[key], req.format), req.format, req);
+    const w = windowText(await convertColumn(content[key], req.format, key), req.format, req);
     out[key] = w.text;
     columns[key] = w.window;
   }

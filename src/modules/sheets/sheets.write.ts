@@ -5,6 +5,7 @@ import { forbidden, notFound, versionConflict } from '../../errors.js';
 import type { Outbox } from '../../events/outbox.js';
 import type { ExpectedVersions } from '../../http/preconditions.js';
 import type { AuthContext } from '../api-keys/api-keys.service.js';
+import { checkNesting } from './sheets.nesting.js';
 import type { SheetRevisionsRepo } from './sheets.revisions.repo.js';
 import type { SheetView } from './sheets.schemas.js';
 import { columnOrder, sheetSearchText, sheetView, type Content } from './sheets.view.js';
@@ -57,9 +58,12 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
      * so lists that dropped the sheet on sheet.deleted learn it is back.
      */
     async save(trx: Trx, auth: AuthContext | undefined, row: SheetsTable, next: SheetState, changes: Change[], event = true): Promise<SheetView> {
-      await revisions.keep(row, keep, trx);
       const nextContent = JSON.stringify(next.content);
       const contentChanged = nextContent !== row.content;
+      // The stored content is parsed only when it changed (a trash, restore or title edit of a 1 MB sheet skips it).
+      const columns = contentChanged ? changedColumns(JSON.parse(row.content) as Content, next.content) : [];
+      checkNesting(next.content, columns);
+      await revisions.keep(row, keep, trx);
       const patch: Partial<SheetsTable> = {
         title: next.title,
         folder: next.folder,
@@ -80,8 +84,7 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
         await outbox.emit(trx, row.user_id, 'sheet.updated', {
           sheet_id: row.id,
           changes: announced,
-          // The stored content is parsed only when it changed (a trash, restore or title edit of a 1 MB sheet skips it).
-          columns: contentChanged ? changedColumns(JSON.parse(row.content) as Content, next.content) : [],
+          columns,
           version: after.version,
           updated_at: after.updatedAt,
         });
