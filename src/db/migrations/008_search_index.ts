@@ -1,5 +1,4 @@
-import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
  * Indexes sheets.search_text so `q` stops scanning every row (see docs/performance.md).
@@ -15,7 +14,7 @@ import { dialectOf } from '../dialect.js';
  * only slower.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  if (dialectOf(db) === 'sqlite') {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
     await sql`create virtual table sheets_fts using fts5(text, content='', contentless_delete=1, tokenize='trigram case_sensitive 1')`.execute(db);
     await sql`create virtual table sheets_fts_terms using fts5vocab(sheets_fts, 'row')`.execute(db);
     await sql`insert into sheets_fts(rowid, text) select rowid, search_text || char(3, 3) from sheets`.execute(db);

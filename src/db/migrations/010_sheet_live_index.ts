@@ -1,5 +1,4 @@
-import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
  * SQLite only: a partial index of each account's live sheets, (user_id, rowid) where trashed_at is
@@ -8,7 +7,7 @@ import { dialectOf } from '../dialect.js';
  * counts its trigram hits through the primary key; it needs nothing new.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  if (dialectOf(db) !== 'sqlite') return;
+  if (db.getExecutor().adapter instanceof PostgresAdapter) return;
   await db.schema.createIndex('sheets_live_owner').on('sheets').column('user_id').where(sql.ref('trashed_at'), 'is', null).execute();
 }
 

@@ -1,5 +1,4 @@
-import { type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { PostgresAdapter, type Kysely } from 'kysely';
 
 /**
  * Sheet versions and revisions (issue 13). Every existing sheet starts at version 1. A revision is
@@ -8,7 +7,7 @@ import { dialectOf } from '../dialect.js';
  * those two for the current version until the next write moves them into its revision.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const bytes = dialectOf(db) === 'postgres' ? 'bytea' : 'blob';
+  const bytes = db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob';
   await db.schema.alterTable('sheets').addColumn('version', 'integer', (c) => c.notNull().defaultTo(1)).execute();
   await db.schema.alterTable('sheets').addColumn('last_changes', 'text').execute();
   await db.schema.alterTable('sheets').addColumn('last_actor', 'text').execute();

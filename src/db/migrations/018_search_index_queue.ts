@@ -1,5 +1,4 @@
-import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
  * SQLite: sheet writes stop indexing their text themselves. The triggers of migration 008 wrote
@@ -10,7 +9,7 @@ import { dialectOf } from '../dialect.js';
  * deleted sheet still leaves the index at once. PostgreSQL: nothing (its GIN index is its own).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  if (dialectOf(db) !== 'sqlite') return;
+  if (db.getExecutor().adapter instanceof PostgresAdapter) return;
   await sql`create table sheets_fts_pending (row_id integer primary key)`.execute(db);
   await sql`drop trigger sheets_fts_insert`.execute(db);
   await sql`drop trigger sheets_fts_update`.execute(db);

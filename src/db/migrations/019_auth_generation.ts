@@ -1,5 +1,4 @@
-import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
  * SQLite: a counter that moves whenever anything an authentication reads changes (a key's status,
@@ -10,7 +9,7 @@ import { dialectOf } from '../dialect.js';
  * empty the cache). PostgreSQL: nothing (every request looks the key up, as before).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  if (dialectOf(db) !== 'sqlite') return;
+  if (db.getExecutor().adapter instanceof PostgresAdapter) return;
   await sql`create table auth_generation (id integer primary key check (id = 1), n integer not null)`.execute(db);
   await sql`insert into auth_generation (id, n) values (1, 0)`.execute(db);
   const bump = sql`update auth_generation set n = n + 1 where id = 1;`;

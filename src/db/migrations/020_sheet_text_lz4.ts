@@ -1,5 +1,4 @@
-import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
  * PostgreSQL: sheets' search_text and content compressed with lz4 instead of pglz, PostgreSQL's
@@ -10,7 +9,7 @@ import { dialectOf } from '../dialect.js';
  * SQLite: nothing (it does not compress).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  if (dialectOf(db) !== 'postgres') return;
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
   await sql`savepoint lz4_setup`.execute(db);
   try {
     await sql`alter table sheets alter column search_text set compression lz4, alter column content set compression lz4`.execute(db);

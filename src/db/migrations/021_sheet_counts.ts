@@ -1,5 +1,4 @@
-import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /** PostgreSQL: rows each (account, state) count is spread over, so concurrent writes of one account rarely wait for the same row. */
 const SHEET_COUNT_SHARDS = 8;
@@ -27,7 +26,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     sql.raw(`insert into sheet_counts (user_id, trashed, shard, n) values (${row}.user_id, ${state(row)}, ${shard}, ${n})
       on conflict (user_id, trashed, shard) do update set n = sheet_counts.n + excluded.n;`);
   const moved = sql.raw(`old.user_id is distinct from new.user_id or (old.trashed_at is null) is distinct from (new.trashed_at is null)`);
-  if (dialectOf(db) === 'sqlite') {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
     await sql`create trigger sheet_counts_insert after insert on sheets begin ${upsert('new', '0', '1')} end`.execute(db);
     await sql`create trigger sheet_counts_delete after delete on sheets begin ${upsert('old', '0', '-1')} end`.execute(db);
     await sql`create trigger sheet_counts_move after update of user_id, trashed_at on sheets when ${moved}

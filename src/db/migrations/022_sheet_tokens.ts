@@ -1,6 +1,20 @@
-import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
-import { SHEET_TOKENS, TOKENIZE_SQL } from '../pg-token-index.js';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
+
+/**
+ * Frozen as it landed (788a016): the names and the tokenizer's SQL text below are what
+ * src/db/pg-token-index.ts produced then. CJK runs give 2-character pieces only; migration 026
+ * redefines the function with 3-character pieces and the linear path for long runs and rebuilds the
+ * tokens. Never import these from live code: a later change there would not reach a database that
+ * already ran this migration.
+ */
+const SHEET_TOKENS = { table: 'sheet_tokens', vocab: 'sheet_token_vocab', tokenize: 'sheet_tokens_of', indexed: 'sheet_token_set' } as const;
+const TOKENIZE_SQL = String.raw`select coalesce(array_agg(distinct tok), '{}') from (
+    select substr(w[1], i, 64) as tok from regexp_matches(t, '([^\u0001-\u002f\u003a-\u0040\u005b-\u005e\u0060\u007b-\u00bf\u00d7\u00f7\u2000-\u206f\u3000-\u303f\ufeff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+)', 'g') as m(w),
+      generate_series(1, greatest(length(w[1]) - 32, 1), 32) as i
+    union all
+    select substr(c[1], i, 2) from regexp_matches(t, '([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+)', 'g') as n(c),
+      generate_series(1, greatest(length(c[1]) - 1, 1)) as i
+  ) as x`;
 
 /**
  * PostgreSQL: the token index searches use (src/db/pg-token-index.ts), replacing the pg_trgm index
@@ -19,7 +33,7 @@ import { SHEET_TOKENS, TOKENIZE_SQL } from '../pg-token-index.js';
  *   tokenizes in one statement), updates by row when the text, owner or state changes.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  if (dialectOf(db) !== 'postgres') return;
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
   const { table, vocab, tokenize, indexed } = SHEET_TOKENS;
   await sql`create function ${sql.id(tokenize)}(t text) returns text[] language sql immutable parallel safe as ${sql.lit(TOKENIZE_SQL)}`.execute(db);
   // plpgsql, so the planner cannot inline it away with its cost (see TOKEN_SET).

@@ -19,9 +19,10 @@ import * as m019 from './019_auth_generation.js';
 import * as m020 from './020_sheet_text_lz4.js';
 import * as m021 from './021_sheet_counts.js';
 import * as m022 from './022_sheet_tokens.js';
-import * as m024 from './024_idempotency_by_credential.js';
 import * as m023 from './023_session_external_id.js';
+import * as m024 from './024_idempotency_by_credential.js';
 import * as m025 from './025_key_issuing_grant.js';
+import * as m026 from './026_tokenizer_cjk_triples.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -45,9 +46,10 @@ const migrations: Record<string, Migration> = {
   '020_sheet_text_lz4': m020,
   '021_sheet_counts': m021,
   '022_sheet_tokens': m022,
-  '024_idempotency_by_credential': m024,
   '023_session_external_id': m023,
+  '024_idempotency_by_credential': m024,
   '025_key_issuing_grant': m025,
+  '026_tokenizer_cjk_triples': m026,
 };
 
 export const migrationProvider: MigrationProvider = {
