@@ -1,12 +1,12 @@
-import type { FastifyRequest } from 'fastify';
 import type { ZApp } from '../../http/types.js';
+import { requestOrigin } from '../../http/origin.js';
 import { IdParams, responses } from '../../http/schemas.js';
 import { contentDisposition } from './exports.render.js';
 import { CreateExportBody, CreateExportResponse, ExportParams, ExportTokenParams, ListExportsResponse, RevokeExportResponse } from './exports.schemas.js';
 import { EXPORT_PATH, type ExportsService } from './exports.service.js';
 
-/** PUBLIC_URL when set (behind a proxy), else the origin the client used. */
-export const publicOrigin = (publicUrl: string | undefined, req: FastifyRequest) => publicUrl ?? `${req.protocol}://${req.host}`;
+/** PUBLIC_URL when set (behind a proxy), else the listen address (src/http/origin.ts: never an arbitrary Host header). */
+export const publicOrigin = requestOrigin;
 
 /** POST /v1/sheets/{id}/export and the export management routes, inside the authenticated scope. */
 export function registerExportRoutes(app: ZApp, exports: ExportsService, publicUrl: string | undefined) {

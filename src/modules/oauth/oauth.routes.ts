@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
+import { requestOrigin } from '../../http/origin.js';
 import { describeBadText, findBadText } from '../../lib/bad-text.js';
 import { hasScope, SCOPES } from '../api-keys/scopes.js';
 import type { ApiKeysService, AuthContext } from '../api-keys/api-keys.service.js';
@@ -80,8 +81,8 @@ function badTextIn(req: FastifyRequest): { message: string; field: string } | un
   return undefined;
 }
 
-/** The issuer and resource origin: PUBLIC_URL, else the origin this request reached (http://HOST:PORT when direct). */
-export const originOf = (publicUrl: string | undefined, req: FastifyRequest) => publicUrl ?? `${req.protocol}://${req.host}`;
+/** The issuer and resource origin: PUBLIC_URL, else the listen address (src/http/origin.ts: never an arbitrary Host header). */
+export const originOf = requestOrigin;
 export const resourceMetadataUrl = (publicUrl: string | undefined, req: FastifyRequest) =>
   `${originOf(publicUrl, req)}/.well-known/oauth-protected-resource${MCP_RESOURCE_PATH}`;
 
