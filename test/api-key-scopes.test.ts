@@ -71,6 +71,9 @@ for (const dialect of dialects()) {
       assertScopeError(await s.req('POST', `/v1/sheets/${id}/export`, { key, body: { format: 'txt' } }), 'exports:create');
       assertScopeError(await s.req('GET', '/v1/todos', { key }), 'todos:read');
       assertScopeError(await s.req('GET', '/v1/sessions', { key }), 'sessions:read');
+      assertScopeError(await s.req('PUT', '/v1/sessions/external/cc:x', { key, body: { title: 't', summary: 's' } }), 'sessions:write');
+      assertScopeError(await s.req('PATCH', '/v1/sessions/ses_x', { key, body: { title: 't' } }), 'sessions:write');
+      assertScopeError(await s.req('GET', '/v1/briefing?project=x', { key }), 'sessions:read');
       assertScopeError(await s.req('GET', '/v1/knowledge', { key }), 'knowledge:read');
       assertScopeError(await s.req('POST', '/v1/stats', { key, body: {} }), 'stats:write');
       assertScopeError(await s.req('GET', '/v1/webhooks', { key }), 'webhooks:manage');

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { httpClient, ok as toolOk, sameErrorAsRest } from './mcp-helpers.js';
 
 for (const dialect of dialects()) {
   describe(`GET /v1/briefing [${dialect}]`, () => {
@@ -153,6 +154,31 @@ for (const dialect of dialects()) {
 
       await sync(alice.key, '', [{ content: 'NO-PROJECT-TODO', status: 'pending' }]);
       assert.ok((await ok('project=')).text.includes('NO-PROJECT-TODO'));
+    });
+
+    it('MCP get_briefing answers what REST does, within the result budget; listed for either scope', async () => {
+      const mcp = await httpClient(s, alice.key);
+      for (const [project, max] of [['rocket', undefined], ['big', 3000], ['big', undefined], ['empty-one', 500]] as const) {
+        const viaMcp = toolOk(await mcp.callTool({ name: 'get_briefing', arguments: { project, ...(max ? { max_chars: max } : {}) } }));
+        const viaRest = await ok(`project=${project}${max ? `&max_chars=${max}` : ''}`);
+        assert.equal(viaMcp.text, viaRest.text, `${project} ${max}`);
+        assert.deepEqual(viaMcp.omitted, viaRest.omitted);
+        assert.deepEqual(viaMcp.handover, viaRest.handover);
+        if (!viaMcp.truncated) assert.deepEqual(viaMcp.todos, viaRest.todos);
+      }
+      sameErrorAsRest(await mcp.callTool({ name: 'get_briefing', arguments: { project: 'x', max_chars: 20_000 } }), await brief('project=x&max_chars=20000'));
+      await mcp.close();
+
+      const issue = async (scopes: string[]) => (await s.req('POST', '/v1/api-keys', { key: alice.key, body: { name: 'm', scopes } })).body.api_key as string;
+      for (const [scopes, listed] of [[['todos:read'], true], [['sessions:read'], true], [['sheets:read'], false]] as const) {
+        const client = await httpClient(s, await issue([...scopes]));
+        const names = (await client.listTools()).tools.map((t) => t.name);
+        assert.equal(names.includes('get_briefing'), listed, scopes.join());
+        const r = (await client.callTool({ name: 'get_briefing', arguments: { project: 'scoped' } })) as { isError?: boolean; content: { text: string }[] };
+        assert.equal(r.isError === true, !listed, scopes.join());
+        if (!listed) assert.equal(JSON.parse(r.content[0].text).code, 'insufficient_scope');
+        await client.close();
+      }
     });
 
     it('400 for a missing project or a max_chars out of range', async () => {

@@ -73,7 +73,7 @@ for (const dialect of dialects()) {
       const byName = new Map(tools.map((t) => [t.name, t]));
       const expected = [
         ...['list_sheets', 'search_sheets', 'get_sheet', 'create_sheet', 'update_sheet', 'trash_sheet', 'restore_sheet'],
-        ...['save_session', 'list_sessions', 'get_session', 'create_handover', 'get_latest_handover'],
+        ...['save_session', 'list_sessions', 'get_session', 'update_session', 'create_handover', 'get_latest_handover', 'get_briefing'],
         ...['search_knowledge', 'save_knowledge', 'get_knowledge', 'update_knowledge', 'delete_knowledge'],
         ...['list_todos', 'sync_todos', 'delete_todo', 'log_work_time', 'get_stats'],
         ...['list_sparks', 'run_spark', 'translate_text', 'get_spark', 'create_spark', 'update_spark', 'delete_spark'],

@@ -182,6 +182,18 @@ for (const dialect of dialects()) {
         err: () => ({ project: 'no such project' }),
         expect: [404, 'not_found'],
       },
+      update_session: {
+        ok: () => ({ id: f.session, tags: ['stdio'] }),
+        check: async (out) => assert.deepEqual((await rest('GET', `/v1/sessions/${f.session}`)).session, out.session),
+        err: () => ({ id: 'ses_01jzzzzzzzzzzzzzzzzzzzzzzz', title: 'x' }),
+        rest: () => ['PATCH', '/v1/sessions/ses_01jzzzzzzzzzzzzzzzzzzzzzzz', { title: 'x' }],
+      },
+      get_briefing: {
+        ok: () => ({ project: 'fixture', max_chars: 2000 }),
+        check: async (out) => assert.deepEqual(out, await rest('GET', '/v1/briefing?project=fixture&max_chars=2000')),
+        err: () => ({ project: 'fixture', max_chars: 100 }),
+        rest: () => ['GET', '/v1/briefing?project=fixture&max_chars=100'],
+      },
       search_knowledge: {
         ok: () => ({ q: 'enoent' }),
         check: async (out) => assert.deepEqual(without(out, 'solutions_page', 'snippets_page'), await rest('GET', '/v1/knowledge?q=enoent&fields=title,language,tags,createdAt,version')),

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertError, assertIdRouteSecurity, dialects, startServer, type TestServer } from './helpers.js';
 import { manualClock } from '../src/clock.js';
+import { httpClient, ok, sameErrorAsRest, toolError } from './mcp-helpers.js';
 
 for (const dialect of dialects()) {
   describe(`session upsert by external_id and PATCH [${dialect}]`, () => {
@@ -140,6 +141,50 @@ for (const dialect of dialects()) {
       assertError(await patch(id, { tags: 'x' }), 400, 'invalid_request', /tags/);
       await assertIdRouteSecurity(s, { method: 'PATCH', path: (x) => `/v1/sessions/${x}`, body: { title: 'no' } }, alice, id, 'ses_00000000000000000000000000');
       assert.equal((await s.req('GET', `/v1/sessions/${id}`, { key: alice.key })).body.session.title, 'P');
+    });
+
+    it('MCP: save_session with external_id upserts like PUT, update_session patches like PATCH', async () => {
+      const mcp = await httpClient(s, alice.key);
+      const call = (name: string, args: Record<string, unknown>) => mcp.callTool({ name, arguments: args });
+      const first = ok(await call('save_session', { external_id: 'cc:mcp-1', title: 'M', summary: 'one', project: 'mcp', files_changed: ['a.ts'] }));
+      assert.equal(first.created, true);
+      assert.equal(first.session.external_id, 'cc:mcp-1');
+      const second = ok(await call('save_session', { external_id: 'cc:mcp-1', title: 'M', summary: 'two', project: 'mcp', files_changed: ['a.ts'] }));
+      assert.equal(second.created, false);
+      assert.equal(second.id, first.id);
+      // REST and MCP share the reference: a PUT finds the session MCP made.
+      const viaRest = await put('cc:mcp-1', { title: 'M', summary: 'two', project: 'mcp', files_changed: ['a.ts'] });
+      assert.equal(viaRest.status, 200);
+      assert.deepEqual(viaRest.body.session, second.session);
+      assert.equal((await rowsOf('cc:mcp-1')).length, 1);
+      // Without external_id it saves a new session each time, as before (no created field).
+      const plain = ok(await call('save_session', { title: 'M', summary: 'two' }));
+      assert.equal(plain.created, undefined);
+      assert.notEqual(plain.id, first.id);
+
+      const updated = ok(await call('update_session', { id: first.id, title: 'Renamed', tags: ['claude-code'] }));
+      assert.deepEqual(updated.session, { ...second.session, title: 'Renamed', tags: ['claude-code'], updatedAt: updated.session.updatedAt });
+      assert.deepEqual(
+        (await s.events('session.updated')).filter((e) => e.data.session_id === first.id).map((e) => e.data.changes),
+        [['summary'], ['title', 'tags']],
+      );
+      const bad = toolError(await call('save_session', { external_id: 'bad id', title: 't', summary: 's' }), 400, 'invalid_request');
+      assert.match(bad.error, /external_id may contain only letters, digits/);
+      sameErrorAsRest(await call('update_session', { id: first.id }), await patch(first.id, {}));
+      const bob = await s.user('pro');
+      const bobMcp = await httpClient(s, bob.key);
+      toolError(await bobMcp.callTool({ name: 'update_session', arguments: { id: first.id, title: 'x' } }), 403, 'forbidden');
+      await bobMcp.close();
+
+      const reader = (await s.req('POST', '/v1/api-keys', { key: alice.key, body: { name: 'r', scopes: ['sessions:read'] } })).body.api_key;
+      const readerMcp = await httpClient(s, reader);
+      const names = (await readerMcp.listTools()).tools.map((x) => x.name);
+      assert.ok(!names.includes('update_session') && !names.includes('save_session'));
+      const refused = (await readerMcp.callTool({ name: 'update_session', arguments: { id: first.id, title: 'x' } })) as { isError?: boolean; content: { text: string }[] };
+      assert.equal(refused.isError, true);
+      assert.equal(JSON.parse(refused.content[0].text).required_scope, 'sessions:write');
+      await readerMcp.close();
+      await mcp.close();
     });
   });
 }

@@ -10,6 +10,7 @@ import { ToolRegistry, type AuthSource } from './tool.js';
 import { registerExportTools } from './tools/exports.js';
 import { registerKnowledgeTools } from './tools/knowledge.js';
 import { registerSessionTools } from './tools/sessions.js';
+import { registerBriefingTools } from './tools/briefing.js';
 import { registerSheetTools } from './tools/sheets.js';
 import { registerSheetContentTools } from './tools/sheet-content.js';
 import { registerSparkTools } from './tools/sparks.js';
@@ -38,6 +39,7 @@ export function buildToolRegistry(c: Container, origin: string): ToolRegistry {
   registerSheetContentTools(tools, c);
   registerExportTools(tools, c, origin);
   registerSessionTools(tools, c);
+  registerBriefingTools(tools, c);
   registerKnowledgeTools(tools, c);
   registerTodoTools(tools, c);
   registerStatsTools(tools, c);

@@ -8,7 +8,7 @@ import { DEFAULT_RESULT_MAX_CHARS, TruncatedField, fitToBudget } from './budget.
 import { describeBadText, findBadText } from '../lib/bad-text.js';
 import { describeUnknownKey, findUnknownKey } from '../lib/unknown-keys.js';
 import type { AuthContext } from '../modules/api-keys/api-keys.service.js';
-import { hasScopes, requireScopes, toolScopes, type Granted } from '../modules/api-keys/scopes.js';
+import { hasScope, hasScopes, insufficientScope, requireScopes, toolScopes, type Granted } from '../modules/api-keys/scopes.js';
 import { IDEMPOTENCY_KEY_RULE, checkIdempotencyKey, idempotencyOwner, requestFingerprint, type IdempotencyService } from '../modules/idempotency/idempotency.service.js';
 
 /** Resolves the caller's account. HTTP passes the request's auth; stdio re-checks its key on every call. */
@@ -35,6 +35,8 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   run: (args: z.output<I>, auth: AuthContext) => Promise<z.input<O>>;
   /** The scopes a credential needs (all of them) to see and call the tool; by default derived from its name and readOnlyHint. */
   scopes?: readonly string[];
+  /** Instead of scopes: any one of these lets the credential see and call the tool, which shows each its own part (get_briefing). */
+  anyScope?: readonly string[];
   /** A tool that creates something: it takes an optional idempotency_key, with the rule of REST's Idempotency-Key. */
   creates?: boolean;
 }
@@ -49,6 +51,8 @@ const IdempotencyKeyArg = z
 
 interface Entry {
   spec: ToolSpec<z.ZodObject, z.ZodObject>;
+  /** Whether a credential with these scopes may see and call the tool. */
+  allows: (granted: Granted | undefined) => boolean;
   scopes: readonly string[];
 }
 
@@ -108,8 +112,10 @@ export class ToolRegistry {
     if (this.tools.has(name)) throw new Error(`tool ${name} defined twice`);
     spec = { ...spec, output: spec.output.extend({ truncated: TruncatedField.optional() }) as unknown as O };
     if (spec.creates) spec = { ...spec, input: spec.input.extend({ idempotency_key: IdempotencyKeyArg }) as unknown as I };
-    const scopes = spec.scopes ?? toolScopes(name, spec.annotations.readOnlyHint);
-    this.tools.set(name, { spec: spec as unknown as ToolSpec<z.ZodObject, z.ZodObject>, scopes });
+    const { anyScope } = spec;
+    const scopes = anyScope ?? spec.scopes ?? toolScopes(name, spec.annotations.readOnlyHint);
+    const allows = anyScope ? (g: Granted | undefined) => anyScope.some((s) => hasScope(g, s)) : (g: Granted | undefined) => hasScopes(g, scopes);
+    this.tools.set(name, { spec: spec as unknown as ToolSpec<z.ZodObject, z.ZodObject>, scopes, allows });
   }
 
   names(): string[] {
@@ -123,7 +129,9 @@ export class ToolRegistry {
     try {
       // REST's order: the key, then the body's size, then its fields.
       const caller = await auth();
-      requireScopes(caller.scopes, entry.scopes);
+      if (entry.spec.anyScope) {
+        if (!entry.allows(caller.scopes)) throw insufficientScope(entry.scopes[0]);
+      } else requireScopes(caller.scopes, entry.scopes);
       if (Buffer.byteLength(JSON.stringify(args ?? {})) > ARGUMENTS_LIMIT) return errorResult('payload_too_large', TOO_LARGE);
       const bad = findBadText(args);
       if (bad) return errorResult('invalid_request', describeBadText(bad));
@@ -167,8 +175,8 @@ export class ToolRegistry {
 
   /** `granted`: the credential's scopes, when known up front; tools outside them are not listed. */
   install(server: McpServer, auth: AuthSource, logger?: Logger, granted?: Granted): void {
-    for (const [name, { spec, scopes }] of this.tools) {
-      if (!hasScopes(granted, scopes)) continue;
+    for (const [name, { spec, allows }] of this.tools) {
+      if (!allows(granted)) continue;
       server.registerTool(
         name,
         { title: spec.title, description: spec.description, inputSchema: spec.input, outputSchema: spec.output, annotations: { title: spec.title, ...spec.annotations } },
@@ -177,7 +185,7 @@ export class ToolRegistry {
       );
     }
     // A credential allowed no tool still gets an (empty) tools/list and tool errors on calls.
-    if (!server.isConnected() && ![...this.tools.values()].some((e) => hasScopes(granted, e.scopes))) {
+    if (!server.isConnected() && ![...this.tools.values()].some((e) => e.allows(granted))) {
       server.server.registerCapabilities({ tools: {} });
       server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
     }

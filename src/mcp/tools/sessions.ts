@@ -3,12 +3,16 @@ import type { Container } from '../../container.js';
 import { IdParams } from '../../http/schemas.js';
 import {
   CreateSessionBody,
+  type CreateSessionInput,
   CreateSessionResponse,
+  ExternalId,
   HandoverBody,
   HandoverResponse,
   ListSessionsQuery,
   ListSessionsResponse,
   SessionResponse,
+  UpdateSessionBody,
+  UpsertSessionResponse,
 } from '../../modules/sessions/sessions.schemas.js';
 import { NextPage, paged } from '../paging.js';
 import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
@@ -22,20 +26,39 @@ const ListInput = ListSessionsQuery.omit({ fields: true }).extend({
 });
 
 export function registerSessionTools(t: ToolRegistry, c: Container): void {
+  const upserted = async (userId: string, externalId: string, fields: CreateSessionInput) => {
+    const { created, session } = await c.sessions.upsert(userId, externalId, fields);
+    return { created, id: session.id, session };
+  };
+
   t.define('save_session', {
     creates: true,
     title: 'Save a session summary',
     description:
       'Save a summary of the coding session that is ending: what was done, decisions, problems. ' +
       'Give the project name so it can be found later, tags, and files_changed (paths). ' +
-      'Use create_handover afterwards to leave a handover sheet for the next session. Fires session.saved.',
-    input: CreateSessionBody,
-    output: CreateSessionResponse,
+      'Use create_handover afterwards to leave a handover sheet for the next session. Fires session.saved. ' +
+      'With external_id (your own reference for this session, e.g. cc:<session id>) saving again updates that session instead of adding one ' +
+      '(created says which happened; omitted project, tags and files_changed become empty; session.updated fires when a field changed).',
+    input: CreateSessionBody.extend({ external_id: ExternalId.optional() }),
+    output: CreateSessionResponse.extend({ created: UpsertSessionResponse.shape.created.optional().describe('With external_id: true when this call created the session.') }),
     annotations: ADDITIVE,
-    run: async (args, auth) => {
-      const session = await c.sessions.create(auth.userId, args);
+    run: async ({ external_id, ...fields }, auth) => {
+      if (external_id !== undefined) return { success: true as const, ...(await upserted(auth.userId, external_id, fields)) };
+      const session = await c.sessions.create(auth.userId, fields);
       return { success: true as const, id: session.id, session };
     },
+  });
+
+  t.define('update_session', {
+    title: 'Update a saved session',
+    description:
+      'Change some fields of a saved session by id (ses_...): title, summary, project ("" or null: none), tags, files_changed. ' +
+      'Fields not given stay as they are. Fires session.updated when a field changed.',
+    input: UpdateSessionBody.extend({ id: IdParams.shape.id.describe('Session id, e.g. ses_01j...') }),
+    output: SessionResponse,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: async ({ id, ...fields }, auth) => ({ success: true as const, session: await c.sessions.update(auth.userId, id, fields) }),
   });
 
   t.define('list_sessions', {

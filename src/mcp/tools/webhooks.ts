@@ -36,7 +36,7 @@ export function registerWebhookTools(t: ToolRegistry, c: Container): void {
     title: 'Register a webhook',
     description:
       'Register an HTTPS URL to receive signed POSTs for events (sheet.created, sheet.updated, sheet.deleted, spark.executed, session.saved, ' +
-      'session.handover, knowledge.saved, export.completed, or * for all). Needs the Pro plan or higher. The result holds the signing secret ' +
+      'session.updated, session.handover, knowledge.saved, export.completed, todos.synced, todo.deleted, or * for all). Needs the Pro plan or higher. The result holds the signing secret ' +
       '(whsec_...), shown only this once: give it to the user.',
     input: CreateWebhookBody,
     output: CreateWebhookResponse,

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import type { Container } from '../../container.js';
+import { BRIEFING_MAX_CHARS, BRIEFING_MIN_CHARS, BriefingQuery, BriefingResponse } from '../../modules/briefing/briefing.schemas.js';
+import { BRIEFING_HANDOVER_SCOPE, BRIEFING_TODOS_SCOPE } from '../../modules/briefing/briefing.service.js';
+import { READ_ONLY, type ToolRegistry } from '../tool.js';
+
+export function registerBriefingTools(t: ToolRegistry, c: Container): void {
+  t.define('get_briefing', {
+    title: 'Get the briefing of a project',
+    description:
+      "What to know when starting work on a project: its latest handover (next steps, notes, then summary) and its open todos (newest first), " +
+      'as Markdown of at most max_chars characters (default and most 10000). omitted counts what did not fit; the text ends by naming ' +
+      'get_latest_handover and list_todos for the rest. Needs sessions:read for the handover and todos:read for the todos (either is enough).',
+    input: z.object({
+      project: BriefingQuery.shape.project,
+      max_chars: z
+        .number({ error: 'max_chars must be a number' })
+        .int('max_chars must be a whole number')
+        .min(BRIEFING_MIN_CHARS, `max_chars must be between ${BRIEFING_MIN_CHARS} and ${BRIEFING_MAX_CHARS}`)
+        .max(BRIEFING_MAX_CHARS, `max_chars must be between ${BRIEFING_MIN_CHARS} and ${BRIEFING_MAX_CHARS}`)
+        .optional()
+        .describe(`The most characters text may have, ${BRIEFING_MIN_CHARS} to ${BRIEFING_MAX_CHARS}; default ${BRIEFING_MAX_CHARS}.`),
+    }),
+    output: BriefingResponse,
+    annotations: READ_ONLY,
+    source: 'querystring',
+    anyScope: [BRIEFING_HANDOVER_SCOPE, BRIEFING_TODOS_SCOPE],
+    run: (args, auth) => c.briefing.get(auth, args),
+  });
+}
