@@ -88,7 +88,6 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   registerExportDownloadRoute(app as unknown as ZApp, c.exports);
   registerConsoleSessionRoutes(app as unknown as ZApp, c.consoleSessions, c.config.publicUrl);
   await registerConsolePages(app);
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ success: true, status: 'ok' }));
   registerHealth(app, { db: c.db, redis: c.redis });
   registerLanding(app);
   await registerMcpRoutes(app, c);

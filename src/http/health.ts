@@ -2,12 +2,16 @@ import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/types.js';
 import type { RedisHandle } from '../ops/redis.js';
+import pkg from '../../package.json' with { type: 'json' };
 
 const CHECK_TIMEOUT_MS = 2000;
 
 type Check = 'ok' | 'down' | 'not_configured';
 
 /**
+ * GET /healthz: the process answers, and which release it runs (package.json's version), so an
+ * operator can tell an upgrade took (docs/operations.md).
+ *
  * GET /readyz: can this process serve? The database must answer `select 1`
  * (else 503: a load balancer should send traffic elsewhere). Redis down is
  * reported as "degraded" with 200, because every process shares the same
@@ -16,6 +20,7 @@ type Check = 'ok' | 'down' | 'not_configured';
  * Fastify answers 503 to new requests, this one included.
  */
 export function registerHealth(app: FastifyInstance, deps: { db: Db; redis?: RedisHandle }): void {
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ success: true, status: 'ok', version: pkg.version }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     const [database, redis] = await Promise.all([checkDatabase(deps.db), checkRedis(deps.redis)]);
     const checks = { database, redis };
