@@ -123,7 +123,8 @@ for (const dialect of dialects()) {
       const session = await s.req('POST', '/v1/sessions', { key: alice.key, body: { title: 'audit', summary: 'done', project: 'p6' } });
       const session_id = session.body.session.id;
       await s.req('POST', '/v1/todos', { key: alice.key, body: { project: 'p6', todos: [{ content: 'secret todo 6', status: 'pending' }] } });
-      const sheetCount = async () => (await s.req('GET', '/v1/sheets?folder=Handover', { key: alice.key })).body.total as number;
+      const sheetCount = async () =>
+        Number((await s.c.db.selectFrom('sheets').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', alice.userId).where('folder', '=', 'Handover').executeTakeFirstOrThrow()).n);
       const before = await sheetCount();
       assert.equal(typeof before, 'number');
 
