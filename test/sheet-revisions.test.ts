@@ -145,7 +145,7 @@ for (const dialect of dialects()) {
       await req('PUT', `/sheets/${id}`, { title: 'key edit' });
       const list = (await req('GET', `/sheets/${id}/revisions`)).body.revisions;
       assert.deepEqual(list[0].actor, { type: 'oauth_client', id: provider.info!.client_id, name: 'Revision Agent' });
-      assert.deepEqual(list[1].actor, { type: 'console', id: keyId, name: null });
+      assert.deepEqual(list[1].actor, { type: 'console', id: keyId, name: 'default' }, 'the console names the key it was opened with');
       await client.close();
     });
 

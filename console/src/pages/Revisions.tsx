@@ -5,7 +5,16 @@ import { Confirm, Notice } from '../components.tsx';
 import { columnOrder } from '../sheet-draft.ts';
 import type { Sheet } from './Sheets.tsx';
 
-interface Summary { version: number; title: string; changes: string[]; updatedAt: string; actor: { type: string; name: string | null } | null }
+interface Actor { type: 'api_key' | 'console' | 'oauth_client'; name: string | null }
+interface Summary { version: number; title: string; changes: string[]; updatedAt: string; actor: Actor | null }
+
+/** Who made a version, in words: the key's name, "console (key name)", or the connected app. */
+export function byWhom(actor: Actor | null): string {
+  if (!actor) return 'unknown (made before authors were recorded)';
+  if (actor.type === 'console') return actor.name ? `console (${actor.name})` : 'console';
+  if (actor.type === 'oauth_client') return actor.name ? `${actor.name} (connected app)` : 'connected app';
+  return actor.name ? `${actor.name} (API key)` : 'API key';
+}
 interface Version { version: number; title: string; content: Record<string, string>; folder: string | null; tags: string[]; updatedAt: string }
 
 const BLOCKS = 'p,li,h1,h2,h3,h4,h5,h6,pre,blockquote,tr,div';
@@ -43,11 +52,11 @@ function fields(v: Version): Record<string, string> {
 export function Revisions({ id }: { id: string }) {
   const [tick, setTick] = useState(0);
   const data = useLoad(async () => {
-    const [{ sheet }, { revisions }] = await Promise.all([
+    const [{ sheet }, { revisions, current }] = await Promise.all([
       api<{ sheet: Sheet }>('GET', path`/sheets/${id}`),
-      api<{ revisions: Summary[] }>('GET', `${path`/sheets/${id}/revisions`}?limit=100`),
+      api<{ revisions: Summary[]; current: Omit<Summary, 'title'> }>('GET', `${path`/sheets/${id}/revisions`}?limit=100`),
     ]);
-    return { sheet, revisions };
+    return { sheet, revisions, current };
   }, [id, tick]);
   const [pick, setPick] = useState<{ from?: number; to?: number }>({});
   const [error, setError] = useState<string>();
@@ -101,12 +110,18 @@ export function Revisions({ id }: { id: string }) {
           <table class="table">
             <thead><tr><th>Version</th><th>Changed</th><th>By</th><th>When</th><th /></tr></thead>
             <tbody>
-              <tr><td>{sheet.version}</td><td>current</td><td /><td>{when(sheet.updatedAt)}</td><td /></tr>
+              <tr data-version={sheet.version}>
+                <td>{sheet.version} (current)</td>
+                <td>{data.data!.current.changes.join(', ')}</td>
+                <td data-label="By" class="by">{byWhom(data.data!.current.actor)}</td>
+                <td>{when(sheet.updatedAt)}</td>
+                <td />
+              </tr>
               {data.data!.revisions.map((r) => (
                 <tr key={r.version} data-version={r.version}>
                   <td>{r.version}</td>
                   <td>{r.changes.join(', ')}</td>
-                  <td>{r.actor ? `${r.actor.name ?? r.actor.type}` : '—'}</td>
+                  <td data-label="By" class="by">{byWhom(r.actor)}</td>
                   <td>{when(r.updatedAt)}</td>
                   <td><button type="button" class="small" onClick={() => setRestoring(r.version)}>Restore version {r.version}</button></td>
                 </tr>

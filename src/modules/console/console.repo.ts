@@ -18,6 +18,7 @@ export function createConsoleSessionsRepo(db: Db) {
           'console_sessions.expires_at',
           'api_keys.status as key_status',
           'api_keys.expires_at as key_expires_at',
+          'api_keys.name as key_name',
           'users.plan',
           'users.name',
         ])

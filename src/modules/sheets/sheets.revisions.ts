@@ -39,7 +39,7 @@ export function createSheetRevisions(deps: {
 
   return {
     async listRevisions(userId: string, id: string, query: { limit?: number; offset?: number }) {
-      await owned(userId, id);
+      const sheet = await owned(userId, id);
       const { rows, total } = await revisions.list(id, Math.min(query.limit ?? REVISIONS_LIST_DEFAULT, REVISIONS_LIST_MAX), query.offset ?? 0);
       return {
         revisions: rows.map((r) => ({
@@ -52,6 +52,12 @@ export function createSheetRevisions(deps: {
           actor: parseJson(r.actor, null),
         })),
         total,
+        current: {
+          version: sheet.version,
+          changes: parseJson<string[]>(sheet.last_changes, []),
+          updatedAt: sheet.updated_at,
+          actor: parseJson(sheet.last_actor, null),
+        },
       };
     },
 

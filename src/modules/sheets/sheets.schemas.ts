@@ -107,7 +107,12 @@ export const ListRevisionsQuery = z.object({
   limit: queryInt('limit').optional().describe('Default 50; values above 100 are clamped to 100.'),
   offset: queryInt('offset').optional(),
 });
-export const ListRevisionsResponse = z.object({ success: z.literal(true), revisions: z.array(RevisionSummary), total: z.number().int() });
+export const ListRevisionsResponse = z.object({
+  success: z.literal(true),
+  revisions: z.array(RevisionSummary),
+  total: z.number().int(),
+  current: RevisionSummary.pick({ version: true, changes: true, updatedAt: true, actor: true }).describe('The current version: what its write changed and who made it.'),
+});
 export const RevisionResponse = z.object({ success: z.literal(true), revision: Revision });
 
 const columnChoice = columnKey.optional();
