@@ -67,8 +67,8 @@ export function createSessionWrites(deps: { repo: SessionsRepo; outbox: Outbox; 
   async function insert(trx: Trx, userId: string, fields: Fields, externalId: string | null): Promise<SessionsTable | undefined> {
     const now = clock.now();
     const row: SessionsTable = { id: newId('ses', now.getTime()), user_id: userId, ...fields, external_id: externalId, created_at: now.toISOString(), updated_at: null };
-    const inserted = externalId === null ? (await repo.insert(row, trx), true) : await repo.insertUnlessExternalTaken(row, trx);
-    if (!inserted) return undefined;
+    if (externalId === null) await repo.insert(row, trx);
+    else if (!(await repo.insertUnlessExternalTaken(row, trx))) return undefined;
     await outbox.emit(trx, userId, 'session.saved', { session_id: row.id, title: row.title });
     return row;
   }
