@@ -1,0 +1,69 @@
+// Talks to the service: every request has a deadline, and what fails is kept for a later hook.
+import { USER_AGENT } from './config.mjs';
+
+/** 'sent', 'retry' (keep it: down, slow, 5xx, 401/403/404 of a server not set up yet) or 'drop' (the service refused its content). */
+export async function send(cfg, request, timeoutMs) {
+  const started = Date.now();
+  try {
+    const res = await fetch(cfg.url + request.path, {
+      method: request.method,
+      headers: { authorization: `Bearer ${cfg.apiKey}`, 'content-type': 'application/json', 'user-agent': USER_AGENT },
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      signal: AbortSignal.timeout(Math.max(1, timeoutMs)),
+    });
+    const text = await res.text();
+    if (res.ok) return { outcome: 'sent', status: res.status, text };
+    const drop = res.status === 400 || res.status === 413 || res.status === 422;
+    return { outcome: drop ? 'drop' : 'retry', status: res.status, error: errorCode(text) };
+  } catch (err) {
+    const timedOut = err?.name === 'TimeoutError' || err?.name === 'AbortError' || Date.now() - started >= timeoutMs;
+    return { outcome: 'retry', timedOut, error: timedOut ? 'timeout' : (err?.cause?.code ?? err?.cause?.message ?? err?.message ?? 'error') };
+  }
+}
+
+function errorCode(text) {
+  try {
+    const body = JSON.parse(text);
+    return String(body.code ?? body.error ?? '').slice(0, 100);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Sends waiting entries oldest first until the deadline. Stops at the first one the service could not take
+ * (down or slow): the rest would fail the same way. `stalled` says the service was slow rather than down.
+ */
+export async function flush(cfg, spool, { deadline, perRequestMs, log }) {
+  const stats = { sent: 0, dropped: 0, left: 0, stalled: false };
+  spool.recoverStale();
+  const names = spool.list();
+  for (let i = 0; i < names.length; i++) {
+    const remaining = deadline - Date.now();
+    if (remaining < 30) {
+      stats.stalled = true;
+      stats.left = names.length - i;
+      break;
+    }
+    const claim = spool.claim(names[i]);
+    if (!claim) continue;
+    const r = await send(cfg, claim.request, Math.min(perRequestMs, remaining));
+    if (r.outcome === 'sent') {
+      spool.done(claim);
+      stats.sent++;
+      continue;
+    }
+    if (r.outcome === 'drop') {
+      spool.done(claim);
+      stats.dropped++;
+      log(`${claim.request.method} ${claim.request.path}: refused (${r.status} ${r.error}), dropped from the spool`);
+      continue;
+    }
+    spool.release(claim);
+    stats.left = names.length - i;
+    stats.stalled = Boolean(r.timedOut);
+    log(`${claim.request.method} ${claim.request.path}: ${r.status ?? r.error}; ${stats.left} waiting in the spool`);
+    break;
+  }
+  return stats;
+}

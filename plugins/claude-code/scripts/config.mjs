@@ -1,0 +1,46 @@
+// Settings of the hook program, read from the environment once per run.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const DEFAULT_URL = 'http://127.0.0.1:8787';
+export const USER_AGENT = 'sheet-workspace-claude-code/0.1.0';
+
+/** Environment first, then the plugin options Claude Code passes to hooks as CLAUDE_PLUGIN_OPTION_<KEY>. */
+export function readConfig(env = process.env) {
+  const url = (env.SHEET_WORKSPACE_URL || env.CLAUDE_PLUGIN_OPTION_URL || DEFAULT_URL).trim().replace(/\/+$/, '');
+  const capture = !/^(0|false|off|no)$/i.test((env.SHEET_WORKSPACE_CAPTURE ?? '').trim());
+  return {
+    url,
+    apiKey: (env.SHEET_WORKSPACE_API_KEY || env.CLAUDE_PLUGIN_OPTION_API_KEY || '').trim(),
+    project: (env.SHEET_WORKSPACE_PROJECT ?? '').trim(),
+    capture,
+    spoolDir: spoolDir(env),
+    /** hook.log and the per-session task maps live beside the spool, so the spool holds only what waits. */
+    stateDir: path.dirname(spoolDir(env)),
+  };
+}
+
+function spoolDir(env) {
+  if (env.SHEET_WORKSPACE_SPOOL_DIR) return path.resolve(env.SHEET_WORKSPACE_SPOOL_DIR);
+  if (env.XDG_STATE_HOME) return path.join(env.XDG_STATE_HOME, 'sheet-workspace', 'spool');
+  return path.join(env.HOME || os.homedir(), '.sheet-workspace', 'spool');
+}
+
+const LOG_MAX_BYTES = 256 * 1024;
+
+/** One line in hook.log beside the spool (never secrets: callers pass redacted text). Never throws. */
+export function logLine(dir, message) {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = path.join(dir, 'hook.log');
+    try {
+      if (fs.statSync(file).size > LOG_MAX_BYTES) fs.renameSync(file, `${file}.1`);
+    } catch {
+      /* no log yet */
+    }
+    fs.appendFileSync(file, `${new Date().toISOString()} ${message}\n`, { mode: 0o600 });
+  } catch {
+    /* logging must never fail a hook */
+  }
+}

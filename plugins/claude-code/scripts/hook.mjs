@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+// Claude Code hook entry: `node hook.mjs <SessionStart|PreCompact|SessionEnd|PostToolUse|TaskCreated|TaskCompleted|flush>`.
+// Reads the event JSON on stdin. Never fails the assistant's turn: exits 0, prints only valid hook output,
+// and returns within 3 s (SessionEnd: 1.5 s) even when the service hangs; what it could not send waits in the spool.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { flush, send } from './client.mjs';
+import { logLine, readConfig } from './config.mjs';
+import { detectProject, findRepo } from './project.mjs';
+import { createSpool } from './spool.mjs';
+import { todoItems, loadTaskMap } from './tasks.mjs';
+import { buildSession, parseTranscript, readTranscript } from './transcript.mjs';
+
+const started = Date.now();
+const event = process.argv[2] ?? '';
+/** Wall-clock budgets from the program's start; node's own start-up (~40 ms) comes on top. */
+const BUDGET_MS = { SessionEnd: 1250, flush: 20_000 }[event] ?? 2600;
+const STDIN_WAIT_MS = 1000;
+
+let exited = false;
+function finish(output) {
+  if (exited) return;
+  exited = true;
+  if (output) process.stdout.write(`${JSON.stringify(output)}\n`, () => process.exit(0));
+  else process.exit(0);
+}
+// Whatever is still pending when the budget is gone (a hanging service) is abandoned, never waited for.
+setTimeout(() => finish(), BUDGET_MS + 150).unref();
+process.on('uncaughtException', () => finish());
+process.on('unhandledRejection', () => finish());
+
+const cfg = readConfig();
+const log = (m) => logLine(cfg.stateDir, `${event}: ${m}`);
+
+async function readStdin() {
+  if (process.stdin.isTTY) return {};
+  const chunks = [];
+  await new Promise((resolve) => {
+    const timer = setTimeout(resolve, STDIN_WAIT_MS);
+    process.stdin.on('data', (c) => chunks.push(c));
+    process.stdin.on('end', () => (clearTimeout(timer), resolve()));
+    process.stdin.on('error', () => (clearTimeout(timer), resolve()));
+  });
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+  } catch {
+    return {};
+  }
+}
+
+const deadline = (ms = BUDGET_MS) => started + ms;
+
+async function main() {
+  if (!cfg.apiKey) {
+    if (event === 'SessionStart') log('no API key (SHEET_WORKSPACE_API_KEY or the plugin option api_key): doing nothing');
+    return finish();
+  }
+  if (event === 'flush') {
+    // The detached child a SessionEnd leaves behind when the service was slow.
+    if (cfg.capture) await flush(cfg, spoolOf(), { deadline: deadline(), perRequestMs: 5000, log });
+    return finish();
+  }
+  const payload = await readStdin();
+  const cwd = typeof payload.cwd === 'string' && payload.cwd ? payload.cwd : process.cwd();
+  if (event === 'SessionStart') return finish(await sessionStart(payload, cwd));
+  if (!cfg.capture) return finish();
+  const spool = spoolOf();
+  if (event === 'PreCompact' || event === 'SessionEnd') {
+    const request = sessionRequest(payload, cwd);
+    if (request) spool.add(request, request.path);
+  } else if (event === 'PostToolUse' || event === 'TaskCreated' || event === 'TaskCompleted') {
+    const map = loadTaskMap(cfg.stateDir, payload.session_id);
+    const todos = todoItems({ ...payload, hook_event_name: payload.hook_event_name ?? event }, map);
+    map.save();
+    if (todos.length) spool.add({ method: 'POST', path: '/v1/todos', body: { project: detectProject(cwd, cfg.project), todos } });
+  }
+  if (event === 'SessionEnd') return sessionEnd(spool);
+  await flush(cfg, spool, { deadline: deadline(), perRequestMs: 2000, log });
+  finish();
+}
+
+const spoolOf = () => createSpool(cfg.spoolDir, { log });
+
+/** The briefing as additional context; the spool is flushed at the same time (capture on only). */
+async function sessionStart(payload, cwd) {
+  const project = detectProject(cwd, cfg.project);
+  const path = `/v1/briefing?project=${encodeURIComponent(project)}&max_chars=10000`;
+  const [briefing] = await Promise.all([
+    send(cfg, { method: 'GET', path }, deadline() - Date.now() - 50),
+    cfg.capture ? flush(cfg, spoolOf(), { deadline: deadline(), perRequestMs: 1500, log }) : null,
+  ]);
+  if (briefing.outcome !== 'sent') {
+    log(`briefing for "${project}" not read: ${briefing.status ?? briefing.error}`);
+    return undefined;
+  }
+  let text = '';
+  try {
+    text = String(JSON.parse(briefing.text).text ?? '');
+  } catch {
+    /* not the service's JSON */
+  }
+  if (!text) return undefined;
+  return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
+}
+
+function sessionRequest(payload, cwd) {
+  const sessionId = String(payload.session_id ?? '').replace(/[^A-Za-z0-9._:-]/g, '').slice(0, 190);
+  if (!sessionId) return null;
+  const parsed = parseTranscript(readTranscript(payload.transcript_path));
+  const root = findRepo(cwd)?.root ?? cwd;
+  const body = buildSession({ parsed, project: detectProject(cwd, cfg.project), root, sessionId });
+  return body ? { method: 'PUT', path: `/v1/sessions/external/cc:${sessionId}`, body } : null;
+}
+
+/** Claude Code cancels SessionEnd hooks after 1.5 s: send within ~1 s, else leave the sending to a detached child. */
+async function sessionEnd(spool) {
+  const stats = await flush(cfg, spool, { deadline: deadline(1000), perRequestMs: 900, log });
+  if (stats.left > 0 && stats.stalled) {
+    try {
+      const child = spawn(process.execPath, [fileURLToPath(import.meta.url), 'flush'], { detached: true, stdio: 'ignore', env: process.env });
+      child.on('error', () => {});
+      child.unref();
+    } catch (err) {
+      log(`could not start the background sender: ${err?.code ?? err}`);
+    }
+  }
+  finish();
+}
+
+main().catch((err) => {
+  log(`unexpected: ${String(err?.stack ?? err).split('\n')[0].slice(0, 300)}`);
+  finish();
+});

@@ -1,0 +1,109 @@
+// Requests that could not be sent yet wait here as one file each, oldest first, owner-only.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const SPOOL_LIMITS = { entries: 1000, bytes: 5 * 1024 * 1024 };
+const CLAIM = '.sending-';
+/** A claim older than this belongs to a hook that died mid-send: the entry is put back. */
+const STALE_CLAIM_MS = 60_000;
+let seq = 0;
+
+export function createSpool(dir, { limits = SPOOL_LIMITS, log = () => {} } = {}) {
+  const ensure = () => {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.chmodSync(dir, 0o700);
+  };
+  const names = () => {
+    try {
+      return fs.readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
+    } catch {
+      return [];
+    }
+  };
+
+  return {
+    dir,
+    /** Keeps a request; one with the same key (a session's PUT) replaces the one waiting. */
+    add(request, key) {
+      ensure();
+      const tag = key ? `k${crypto.createHash('sha256').update(key).digest('hex').slice(0, 16)}` : `r${crypto.randomBytes(6).toString('hex')}`;
+      if (key) for (const n of names()) if (n.endsWith(`-${tag}.json`)) fs.rmSync(path.join(dir, n), { force: true });
+      const name = `${String(Date.now()).padStart(14, '0')}-${String(process.pid).padStart(7, '0')}${String(seq++).padStart(4, '0')}-${tag}.json`;
+      const tmp = path.join(dir, `.tmp-${name}`);
+      fs.writeFileSync(tmp, JSON.stringify({ ...request, at: new Date().toISOString() }), { mode: 0o600 });
+      fs.renameSync(tmp, path.join(dir, name));
+      this.enforceLimits();
+      return name;
+    },
+    /** Waiting entries, oldest first. */
+    list: names,
+    /** Takes an entry for sending (rename, so two hooks never send the same one); null if another hook has it. */
+    claim(name) {
+      const claimed = path.join(dir, `${name}${CLAIM}${process.pid}`);
+      try {
+        fs.renameSync(path.join(dir, name), claimed);
+        return { name, file: claimed, request: JSON.parse(fs.readFileSync(claimed, 'utf8')) };
+      } catch (err) {
+        if (err?.code !== 'ENOENT' && fs.existsSync(claimed)) {
+          fs.rmSync(claimed, { force: true }); // unreadable JSON: nothing to send
+          log(`spool: dropped unreadable ${name}`);
+        }
+        return null;
+      }
+    },
+    release(claim) {
+      try {
+        fs.renameSync(claim.file, path.join(dir, claim.name));
+      } catch {
+        /* already recovered by another hook */
+      }
+    },
+    done(claim) {
+      fs.rmSync(claim.file, { force: true });
+    },
+    /** Puts back entries whose sender died mid-send. */
+    recoverStale(now = Date.now()) {
+      let all;
+      try {
+        all = fs.readdirSync(dir);
+      } catch {
+        return;
+      }
+      for (const n of all) {
+        const at = n.indexOf(CLAIM);
+        if (at < 0) continue;
+        const file = path.join(dir, n);
+        try {
+          if (now - fs.statSync(file).mtimeMs > STALE_CLAIM_MS) fs.renameSync(file, path.join(dir, n.slice(0, at)));
+        } catch {
+          /* taken care of by another hook */
+        }
+      }
+    },
+    /** Drops the oldest entries past the count or size bound, and says so in the log. */
+    enforceLimits() {
+      const entries = names().map((n) => {
+        let size = 0;
+        try {
+          size = fs.statSync(path.join(dir, n)).size;
+        } catch {
+          /* gone meanwhile */
+        }
+        return { n, size };
+      });
+      let total = entries.reduce((s, e) => s + e.size, 0);
+      let count = entries.length;
+      const dropped = [];
+      for (const e of entries) {
+        if (count <= limits.entries && total <= limits.bytes) break;
+        fs.rmSync(path.join(dir, e.n), { force: true });
+        dropped.push(e.n);
+        count--;
+        total -= e.size;
+      }
+      if (dropped.length) log(`spool full (${limits.entries} entries / ${limits.bytes} bytes): dropped ${dropped.length} oldest: ${dropped.join(', ')}`);
+      return dropped;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// Typed views of the Claude Code plugin's hook modules (plain .mjs without declarations, shipped as is).
+// @ts-expect-error: plain .mjs module without type declarations
+import * as redactJs from '../plugins/claude-code/scripts/redact.mjs';
+// @ts-expect-error: plain .mjs module without type declarations
+import * as projectJs from '../plugins/claude-code/scripts/project.mjs';
+// @ts-expect-error: plain .mjs module without type declarations
+import * as transcriptJs from '../plugins/claude-code/scripts/transcript.mjs';
+// @ts-expect-error: plain .mjs module without type declarations
+import * as spoolJs from '../plugins/claude-code/scripts/spool.mjs';
+// @ts-expect-error: plain .mjs module without type declarations
+import * as tasksJs from '../plugins/claude-code/scripts/tasks.mjs';
+
+export const HOOK_SCRIPT = new URL('../plugins/claude-code/scripts/hook.mjs', import.meta.url).pathname;
+
+export const redact: (text: string) => string = redactJs.redact;
+export const redactDeep: <T>(value: T) => T = redactJs.redactDeep;
+
+export const detectProject: (cwd: string, override?: string) => string = projectJs.detectProject;
+export const findRepo: (cwd: string) => { root: string; configFile: string | null } | null = projectJs.findRepo;
+export const repoNameFromUrl: (url: string) => string = projectJs.repoNameFromUrl;
+
+export interface ParsedTranscript {
+  prompts: string[];
+  lastAssistant: string;
+  files: string[];
+}
+export interface SessionBody {
+  title: string;
+  summary: string;
+  project: string;
+  tags: string[];
+  files_changed: string[];
+}
+export const parseTranscript: (text: string) => ParsedTranscript = transcriptJs.parseTranscript;
+export const relativeFiles: (files: string[], root: string) => string[] = transcriptJs.relativeFiles;
+export const buildSession: (o: { parsed: ParsedTranscript; project: string; root: string; sessionId: string }) => SessionBody | null =
+  transcriptJs.buildSession;
+
+export interface SpoolRequest {
+  method: string;
+  path: string;
+  body?: unknown;
+}
+export interface Claim {
+  name: string;
+  file: string;
+  request: SpoolRequest & { at: string };
+}
+export interface Spool {
+  dir: string;
+  add(request: SpoolRequest, key?: string): string;
+  list(): string[];
+  claim(name: string): Claim | null;
+  release(claim: Claim): void;
+  done(claim: Claim): void;
+  recoverStale(now?: number): void;
+  enforceLimits(): string[];
+}
+export const createSpool: (dir: string, o?: { limits?: { entries: number; bytes: number }; log?: (m: string) => void }) => Spool = spoolJs.createSpool;
+
+export interface TaskMap {
+  get(id: string): { subject: string; status: string } | undefined;
+  set(id: string, value: unknown): void;
+  save(): void;
+}
+export const todoItems: (payload: Record<string, unknown>, map: TaskMap) => { content: string; status: string; activeForm?: string }[] = tasksJs.todoItems;
+export const loadTaskMap: (stateDir: string, sessionId: string) => TaskMap = tasksJs.loadTaskMap;
