@@ -19,6 +19,7 @@ import { clientErrorHandler } from './http/client-errors.js';
 import { API_PREFIX, registerOpenApi } from './http/openapi.js';
 import type { ZApp } from './http/types.js';
 import { registerJsonBodyParser } from './http/json-body.js';
+import { limitUnauthenticatedBodies, requestTimeoutOptions } from './http/request-bounds.js';
 import { registerMcpRoutes } from './mcp/http.js';
 import { registerConnectedAppRoutes } from './modules/oauth/connected-apps.routes.js';
 import { registerOAuthRoutes } from './modules/oauth/oauth.routes.js';
@@ -63,6 +64,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   const app = Fastify({
     logger: withRedactedUrls(opts.logger ?? { level: c.config.logLevel }),
     bodyLimit: BODY_LIMIT,
+    ...requestTimeoutOptions(c.config.httpTimeouts),
     trustProxy: c.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
@@ -75,6 +77,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
     done();
   });
 
+  limitUnauthenticatedBodies(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

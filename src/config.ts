@@ -53,6 +53,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_DISABLED: flag('RATE_LIMIT_DISABLED'),
   REDIS_KEY_PREFIX: z.string().default('sw:'),
   AUTH_FAILURE_LIMIT: z.coerce.number({ error: 'AUTH_FAILURE_LIMIT must be a number' }).int().positive().default(20),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number({ error: 'HTTP_HEADERS_TIMEOUT_MS must be a number' }).int('HTTP_HEADERS_TIMEOUT_MS must be a whole number').min(100, 'HTTP_HEADERS_TIMEOUT_MS must be at least 100').default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number({ error: 'HTTP_REQUEST_TIMEOUT_MS must be a number' }).int('HTTP_REQUEST_TIMEOUT_MS must be a whole number').min(100, 'HTTP_REQUEST_TIMEOUT_MS must be at least 100').default(30_000),
   TRUST_PROXY: z.string().optional(),
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
   AI_PROVIDER: z.enum(['openai', 'anthropic', ''], { error: 'AI_PROVIDER must be openai or anthropic' }).optional(),
@@ -101,6 +103,8 @@ export type Config = {
   redisKeyPrefix: string;
   /** Failed authentications allowed per client address per minute. */
   authFailureLimit: number;
+  /** How long a client may take to send a request's headers, and the whole request (headers <= request); responses are not bounded. */
+  httpTimeouts: { headersMs: number; requestMs: number };
   /** Fastify trustProxy: behind a load balancer, the client address comes from X-Forwarded-For. */
   trustProxy: boolean | string;
   /** Bearer token GET /metrics requires; without it only loopback clients may read /metrics. */
@@ -156,6 +160,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitDisabled: e.RATE_LIMIT_DISABLED,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
+    httpTimeouts: { headersMs: Math.min(e.HTTP_HEADERS_TIMEOUT_MS, e.HTTP_REQUEST_TIMEOUT_MS), requestMs: e.HTTP_REQUEST_TIMEOUT_MS },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     metricsToken: e.METRICS_TOKEN,
     ai: {
