@@ -76,6 +76,8 @@ const EnvSchema = z.object({
   REVISIONS_KEEP: z.coerce.number({ error: 'REVISIONS_KEEP must be a number' }).int('REVISIONS_KEEP must be a whole number').min(1, 'REVISIONS_KEEP must be at least 1').default(100),
   EVENT_STREAM_POLL_MS: z.coerce.number({ error: 'EVENT_STREAM_POLL_MS must be a number' }).int('EVENT_STREAM_POLL_MS must be a whole number').min(100, 'EVENT_STREAM_POLL_MS must be at least 100').default(1000),
   EVENT_STREAM_HEARTBEAT_MS: z.coerce.number({ error: 'EVENT_STREAM_HEARTBEAT_MS must be a number' }).int('EVENT_STREAM_HEARTBEAT_MS must be a whole number').min(100, 'EVENT_STREAM_HEARTBEAT_MS must be at least 100').default(15_000),
+  EVENT_STREAM_MAX_PER_CREDENTIAL: z.coerce.number({ error: 'EVENT_STREAM_MAX_PER_CREDENTIAL must be a number' }).int('EVENT_STREAM_MAX_PER_CREDENTIAL must be a whole number').min(1, 'EVENT_STREAM_MAX_PER_CREDENTIAL must be at least 1').default(10),
+  EVENT_STREAM_MAX_PER_ADDRESS: z.coerce.number({ error: 'EVENT_STREAM_MAX_PER_ADDRESS must be a number' }).int('EVENT_STREAM_MAX_PER_ADDRESS must be a whole number').min(1, 'EVENT_STREAM_MAX_PER_ADDRESS must be at least 1').default(50),
 });
 
 export type Config = {
@@ -124,6 +126,8 @@ export type Config = {
   /** The event stream's safety-net poll of the outbox; commits of this process, and of others on PostgreSQL (NOTIFY), wake it at once. */
   eventStreamPollMs: number;
   eventStreamHeartbeatMs: number;
+  /** Open GET /v1/events/stream per credential and per client address, in each process; past either, 429. */
+  eventStreamCaps: { perCredential: number; perAddress: number };
 };
 
 export const DEFAULT_RETRY_SCHEDULE = [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000];
@@ -175,6 +179,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     searchRankMaxMatches: e.SEARCH_RANK_MAX_MATCHES,
     eventStreamPollMs: e.EVENT_STREAM_POLL_MS,
     eventStreamHeartbeatMs: e.EVENT_STREAM_HEARTBEAT_MS,
+    eventStreamCaps: { perCredential: e.EVENT_STREAM_MAX_PER_CREDENTIAL, perAddress: e.EVENT_STREAM_MAX_PER_ADDRESS },
   };
 }
 

@@ -387,16 +387,16 @@ export function skipLockedSuffix(dialect: Dialect) {
 export const OUTBOX_CHANNEL = 'sw_outbox';
 
 /** Cross-process wake-up after a commit: NOTIFY on PostgreSQL; SQLite has no other processes to tell (null). */
-export function outboxNotifySql(dialect: Dialect) {
-  return dialect === 'postgres' ? sql`select pg_notify(${OUTBOX_CHANNEL}, '')` : null;
+export function outboxNotifySql(dialect: Dialect, payload: string) {
+  return dialect === 'postgres' ? sql`select pg_notify(${OUTBOX_CHANNEL}, ${payload})` : null;
 }
 
 /** LISTEN on a dedicated connection (a pooled one would be returned to the pool). Returns a closer. */
-export async function listenForOutbox(url: string, onNotify: () => void, onError: (err: Error) => void): Promise<() => Promise<void>> {
+export async function listenForOutbox(url: string, onNotify: (payload: string) => void, onError: (err: Error) => void): Promise<() => Promise<void>> {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url });
   client.on('error', onError);
-  client.on('notification', onNotify);
+  client.on('notification', (msg) => onNotify(msg.payload ?? ''));
   await client.connect();
   await client.query(`listen ${OUTBOX_CHANNEL}`);
   return async () => {

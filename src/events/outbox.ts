@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { dialectOf } from '../db/dialect.js';
 import { createGroupCommit } from '../db/group-commit.js';
@@ -6,33 +7,56 @@ import type { Db, Trx } from '../db/types.js';
 import { newId } from '../ids.js';
 import { EVENT_SCHEMAS, type EventData, type EventName } from './catalog.js';
 
+/** What a commit tells its listeners. */
+export interface Committed {
+  /**
+   * The commit made existing deliveries due (a redeliver), so the worker claims too; a plain event
+   * commit only needs the worker's fan-out, which leases the new deliveries itself.
+   */
+  deliveriesDue: boolean;
+  /** The accounts whose events the commit wrote (event streams wake only theirs); undefined: not known, any. */
+  accounts?: readonly string[];
+}
+
 export interface Outbox {
+  /** This process's outbox, named in its NOTIFY payloads (src/events/wake-payload.ts). */
+  readonly origin: string;
   /** Writes the event in the caller's transaction; it exists only if that transaction commits. */
   emit<E extends EventName>(trx: Trx, userId: string, event: E, data: EventData<E>): Promise<string>;
-  /**
-   * Called after a commit that may have written events; wakes delivery at once instead of on a poll tick.
-   * `deliveriesDue`: the commit made existing deliveries due (a redeliver), so the worker claims too;
-   * a plain event commit only needs the worker's fan-out, which leases the new deliveries itself.
-   */
-  committed(opts?: { deliveriesDue?: boolean }): void;
-  onCommitted(listener: (deliveriesDue: boolean) => void): () => void;
+  /** The accounts `trx` wrote events for since the last call (the transaction runner's, once `fn` is done). */
+  takeAccounts(trx: Trx): string[];
+  /** Called after a commit that may have written events; wakes delivery and streams at once instead of on a poll tick. */
+  committed(opts?: Partial<Committed>): void;
+  onCommitted(listener: (deliveriesDue: boolean, commit: Committed) => void): () => void;
 }
 
 const insertEvent = compiledInsert('outbox', ['id', 'user_id', 'event', 'data', 'created_at', 'dispatched_at']);
 
 export function createOutbox(clock: Clock): Outbox {
-  const listeners = new Set<(deliveriesDue: boolean) => void>();
+  const listeners = new Set<(deliveriesDue: boolean, commit: Committed) => void>();
+  // By transaction object: a group commit's members share one, and each takes what it wrote.
+  const written = new WeakMap<Trx, Set<string>>();
   return {
+    origin: randomBytes(6).toString('hex'),
     async emit(trx, userId, event, data) {
       const checked = EVENT_SCHEMAS[event].parse(data);
       const now = clock.now();
       const id = newId('evt', now.getTime());
       await insertEvent(trx, { id, user_id: userId, event, data: JSON.stringify(checked), created_at: now.toISOString(), dispatched_at: null });
+      const accounts = written.get(trx);
+      if (accounts) accounts.add(userId);
+      else written.set(trx, new Set([userId]));
       return id;
     },
+    takeAccounts(trx) {
+      const accounts = written.get(trx);
+      if (!accounts) return [];
+      written.delete(trx);
+      return [...accounts];
+    },
     committed(opts) {
-      const deliveriesDue = opts?.deliveriesDue ?? false;
-      for (const listener of listeners) listener(deliveriesDue);
+      const commit: Committed = { deliveriesDue: opts?.deliveriesDue ?? false, accounts: opts?.accounts };
+      for (const listener of listeners) listener(commit.deliveriesDue, commit);
     },
     onCommitted(listener) {
       listeners.add(listener);
@@ -48,10 +72,36 @@ export type TxRunner = <T>(fn: (trx: Trx) => Promise<T>) => Promise<T>;
  * transactions that queue up behind each other share one COMMIT (src/db/group-commit.ts).
  */
 export function createTxRunner(db: Db, outbox: Outbox): TxRunner {
-  if (dialectOf(db) === 'sqlite') return createGroupCommit(db, () => outbox.committed());
+  if (dialectOf(db) === 'sqlite') {
+    // Groups run one after another and each tells its listeners before the next starts, so the
+    // accounts gathered here are exactly the committed group's (a member that failed adds none).
+    const accounts = new Set<string>();
+    const group = createGroupCommit(db, () => {
+      const committed = [...accounts];
+      accounts.clear();
+      outbox.committed({ accounts: committed });
+    });
+    return (fn) =>
+      group(async (trx) => {
+        let result: Awaited<ReturnType<typeof fn>>;
+        try {
+          result = await fn(trx);
+        } catch (err) {
+          outbox.takeAccounts(trx); // rolled back to its savepoint: its events are gone
+          throw err;
+        }
+        for (const a of outbox.takeAccounts(trx)) accounts.add(a);
+        return result;
+      });
+  }
   return async (fn) => {
-    const result = await db.transaction().execute(fn);
-    outbox.committed();
+    let accounts: string[] = [];
+    const result = await db.transaction().execute(async (trx) => {
+      const value = await fn(trx);
+      accounts = outbox.takeAccounts(trx);
+      return value;
+    });
+    outbox.committed({ accounts });
     return result;
   };
 }

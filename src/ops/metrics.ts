@@ -45,6 +45,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}) {
       help: 'Requests let through without counting because the Redis counter store was unreachable (fail open)',
       registers: [registry],
     }),
+    eventStreamOutboxReads: new Counter({
+      name: 'event_stream_outbox_reads_total',
+      help: 'Outbox queries for GET /v1/events/stream: kind="shared" (one per wake of an account, for all its live streams) or kind="catch_up" (one stream resuming or behind)',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
     webhookDeliveryAttempts: new Counter({
       name: 'webhook_delivery_attempts_total',
       help: 'Webhook delivery attempts (each POST to a receiver, retries included)',

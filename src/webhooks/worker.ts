@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { listenForOutbox, outboxNotifySql } from '../db/dialect.js';
 import type { Db, Dialect } from '../db/types.js';
-import type { Outbox } from '../events/outbox.js';
+import type { Committed, Outbox } from '../events/outbox.js';
+import { encodeWake } from '../events/wake-payload.js';
 import type { DeliveryEngine } from './delivery.js';
 import type { ClaimedDelivery } from './queue.js';
 
@@ -213,21 +214,30 @@ export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions =
 
 /**
  * In a process that writes events but may run no worker (API-only mode, or
- * another machine), tell the workers elsewhere over NOTIFY. Coalesced: at
- * most one NOTIFY in flight, plus one more if commits happened meanwhile.
+ * another machine), tell the workers elsewhere over NOTIFY, and the event
+ * streams there which accounts wrote events (src/events/wake-payload.ts).
+ * Coalesced: at most one NOTIFY in flight, plus one more (naming every account
+ * committed meanwhile) if commits happened meanwhile.
  */
 export function startOutboxNotifier(deps: { db: Db; dialect: Dialect; outbox: Outbox; logger?: Pick<Logger, 'warn'> }): () => void {
-  const query = outboxNotifySql(deps.dialect);
-  if (!query) return () => {};
+  if (deps.dialect !== 'postgres') return () => {};
   let busy = false;
   let pending = false;
-  const notify = () => {
+  // The accounts of the commits not yet told (undefined: one of them did not say; any account).
+  let accounts: Set<string> | undefined = new Set();
+  const notify = (_deliveriesDue?: boolean, commit?: Committed) => {
+    if (accounts) {
+      if (commit?.accounts) for (const a of commit.accounts) accounts.add(a);
+      else if (commit) accounts = undefined;
+    }
     if (busy) {
       pending = true;
       return;
     }
     busy = true;
-    query
+    const payload = encodeWake(deps.outbox.origin, accounts);
+    accounts = new Set();
+    outboxNotifySql(deps.dialect, payload)!
       .execute(deps.db)
       .catch((err) => deps.logger?.warn({ err }, 'NOTIFY for webhook workers failed; they will poll'))
       .finally(() => {

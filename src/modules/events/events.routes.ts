@@ -64,7 +64,9 @@ export function registerEventRoutes(app: ZApp, events: EventsService, auth: Stre
       summary: "Stream the account's events (Server-Sent Events): Bearer key or console session; resume with Last-Event-ID",
       description:
         'A scoped credential receives only the events its scopes read: sheet.* and export.completed need sheets:read, session.* ' +
-        'sessions:read, knowledge.saved knowledge:read, spark.executed sparks:run or stats:read. A credential that reads none of them: 403.',
+        'sessions:read, knowledge.saved knowledge:read, spark.executed sparks:run or stats:read. A credential that reads none of them: 403. ' +
+        'Open streams are capped per credential (EVENT_STREAM_MAX_PER_CREDENTIAL, default 10) and per client address ' +
+        '(EVENT_STREAM_MAX_PER_ADDRESS, default 50): one more is 429 rate_limited with Retry-After.',
       querystring: StreamQuery,
       headers: StreamHeaders,
       response: responses(StreamBody, 403),
@@ -72,8 +74,9 @@ export function registerEventRoutes(app: ZApp, events: EventsService, auth: Stre
     handler: async (req, reply) => {
       const filter = events.forScopes(req.auth.scopes, events.parseFilter(req.query.events, EVENT_NAMES));
       const ac = new AbortController();
-      // Validates Last-Event-ID, so a bad one is still an ordinary JSON 400.
-      const cursor = events.open(req.auth.userId, { lastEventId: req.headers['last-event-id'], events: filter, signal: ac.signal });
+      // Validates Last-Event-ID and takes a stream slot, so a bad id (400) or one stream too many (429) is still an ordinary JSON error.
+      const opener = { userId: req.auth.userId, credentialId: req.auth.keyId, address: req.ip };
+      const cursor = events.open(opener, { lastEventId: req.headers['last-event-id'], events: filter, signal: ac.signal });
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {

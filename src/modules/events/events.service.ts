@@ -1,11 +1,14 @@
-import { encodeTime } from 'ulid';
 import type { Clock } from '../../clock.js';
 import { listenForOutbox } from '../../db/dialect.js';
 import type { Db, Dialect } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { EVENT_NAMES, type EventName } from '../../events/catalog.js';
 import type { Outbox } from '../../events/outbox.js';
+import { decodeWake } from '../../events/wake-payload.js';
 import { EVENT_READ_SCOPES, eventScopeError, readableEvents, type Granted } from '../api-keys/scopes.js';
+import { createAccountFeeds, type OutboxRow } from './account-feed.js';
+import { createStreamCursor, cursorAt, type EventCursor } from './stream-cursor.js';
+import { createStreamLimits, type StreamCaps } from './stream-limits.js';
 
 /** How far back Last-Event-ID can reach. Older ids resume from 24 h ago. */
 export const RESUME_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -19,37 +22,63 @@ const LATE_COMMIT_MS = { postgres: 5000, sqlite: 1000 } as const;
 const PAGE = 200;
 const EVENT_ID = /^evt_[0-9a-hjkmnp-tv-z]{26}$/;
 
-export interface StreamedEvent {
-  id: string;
-  event: string;
-  /** The same JSON body a webhook delivery carries ({event, timestamp, data}), plus the id. */
-  body: string;
+export interface EventsDeps {
+  db: Db;
+  outbox: Outbox;
+  clock: Clock;
+  dialect: Dialect;
+  databaseUrl?: string;
+  pollMs?: number;
+  heartbeatMs?: number;
+  caps?: StreamCaps;
+  /** Counts each outbox query: `shared` serves every live stream of an account, `catch_up` one stream resuming or behind. */
+  onRead?: (kind: 'shared' | 'catch_up') => void;
+  logger?: { warn(o: object, m: string): void };
 }
 
-export interface EventCursor {
-  /** Blocks, then returns the events committed after the cursor (possibly none when woken without news). */
-  next(): Promise<StreamedEvent[]>;
+/** Who opens a stream, for the caps: the credential (API key or OAuth grant) and the client address. */
+export interface StreamOpener {
+  userId: string;
+  credentialId: string;
+  address: string;
 }
 
-/** The lowest id of a millisecond: `evt_` + time + zeros, so `id > cursorAt(t)` means "made at t or later". */
-const cursorAt = (ms: number) => `evt_${encodeTime(Math.max(0, ms), 10).toLowerCase()}${'0'.repeat(16)}`;
-
-export function createEventsService(deps: { db: Db; outbox: Outbox; clock: Clock; dialect: Dialect; databaseUrl?: string; pollMs?: number; heartbeatMs?: number; logger?: { warn(o: object, m: string): void } }) {
+export function createEventsService(deps: EventsDeps) {
   const { db, outbox, clock } = deps;
-  const pollMs = deps.pollMs ?? 1000;
-  const waiters = new Set<() => void>();
+  const limits = createStreamLimits(deps.caps ?? { perCredential: 10, perAddress: 50 });
   let streams = 0;
+  let reads = 0;
   let unlisten: Promise<() => Promise<void>> | undefined;
 
-  const wakeAll = () => {
-    for (const w of [...waiters]) w();
-  };
-  outbox.onCommitted(wakeAll);
+  const lag = () => cursorAt(clock.now().getTime() - LATE_COMMIT_MS[deps.dialect]);
+  function query(userId: string, from: string, limit: number, events?: readonly EventName[]): Promise<OutboxRow[]> {
+    let q = db.selectFrom('outbox').select(['id', 'event', 'data', 'created_at']).where('user_id', '=', userId).where('id', '>', from);
+    if (events) q = q.where('event', 'in', events);
+    return q.orderBy('id').limit(limit).execute();
+  }
+  const feeds = createAccountFeeds({
+    page: PAGE,
+    pollMs: deps.pollMs ?? 1000,
+    lag,
+    read(userId, from, limit) {
+      reads++;
+      deps.onRead?.('shared');
+      return query(userId, from, limit);
+    },
+  });
 
-  /** Other processes' commits on PostgreSQL arrive by NOTIFY (the webhook workers' channel); the poll covers the rest. */
+  // A commit wakes only the feeds of the accounts it wrote events for (all of them when it does not say).
+  const woken = (accounts: readonly string[] | undefined) => (accounts ? accounts.forEach(feeds.wake) : feeds.wakeAll());
+  outbox.onCommitted((_, commit) => woken(commit.accounts));
+
+  /** Other processes' commits on PostgreSQL arrive by NOTIFY, naming their accounts; the poll covers the rest. */
   function listen() {
     if (unlisten || deps.dialect !== 'postgres' || !deps.databaseUrl) return;
-    unlisten = listenForOutbox(deps.databaseUrl, wakeAll, (err) => deps.logger?.warn({ err }, 'event stream LISTEN failed; polling only'));
+    const onNotify = (payload: string) => {
+      const { origin, accounts } = decodeWake(payload);
+      if (origin !== outbox.origin) woken(accounts); // this process's own commits woke it already
+    };
+    unlisten = listenForOutbox(deps.databaseUrl, onNotify, (err) => deps.logger?.warn({ err }, 'event stream LISTEN failed; polling only'));
     unlisten.catch((err) => {
       deps.logger?.warn({ err }, 'event stream LISTEN failed; polling only');
       unlisten = undefined;
@@ -81,74 +110,43 @@ export function createEventsService(deps: { db: Db; outbox: Outbox; clock: Clock
   }
 
   /**
-   * A cursor over one account's events. Without Last-Event-ID it starts now; with one, strictly after
-   * it (but no further back than 24 h). `signal` ends any wait at once.
+   * A cursor over one account's events. Without Last-Event-ID it starts now, in its account's feed;
+   * with one, strictly after it (but no further back than 24 h), catching up alone first. Takes one
+   * of the opener's stream slots (429 past the caps), freed when `signal` aborts, which also ends
+   * any wait at once.
    */
-  function open(userId: string, opts: { lastEventId?: string; events?: EventName[]; signal: AbortSignal }): EventCursor {
+  function open(opener: StreamOpener, opts: { lastEventId?: string; events?: EventName[]; signal: AbortSignal }): EventCursor {
+    const { userId } = opener;
     const { lastEventId, events, signal } = opts;
     if (lastEventId !== undefined && !EVENT_ID.test(lastEventId)) {
       throw new AppError('invalid_request', 'Last-Event-ID must be an event id (evt_ followed by 26 characters)');
     }
+    const release = limits.take(opener.credentialId, opener.address);
     const now = clock.now().getTime();
     const oldest = cursorAt(now - RESUME_WINDOW_MS);
     const floor = lastEventId ? (lastEventId > oldest ? lastEventId : oldest) : cursorAt(now);
-    let newest = floor;
-    const sent = new Set<string>();
-    let woken = true; // read at once on the first call
-
-    async function read(): Promise<StreamedEvent[]> {
-      const lag = cursorAt(clock.now().getTime() - LATE_COMMIT_MS[deps.dialect]);
-      const from = [floor, newest < lag ? newest : lag].sort()[1];
-      let q = db.selectFrom('outbox').select(['id', 'event', 'data', 'created_at']).where('user_id', '=', userId).where('id', '>', from);
-      if (events) q = q.where('event', 'in', events);
-      const rows = await q.orderBy('id').limit(PAGE + sent.size).execute();
-      const out: StreamedEvent[] = [];
-      for (const r of rows) {
-        if (sent.has(r.id)) continue;
-        sent.add(r.id);
-        if (r.id > newest) newest = r.id;
-        out.push({ id: r.id, event: r.event, body: JSON.stringify({ id: r.id, event: r.event, timestamp: r.created_at, data: JSON.parse(r.data) }) });
-      }
-      for (const id of sent) if (id <= lag && id <= newest) sent.delete(id);
-      return out;
-    }
-
-    // A commit can land while a read is running: the flag keeps that wake-up for the next wait.
-    let resolveWait: (() => void) | undefined;
-    const poke = () => {
-      woken = true;
-      resolveWait?.();
-    };
-    function wait(): Promise<void> {
-      if (woken || signal.aborted) return Promise.resolve();
-      return new Promise((resolve) => {
-        const timer = setTimeout(poke, pollMs);
-        resolveWait = () => {
-          clearTimeout(timer);
-          resolveWait = undefined;
-          resolve();
-        };
-      });
-    }
-
     streams++;
-    waiters.add(poke);
     listen();
     signal.addEventListener('abort', () => {
       streams--;
-      waiters.delete(poke);
-      resolveWait?.();
+      release();
     }, { once: true });
-    return {
-      async next() {
-        await wait();
-        woken = false;
-        if (signal.aborted) return [];
-        const got = await read();
-        if (got.length >= PAGE) woken = true; // more may be waiting: read again without sleeping
-        return got;
+    return createStreamCursor({
+      userId,
+      floor,
+      events,
+      live: lastEventId === undefined,
+      feeds,
+      page: PAGE,
+      lag,
+      now: () => clock.now().getTime(),
+      readAlone(from, limit) {
+        reads++;
+        deps.onRead?.('catch_up');
+        return query(userId, from, limit, events);
       },
-    };
+      signal,
+    });
   }
 
   return {
@@ -159,7 +157,10 @@ export function createEventsService(deps: { db: Db; outbox: Outbox; clock: Clock
     heartbeatMs: deps.heartbeatMs ?? 15_000,
     /** Streams open in this process (tests check that closed streams leave nothing behind). */
     openStreams: () => streams,
-    pendingWaits: () => waiters.size,
+    /** Account feeds and live streams in them still held (0 once every stream closed). */
+    pendingWaits: () => feeds.held(),
+    /** Outbox queries made for streams so far (also the metric event_stream_outbox_reads_total). */
+    outboxReads: () => reads,
     async close() {
       const u = unlisten;
       unlisten = undefined;

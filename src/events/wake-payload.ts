@@ -1,0 +1,24 @@
+/**
+ * The NOTIFY payload that tells other processes which accounts a commit wrote events for, so their
+ * event streams wake only those accounts' readers. `a:<origin>:<id>,<id>`: origin is the sending
+ * process's outbox (a process skips its own, already woken locally). An empty or unknown payload
+ * (an older process, too many accounts for one NOTIFY) means "any account".
+ */
+const PREFIX = 'a:';
+/** PostgreSQL refuses payloads of 8,000 bytes or more; ids are ASCII. */
+const MAX_PAYLOAD = 7900;
+
+export function encodeWake(origin: string, accounts: Iterable<string> | undefined): string {
+  if (accounts === undefined) return '';
+  const payload = `${PREFIX}${origin}:${[...accounts].join(',')}`;
+  return payload.length <= MAX_PAYLOAD ? payload : '';
+}
+
+/** `accounts` undefined: any account may have events. */
+export function decodeWake(payload: string | undefined): { origin?: string; accounts?: string[] } {
+  if (!payload?.startsWith(PREFIX)) return {};
+  const end = payload.indexOf(':', PREFIX.length);
+  if (end < 0) return {};
+  const list = payload.slice(end + 1);
+  return { origin: payload.slice(PREFIX.length, end), accounts: list === '' ? [] : list.split(',') };
+}
