@@ -33,6 +33,7 @@ import { hotSheetRead } from './modules/sheets/sheets.hot-read.js';
 import { registerKnowledgeRoutes } from './modules/knowledge/knowledge.routes.js';
 import { registerSessionRoutes } from './modules/sessions/sessions.routes.js';
 import { registerBriefingRoutes } from './modules/briefing/briefing.routes.js';
+import { registerAccountRoutes } from './modules/account/account.routes.js';
 import { registerSparkRoutes } from './modules/sparks/sparks.routes.js';
 import { registerStatsRoutes } from './modules/stats/stats.routes.js';
 import { registerTodoRoutes } from './modules/todos/todos.routes.js';
@@ -107,6 +108,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       registerSheetRoutes(api, c.sheets);
       registerSessionRoutes(api, c.sessions);
       registerBriefingRoutes(api, c.briefing);
+      registerAccountRoutes(api, c.accountExport);
       registerKnowledgeRoutes(api, c.knowledge);
       registerSparkRoutes(api, c.sparks);
       registerTodoRoutes(api, c.todos);

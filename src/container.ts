@@ -21,6 +21,9 @@ import { createKnowledgeService } from './modules/knowledge/knowledge.service.js
 import { createSessionsRepo } from './modules/sessions/sessions.repo.js';
 import { createSessionsService } from './modules/sessions/sessions.service.js';
 import { createBriefingService } from './modules/briefing/briefing.service.js';
+import { createAccountExport } from './modules/account/account.export.js';
+import { createAccountRepo } from './modules/account/account.repo.js';
+import pkg from '../package.json' with { type: 'json' };
 import { createSparksRepo } from './modules/sparks/sparks.repo.js';
 import { createSparksService } from './modules/sparks/sparks.service.js';
 import { createProvider } from './sparks/providers/index.js';
@@ -76,6 +79,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   });
   const stats = createStatsService({ repo: createStatsRepo(db), clock });
   const exports = createExportsService({ repo: createExportsRepo(db), sheets, outbox, tx, clock });
+  const accountExport = createAccountExport({ repo: createAccountRepo(db), serviceVersion: pkg.version, now: () => clock.now() });
   const consoleSessions = createConsoleSessionsService({ repo: createConsoleSessionsRepo(db), apiKeys, clock });
   const oauthRepo = createOAuthRepo(db);
   const oauthClients = createOAuthClients({ repo: oauthRepo, clock, client: oauthHttpClient(config.webhooks) });
@@ -108,6 +112,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     idempotency,
     stats,
     exports,
+    accountExport,
     consoleSessions,
     oauth,
     oauthClients,

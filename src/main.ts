@@ -26,6 +26,14 @@ users
   .action((o) => runUsersCommand('create', o));
 users.command('list').description('List accounts: id, plan, name').option('--json', 'print JSON').action((o) => runUsersCommand('list', o));
 users
+  .command('import')
+  .description('Create an account holding everything in an account export zip (GET /v1/account/export); prints its id and a new API key')
+  .argument('<zip>')
+  .requiredOption('--name <name>', 'account name')
+  .option('--plan <plan>', 'free, pro or business (default: the exported account\'s plan)')
+  .option('--json', 'print JSON: {user_id, api_key} (plus webhooks with their new secrets, when there are any)')
+  .action(async (file, o) => (await import('./cli/import.js')).runUsersImport(file, o));
+users
   .command('key')
   .description('Give an existing account a new full-access API key (printed once); its other keys keep working')
   .argument('<user_id>')
