@@ -96,8 +96,8 @@ function compose(x: Parts): Briefing {
     : '## Latest handover\nNone yet for this project.';
   const todosHead = x.todos.length ? `## Open todos (${x.todos.length})` : '## Open todos\nNone.';
 
-  // Room for the worst case of the last lines, with the project named when that still leaves room.
-  // An upper bound of what the handover could leave out, for the width of the number in the last lines.
+  // The last lines are reserved at their longest (every todo and the whole handover's HTML left out),
+  // naming the project when that still leaves 200 characters for the rest.
   const handoverAll = x.handover ? Object.values(x.handover.sheet.content).reduce((n, h) => n + h.length, 1) : 0;
   const fixed = (p: string | null) =>
     head.join('\n').length + (x.readsHandover ? handoverHead.length + 4 : 0) + (x.readsTodos ? todosHead.length + 4 : 0) + leftOut(p, x.todos.length, handoverAll).length + 4;
