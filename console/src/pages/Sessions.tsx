@@ -46,6 +46,8 @@ function SessionView({ id }: { id: string }) {
   const [made, setMade] = useState(0);
   const handovers = useLoad(() => (session.data ? handoversOf(session.data) : Promise.resolve([])), [session.data, made]);
   useLive(['session.handover'], (e) => e.data.session_id === id && setMade((n) => n + 1));
+  // A session saved again (the Claude Code plugin at compaction and end) shows its new fields.
+  useLive(['session.updated'], (e) => e.data.session_id === id && session.reload());
   const s = session.data;
   return (
     <section class="card">
@@ -76,7 +78,7 @@ export function SessionsPage({ sessionId }: { sessionId?: string }) {
   const [q, setQ] = useState('');
   const [query, setQuery] = useState('');
   const list = useLoad(() => api<{ sessions: Session[] }>('GET', `/sessions?limit=100${query ? `&q=${encodeURIComponent(query)}` : ''}`), [query]);
-  useLive(['session.saved'], () => !sessionId && list.reload(), 300);
+  useLive(['session.saved', 'session.updated'], () => !sessionId && list.reload(), 300);
   if (sessionId) return <SessionView id={sessionId} />;
   return (
     <>
