@@ -97,6 +97,9 @@ describe('console records in headless Chromium', { skip }, () => {
     await page.getByRole('link', { name: 'Quasar refactor' }).waitFor();
     await rest('POST', '/v1/sessions', { title: 'Live session from an agent', summary: 'x' });
     await page.getByRole('link', { name: 'Live session from an agent' }).waitFor({ timeout: 5000 });
+    // Saved again (the Claude Code plugin updates its session record): the list follows session.updated.
+    await rest('PATCH', `/v1/sessions/${ids.session}`, { title: 'Quasar refactor, saved again' });
+    await page.getByRole('link', { name: 'Quasar refactor, saved again' }).waitFor({ timeout: 5000 });
   });
 
   it('stats has its own page: Sparks counts and work time by day and by week', async () => {
