@@ -47,15 +47,17 @@ describe('sheet editor in headless Chromium', { skip }, () => {
     await s?.close();
   });
 
-  it('signs in by label and creates a sheet with "New sheet"', async () => {
+  it('signs in by label and creates a sheet with "New sheet" once it has a title', async () => {
     await page.goto(`${s.url}/console/#/sheets`);
     await page.getByLabel('API key').fill(owner.key);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: 'New sheet' }).click();
+    await column('col1').waitFor();
+    await page.getByLabel('Title', { exact: true }).fill('Editor test');
+    await page.keyboard.press('Control+s');
     await page.waitForURL(/#\/sheets\/sht_/);
     id = decodeURIComponent(page.url().split('#/sheets/')[1]);
-    await column('col1').waitFor();
-    assert.equal((await sheet()).title, 'Untitled');
+    assert.equal((await sheet()).title, 'Editor test');
   });
 
   it('edits title, folder, tags and a column; Ctrl+S saves with If-Match; REST reads it back', async () => {

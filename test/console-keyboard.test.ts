@@ -91,20 +91,19 @@ describe('console by keyboard, with an accessible name on every control', { skip
 
     await tabTo('New sheet');
     await page.keyboard.press('Enter');
-    await page.waitForURL(/#\/sheets\/sht_/);
-    const id = decodeURIComponent(page.url().split('#/sheets/')[1]);
-    await page.waitForFunction(() => (document.querySelector('input[name=title]') as HTMLInputElement | null)?.value === 'Untitled');
+    await page.waitForURL(/#\/sheets\/new$/);
     await tabTo('Title');
-    await page.keyboard.press('Control+a');
     await page.keyboard.type('Keyboard sheet plan');
     await page.keyboard.press('Control+s');
-    await page.locator('[data-testid=save-state]', { hasText: /^Saved · version 2/ }).waitFor();
+    await page.waitForURL(/#\/sheets\/sht_/);
+    const id = decodeURIComponent(page.url().split('#/sheets/')[1]);
+    await page.locator('[data-testid=save-state]', { hasText: /^Saved · version 1/ }).waitFor();
     assert.equal((await rest('GET', `/v1/sheets/${id}`)).sheet.title, 'Keyboard sheet plan');
 
     // Away to another page, then back to the sheet through Ctrl+K.
     await tabTo('API keys', { back: true });
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Account settings' }).waitFor();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
     assert.equal(await focusedName(page), 'API keys');
 
     await page.keyboard.press('Control+k');

@@ -105,8 +105,9 @@ describe('console records in headless Chromium', { skip }, () => {
   it('stats has its own page: Sparks counts and work time by day and by week', async () => {
     await page.getByRole('link', { name: 'Stats' }).click();
     await page.getByRole('img', { name: 'Work hours by day' }).waitFor();
-    assert.equal(await page.getByRole('img', { name: 'Work hours by day' }).locator('rect.bar').count(), 3);
-    assert.equal(await page.getByRole('img', { name: 'Work hours by week' }).locator('rect.bar').count(), 2, 'two weeks');
+    assert.equal(await page.getByRole('img', { name: 'Work hours by day' }).locator('rect.bar').count(), 28, 'a bar for each of the last 28 days');
+    assert.equal(await page.getByRole('img', { name: 'Work hours by day' }).locator('rect.bar:not(.empty)').count(), 3, 'three with work');
+    assert.equal(await page.getByRole('img', { name: 'Work hours by week' }).locator('rect.bar:not(.empty)').count(), 2, 'two weeks with work');
     assert.equal(await page.getByTestId('sparks-total').innerText(), '0');
     await shot('stats');
   });

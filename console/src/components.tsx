@@ -37,8 +37,11 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
 
 /** A value shown exactly once (a new key or webhook secret). */
 export function ShownOnce({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
+  const box = useRef<HTMLDivElement>(null);
+  // Whatever is above it on the page, the value is in view the moment it appears.
+  useEffect(() => box.current?.scrollIntoView({ block: 'nearest' }), [value]);
   return (
-    <div class="once" role="status">
+    <div class="once" role="status" ref={box}>
       <strong>{label}</strong>
       <p>Copy it now: it is shown only this once.</p>
       <div class="row">
@@ -113,24 +116,39 @@ export function Badge({ value }: { value: string }) {
   return <span class={`badge badge-${value.replace(/[^a-z_]/g, '')}`}>{value.replace('_', ' ')}</span>;
 }
 
-/** Bars of hours per day; plain SVG attributes, so the strict CSP (no inline styles) holds. */
-export function HoursChart({ days, label = 'Work hours by day' }: { days: { date: string; hours: number }[]; label?: string }) {
-  if (days.length === 0) return <p class="muted">No work time logged yet.</p>;
-  const max = Math.max(...days.map((d) => d.hours), 1);
-  const w = 36;
-  const h = 120;
+export interface Bar { key: string; label: string; hours: number; title: string }
+
+/**
+ * Bars of hours at a fixed size in CSS pixels (never scaled to the window): `slot` pixels per bar, so
+ * labels stay readable at any width. Wider than its box, it scrolls sideways, showing the newest end.
+ * Plain SVG attributes, so the strict CSP (no inline styles) holds.
+ */
+export function HoursChart({ bars, label, slot }: { bars: Bar[]; label: string; slot: number }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (scroller.current) scroller.current.scrollLeft = scroller.current.scrollWidth;
+  }, [bars.length]);
+  const max = Math.max(...bars.map((b) => b.hours), 1);
+  const h = 96;
+  const top = 18;
+  const width = bars.length * slot;
   return (
-    <svg class="chart" viewBox={`0 -16 ${days.length * w} ${h + 46}`} role="img" aria-label={label}>
-      {days.map((d, i) => {
-        const bh = Math.round((d.hours / max) * h);
-        return (
-          <g key={d.date}>
-            <rect x={i * w + 6} y={h - bh} width={w - 12} height={bh} rx="3" class="bar" />
-            <text x={i * w + w / 2} y={h - bh - 4} text-anchor="middle" class="bar-value">{d.hours}</text>
-            <text x={i * w + w / 2} y={h + 16} text-anchor="middle" class="bar-label">{d.date.slice(5)}</text>
-          </g>
-        );
-      })}
-    </svg>
+    <div class="chart-scroll" ref={scroller}>
+      <svg class="chart" width={width} height={top + h + 22} viewBox={`0 ${-top} ${width} ${top + h + 22}`} role="img" aria-label={label}>
+        <line x1="0" x2={width} y1={h + 0.5} y2={h + 0.5} class="axis" />
+        {bars.map((b, i) => {
+          const bh = b.hours > 0 ? Math.max(2, Math.round((b.hours / max) * h)) : 0;
+          const x = i * slot;
+          return (
+            <g key={b.key} data-key={b.key} data-hours={b.hours}>
+              <title>{b.title}</title>
+              <rect x={x + 4} y={h - Math.max(bh, 1)} width={slot - 8} height={Math.max(bh, 1)} rx="2" class={bh ? 'bar' : 'bar empty'} />
+              {bh > 0 && <text x={x + slot / 2} y={h - bh - 4} text-anchor="middle" class="bar-value">{b.hours}</text>}
+              <text x={x + slot / 2} y={h + 16} text-anchor="middle" class="bar-label">{b.label}</text>
+            </g>
+          );
+        })}
+      </svg>
+    </div>
   );
 }

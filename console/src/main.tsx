@@ -10,6 +10,7 @@ import { SessionsPage } from './pages/Sessions.tsx';
 import { SheetsPage } from './pages/Sheets.tsx';
 import { TodosPage } from './pages/Todos.tsx';
 import { WebhooksPage } from './pages/Webhooks.tsx';
+import { SparksPage } from './pages/Sparks.tsx';
 import { StatsPage } from './pages/Stats.tsx';
 import { SearchDialog } from './search.tsx';
 import './style.css';
@@ -20,19 +21,23 @@ export interface Me {
   plan: 'free' | 'pro' | 'business';
 }
 
-const PAGES = [
-  { path: 'account', label: 'API keys' },
-  { path: 'apps', label: 'Connected apps' },
-  { path: 'webhooks', label: 'Webhooks' },
+/** The work first, settings last. */
+const WORK_PAGES = [
   { path: 'sheets', label: 'Sheets' },
   { path: 'sessions', label: 'Sessions' },
   { path: 'knowledge', label: 'Knowledge' },
   { path: 'todos', label: 'Todos' },
+  { path: 'sparks', label: 'Sparks' },
   { path: 'stats', label: 'Stats' },
+] as const;
+const SETTINGS_PAGES = [
+  { path: 'account', label: 'API keys' },
+  { path: 'apps', label: 'Connected apps' },
+  { path: 'webhooks', label: 'Webhooks' },
 ] as const;
 
 function useHashRoute(): string[] {
-  const read = () => (location.hash.replace(/^#\/?/, '') || 'account').split('/');
+  const read = () => (location.hash.replace(/^#\/?/, '') || 'sheets').split('/');
   const [route, setRoute] = useState(read);
   useEffect(() => {
     const on = () => setRoute(read());
@@ -84,6 +89,8 @@ function App() {
     else stopLive();
   }, [me]);
   const [searching, setSearching] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [route.join('/')]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
@@ -104,17 +111,22 @@ function App() {
   const [page, ...rest] = route;
   // A record id from the URL fragment must look like one (prefix_ + ULID) before any request uses it.
   const idFrom = (prefix: string) => (rest[0] === undefined || rest[0] === '' ? undefined : isId(rest[0], prefix) ? rest[0] : null);
-  const badLink = (idFrom('sht') === null && page === 'sheets') || (idFrom('ses') === null && page === 'sessions');
+  const newSheet = page === 'sheets' && rest[0] === 'new';
+  const badLink = (idFrom('sht') === null && page === 'sheets' && !newSheet) || (idFrom('ses') === null && page === 'sessions');
+  const link = (p: { path: string; label: string }) => (
+    <a key={p.path} href={`#/${p.path}`} class={page === p.path ? 'active' : ''} aria-current={page === p.path ? 'page' : undefined}>{p.label}</a>
+  );
   return (
     <div class="shell">
       <header class="top">
         <strong class="brand">Sheet Workspace</strong>
-        <nav>
-          {PAGES.map((p) => (
-            <a key={p.path} href={`#/${p.path}`} class={page === p.path ? 'active' : ''}>{p.label}</a>
-          ))}
+        <button type="button" class="small ghost menu-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>Menu</button>
+        <nav id="main-nav" class={menuOpen ? 'open' : ''} aria-label="Pages">
+          {WORK_PAGES.map(link)}
+          <span class="nav-gap" aria-hidden="true" />
+          {SETTINGS_PAGES.map(link)}
         </nav>
-        <button type="button" class="small ghost" onClick={() => setSearching(true)} aria-keyshortcuts="Control+K">Find anything (Ctrl+K)</button>
+        <button type="button" class="small ghost" onClick={() => setSearching(true)} aria-keyshortcuts="Control+K">Find <kbd>Ctrl K</kbd></button>
         <span class="who">
           <span class={`badge badge-${me.plan}`}>{me.plan}</span>
           <button type="button" class="small ghost" onClick={signOut}>Sign out</button>
@@ -123,11 +135,12 @@ function App() {
       <main class="content">
         {badLink ? <p class="notice error" role="alert">This link does not name a valid record. <a href={`#/${page}`}>Back to the list</a></p>
           : page === 'webhooks' ? <WebhooksPage me={me} />
-          : page === 'sheets' ? <SheetsPage sheetId={idFrom('sht') ?? undefined} sub={rest[1]} />
+          : page === 'sheets' ? <SheetsPage sheetId={newSheet ? 'new' : idFrom('sht') ?? undefined} sub={rest[1]} />
           : page === 'sessions' ? <SessionsPage sessionId={idFrom('ses') ?? undefined} />
           : page === 'knowledge' ? <KnowledgePage />
           : page === 'todos' ? <TodosPage />
           : page === 'stats' ? <StatsPage />
+          : page === 'sparks' ? <SparksPage sheetId={idFrom('sht') ?? undefined} />
           : page === 'apps' ? <ConnectedAppsPage />
           : <AccountPage me={me} />}
       </main>

@@ -1,7 +1,9 @@
 import { Editor, Node, mergeAttributes } from '@tiptap/core';
 import StarterKit from '@tiptap/starter-kit';
 import { Table, TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
-import { useEffect, useRef } from 'preact/hooks';
+import type { EditorState } from '@tiptap/pm/state';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { Toolbar } from './toolbar.tsx';
 import { sanitizeHtml } from '../../src/lib/sanitize-html.ts';
 
 /** Images are kept (StarterKit has none), so editing a column never drops its pictures. */
@@ -14,6 +16,9 @@ const Image = Node.create({
   parseHTML: () => [{ tag: 'img[src]' }],
   renderHTML: ({ HTMLAttributes }) => ['img', mergeAttributes(HTMLAttributes)],
 });
+
+export const PLACEHOLDER = 'Write here…';
+const isEmpty = (state: EditorState) => state.doc.childCount === 1 && !!state.doc.firstChild?.isTextblock && state.doc.firstChild.content.size === 0;
 
 /**
  * One column's TipTap editor, driven from Preact without a binding: the editor owns its DOM node.
@@ -29,6 +34,8 @@ export function RichText({ label, html, onChange, readOnly }: { label: string; h
   const emitted = useRef(new Set<string>([html]));
   const changed = useRef(onChange);
   changed.current = onChange;
+  // Re-render on every transaction, so the toolbar shows what the selection has (bold, a heading...).
+  const [, bump] = useState(0);
 
   useEffect(() => {
     const ed = new Editor({
@@ -39,7 +46,16 @@ export function RichText({ label, html, onChange, readOnly }: { label: string; h
       injectCSS: false,
       editable: !readOnly,
       editorProps: {
-        attributes: { 'aria-label': label, role: 'textbox', 'aria-multiline': 'true', class: 'rich-text', spellcheck: 'true' },
+        // A function of the state, so an empty column shows the placeholder (CSS ::before, no inline style).
+        attributes: (state) => ({
+          'aria-label': label,
+          role: 'textbox',
+          'aria-multiline': 'true',
+          'aria-placeholder': PLACEHOLDER,
+          'data-placeholder': PLACEHOLDER,
+          class: isEmpty(state) ? 'rich-text is-empty' : 'rich-text',
+          spellcheck: 'true',
+        }),
         transformPastedHTML: (pasted) => sanitizeHtml(pasted),
       },
       onUpdate: ({ editor: e }) => {
@@ -48,8 +64,10 @@ export function RichText({ label, html, onChange, readOnly }: { label: string; h
         emitted.current.add(next);
         changed.current(next);
       },
+      onTransaction: () => bump((n) => n + 1),
     });
     editor.current = ed;
+    bump((n) => n + 1); // the toolbar needs the editor
     return () => ed.destroy();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -63,5 +81,10 @@ export function RichText({ label, html, onChange, readOnly }: { label: string; h
 
   useEffect(() => editor.current?.setEditable(!readOnly, false), [readOnly]);
 
-  return <div class="rich-host" ref={host} data-column={label} />;
+  return (
+    <>
+      {!readOnly && editor.current && <Toolbar editor={editor.current} label={label} />}
+      <div class="rich-host" ref={host} data-column={label} />
+    </>
+  );
 }

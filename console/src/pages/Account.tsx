@@ -1,49 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api, path, useLoad, when } from '../api.ts';
-import { Badge, Confirm, HoursChart, Notice, ShownOnce } from '../components.tsx';
+import { Badge, Confirm, Notice, ShownOnce } from '../components.tsx';
 import type { Me } from '../main.tsx';
 
 interface ApiKey { id: string; name: string; prefix: string; status: 'active' | 'disabled'; created_at: string; last_used_at: string | null }
-interface WorkLog { id: string; hours: number; date: string }
-interface Stats {
-  sheets: { total: number; created_this_month: number };
-  sparks: { executed_total: number; executed_this_month: number };
-  worktime: { total_hours: number; this_month_hours: number };
-  sessions: { total: number; this_month: number };
-  recent_work_logs: WorkLog[];
-}
-
-/** Hours per day from the recent logs, oldest first. */
-function byDay(logs: WorkLog[]) {
-  const map = new Map<string, number>();
-  for (const l of logs) map.set(l.date, Math.round(((map.get(l.date) ?? 0) + l.hours) * 100) / 100);
-  return [...map.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, hours]) => ({ date, hours }));
-}
-
-function Usage({ me }: { me: Me }) {
-  const stats = useLoad(() => api<{ stats: Stats }>('GET', '/stats').then((r) => r.stats), []);
-  const s = stats.data;
-  return (
-    <section class="card">
-      <h2>Plan and usage</h2>
-      <p>Plan: <Badge value={me.plan} /></p>
-      <Notice error={stats.error} />
-      {s && (
-        <>
-          <dl class="stats">
-            <div><dt>Sheets this month</dt><dd>{s.sheets.created_this_month}</dd></div>
-            <div><dt>Sparks this month</dt><dd>{s.sparks.executed_this_month}</dd></div>
-            <div><dt>Sessions this month</dt><dd>{s.sessions.this_month}</dd></div>
-            <div><dt>Work hours this month</dt><dd>{s.worktime.this_month_hours}</dd></div>
-          </dl>
-          <h3>Work hours by day</h3>
-          <HoursChart days={byDay(s.recent_work_logs)} />
-        </>
-      )}
-    </section>
-  );
-}
-
 export function AccountPage({ me }: { me: Me }) {
   const keys = useLoad(() => api<{ api_keys: ApiKey[] }>('GET', '/api-keys').then((r) => r.api_keys), []);
   const [name, setName] = useState('');
@@ -75,10 +35,10 @@ export function AccountPage({ me }: { me: Me }) {
 
   return (
     <>
-      <h1>Account settings</h1>
-      <Usage me={me} />
+      <h1>API keys</h1>
+      <p class="muted">Plan: <Badge value={me.plan} /> · usage and work hours are on <a href="#/stats">Stats</a>.</p>
       <section class="card">
-        <h2>API keys</h2>
+        <h2>Your keys</h2>
         <form class="row" onSubmit={create}>
           <input name="key_name" aria-label="Key name" placeholder="Key name, e.g. laptop" value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={100} />
           <button type="submit">Create key</button>

@@ -26,8 +26,21 @@ interface State {
 
 const ifMatch = (s: Sheet) => ({ 'If-Match': `"${s.version}"` });
 
-/** One sheet, editable: every save sends If-Match, live updates merge into unsaved text. */
-export function SheetEditor({ id }: { id: string }) {
+/** "New sheet" opens this: nothing is stored until the person types something (version 0 = not stored yet). */
+const UNSAVED: Sheet = { id: '', title: '', content: { col1: '' }, folder: null, tags: [], createdAt: '', updatedAt: '', trashedAt: null, version: 0 };
+const isUnsaved = (s: Sheet | undefined) => s?.version === 0;
+
+/** The POST /sheets body for a first save: only fields with something in them. */
+function createBody(d: Draft) {
+  const body = patchOf(draftOf(UNSAVED), d, true) as { title: string; folder: string | null; tags: string[]; content: Record<string, string> };
+  return { title: body.title, content: body.content, tags: body.tags, ...(body.folder ? { folder: body.folder } : {}) };
+}
+
+/**
+ * One sheet, editable: every save sends If-Match, live updates merge into unsaved text. `id` "new" is a
+ * sheet not stored yet: its first save creates it and the address becomes the new id.
+ */
+export function SheetEditor({ id: routeId }: { id: string }) {
   const st = useRef<State>({});
   const [, bump] = useState(0);
   const set = (p: Partial<State>) => {
@@ -35,13 +48,16 @@ export function SheetEditor({ id }: { id: string }) {
     bump((n) => n + 1);
   };
   const { base, draft } = st.current;
+  // The stored id: the route's, or the one the first save of a new sheet got.
+  const id = base?.id || routeId;
   const dirty = !!base && !!draft && isDirty(draftOf(base), draft);
 
   const load = async () => {
-    const { sheet } = await api<{ sheet: Sheet }>('GET', path`/sheets/${id}`);
+    const { sheet } = await api<{ sheet: Sheet }>('GET', path`/sheets/${st.current.base?.id || routeId}`);
     return sheet;
   };
   const reload = async () => {
+    if (routeId === 'new' && !st.current.base?.id) return set({ base: UNSAVED, draft: draftOf(UNSAVED) });
     try {
       const sheet = await load();
       set({ base: sheet, draft: draftOf(sheet), conflict: undefined, clashes: undefined, error: undefined });
@@ -50,10 +66,12 @@ export function SheetEditor({ id }: { id: string }) {
     }
   };
   useEffect(() => {
+    if (st.current.base?.id === routeId) return; // the address of a new sheet just became its id
+    clearTimeout(autosave.current);
     st.current = {};
     void reload();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [id]);
+  }, [routeId]);
 
   /** A newer server version arrived (live event or an action's answer): merge it under the person's edits. */
   const adopt = (remote: Sheet) => {
@@ -66,7 +84,7 @@ export function SheetEditor({ id }: { id: string }) {
 
   useLive(['sheet.updated', 'sheet.deleted'], (e) => {
     const b = st.current.base;
-    if (!b || e.data.sheet_id !== id || (typeof e.data.version === 'number' && e.data.version <= b.version)) return;
+    if (!b || isUnsaved(b) || e.data.sheet_id !== b.id || (typeof e.data.version === 'number' && e.data.version <= b.version)) return;
     if (st.current.saving) {
       st.current.heardWhileSaving = Math.max(st.current.heardWhileSaving ?? 0, typeof e.data.version === 'number' ? e.data.version : Infinity);
       return;
@@ -84,7 +102,9 @@ export function SheetEditor({ id }: { id: string }) {
     if (!body) return;
     set({ saving: true, error: undefined, heardWhileSaving: undefined });
     try {
-      const { sheet } = await api<{ sheet: Sheet }>('PUT', path`/sheets/${id}`, body, ifMatch(target));
+      const { sheet } = isUnsaved(target)
+        ? await api<{ sheet: Sheet }>('POST', '/sheets', createBody(sent))
+        : await api<{ sheet: Sheet }>('PUT', path`/sheets/${target.id}`, body, ifMatch(target));
       // What was typed during the save stays; what was sent takes the server's stored form.
       const now = st.current.draft!;
       const next = draftOf(sheet);
@@ -92,6 +112,7 @@ export function SheetEditor({ id }: { id: string }) {
       for (const f of ['title', 'folder', 'tags'] as const) if (now[f] !== sent[f]) draftNow[f] = now[f];
       for (const k of Object.keys(now.content)) if (now.content[k] !== sent.content[k]) draftNow.content[k] = now.content[k];
       set({ base: sheet, draft: draftNow, saving: false, conflict: undefined, clashes: undefined });
+      if (isUnsaved(target)) location.replace(`#/sheets/${encodeURIComponent(sheet.id)}`);
       if ((st.current.heardWhileSaving ?? 0) > sheet.version) load().then(adopt, () => {});
     } catch (err) {
       const e = err as ApiError;
@@ -121,7 +142,7 @@ export function SheetEditor({ id }: { id: string }) {
       if (s.base && s.draft && s.conflict === undefined && !s.base.trashedAt && isDirty(draftOf(s.base), s.draft)) void save();
     }, AUTOSAVE_MS);
   };
-  useEffect(() => () => clearTimeout(autosave.current), [id]);
+  useEffect(() => () => clearTimeout(autosave.current), []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
@@ -170,12 +191,18 @@ export function SheetEditor({ id }: { id: string }) {
     );
   }
   const trashed = !!base.trashedAt;
+  const unsaved = isUnsaved(base);
   const { conflict, clashes, confirm } = st.current;
   return (
     <section class="card sheet-view">
       <div class="row spread">
         <a href="#/sheets">← All sheets</a>
-        <a href={`#/sheets/${encodeURIComponent(id)}/revisions`}>History</a>
+        {!unsaved && (
+          <span class="row-links">
+            <a href={`#/sparks/${encodeURIComponent(id)}`}>Run a Spark</a>
+            <a href={`#/sheets/${encodeURIComponent(id)}/revisions`}>History</a>
+          </span>
+        )}
       </div>
       <Notice error={st.current.error} />
       {conflict !== undefined && (
@@ -193,16 +220,16 @@ export function SheetEditor({ id }: { id: string }) {
         </div>
       )}
       <div class="sheet-meta">
-        <label class="grow">Title<input name="title" value={draft.title} disabled={trashed} onInput={(e) => edit({ title: e.currentTarget.value })} /></label>
+        <label class="grow">Title<input name="title" placeholder="Untitled" value={draft.title} disabled={trashed} onInput={(e) => edit({ title: e.currentTarget.value })} /></label>
         <label>Folder<input name="folder" value={draft.folder} disabled={trashed} onInput={(e) => edit({ folder: e.currentTarget.value })} /></label>
         <label>Tags<input name="tags" placeholder="comma, separated" value={draft.tags} disabled={trashed} onInput={(e) => edit({ tags: e.currentTarget.value })} /></label>
       </div>
       <div class="row">
         <button type="button" onClick={() => void save()} disabled={trashed || !dirty || st.current.saving}>Save</button>
         <span class="muted" data-testid="save-state" aria-live="polite">
-          {st.current.saving ? 'Saving…' : dirty ? 'Unsaved changes' : `Saved · version ${base.version} · ${when(base.updatedAt)}`}
+          {st.current.saving ? 'Saving…' : dirty ? 'Unsaved changes' : unsaved ? 'Not stored yet: it is saved once you write something' : `Saved · version ${base.version} · ${when(base.updatedAt)}`}
         </span>
-        {trashed ? (
+        {unsaved ? null : trashed ? (
           <>
             <span class="muted">In the trash since {when(base.trashedAt)}</span>
             <button type="button" class="small" onClick={() => void act(() => api('POST', path`/sheets/${id}/restore`))}>Restore</button>
@@ -214,8 +241,8 @@ export function SheetEditor({ id }: { id: string }) {
         ) : (
           <button type="button" class="small danger" onClick={() => ask(`Move "${base.title}" to the trash?`, 'Move to trash', () => act(() => api('DELETE', path`/sheets/${id}`, undefined, ifMatch(base))))}>Move to trash</button>
         )}
-        <span class="muted">Export:</span>
-        {FORMATS.map((f) => <button key={f} type="button" class="small ghost" onClick={() => void exportAs(f)}>{f}</button>)}
+        {!unsaved && <span class="muted">Export:</span>}
+        {!unsaved && FORMATS.map((f) => <button key={f} type="button" class="small ghost" onClick={() => void exportAs(f)}>{f}</button>)}
       </div>
       {st.current.url && <p class="notice">Export ready (link valid 24 hours): <a href={st.current.url} class="export-link">{st.current.url}</a></p>}
       <div class="columns editing">
@@ -223,7 +250,7 @@ export function SheetEditor({ id }: { id: string }) {
           <div class="column" key={k}>
             <div class="row spread">
               <strong>{k}</strong>
-              {!trashed && (
+              {!trashed && !unsaved && (
                 <button type="button" class="small ghost" aria-label={`Remove ${k}`} onClick={() => ask(`Remove column ${k} and its text?`, 'Remove column', () => act(async () => {
                   const r = await api<{ sheet: Sheet }>('DELETE', path`/sheets/${id}/columns/${k}`, undefined, ifMatch(st.current.base!));
                   const d = st.current.draft!;
@@ -238,7 +265,7 @@ export function SheetEditor({ id }: { id: string }) {
           </div>
         ))}
       </div>
-      {!trashed && <button type="button" class="small" onClick={() => void act(() => api('POST', path`/sheets/${id}/columns`, {}, ifMatch(st.current.base!)))}>Add column</button>}
+      {!trashed && !unsaved && <button type="button" class="small" onClick={() => void act(() => api('POST', path`/sheets/${id}/columns`, {}, ifMatch(st.current.base!)))}>Add column</button>}
       {confirm && (
         <Confirm message={confirm.message} action={confirm.action} onCancel={() => set({ confirm: undefined })}
           onConfirm={() => { const c = confirm; set({ confirm: undefined }); void c.run(); }} />

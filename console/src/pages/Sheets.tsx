@@ -25,17 +25,12 @@ export function SheetsPage({ sheetId, sub }: { sheetId?: string; sub?: string })
     () => api<{ sheets: Sheet[]; total: number }>('GET', `/sheets?limit=100&trashed=${trashed}${query ? `&q=${encodeURIComponent(query)}` : ''}`),
     [query, trashed],
   );
-  const [error, setError] = useState<string>();
   // Agents' writes show up without a reload.
   useLive(['sheet.created', 'sheet.updated', 'sheet.deleted'], () => !sheetId && list.reload(), 300);
-  if (sheetId) return sub === 'revisions' ? <Revisions id={sheetId} /> : <SheetEditor id={sheetId} />;
-  const create = async () => {
-    try {
-      const r = await api<{ id: string }>('POST', '/sheets', { title: 'Untitled', content: { col1: '' } });
-      location.hash = `#/sheets/${encodeURIComponent(r.id)}`;
-    } catch (err) {
-      setError((err as Error).message);
-    }
+  if (sheetId) return sub === 'revisions' && sheetId !== 'new' ? <Revisions id={sheetId} /> : <SheetEditor id={sheetId} />;
+  // Nothing is stored yet: the editor creates the sheet when there is something in it.
+  const create = () => {
+    location.hash = '#/sheets/new';
   };
   return (
     <>
@@ -43,7 +38,6 @@ export function SheetsPage({ sheetId, sub }: { sheetId?: string; sub?: string })
         <h1>Sheets</h1>
         <button type="button" onClick={create}>New sheet</button>
       </div>
-      <Notice error={error} />
       <form class="row" onSubmit={(e) => { e.preventDefault(); setQuery(q); }}>
         <input type="search" name="q" aria-label="Search sheets" placeholder="Search titles and text" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
         <button type="submit">Search</button>

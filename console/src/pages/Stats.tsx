@@ -1,5 +1,5 @@
 import { api, useLoad } from '../api.ts';
-import { HoursChart, Notice } from '../components.tsx';
+import { HoursChart, Notice, type Bar } from '../components.tsx';
 import { useLive } from '../live.ts';
 
 interface DayHours { date: string; hours: number }
@@ -12,13 +12,14 @@ interface Stats {
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
+const DAY_MS = 86_400_000;
+/** The day chart's span; the week chart covers all 56 days the API answers. */
+export const CHART_DAYS = 28;
+const WEEKS_DAYS = 56;
 
-/** Hours summed by a key of the day (the day itself, or the Monday of its week), oldest first. */
-function sumBy(days: DayHours[], key: (date: string) => string) {
-  const map = new Map<string, number>();
-  for (const l of days) map.set(key(l.date), round((map.get(key(l.date)) ?? 0) + l.hours));
-  return [...map.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, hours]) => ({ date, hours }));
-}
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const todayMs = () => Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+const monthDay = (date: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 function mondayOf(date: string): string {
   const d = new Date(`${date}T00:00:00Z`);
@@ -26,10 +27,30 @@ function mondayOf(date: string): string {
   return d.toISOString().slice(0, 10);
 }
 
+/** Every one of the last `days` UTC days, oldest first, empty days as 0 (the API leaves them out). */
+function everyDay(logged: DayHours[], days: number): DayHours[] {
+  const byDate = new Map(logged.map((d) => [d.date, d.hours]));
+  const today = todayMs();
+  return Array.from({ length: days }, (_, i) => {
+    const date = isoDay(today - (days - 1 - i) * DAY_MS);
+    return { date, hours: byDate.get(date) ?? 0 };
+  });
+}
+
+const dayBars = (days: DayHours[]): Bar[] =>
+  days.map((d) => ({ key: d.date, label: String(Number(d.date.slice(8))), hours: d.hours, title: `${d.date}: ${d.hours} h` }));
+
+function weekBars(days: DayHours[]): Bar[] {
+  const weeks = new Map<string, number>();
+  for (const d of days) weeks.set(mondayOf(d.date), round((weeks.get(mondayOf(d.date)) ?? 0) + d.hours));
+  return [...weeks].map(([monday, hours]) => ({ key: monday, label: monthDay(monday), hours, title: `Week of ${monday}: ${hours} h` }));
+}
+
 export function StatsPage() {
   const stats = useLoad(() => api<{ stats: Stats }>('GET', '/stats').then((r) => r.stats), []);
   useLive(['spark.executed', 'sheet.created', 'session.saved'], () => stats.reload(), 1000);
   const s = stats.data;
+  const days = everyDay(s?.daily_hours ?? [], CHART_DAYS);
   return (
     <>
       <h1>Stats</h1>
@@ -48,11 +69,11 @@ export function StatsPage() {
             </dl>
           </section>
           <section class="card">
-            <h2>Work hours by day</h2>
-            <HoursChart days={s.daily_hours} />
-            <h2>Work hours by week (from Monday)</h2>
-            <HoursChart days={sumBy(s.daily_hours, mondayOf)} label="Work hours by week" />
-            <p class="muted small-text">All work time of the last 56 days (UTC); days without work are left out.</p>
+            <h2>Work hours by day <span class="muted small-text">last {CHART_DAYS} days, {monthDay(days[0].date)} to {monthDay(days[days.length - 1].date)}</span></h2>
+            <HoursChart bars={dayBars(days)} label="Work hours by day" slot={28} />
+            <h2>Work hours by week <span class="muted small-text">from Monday, last {WEEKS_DAYS} days</span></h2>
+            <HoursChart bars={weekBars(everyDay(s.daily_hours, WEEKS_DAYS))} label="Work hours by week" slot={64} />
+            <p class="muted small-text">Work time by UTC day; a day without work is an empty bar.</p>
           </section>
         </>
       )}
