@@ -79,16 +79,22 @@ export function createOAuthClients(deps: { repo: OAuthRepo; clock: Clock; client
   const { repo, clock, client } = deps;
   const toClient = (row: OAuthClientsTable): OAuthClient => ({ id: row.id, name: row.client_name, redirectUris: JSON.parse(row.redirect_uris) as string[] });
 
-  /** A fetched document as a client: its text and redirect URIs checked (failures are cached with fetch failures). */
+  /**
+   * A fetched document as a client, its text and redirect URIs checked, stored as the cached copy
+   * (created_at and last_used_at of an existing row are kept). Failures are remembered with fetch failures.
+   */
   const documents = createMetadataFetcher({
     client,
     clock,
-    read: (url, doc): OAuthClient => {
+    successMs: DOCUMENT_CACHE_MS,
+    read: async (url, doc): Promise<OAuthClient> => {
       // Its client_name is stored: NUL would fail on PostgreSQL, a lone surrogate would be mangled.
       const bad = findBadText(doc);
       if (bad) throw new OAuthError('invalid_client', `The client ID metadata document at ${url} is refused: ${describeBadText(bad)}`);
-      const redirectUris = validRedirects(doc.redirect_uris);
-      return { id: url, name: clientName(doc.client_name, new URL(url).host), redirectUris };
+      const found: OAuthClient = { id: url, name: clientName(doc.client_name, new URL(url).host), redirectUris: validRedirects(doc.redirect_uris) };
+      const now = clock.now().toISOString();
+      await repo.upsertMetadataClient({ id: url, kind: 'metadata', client_name: found.name, redirect_uris: JSON.stringify(found.redirectUris), created_at: now, fetched_at: now, last_used_at: null });
+      return found;
     },
   });
 
@@ -119,19 +125,8 @@ export function createOAuthClients(deps: { repo: OAuthRepo; clock: Clock; client
       const row = await repo.findClient(clientId);
       if (row?.kind === 'registered') return toClient(row);
       if (!isMetadataUrl(clientId)) throw new OAuthError('invalid_client', 'Unknown client_id; register the client again');
-      const now = clock.now();
-      if (row?.fetched_at && now.getTime() - Date.parse(row.fetched_at) < DOCUMENT_CACHE_MS) return toClient(row);
-      const client = await documents.fetch(clientId, address);
-      await repo.upsertMetadataClient({
-        id: client.id,
-        kind: 'metadata',
-        client_name: client.name,
-        redirect_uris: JSON.stringify(client.redirectUris),
-        created_at: row?.created_at ?? now.toISOString(),
-        fetched_at: now.toISOString(),
-        last_used_at: row?.last_used_at ?? null,
-      });
-      return client;
+      if (row?.fetched_at && clock.now().getTime() - Date.parse(row.fetched_at) < DOCUMENT_CACHE_MS) return toClient(row);
+      return documents.fetch(clientId, address);
     },
 
     touch: (id: string) => repo.touchClient(id, clock.now().toISOString()),

@@ -30,14 +30,14 @@ const setBounded = <V>(map: Map<string, V>, key: string, value: V) => {
 };
 
 /**
- * Fetches a document (JSON whose client_id is its own URL) and reads it with `read`, at most once at a
- * time per URL (parallel callers share the fetch), remembering failures (of the fetch or of `read`) for
- * FAILURE_CACHE_MS, and starting at most FETCHES_PER_ADDRESS fetches per client address per hour.
- * Successes are cached by the caller (in the database, with the client).
+ * Fetches a document (JSON whose client_id is its own URL) and reads it with `read` (which may store
+ * it), at most once at a time per URL (parallel callers share the fetch and the read), remembering the
+ * outcome in memory: a success for `successMs`, a failure (of the fetch or of `read`) for
+ * FAILURE_CACHE_MS. At most FETCHES_PER_ADDRESS fetches start per client address per hour.
  */
-export function createMetadataFetcher<T>(deps: { client: GuardedClient; clock: Clock; read: (url: string, doc: Record<string, unknown>) => T }) {
+export function createMetadataFetcher<T>(deps: { client: GuardedClient; clock: Clock; successMs: number; read: (url: string, doc: Record<string, unknown>) => T | Promise<T> }) {
   const { client, clock, read } = deps;
-  const failures = new Map<string, { error: OAuthError; until: number }>();
+  const outcomes = new Map<string, { value?: T; error?: OAuthError; until: number }>();
   const inFlight = new Map<string, Promise<T>>();
   const perAddress = new Map<string, { count: number; resetAt: number }>();
 
@@ -93,8 +93,8 @@ export function createMetadataFetcher<T>(deps: { client: GuardedClient; clock: C
     /** `address`: the client address that asked, counted when this call starts a fetch. */
     fetch(url: string, address?: string): Promise<T> {
       const now = clock.now().getTime();
-      const failed = failures.get(url);
-      if (failed && failed.until > now) return Promise.reject(failed.error);
+      const known = outcomes.get(url);
+      if (known && known.until > now) return known.error ? Promise.reject(known.error) : Promise.resolve(known.value as T);
       const running = inFlight.get(url);
       if (running) return running;
       try {
@@ -104,11 +104,17 @@ export function createMetadataFetcher<T>(deps: { client: GuardedClient; clock: C
       }
       const started = download(url)
         .then((doc) => read(url, doc))
-        .catch((err: unknown) => {
-          const error = err instanceof OAuthError ? err : documentUnusable(url);
-          setBounded(failures, url, { error, until: clock.now().getTime() + FAILURE_CACHE_MS });
-          throw error;
-        })
+        .then(
+          (value) => {
+            setBounded(outcomes, url, { value, until: clock.now().getTime() + deps.successMs });
+            return value;
+          },
+          (err: unknown) => {
+            // What the document or its host did is remembered; our own failures (the database) are not.
+            if (err instanceof OAuthError) setBounded(outcomes, url, { error: err, until: clock.now().getTime() + FAILURE_CACHE_MS });
+            throw err;
+          },
+        )
         .finally(() => inFlight.delete(url));
       inFlight.set(url, started);
       return started;
