@@ -9,7 +9,7 @@ export async function send(cfg, request, timeoutMs) {
       method: request.method,
       headers: { authorization: `Bearer ${cfg.apiKey}`, 'content-type': 'application/json', 'user-agent': USER_AGENT },
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
-      signal: AbortSignal.timeout(Math.max(1, timeoutMs)),
+      signal: AbortSignal.timeout(Math.max(1, Math.floor(timeoutMs))),
     });
     const text = await res.text();
     if (res.ok) return { outcome: 'sent', status: res.status, text };
