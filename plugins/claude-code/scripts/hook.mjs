@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Claude Code hook entry: `node hook.mjs <SessionStart|PreCompact|SessionEnd|PostToolUse|TaskCreated|TaskCompleted|flush>`.
+// Claude Code hook entry: `node hook.mjs <SessionStart|PreCompact|SessionEnd|PostToolUse|TaskCreated|TaskCompleted|flush|project>`.
 // Reads the event JSON on stdin. Never fails the assistant's turn: exits 0, prints only valid hook output,
 // and returns within 3 s (SessionEnd: 1.5 s) even when the service hangs; what it could not send waits in the spool.
 import { spawn } from 'node:child_process';
@@ -51,6 +51,11 @@ async function readStdin() {
 const deadline = (ms = BUDGET_MS) => started + ms;
 
 async function main() {
+  if (event === 'project') {
+    // For the handover command: the project name the hooks use for the current folder.
+    process.stdout.write(`${detectProject(process.cwd(), cfg.project)}\n`, () => process.exit(0));
+    return;
+  }
   if (!cfg.apiKey) {
     if (event === 'SessionStart') log('no API key (SHEET_WORKSPACE_API_KEY or the plugin option api_key): doing nothing');
     return finish();
