@@ -21,11 +21,17 @@ const occurrences = (text: string, find: string) => text.split(find).length - 1;
  * Edits that need no read first: each runs under the row lock of one transaction and changes only
  * the columns it names, so concurrent edits of a sheet never lose each other's work.
  */
-export function createSheetEdits(deps: { writer: SheetWriter; tx: TxRunner }) {
+export function createSheetEdits(deps: {
+  writer: SheetWriter;
+  tx: TxRunner;
+  /** Reads the sheet's long columns, as `edit` would leave them, off the event loop before the transaction. */
+  prepare: (userId: string, id: string, edit: (content: Content) => unknown) => Promise<void>;
+}) {
   const { writer, tx } = deps;
 
   /** Runs `edit` on the locked sheet's content; writes a new version when the content changed. */
-  function editContent<R>(auth: AuthContext, id: string, expected: ExpectedVersions, edit: (content: Content) => R) {
+  async function editContent<R>(auth: AuthContext, id: string, expected: ExpectedVersions, edit: (content: Content) => R) {
+    await deps.prepare(auth.userId, id, edit);
     return tx(async (trx) => {
       const row = await writer.lockOwned(trx, auth.userId, id, expected);
       const current = toSheetView(row);

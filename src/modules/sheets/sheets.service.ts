@@ -49,12 +49,26 @@ export function createSheetsService(deps: {
     return ownedRow(await repo.findById(id), userId, id);
   }
 
-  /** The search text of a write covers the columns it keeps too: big stored ones are read off the event loop first. */
-  async function prepareStoredColumns(userId: string, id: string) {
+  /**
+   * The search text of a write covers the columns it keeps too: big stored ones are read off the event
+   * loop first. `edit`, when given, is applied to a copy (an append or replace), so the columns it will
+   * write are read there too; under the row lock it runs again, and finds them ready unless the sheet
+   * changed in between.
+   */
+  async function prepareStoredColumns(userId: string, id: string, edit?: (content: Content) => unknown) {
     const row = await repo.findById(id);
     // Someone else's sheet: lockOwned answers 403 next; never parse content the caller cannot write.
     if (!row || row.user_id !== userId) return;
-    if (row.content.length >= OFF_THREAD_MIN_CHARS) await prepareHtmlTexts(Object.values(JSON.parse(row.content) as Content));
+    if (row.content.length < OFF_THREAD_MIN_CHARS && !edit) return;
+    const stored = JSON.parse(row.content) as Content;
+    const edited = { ...stored };
+    try {
+      edit?.(edited);
+    } catch {
+      return; // The transaction throws the same error.
+    }
+    const changed = Object.keys(edited).filter((k) => edited[k] !== stored[k]).map((k) => edited[k]);
+    await prepareHtmlTexts([...Object.values(stored), ...changed]);
   }
 
   /** Creates a sheet inside the caller's transaction (handovers reuse this). */
@@ -182,7 +196,7 @@ export function createSheetsService(deps: {
     },
 
     ...createSheetRevisions({ revisions: deps.revisions, writer, tx, owned }),
-    ...createSheetEdits({ writer, tx }),
+    ...createSheetEdits({ writer, tx, prepare: prepareStoredColumns }),
   };
 }
 export type SheetsService = ReturnType<typeof createSheetsService>;
