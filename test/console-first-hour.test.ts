@@ -81,15 +81,19 @@ describe('a first hour in the console, in headless Chromium', { skip }, () => {
     const links = page.locator('header nav a');
     assert.deepEqual(await links.evaluateAll((as) => as.map((a) => a.getAttribute('href'))), NAV.map((p) => `#/${p}`));
     assert.equal(await page.locator('header nav a.active').innerText(), 'Sheets');
-    const boxes = await links.evaluateAll((as) => as.map((a) => a.getBoundingClientRect().toJSON() as DOMRect));
-    const tops = new Set(boxes.map((b) => Math.round(b.top)));
-    assert.equal(tops.size, 1, `every link on one row (tops ${[...tops].join(', ')})`);
-    const header = await box('header.top');
-    assert.ok(header.height <= 60, `header is one row: ${header.height} px high`);
-    const search = await box('header.top > button:has-text("Find")');
-    assert.ok(boxes.at(-1)!.right <= search.x, 'the last link ends before the Find button');
-    assert.ok(search.x + search.width <= 1280 && (await box('header .who')).x + (await box('header .who')).width <= 1280, 'nothing runs off the right edge');
-    await shot('first-screen');
+    for (const width of [1280, 1100]) {
+      await page.setViewportSize({ width, height: 860 });
+      const boxes = await links.evaluateAll((as) => as.map((a) => a.getBoundingClientRect().toJSON() as DOMRect));
+      const tops = new Set(boxes.map((b) => Math.round(b.top)));
+      assert.equal(tops.size, 1, `every link on one row at ${width} px (tops ${[...tops].join(', ')})`);
+      const header = await box('header.top');
+      assert.ok(header.height <= 60, `header is one row at ${width} px: ${header.height} px high`);
+      const find = await box('header.top > button:has-text("Find")');
+      assert.ok(boxes[0].left >= 0 && boxes.at(-1)!.right <= find.x, `the links end before the Find button at ${width} px`);
+      const who = await box('header .who');
+      assert.ok(who.x + who.width <= width, `nothing runs off the right edge at ${width} px`);
+      if (width === 1280) await shot('first-screen');
+    }
   });
 
   it('at phone width the navigation is a menu', async () => {
@@ -99,6 +103,9 @@ describe('a first hour in the console, in headless Chromium', { skip }, () => {
     assert.equal(await page.locator('header nav a').first().isVisible(), false, 'links are folded away');
     const menu = page.getByRole('button', { name: 'Menu' });
     assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+    await menu.click();
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator('header nav a').first().isVisible(), false, 'Escape closes the menu');
     await menu.click();
     assert.equal(await menu.getAttribute('aria-expanded'), 'true');
     const boxes = await page.locator('header nav a').evaluateAll((as) => as.map((a) => a.getBoundingClientRect().toJSON() as DOMRect));
@@ -203,6 +210,14 @@ describe('a first hour in the console, in headless Chromium', { skip }, () => {
     const ed = (await col1.boundingBox())!;
     assert.ok(tb.height <= 36, `the toolbar is small: ${tb.height} px`);
     assert.ok(tb.y + tb.height <= ed.y + 1, 'the toolbar sits above the text');
+    // One Tab stop; arrows move along it.
+    assert.deepEqual(await toolbar.getByRole('button').evaluateAll((bs) => bs.map((b) => (b as HTMLElement).tabIndex)), [0, -1, -1, -1, -1, -1]);
+    await toolbar.getByRole('button', { name: 'Bold' }).focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Italic');
+    await page.keyboard.press('End');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Link');
+    await col1.click();
     await shot('sheet-new');
 
     const writes = await requestsDuring(async () => {

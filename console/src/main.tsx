@@ -93,6 +93,7 @@ function App() {
   useEffect(() => setMenuOpen(false), [route.join('/')]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setMenuOpen(false);
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
         e.preventDefault();
         setSearching(true);

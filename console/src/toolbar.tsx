@@ -15,13 +15,28 @@ const linkTarget = (text: string) => (/^(https?:|mailto:|\/|#)/i.test(text) ? te
 
 /**
  * A column's formatting buttons. mousedown is cancelled so the editor keeps its selection; the link
- * address is asked for in the toolbar itself (the console opens no browser dialogs).
+ * address is asked for in the toolbar itself (the console opens no browser dialogs). One Tab stop,
+ * arrows move between the buttons (the WAI-ARIA toolbar pattern).
  */
 export function Toolbar({ editor, label }: { editor: Editor; label: string }) {
   const [asking, setAsking] = useState(false);
   const [href, setHref] = useState('');
   const input = useRef<HTMLInputElement>(null);
+  const bar = useRef<HTMLDivElement>(null);
+  const [at, setAt] = useState(0);
   const keep = (e: Event) => e.preventDefault();
+  const onArrow = (e: KeyboardEvent) => {
+    const tools = [...bar.current!.querySelectorAll<HTMLButtonElement>('button.tool')];
+    const i = tools.indexOf(document.activeElement as HTMLButtonElement);
+    if (i < 0) return;
+    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tools.length - 1 }[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    const to = (next + tools.length) % tools.length;
+    setAt(to);
+    tools[to].focus();
+  };
+  const tab = (i: number) => (i === at ? 0 : -1);
   const openLink = () => {
     setHref(editor.getAttributes('link').href ?? '');
     setAsking(true);
@@ -38,13 +53,13 @@ export function Toolbar({ editor, label }: { editor: Editor; label: string }) {
     setAsking(false);
   };
   return (
-    <div class="toolbar" role="toolbar" aria-label={`Format ${label}`}>
-      {BUTTONS.map((b) => (
-        <button key={b.name} type="button" class="tool" aria-label={b.name} title={b.name} aria-pressed={b.active(editor)} onMouseDown={keep} onClick={() => b.run(editor)}>
+    <div class="toolbar" role="toolbar" aria-label={`Format ${label}`} ref={bar} onKeyDown={onArrow}>
+      {BUTTONS.map((b, i) => (
+        <button key={b.name} type="button" class="tool" tabIndex={tab(i)} aria-label={b.name} title={b.name} aria-pressed={b.active(editor)} onMouseDown={keep} onClick={() => b.run(editor)}>
           {b.text}
         </button>
       ))}
-      <button type="button" class="tool" aria-label="Link" title="Link" aria-pressed={editor.isActive('link')} onMouseDown={keep} onClick={openLink}>Link</button>
+      <button type="button" class="tool" tabIndex={tab(BUTTONS.length)} aria-label="Link" title="Link" aria-pressed={editor.isActive('link')} onMouseDown={keep} onClick={openLink}>Link</button>
       {asking && (
         <form class="link-form" onSubmit={applyLink}>
           <input ref={input} type="text" name="link" aria-label="Link address" placeholder="https://…" value={href}

@@ -58,6 +58,7 @@ export function SparksPage({ sheetId }: { sheetId?: string }) {
             <div>
               <label for="spark-sheet">Sheet</label>
               <select id="spark-sheet" name="sheet" value={sheetPicked} onChange={(e) => setPick({ ...pick, sheet: e.currentTarget.value, column: undefined })}>
+                {sheet.data && !sheets.data.some((s) => s.id === sheet.data!.id) && <option value={sheet.data.id}>{sheet.data.title}</option>}
                 {sheets.data.map((s) => <option key={s.id} value={s.id}>{s.title}</option>)}
               </select>
             </div>
