@@ -33,7 +33,7 @@ for (const dialect of dialects()) {
     it('a scoped key at console sign-in hears that the console needs a full-access key', async () => {
       const scoped = await s.req('POST', '/v1/api-keys', { key, body: { name: 'ro', scopes: ['sheets:read'] } });
       const res = await s.req('POST', '/console/session', { body: { api_key: scoped.body.api_key }, headers: { 'x-console': '1' } });
-      assertError(res, 403, 'insufficient_scope', /console needs a full-access API key; this key is limited to sheets:read/);
+      assertError(res, 403, 'insufficient_scope', /console needs a full-access API key \(scope \*\); this key is limited to sheets:read/);
     });
   });
 }

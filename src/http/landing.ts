@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createRequire } from 'node:module';
-
-const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
+import pkg from '../../package.json' with { type: 'json' };
 
 /** Where a newcomer goes from the service root; paths, so they hold behind any proxy. */
 export const LINKS = {

@@ -36,7 +36,7 @@ export function createConsoleSessionsService(deps: { repo: ConsoleSessionsRepo; 
       if (!hasScope(auth.scopes, FULL_ACCESS)) {
         throw new AppError(
           'insufficient_scope',
-          `The console needs a full-access API key; this key is limited to ${(auth.scopes ?? []).join(', ')}. ` +
+          `The console needs a full-access API key (scope *); this key is limited to ${(auth.scopes ?? []).join(', ')}. ` +
             'Sign in with a key made without scopes (the owner key, or: npm run cli -- users key <user_id>).',
           undefined,
           { required_scope: FULL_ACCESS },
