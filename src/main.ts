@@ -48,6 +48,20 @@ users
   .option('--json', 'print JSON')
   .action((userId, plan, o) => runUsersCommand('set-plan', { ...o, userId, plan }));
 
+program
+  .command('backup')
+  .description("Write a consistent snapshot of DATA_DIR's SQLite database and the server key to <file> (mode 0600); the server may keep running")
+  .argument('<file>')
+  .option('--force', 'replace <file> if it exists')
+  .action(async (file, o) => (await import('./cli/backup.js')).runBackup(file, o));
+program
+  .command('restore')
+  .description('Restore a backup file into a data directory (new or empty, or --force)')
+  .argument('<file>')
+  .option('--data-dir <dir>', 'the data directory to restore into (default: DATA_DIR)')
+  .option('--force', "replace the directory's database and secret key (stop the server first)")
+  .action(async (file, o) => (await import('./cli/restore.js')).runRestore(file, o));
+
 program.parseAsync().catch((err) => {
   if (err instanceof ConfigError) {
     process.stderr.write(`${err.message}\n`);
