@@ -13,6 +13,12 @@ program
   .description('MCP server on stdio for SHEET_WORKSPACE_API_KEY (local database, or SHEET_WORKSPACE_URL to use a running server)')
   .action(async () => (await import('./mcp/stdio.js')).runStdioMcp());
 
+program
+  .command('copy-to-postgres')
+  .description("Copy everything in DATA_DIR's SQLite database into an empty PostgreSQL database (migrated first), then compare row counts")
+  .argument('<postgres-url>')
+  .action(async (url) => (await import('./cli/copy-to-postgres.js')).runCopyToPostgres(url));
+
 const users = program
   .command('users')
   .description('Manage accounts (on the database DATA_DIR or DATABASE_URL names; the server may be running)')

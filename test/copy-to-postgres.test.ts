@@ -1,0 +1,82 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import path from 'node:path';
+import { loadServerKey } from '../src/webhooks/secrets.js';
+import { createSecretBox } from '../src/webhooks/secrets.js';
+import { createPgDatabase, startServer, type TestServer } from './helpers.js';
+
+// Issue 35.5: an instance that outgrew SQLite moves to PostgreSQL with every row, key and secret intact.
+const root = path.resolve(import.meta.dirname, '..');
+const run = promisify(execFile);
+
+async function copy(dataDir: string, url: string) {
+  try {
+    const r = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'copy-to-postgres', url], { cwd: root, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' } });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POSTGRES_URL is not set' }, () => {
+  let lite: TestServer;
+  let pgDb: Awaited<ReturnType<typeof createPgDatabase>>;
+  let key: string;
+  let secret: string;
+  const made: Record<string, any> = {};
+  before(async () => {
+    lite = await startServer('sqlite', { worker: true });
+    ({ key } = await lite.user('business'));
+    const post = async (p: string, body: object, headers?: Record<string, string>) => (await lite.req('POST', p, { key, body, headers })).body;
+    made.sheet = await post('/v1/sheets', { title: 'Plan', content: { col1: '<p>東京都庁の議事録</p>' } }, { 'idempotency-key': 'copy-1' });
+    await lite.req('PUT', `/v1/sheets/${made.sheet.id}`, { key, body: { content: { col2: '<p>more</p>' } } });
+    made.session = await post('/v1/sessions', { title: 'S', summary: 'did things', project: 'p' });
+    await post('/v1/todos', { project: 'p', todos: [{ content: 'a', status: 'pending' }] });
+    const hook = await post('/v1/webhooks', { url: 'https://hooks.example.invalid/x', events: ['*'] });
+    secret = hook.webhook.secret;
+    await post('/v1/sheets', { title: 'Second' }); // queues a delivery to the webhook, which fails and waits for its retry
+    for (let i = 0; i < 100 && !(await lite.c.db.selectFrom('deliveries').select('id').where('status', '=', 'pending').executeTakeFirst()); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await lite.close();
+    pgDb = await createPgDatabase();
+  });
+  after(async () => pgDb?.drop());
+
+  it('copies every table with equal counts, then serves the same data on PostgreSQL', async () => {
+    const r = await copy(lite.dataDir, pgDb.url);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^sheets\s+2\s+2$/m);
+    assert.match(r.stdout, /^sheet_revisions\s+1\s+1$/m);
+    assert.match(r.stdout, /^deliveries\s+[1-9]\d*\s+[1-9]\d*$/m);
+    assert.match(r.stdout, /^idempotency_keys\s+1\s+1$/m);
+    assert.doesNotMatch(r.stdout, /MISMATCH/);
+
+    const pg = await startServer('postgres', { dataDir: lite.dataDir, databaseUrl: pgDb.url });
+    try {
+      const sheet = await pg.req('GET', `/v1/sheets/${made.sheet.id}`, { key });
+      assert.equal(sheet.status, 200, 'the API key works against the copy');
+      assert.deepEqual(sheet.body.sheet.content, { col1: '<p>東京都庁の議事録</p>', col2: '<p>more</p>' });
+      assert.equal(sheet.body.sheet.version, 2);
+      for (const q of ['東京', '議事録', '東京都庁']) assert.equal((await pg.req('GET', `/v1/sheets?q=${encodeURIComponent(q)}`, { key })).body.total, 1, q);
+      assert.equal((await pg.req('GET', `/v1/sheets/${made.sheet.id}/revisions`, { key })).body.total, 1);
+      assert.equal((await pg.req('GET', `/v1/sessions/${made.session.id}`, { key })).body.session.summary, 'did things');
+      const replay = await pg.req('POST', '/v1/sheets', { key, body: { title: 'Plan', content: { col1: '<p>東京都庁の議事録</p>' } }, headers: { 'idempotency-key': 'copy-1' } });
+      assert.equal(replay.body.id, made.sheet.id, 'idempotency records came along');
+      const row = await pg.c.db.selectFrom('webhooks').select('secret_enc').executeTakeFirstOrThrow();
+      assert.equal(createSecretBox(loadServerKey(pg.c.config)).decrypt(row.secret_enc), secret, 'webhook secrets decrypt with the same key');
+      assert.equal((await pg.req('GET', '/v1/stats', { key })).body.stats.sheets.total, 2);
+    } finally {
+      await pg.close();
+    }
+  });
+
+  it('refuses a database that is not empty, and changes nothing', async () => {
+    const r = await copy(lite.dataDir, pgDb.url);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /the target database is not empty: users has 1 row/);
+  });
+});
