@@ -142,6 +142,14 @@ for (const dialect of dialects()) {
       assert.ok(slowest < 1000, `another account's GET took ${slowest.toFixed(0)} ms (fastest ${fastest.toFixed(0)} ms)`);
     });
 
+    it('the HTML Sparks read deep HTML like sheets do (Turndown overflowed its stack on it)', async () => {
+      for (const [spark, expected] of [['spk_html_to_markdown', /^(> )+deep$/], ['spk_html_to_text', /^deep$/]] as const) {
+        const r = await s.req('POST', '/v1/spark', { key, body: { spark_id: spark, content: nested(3_500, 'deep') } });
+        assert.equal(r.status, 200, `${spark}: ${JSON.stringify(r.body).slice(0, 300)}`);
+        assert.match(r.body.result, expected);
+      }
+    });
+
     it('answers 400 naming the column when a conversion runs past the time budget, and caches nothing of it', async () => {
       // Unique per dialect: converted columns are cached by their HTML across the process.
       const big = `<p>${dialect}</p><ul>` + '<li>item'.repeat(40_000) + '</ul>';
