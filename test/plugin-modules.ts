@@ -65,3 +65,4 @@ export interface TaskMap {
 }
 export const todoItems: (payload: Record<string, unknown>, map: TaskMap) => { content: string; status: string; activeForm?: string }[] = tasksJs.todoItems;
 export const loadTaskMap: (stateDir: string, sessionId: string) => TaskMap = tasksJs.loadTaskMap;
+export const pruneTaskMaps: (stateDir: string, now?: number) => void = tasksJs.pruneTaskMaps;

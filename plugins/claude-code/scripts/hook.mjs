@@ -2,13 +2,12 @@
 // Claude Code hook entry: `node hook.mjs <SessionStart|PreCompact|SessionEnd|PostToolUse|TaskCreated|TaskCompleted|flush|project>`.
 // Reads the event JSON on stdin. Never fails the assistant's turn: exits 0, prints only valid hook output,
 // and returns within 3 s (SessionEnd: 1.5 s) even when the service hangs; what it could not send waits in the spool.
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { flush, send } from './client.mjs';
 import { logLine, readConfig } from './config.mjs';
 import { detectProject, findRepo } from './project.mjs';
 import { createSpool } from './spool.mjs';
-import { todoItems, loadTaskMap } from './tasks.mjs';
+import { todoItems, loadTaskMap, pruneTaskMaps } from './tasks.mjs';
 import { buildSession, parseTranscript, readTranscript } from './transcript.mjs';
 
 // Budgets count from the process start (performance.now() is 0 there), so node's own start-up counts too.
@@ -67,7 +66,10 @@ async function main() {
   }
   const payload = await readStdin();
   const cwd = typeof payload.cwd === 'string' && payload.cwd ? payload.cwd : process.cwd();
-  if (event === 'SessionStart') return finish(await sessionStart(payload, cwd));
+  if (event === 'SessionStart') {
+    pruneTaskMaps(cfg.stateDir);
+    return finish(await sessionStart(payload, cwd));
+  }
   if (!cfg.capture) return finish();
   const spool = spoolOf();
   if (event === 'PreCompact' || event === 'SessionEnd') {
@@ -122,6 +124,7 @@ async function sessionEnd(spool) {
   const stats = await flush(cfg, spool, { deadline: deadline(900), perRequestMs: 800, log });
   if (stats.left > 0 && stats.stalled) {
     try {
+      const { spawn } = await import('node:child_process'); // only here: most runs never need it
       const child = spawn(process.execPath, [fileURLToPath(import.meta.url), 'flush'], { detached: true, stdio: 'ignore', env: process.env });
       child.on('error', () => {});
       child.unref();

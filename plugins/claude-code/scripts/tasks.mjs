@@ -103,3 +103,24 @@ export function loadTaskMap(stateDir, sessionId) {
     },
   };
 }
+
+const TASK_MAP_DAYS = 30;
+
+/** Forgets the task maps of sessions untouched for a month (a resumed session falls back to the CLI's task files). */
+export function pruneTaskMaps(stateDir, now = Date.now()) {
+  const dir = path.join(stateDir, 'tasks');
+  let names;
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const file = path.join(dir, n);
+    try {
+      if (now - fs.statSync(file).mtimeMs > TASK_MAP_DAYS * 86_400_000) fs.rmSync(file, { force: true });
+    } catch {
+      /* removed by another hook */
+    }
+  }
+}
