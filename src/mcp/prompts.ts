@@ -3,16 +3,16 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Container } from '../container.js';
 import { AppError } from '../errors.js';
 import { describeBadText, findBadText } from '../lib/bad-text.js';
-import { htmlToText } from '../lib/html-text.js';
+import { convertHtml } from '../lib/html-convert.js';
 import type { AuthSource } from './tool.js';
 
-/** Column text of a sheet in column order, for a prompt. */
-function sheetText(content: Record<string, string>): string {
-  return Object.keys(content)
-    .sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)))
-    .map((k) => htmlToText(content[k]).trim())
-    .filter(Boolean)
-    .join('\n\n');
+/** Column text of a sheet in column order, for a prompt (long columns read off the event loop). */
+async function sheetText(content: Record<string, string>): Promise<string> {
+  const texts: string[] = [];
+  for (const k of Object.keys(content).sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)))) {
+    texts.push((await convertHtml('text', content[k], `column ${k}`)).trim());
+  }
+  return texts.filter(Boolean).join('\n\n');
 }
 
 export function registerPrompts(server: McpServer, c: Container, auth: AuthSource): void {
@@ -46,7 +46,7 @@ export function registerPrompts(server: McpServer, c: Container, auth: AuthSourc
       const text = [
         `We are resuming work on the project "${project}".`,
         handover
-          ? `## Latest handover (sheet ${handover.handover_id}, from session ${handover.session_id}, ${handover.sheet.createdAt})\n\n${sheetText(handover.sheet.content)}`
+          ? `## Latest handover (sheet ${handover.handover_id}, from session ${handover.session_id}, ${handover.sheet.createdAt})\n\n${await sheetText(handover.sheet.content)}`
           : '## Latest handover\n\nThere is no handover for this project yet.',
         `## Open todos (${open.length})\n\n${todoLines.length ? todoLines.join('\n') : 'None.'}`,
         '## How to proceed\n\nSummarise where things stand in a few lines, then continue with the next steps above. ' +
