@@ -116,6 +116,22 @@ for (const dialect of dialects()) {
       assert.match(again[0].summary, /Engine wired\./);
     });
 
+    it('a transcript too large to read within SessionEnd is read and sent by the background sender', async () => {
+      const project = `big-${dialect}`;
+      const { home, env, spooled } = setup({ SHEET_WORKSPACE_PROJECT: project });
+      const toolResult = line({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'x'.repeat(100_000) }] } });
+      const file = transcriptFile(home, userLine('A long session') + toolResult.repeat(50) + writeLine(`${repo}/src/late.ts`) + textLine('Finally done.'));
+      assert.ok(fs.statSync(file).size > 4 * 1024 * 1024);
+      const end = await runHook('SessionEnd', { session_id: `big-${dialect}`, transcript_path: file, cwd: repo, hook_event_name: 'SessionEnd' }, env);
+      const slack = await startupSlack();
+      assert.equal(end.code, 0);
+      assert.ok(end.ms < 1500 + slack, `SessionEnd took ${end.ms} ms (start-up slack ${slack} ms)`);
+      assert.deepEqual(await drained(spooled), []);
+      const [saved] = await sessionsOf(project);
+      assert.deepEqual([saved.title, saved.files_changed], ['A long session', ['src/late.ts']]);
+      assert.match(saved.summary, /Finally done\./);
+    });
+
     it('SessionStart prints the briefing of this project only, as SessionStart additional context', async () => {
       const { env, home } = setup({ SHEET_WORKSPACE_PROJECT: `brief-${dialect}` });
       const project = `brief-${dialect}`;

@@ -30,11 +30,14 @@ function errorCode(text) {
   }
 }
 
+/** A capture job is turned into its body only with this much of the budget left. */
+const RESOLVE_MIN_MS = 1500;
+
 /**
  * Sends waiting entries oldest first until the deadline. Stops at the first one the service could not take
  * (down or slow): the rest would fail the same way. `stalled` says the service was slow rather than down.
  */
-export async function flush(cfg, spool, { deadline, perRequestMs, log }) {
+export async function flush(cfg, spool, { deadline, perRequestMs, log, resolve }) {
   const stats = { sent: 0, dropped: 0, left: 0, stalled: false };
   spool.recoverStale();
   const names = spool.list();
@@ -47,7 +50,23 @@ export async function flush(cfg, spool, { deadline, perRequestMs, log }) {
     }
     const claim = spool.claim(names[i]);
     if (!claim) continue;
-    const r = await send(cfg, claim.request, Math.min(perRequestMs, remaining));
+    let request = claim.request;
+    if (request.body === undefined && request.capture) {
+      // A capture job: reading a large transcript needs time this hook may not have (resolve null: never here).
+      if (!resolve || remaining < RESOLVE_MIN_MS) {
+        spool.release(claim);
+        stats.stalled = true;
+        stats.left = names.length - i;
+        break;
+      }
+      const body = resolve(request.capture);
+      if (!body) {
+        spool.done(claim);
+        continue;
+      }
+      request = { method: request.method, path: request.path, body };
+    }
+    const r = await send(cfg, request, Math.min(perRequestMs, deadline - Date.now()));
     if (r.outcome === 'sent') {
       spool.done(claim);
       stats.sent++;

@@ -2,6 +2,7 @@
 // Claude Code hook entry: `node hook.mjs <SessionStart|PreCompact|SessionEnd|PostToolUse|TaskCreated|TaskCompleted|flush|project>`.
 // Reads the event JSON on stdin. Never fails the assistant's turn: exits 0, prints only valid hook output,
 // and returns within 3 s (SessionEnd: 1.5 s) even when the service hangs; what it could not send waits in the spool.
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { flush, send } from './client.mjs';
 import { logLine, readConfig } from './config.mjs';
@@ -60,8 +61,8 @@ async function main() {
     return finish();
   }
   if (event === 'flush') {
-    // The detached child a SessionEnd leaves behind when the service was slow.
-    if (cfg.capture) await flush(cfg, spoolOf(), { deadline: deadline(), perRequestMs: 5000, log });
+    // The detached child a SessionEnd leaves behind when the service was slow or the transcript large.
+    if (cfg.capture) await flush(cfg, spoolOf(), { deadline: deadline(), perRequestMs: 5000, log, resolve: sessionBody });
     return finish();
   }
   const payload = await readStdin();
@@ -75,6 +76,11 @@ async function main() {
   if (event === 'PreCompact' || event === 'SessionEnd') {
     const request = sessionRequest(payload, cwd);
     if (request) spool.add(request, request.path);
+    if (request?.capture) {
+      // A large transcript takes longer to read than the hook may take: the background sender reads it.
+      await startBackgroundSender();
+      return finish();
+    }
   } else if (event === 'PostToolUse' || event === 'TaskCreated' || event === 'TaskCompleted') {
     const map = loadTaskMap(cfg.stateDir, payload.session_id);
     const todos = todoItems({ ...payload, hook_event_name: payload.hook_event_name ?? event }, map);
@@ -82,7 +88,7 @@ async function main() {
     if (todos.length) spool.add({ method: 'POST', path: '/v1/todos', body: { project: detectProject(cwd, cfg.project), todos } });
   }
   if (event === 'SessionEnd') return sessionEnd(spool);
-  await flush(cfg, spool, { deadline: deadline(), perRequestMs: 2000, log });
+  await flush(cfg, spool, { deadline: deadline(), perRequestMs: 2000, log, resolve: sessionBody });
   finish();
 }
 
@@ -94,7 +100,7 @@ async function sessionStart(payload, cwd) {
   const path = `/v1/briefing?project=${encodeURIComponent(project)}&max_chars=10000`;
   const [briefing] = await Promise.all([
     send(cfg, { method: 'GET', path }, deadline() - Date.now() - 50),
-    cfg.capture ? flush(cfg, spoolOf(), { deadline: deadline(), perRequestMs: 1500, log }) : null,
+    cfg.capture ? flush(cfg, spoolOf(), { deadline: deadline(), perRequestMs: 1500, log, resolve: sessionBody }) : null,
   ]);
   if (briefing.outcome !== 'sent') {
     log(`briefing for "${project}" not read: ${briefing.status ?? briefing.error}`);
@@ -110,29 +116,55 @@ async function sessionStart(payload, cwd) {
   return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
 }
 
+/** Transcripts larger than this are read later by the background sender (~40 ms per MB on a busy machine). */
+const INLINE_TRANSCRIPT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The session's PUT: with its body when the transcript is small, else a capture job (paths only, nothing
+ * read yet) that a sender turns into the body when it sends it.
+ */
 function sessionRequest(payload, cwd) {
   const sessionId = String(payload.session_id ?? '').replace(/[^A-Za-z0-9._:-]/g, '').slice(0, 190);
-  if (!sessionId) return null;
-  const parsed = parseTranscript(readTranscript(payload.transcript_path));
-  const root = findRepo(cwd)?.root ?? cwd;
-  const body = buildSession({ parsed, project: detectProject(cwd, cfg.project), root, sessionId });
-  return body ? { method: 'PUT', path: `/v1/sessions/external/cc:${sessionId}`, body } : null;
+  if (!sessionId || typeof payload.transcript_path !== 'string') return null;
+  const capture = { transcript_path: payload.transcript_path, cwd, session_id: sessionId, project: detectProject(cwd, cfg.project) };
+  const path = `/v1/sessions/external/cc:${sessionId}`;
+  if (transcriptBytes(payload.transcript_path) > INLINE_TRANSCRIPT_BYTES) return { method: 'PUT', path, capture };
+  const body = sessionBody(capture);
+  return body ? { method: 'PUT', path, body } : null;
 }
 
-/** Claude Code cancels SessionEnd hooks after 1.5 s: send within ~1 s, else leave the sending to a detached child. */
-async function sessionEnd(spool) {
-  const stats = await flush(cfg, spool, { deadline: deadline(900), perRequestMs: 800, log });
-  if (stats.left > 0 && stats.stalled) {
-    try {
-      const { spawn } = await import('node:child_process'); // only here: most runs never need it
-      const child = spawn(process.execPath, [fileURLToPath(import.meta.url), 'flush'], { detached: true, stdio: 'ignore', env: process.env });
-      child.on('error', () => {});
-      child.unref();
-    } catch (err) {
-      log(`could not start the background sender: ${err?.code ?? err}`);
-    }
+function transcriptBytes(file) {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
   }
+}
+
+/** The redacted session record of a capture job, or null when the session holds nothing to keep. */
+function sessionBody(capture) {
+  const parsed = parseTranscript(readTranscript(capture.transcript_path));
+  const root = findRepo(capture.cwd)?.root ?? capture.cwd;
+  return buildSession({ parsed, project: capture.project, root, sessionId: capture.session_id });
+}
+
+/** Claude Code cancels SessionEnd hooks after 1.5 s: send within ~0.9 s, else leave the sending to a detached child. */
+async function sessionEnd(spool) {
+  const stats = await flush(cfg, spool, { deadline: deadline(900), perRequestMs: 800, log, resolve: null });
+  if (stats.left > 0 && stats.stalled) await startBackgroundSender();
   finish();
+}
+
+/** `node hook.mjs flush`, detached: it outlives this hook and Claude Code (20 s budget, 5 s per request). */
+async function startBackgroundSender() {
+  try {
+    const { spawn } = await import('node:child_process'); // only here: most runs never need it
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), 'flush'], { detached: true, stdio: 'ignore', env: process.env });
+    child.on('error', () => {});
+    child.unref();
+  } catch (err) {
+    log(`could not start the background sender: ${err?.code ?? err}`);
+  }
 }
 
 main().catch((err) => {
