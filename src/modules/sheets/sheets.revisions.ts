@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.js';
+import { OFF_THREAD_MIN_CHARS, prepareHtmlTexts } from '../../lib/html-text-pool.js';
 import type { TxRunner } from '../../events/outbox.js';
 import type { ExpectedVersions } from '../../http/preconditions.js';
 import type { AuthContext } from '../api-keys/api-keys.service.js';
@@ -37,6 +38,16 @@ export function createSheetRevisions(deps: {
     };
   }
 
+  /** The restored columns become the sheet's search text: long ones are read off the event loop before the transaction. */
+  async function prepareRevision(userId: string, id: string, version: number) {
+    // Never parse content the caller cannot restore; the transaction answers 403 or 404.
+    if (!(await owned(userId, id).catch(() => undefined))) return;
+    const kept = await revisions.find(id, version);
+    if (!kept) return;
+    const content = unpackContent(kept.content);
+    if (content.length >= OFF_THREAD_MIN_CHARS) await prepareHtmlTexts(Object.values(JSON.parse(content) as Content));
+  }
+
   return {
     async listRevisions(userId: string, id: string, query: { limit?: number; offset?: number }) {
       const sheet = await owned(userId, id);
@@ -64,7 +75,8 @@ export function createSheetRevisions(deps: {
     getRevision: revisionOf,
 
     /** A new version equal to the revision (its trash state stays as it is); identical to the current one: no change. */
-    restoreRevision(auth: AuthContext, id: string, version: number, expected?: ExpectedVersions) {
+    async restoreRevision(auth: AuthContext, id: string, version: number, expected?: ExpectedVersions) {
+      await prepareRevision(auth.userId, id, version);
       return tx(async (trx) => {
         const row = await writer.lockOwned(trx, auth.userId, id, expected);
         const kept = await revisions.find(id, version, trx);
