@@ -13,7 +13,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'sw-backup-test-'));
 
 async function cli(args: string[], env: Record<string, string> = {}) {
-  const clean = { ...process.env, LOG_LEVEL: 'silent', ...env };
+  const clean: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', ...env };
   if (!env.DATABASE_URL) delete clean.DATABASE_URL;
   try {
     const r = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: root, env: clean });
