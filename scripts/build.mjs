@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Bundles src/ into build/ with esbuild, so `npm start` runs plain JavaScript and loads a few large
 // files instead of resolving, reading and compiling ~1,000 small ones (that was most of start-up).
-// Entries: build/main.js and the two worker-thread files beside it; code shared with lazily
+// Entries: build/main.js and the worker-thread files beside it; code shared with lazily
 // imported modules goes to build/chunk-*.js. Packages that find their own files by __dirname (Swagger
 // UI's assets, pino's transports, the native SQLite binding, piscina's workers) or that load only on
 // first use stay in node_modules. Skips the work when build/ is newer than every source; `--force`
@@ -63,6 +63,7 @@ export async function ensureBuild({ force = false } = {}) {
     entryPoints: {
       main: path.join(src, 'main.ts'),
       'html-text.worker': path.join(src, 'lib/html-text.worker.ts'),
+      'html-convert.worker': path.join(src, 'lib/html-convert.worker.ts'),
       'sqlite-reader.worker': path.join(src, 'db/sqlite-reader.worker.ts'),
       'sqlite-checkpoint.worker': path.join(src, 'db/sqlite-checkpoint.worker.ts'),
     },
