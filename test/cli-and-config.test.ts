@@ -88,7 +88,7 @@ for (const dialect of dialects()) {
         const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: root, env });
         let stdout = '';
         child.stdout.on('data', (d) => (stdout += d));
-        const deadline = Date.now() + 20_000;
+        const deadline = Date.now() + 60_000;
         while (!/Sheet Workspace is up/.test(stdout) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
         await new Promise((r) => setTimeout(r, 300));
         child.kill('SIGTERM');

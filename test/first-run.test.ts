@@ -115,7 +115,7 @@ test('npm start prints the banner with the addresses and the key on first start'
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: root, env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' } });
   let stdout = '';
   child.stdout.on('data', (d) => (stdout += d));
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   while (!/shown only now[\s\S]*users key/.test(stdout) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   child.kill('SIGTERM');
   await new Promise((r) => child.on('exit', r));
