@@ -54,6 +54,7 @@ export interface Spool {
   release(claim: Claim): void;
   done(claim: Claim): void;
   recoverStale(now?: number): void;
+  releaseAll(): void;
   enforceLimits(): string[];
 }
 export const createSpool: (dir: string, o?: { limits?: { entries: number; bytes: number }; log?: (m: string) => void }) => Spool = spoolJs.createSpool;

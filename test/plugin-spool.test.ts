@@ -1,5 +1,6 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -80,6 +81,23 @@ describe('plugin spool', () => {
     assert.deepEqual(spool.list(), []);
     spool.recoverStale(Date.now() + 61_000);
     assert.deepEqual(spool.list(), [name]);
+  });
+
+  it('a claim of a process that is gone comes back at once; releaseAll puts back what this process holds', async () => {
+    const spool = createSpool(freshDir());
+    const name = spool.add({ method: 'POST', path: '/v1/todos' });
+    const child = spawn(process.execPath, ['-e', '0']);
+    await new Promise((r) => child.on('close', r));
+    fs.renameSync(path.join(spool.dir, name), path.join(spool.dir, `${name}.sending-${child.pid}`));
+    spool.recoverStale(Date.now());
+    assert.deepEqual(spool.list(), [name]);
+
+    const other = spool.add({ method: 'POST', path: '/v1/todos' });
+    spool.claim(name);
+    spool.claim(other);
+    assert.deepEqual(spool.list(), []);
+    spool.releaseAll();
+    assert.deepEqual(spool.list(), [name, other]);
   });
 
   it('an unreadable entry is dropped with a note instead of blocking the queue', () => {

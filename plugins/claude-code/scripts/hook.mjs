@@ -18,15 +18,20 @@ const BUDGET_MS = { SessionEnd: 1250, flush: 20_000 }[event] ?? 2600;
 const STDIN_WAIT_MS = 1000;
 
 let exited = false;
+/** Spools this run opened: what it was still sending goes back before it exits. */
+const spools = [];
 function finish(output) {
   if (exited) return;
   exited = true;
+  for (const spool of spools) spool.releaseAll();
   if (output) process.stdout.write(`${JSON.stringify(output)}\n`, () => process.exit(0));
   else process.exit(0);
 }
 // Whatever is still pending when the budget is gone (a hanging service) is abandoned, never waited for.
-setTimeout(() => finish(), BUDGET_MS + 150).unref();
+setTimeout(() => finish(), Math.max(1, started + BUDGET_MS + 150 - Date.now())).unref();
 process.on('uncaughtException', () => finish());
+// Claude Code sends SIGTERM to a hook past its time (SessionEnd: 1.5 s).
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => finish());
 process.on('unhandledRejection', () => finish());
 
 const cfg = readConfig();
@@ -92,7 +97,11 @@ async function main() {
   finish();
 }
 
-const spoolOf = () => createSpool(cfg.spoolDir, { log });
+function spoolOf() {
+  const spool = createSpool(cfg.spoolDir, { log });
+  spools.push(spool);
+  return spool;
+}
 
 /** The briefing as additional context; the spool is flushed at the same time (capture on only). */
 async function sessionStart(payload, cwd) {

@@ -9,7 +9,19 @@ const CLAIM = '.sending-';
 const STALE_CLAIM_MS = 60_000;
 let seq = 0;
 
+/** Whether a process with this id still runs (a claim of a dead one can be taken back at once). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err?.code === 'EPERM';
+  }
+}
+
 export function createSpool(dir, { limits = SPOOL_LIMITS, log = () => {} } = {}) {
+  /** Claims of this process, put back by releaseAll when the hook must stop mid-send. */
+  const held = new Set();
   const ensure = () => {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     fs.chmodSync(dir, 0o700);
@@ -43,7 +55,9 @@ export function createSpool(dir, { limits = SPOOL_LIMITS, log = () => {} } = {})
       const claimed = path.join(dir, `${name}${CLAIM}${process.pid}`);
       try {
         fs.renameSync(path.join(dir, name), claimed);
-        return { name, file: claimed, request: JSON.parse(fs.readFileSync(claimed, 'utf8')) };
+        const claim = { name, file: claimed, request: JSON.parse(fs.readFileSync(claimed, 'utf8')) };
+        held.add(claim);
+        return claim;
       } catch (err) {
         if (err?.code !== 'ENOENT' && fs.existsSync(claimed)) {
           fs.rmSync(claimed, { force: true }); // unreadable JSON: nothing to send
@@ -53,6 +67,7 @@ export function createSpool(dir, { limits = SPOOL_LIMITS, log = () => {} } = {})
       }
     },
     release(claim) {
+      held.delete(claim);
       try {
         fs.renameSync(claim.file, path.join(dir, claim.name));
       } catch {
@@ -60,9 +75,14 @@ export function createSpool(dir, { limits = SPOOL_LIMITS, log = () => {} } = {})
       }
     },
     done(claim) {
+      held.delete(claim);
       fs.rmSync(claim.file, { force: true });
     },
-    /** Puts back entries whose sender died mid-send. */
+    /** Puts back every entry this process is still sending (synchronous: runs right before exit). */
+    releaseAll() {
+      for (const claim of [...held]) this.release(claim);
+    },
+    /** Puts back entries whose sender died mid-send: at once when its process is gone, else after a minute. */
     recoverStale(now = Date.now()) {
       let all;
       try {
@@ -74,8 +94,10 @@ export function createSpool(dir, { limits = SPOOL_LIMITS, log = () => {} } = {})
         const at = n.indexOf(CLAIM);
         if (at < 0) continue;
         const file = path.join(dir, n);
+        const pid = Number(n.slice(at + CLAIM.length));
         try {
-          if (now - fs.statSync(file).mtimeMs > STALE_CLAIM_MS) fs.renameSync(file, path.join(dir, n.slice(0, at)));
+          const dead = Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid);
+          if (dead || now - fs.statSync(file).mtimeMs > STALE_CLAIM_MS) fs.renameSync(file, path.join(dir, n.slice(0, at)));
         } catch {
           /* taken care of by another hook */
         }
