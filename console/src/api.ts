@@ -35,6 +35,22 @@ export async function api<T = any>(method: string, path: string, body?: unknown,
   return data as T;
 }
 
+/** Saves a file the API answers (a zip, an export) under the name its Content-Disposition gives. */
+export async function download(path: string, fallbackName: string): Promise<void> {
+  const res = await fetch(`/v1${path}`, { headers: { 'X-Console': '1' }, credentials: 'same-origin' });
+  if (!res.ok) {
+    const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+    if (res.status === 401) onSignedOut();
+    throw new ApiError(data.error ?? `HTTP ${res.status}`, res.status, data.code ?? 'error', data);
+  }
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(await res.blob());
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+}
+
 /** Loads once per change of `deps`; `reload` refetches. */
 export function useLoad<T>(fn: () => Promise<T>, deps: unknown[]) {
   const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });

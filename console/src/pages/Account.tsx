@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, path, useLoad, when } from '../api.ts';
+import { api, download, path, useLoad, when } from '../api.ts';
 import { Badge, Confirm, Notice, ShownOnce } from '../components.tsx';
 import type { Me } from '../main.tsx';
 
@@ -10,6 +10,18 @@ export function AccountPage({ me }: { me: Me }) {
   const [created, setCreated] = useState<string>();
   const [confirming, setConfirming] = useState<ApiKey>();
   const [error, setError] = useState<string>();
+  const [exporting, setExporting] = useState(false);
+  const exportAll = async () => {
+    setExporting(true);
+    setError(undefined);
+    try {
+      await download('/account/export', 'sheet-workspace-export.zip');
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setExporting(false);
+    }
+  };
 
   const create = async (e: Event) => {
     e.preventDefault();
@@ -62,6 +74,11 @@ export function AccountPage({ me }: { me: Me }) {
             </tbody>
           </table>
         </div>
+      </section>
+      <section class="card">
+        <h2>Your data</h2>
+        <p class="muted">Every record of this account in one zip: JSON for programs and Markdown for people. Another instance takes it with <code>npm run cli -- users import</code>.</p>
+        <button type="button" onClick={exportAll} disabled={exporting}>{exporting ? 'Preparing the zip…' : 'Download all my data (.zip)'}</button>
       </section>
       {confirming && (
         <Confirm
