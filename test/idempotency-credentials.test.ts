@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { manualClock } from '../src/clock.js';
 import { assertError, dialects, startServer, type Res, type TestServer } from './helpers.js';
 import { httpClient, ok } from './mcp-helpers.js';
+import { REDIRECT, authorizeUrl, openConsent, pkce, register, submitConsent, token } from './oauth-helpers.js';
 
 /**
  * Issue 31, finding 2: a stored answer belongs to the credential that sent the Idempotency-Key. Another
@@ -99,6 +100,25 @@ for (const dialect of dialects()) {
       } finally {
         await Promise.all([mine.close(), theirs.close()]);
       }
+    });
+
+    it("an OAuth grant's keys hold across its refreshed access tokens, apart from the approving key's", async () => {
+      const { client_id } = await register(s);
+      const { verifier, challenge } = pkce();
+      const page = await openConsent(String(authorizeUrl(s, { response_type: 'code', client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', scope: 'sheets:read sheets:write' })));
+      const consent = await submitConsent(s, page, { key: owner.key });
+      const code = consent.location!.searchParams.get('code')!;
+      const first = await token(s, { grant_type: 'authorization_code', code, client_id, redirect_uri: REDIRECT, code_verifier: verifier });
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      const a = await post('/v1/sheets', first.body.access_token, { title: 'By app' }, 'app-key');
+      assert.equal(a.status, 200, JSON.stringify(a.body));
+      const renewed = await token(s, { grant_type: 'refresh_token', refresh_token: first.body.refresh_token, client_id });
+      const again = await post('/v1/sheets', renewed.body.access_token, { title: 'By app' }, 'app-key');
+      assert.equal(again.headers.get('idempotent-replayed'), 'true', 'the same grant after a refresh');
+      assert.equal(again.body.id, a.body.id);
+      const approver = await post('/v1/sheets', owner.key, { title: 'By app' }, 'app-key');
+      notReplayed(approver);
+      assert.notEqual(approver.body.id, a.body.id);
     });
 
     it('an expired credential is refused before any replay', async () => {
