@@ -16,11 +16,16 @@ export interface EventCursor {
 /** The lowest id of a millisecond: `evt_` + time + zeros, so `id > cursorAt(t)` means "made at t or later". */
 export const cursorAt = (ms: number) => `evt_${encodeTime(Math.max(0, ms), 10).toLowerCase()}${'0'.repeat(16)}`;
 
-const toStreamed = (r: OutboxRow): StreamedEvent => ({
-  id: r.id,
-  event: r.event,
-  body: JSON.stringify({ id: r.id, event: r.event, timestamp: r.created_at, data: JSON.parse(r.data) }),
-});
+// A shared read's rows go to every live stream of the account: each row is serialized once for all.
+const serialized = new WeakMap<OutboxRow, StreamedEvent>();
+function toStreamed(r: OutboxRow): StreamedEvent {
+  let e = serialized.get(r);
+  if (!e) {
+    e = { id: r.id, event: r.event, body: JSON.stringify({ id: r.id, event: r.event, timestamp: r.created_at, data: JSON.parse(r.data) }) };
+    serialized.set(r, e);
+  }
+  return e;
+}
 
 export interface CursorDeps {
   userId: string;
