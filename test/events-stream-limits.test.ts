@@ -12,7 +12,6 @@ async function eventually(check: () => boolean, what: string) {
   for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
   assert.ok(check(), `timed out waiting for: ${what}`);
 }
-const settle = () => new Promise((r) => setTimeout(r, 300));
 
 for (const dialect of dialects()) {
   describe(`event stream caps and per-account wake [${dialect}]`, () => {
@@ -22,6 +21,13 @@ for (const dialect of dialects()) {
       s = await startServer(dialect, { env: { EVENT_STREAM_MAX_PER_CREDENTIAL: '3', EVENT_STREAM_MAX_PER_ADDRESS: '5', EVENT_STREAM_POLL_MS: '600000' } });
     });
     after(() => s.close());
+    /** Until no read has started for 300 ms (a read is counted when it starts). */
+    const settle = async () => {
+      for (let seen = -1; seen !== s.c.events.outboxReads(); ) {
+        seen = s.c.events.outboxReads();
+        await new Promise((r) => setTimeout(r, 300));
+      }
+    };
 
     const open = (key: string) => openStream(`${s.url}/v1/events/stream`, { authorization: `Bearer ${key}` });
     const refusedWith = async (key: string, cap: RegExp) => {

@@ -46,6 +46,16 @@ describe('event stream across two processes on PostgreSQL', { skip: pgUrl ? fals
     return Number(/^event_stream_outbox_reads_total\{kind="shared"\} (\d+)/m.exec(text)?.[1] ?? 0);
   }
 
+  /** Until the child has started no read for 300 ms. */
+  async function settled(proc: ServerProcess): Promise<number> {
+    for (let seen = -1; ; ) {
+      const now = await sharedReads(proc);
+      if (now === seen) return now;
+      seen = now;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+
   it("another process's commit wakes only the writing account's streams, with one read", { timeout: 20_000 }, async () => {
     const name = () => `u-${randomBytes(3).toString('hex')}`;
     const [a, b] = [await admin.accounts.create({ name: name(), plan: 'pro' }), await admin.accounts.create({ name: name(), plan: 'pro' })];
@@ -53,13 +63,11 @@ describe('event stream across two processes on PostgreSQL', { skip: pgUrl ? fals
     const aStreams = [await open(a.api_key), await open(a.api_key)];
     const bStreams = [await open(b.api_key), await open(b.api_key)];
     try {
-      await new Promise((r) => setTimeout(r, 500));
-      const before = await sharedReads(procs[1]);
+      const before = await settled(procs[1]);
       const created = await procs[0].req('POST', '/v1/sheets', { key: a.api_key, body: { title: 'A only, from process 0' } });
       assert.equal(created.status, 200);
       for (const x of aStreams) assert.equal((await x.waitFor(1))[0].data.data.sheet_id, created.body.id);
-      await new Promise((r) => setTimeout(r, 500));
-      assert.equal((await sharedReads(procs[1])) - before, 1, "the NOTIFY named account A: one read for A's streams, none for B's");
+      assert.equal((await settled(procs[1])) - before, 1, "the NOTIFY named account A: one read for A's streams, none for B's");
       for (const x of bStreams) assert.equal(x.received.length, 0);
     } finally {
       await Promise.all([...aStreams, ...bStreams].map((x) => x.close()));
