@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { httpClient, toolError } from './mcp-helpers.js';
 
 // Issue 36.2: errors in the API's words, naming the setting or the credential that would lift them.
 for (const dialect of dialects()) {
@@ -21,6 +22,18 @@ for (const dialect of dialects()) {
       assertError(tags, 400, 'invalid_request', /field 'tags': must be an array, not a string/);
     });
 
+    it('MCP tools word validation the same way', async () => {
+      const mcp = await httpClient(s, key);
+      try {
+        const content = toolError(await mcp.callTool({ name: 'create_sheet', arguments: { title: 't', content: '<p>x</p>' } }), 400, 'invalid_request');
+        assert.match(content.error, /content must be an object of column keys \(col1\.\.col99\) to HTML strings/);
+        const tags = toolError(await mcp.callTool({ name: 'create_sheet', arguments: { title: 't', tags: 'a,b' } }), 400, 'invalid_request');
+        assert.match(tags.error, /field 'tags': must be an array, not a string/);
+      } finally {
+        await mcp.close();
+      }
+    });
+
     it('a webhook test to a loopback receiver names WEBHOOK_ALLOW_PRIVATE_TARGETS', async () => {
       const made = await s.req('POST', '/v1/webhooks', { key, body: { url: 'https://127.0.0.1:9/hook', events: ['sheet.created'] } });
       assert.equal(made.status, 200, JSON.stringify(made.body));
@@ -33,7 +46,9 @@ for (const dialect of dialects()) {
     it('a scoped key at console sign-in hears that the console needs a full-access key', async () => {
       const scoped = await s.req('POST', '/v1/api-keys', { key, body: { name: 'ro', scopes: ['sheets:read'] } });
       const res = await s.req('POST', '/console/session', { body: { api_key: scoped.body.api_key }, headers: { 'x-console': '1' } });
-      assertError(res, 403, 'insufficient_scope', /console needs a full-access API key \(scope \*\); this key is limited to sheets:read/);
+      assert.equal(res.status, 403);
+      assert.equal(res.body.code, 'insufficient_scope');
+      assert.match(res.body.error, /console needs a full-access API key \(scope \*\); this key is limited to sheets:read/);
     });
   });
 }
