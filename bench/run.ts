@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: the service under load beside a raw floor, written to bench/results.md.
- * Flags: --sheets=N (100000) --duration=S (10) --only=start,get,list,search,post,todos,mixed,webhooks
+ * Flags: --sheets=N (100000) --duration=S (10) --only=start,get,list,search,post,todos,mixed,webhooks,copy
+ *        (copy: copy-to-postgres into a fresh database on the server the --pg parts use; alone it writes bench/results-copy.md)
  *        --pg (PostgreSQL at DATABASE_URL or TEST_POSTGRES_URL, a fresh database per run)
  *        --database-url=URL or --database-url URL (PostgreSQL at URL, a fresh database per run)
  *        --data=DIR (keep and reuse the seeded SQLite data between runs) --cpu-prof --no-floor --out=FILE
@@ -12,6 +13,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { migrate } from '../src/db/index.js';
 import { runLoad, type LoadResult } from './load.js';
+import { benchCopy } from './copy.js';
 import { benchMixed } from './mixed.js';
 import { freshPostgres } from './pg.js';
 import { ROOT, runCli, startChild, type Child } from './proc.js';
@@ -36,8 +38,10 @@ function parseArgs(argv: string[]): Map<string, string> {
 const args = parseArgs(process.argv.slice(2));
 const SHEETS = Number(args.get('sheets') ?? 100_000);
 const DURATION = Number(args.get('duration') ?? 10);
-const ONLY = new Set((args.get('only') ?? 'start,get,list,search,post,todos,mixed,webhooks').split(','));
+const ONLY = new Set((args.get('only') ?? 'start,get,list,search,post,todos,mixed,webhooks,copy').split(','));
 const PG = args.has('pg') || args.has('database-url');
+/** The PostgreSQL server of the --pg parts, and of the copy part (which makes its own database there). */
+const PG_URL = args.get('database-url') ?? process.env.DATABASE_URL ?? process.env.TEST_POSTGRES_URL;
 const log = (s: string) => process.stdout.write(`${s}\n`);
 /** How long after its last request the server's RSS is read for the target. */
 const RSS_SETTLE_MS = 5_000;
@@ -135,12 +139,23 @@ function restoreSeeded(dataDir: string) {
   fs.copyFileSync(path.join(dataDir, PRISTINE_FILE), path.join(dataDir, DB_FILE));
 }
 
+/** `--only=copy`: the copy alone, written beside (not over) the full run's results. */
+async function copyOnly() {
+  const notes: string[] = [];
+  const rows = await benchCopy({ sheets: SHEETS, postgresUrl: PG_URL, cpuProf: args.has('cpu-prof') ? path.join(os.tmpdir(), 'sw-bench-profiles') : undefined, log, notes });
+  const out = args.get('out') ?? path.join(ROOT, 'bench', 'results-copy.md');
+  const md = renderResults({ rows, notes, sheets: SHEETS, dialect: 'SQLite to PostgreSQL', durationS: DURATION });
+  fs.writeFileSync(out, md);
+  log(`\n${md}\nwritten to ${path.relative(ROOT, out)}`);
+}
+
 async function main() {
+  if (ONLY.size === 1 && ONLY.has('copy')) return copyOnly();
   const port = 18787;
   const floorPort = 18788;
   const keep = args.get('data');
   const dataDir = keep ? path.resolve(keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'sw-bench-'));
-  const pg = PG ? await freshPostgres(args.get('database-url') ?? process.env.DATABASE_URL ?? process.env.TEST_POSTGRES_URL) : undefined;
+  const pg = PG ? await freshPostgres(PG_URL) : undefined;
   const rows: Row[] = [];
   const notes: string[] = [];
   let server: Child | undefined;
@@ -273,6 +288,8 @@ async function main() {
     const rss = server.rssMb();
     rows.push({ name: `Server RSS ${RSS_SETTLE_MS / 1000} s after the load (idle)`, value: rss, unit: 'MB', target: '<= 200 MB', met: rss <= 200 });
     if (floor) notes.push(`Floor RSS after the load: ${floor.rssMb().toFixed(0)} MB.`);
+    if (ONLY.has('copy') && PG_URL) rows.push(...(await benchCopy({ sheets: SHEETS, postgresUrl: PG_URL, log, notes })));
+    else if (ONLY.has('copy')) notes.push('copy-to-postgres: skipped, no PostgreSQL server (DATABASE_URL or TEST_POSTGRES_URL).');
     const out = args.get('out') ?? path.join(ROOT, 'bench', PG ? 'results-pg.md' : 'results.md');
     const md = renderResults({ rows, notes, sheets: SHEETS, dialect: PG ? 'PostgreSQL' : 'SQLite', durationS: DURATION });
     fs.writeFileSync(out, md);

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import path from 'node:path';
+import { sql } from 'kysely';
+import { openDatabase } from '../src/db/index.js';
 import { loadServerKey } from '../src/webhooks/secrets.js';
 import { createSecretBox } from '../src/webhooks/secrets.js';
 import { createPgDatabase, startServer, type TestServer } from './helpers.js';
@@ -69,6 +71,29 @@ describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POS
       const row = await pg.c.db.selectFrom('webhooks').select('secret_enc').executeTakeFirstOrThrow();
       assert.equal(createSecretBox(loadServerKey(pg.c.config)).decrypt(row.secret_enc), secret, 'webhook secrets decrypt with the same key');
       assert.equal((await pg.req('GET', '/v1/stats', { key })).body.stats.sheets.total, 2);
+
+      // The token index is filled set-wise after the copy (src/db/pg-token-bulk-load.ts): it must end as the
+      // insert trigger would have left it, with the trigger and every index of a freshly migrated database back.
+      const stale = await sql<{ n: string }>`select count(*) as n from sheets s left join sheet_tokens t on t.sheet_id = s.id
+        where t.tokens is distinct from sheet_tokens_of(s.search_text) or t.user_id <> s.user_id or t.trashed <> (s.trashed_at is not null)`.execute(pg.c.db);
+      assert.equal(stale.rows[0].n, '0');
+      const vocab = await sql<{ n: string }>`select count(*) as n from (select unnest(tokens) from sheet_tokens) as x(w) where not exists (select 1 from sheet_token_vocab v where v.token = x.w)`.execute(pg.c.db);
+      assert.equal(vocab.rows[0].n, '0');
+      const shape = (db: typeof pg.c.db) =>
+        sql<{ d: string }>`select indexdef as d from pg_indexes where tablename in ('sheet_tokens', 'sheet_token_vocab')
+          union all select tgname || ' ' || tgenabled::text from pg_trigger where tgrelid = 'sheets'::regclass and not tgisinternal order by 1`.execute(db);
+      const fresh = await createPgDatabase();
+      try {
+        const migrated = await openDatabase({ dataDir: lite.dataDir, databaseUrl: fresh.url });
+        const expected = (await shape(migrated.db)).rows;
+        await migrated.close();
+        assert.deepEqual((await shape(pg.c.db)).rows, expected);
+      } finally {
+        await fresh.drop();
+      }
+      const added = await pg.req('POST', '/v1/sheets', { key, body: { title: 'After', content: { col1: '<p>札幌の研修</p>' } } });
+      assert.equal(added.status, 200);
+      assert.equal((await pg.req('GET', `/v1/sheets?q=${encodeURIComponent('札幌')}`, { key })).body.total, 1, 'a sheet written after the copy is indexed');
     } finally {
       await pg.close();
     }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { openDatabase } from './index.js';
+import { deferSheetTokens } from './pg-token-bulk-load.js';
 import type { Database, Db } from './types.js';
 
 /**
@@ -9,8 +10,9 @@ import type { Database, Db } from './types.js';
  * key hashes, encrypted webhook secrets, queued deliveries and the outbox. This module owns the copy, so
  * the SQLite-only reading (rowid order, PRAGMA table_info) lives here and nowhere else.
  *
- * Tables are copied parents first. What triggers derive is not copied but rebuilt by them as rows arrive:
- * sheet_counts and the token index on PostgreSQL; SQLite's own search index and auth counter stay behind.
+ * Tables are copied parents first. What PostgreSQL derives is not copied but rebuilt there: sheet_counts
+ * by its triggers as rows arrive, the token index set-wise once the sheets are in (pg-token-bulk-load.ts);
+ * SQLite's own search index and auth counter stay behind.
  */
 export const COPIED_TABLES = [
   'users', 'oauth_clients', 'api_keys', 'oauth_grants', 'oauth_codes', 'oauth_tokens',
@@ -20,8 +22,16 @@ export const COPIED_TABLES = [
 ] as const satisfies readonly (keyof Database)[];
 type Table = (typeof COPIED_TABLES)[number];
 
-/** Rows per INSERT: well under PostgreSQL's 65,535 parameters for the widest table. */
-const BATCH = 500;
+/** Parameters per INSERT, under PostgreSQL's 65,535; a batch holds as many rows as fit, up to MAX_ROWS. */
+const MAX_PARAMS = 60_000;
+const MAX_ROWS = 2_000;
+/**
+ * INSERTs of one table in flight at once, each on its own pool connection: the next batch is read and
+ * encoded while PostgreSQL writes the last. Tables still go one after the other (parents first).
+ */
+const IN_FLIGHT = 3;
+/** Statements filling the token index side by side (the tokenizer is most of a copy's work). */
+const TOKEN_PARALLEL = 4;
 
 export interface CopyProgress {
   table: Table;
@@ -52,11 +62,13 @@ export async function copySqliteToPostgres(opts: { dataDir: string; postgresUrl:
   await source.close();
   const target = await openDatabase({ dataDir: opts.dataDir, databaseUrl: opts.postgresUrl });
   const file = new SQLite(path.join(opts.dataDir, 'sheet-workspace.db'), { readonly: true, fileMustExist: true });
+  let tokens: Awaited<ReturnType<typeof deferSheetTokens>> | undefined;
   try {
     for (const table of COPIED_TABLES) {
       const n = await count(target.db, table);
       if (n > 0) throw new CopyRefused(`the target database is not empty: ${table} has ${n} row(s); copy into a new, empty database`);
     }
+    tokens = await deferSheetTokens(target.db);
     // One read transaction: every table is copied as of the same moment, even while a server writes.
     file.prepare('begin').run();
     const results: CopyResult[] = [];
@@ -67,25 +79,45 @@ export async function copySqliteToPostgres(opts: { dataDir: string; postgresUrl:
       if (missing.length) throw new CopyRefused(`PostgreSQL's ${table} has no column ${missing.join(', ')}; both must be at the same version`);
       const total = (file.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
       const list = columns.map((c) => `"${c}"`).join(', ');
+      const rowsPerBatch = Math.min(MAX_ROWS, Math.floor(MAX_PARAMS / columns.length));
       let copied = 0;
       let batch: Record<string, unknown>[] = [];
+      const inFlight = new Set<Promise<void>>();
+      let failed: unknown;
       const flush = async () => {
         if (batch.length === 0) return;
-        await target.db.insertInto(table).values(batch as never).execute();
-        copied += batch.length;
+        const rows = batch;
         batch = [];
-        opts.onProgress?.({ table, copied, total });
+        const insert: Promise<void> = target.db
+          .insertInto(table)
+          .values(rows as never)
+          .execute()
+          .then(
+            () => {
+              copied += rows.length;
+              opts.onProgress?.({ table, copied, total });
+            },
+            (err: unknown) => void (failed ??= err),
+          )
+          .finally(() => inFlight.delete(insert));
+        inFlight.add(insert);
+        if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
+        if (failed) throw failed;
       };
       for (const row of file.prepare(`select ${list} from ${table} order by rowid`).iterate() as Iterable<Record<string, unknown>>) {
         batch.push(row);
-        if (batch.length >= BATCH) await flush();
+        if (batch.length >= rowsPerBatch) await flush();
       }
       await flush();
+      await Promise.all(inFlight);
+      if (failed) throw failed;
+      if (table === 'sheets') await tokens.fill(TOKEN_PARALLEL);
       results.push({ table, source: total, target: await count(target.db, table) });
     }
     file.prepare('commit').run();
     return results;
   } finally {
+    await tokens?.restore();
     file.close();
     await target.close();
   }
