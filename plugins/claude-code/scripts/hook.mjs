@@ -14,7 +14,7 @@ import { buildSession, parseTranscript, readTranscript } from './transcript.mjs'
 // Budgets count from the process start (performance.now() is 0 there), so node's own start-up counts too.
 const started = Math.round(Date.now() - performance.now());
 const event = process.argv[2] ?? '';
-const BUDGET_MS = { SessionEnd: 1250, flush: 20_000 }[event] ?? 2600;
+const BUDGET_MS = { SessionEnd: 1000, flush: 20_000 }[event] ?? 2600;
 const STDIN_WAIT_MS = 1000;
 
 let exited = false;
@@ -66,7 +66,7 @@ async function main() {
     return finish();
   }
   if (event === 'flush') {
-    // The detached child a SessionEnd leaves behind when the service was slow or the transcript large.
+    // The detached child SessionEnd (or a hook with a large transcript) leaves behind to send what waits.
     if (cfg.capture) await flush(cfg, spoolOf(), { deadline: deadline(), perRequestMs: 5000, log, resolve: sessionBody });
     return finish();
   }
@@ -157,10 +157,12 @@ function sessionBody(capture) {
   return buildSession({ parsed, project: capture.project, root, sessionId: capture.session_id });
 }
 
-/** Claude Code cancels SessionEnd hooks after 1.5 s: send within ~0.9 s, else leave the sending to a detached child. */
+/**
+ * Claude Code cancels SessionEnd hooks 1.5 s after spawning them, and on a busy machine node's start alone can
+ * take most of that: the hook only keeps the session in the spool and leaves the sending to a detached child.
+ */
 async function sessionEnd(spool) {
-  const stats = await flush(cfg, spool, { deadline: deadline(900), perRequestMs: 800, log, resolve: null });
-  if (stats.left > 0 && stats.stalled) await startBackgroundSender();
+  if (spool.list().length > 0) await startBackgroundSender();
   finish();
 }
 
@@ -168,7 +170,7 @@ async function sessionEnd(spool) {
 async function startBackgroundSender() {
   try {
     const { spawn } = await import('node:child_process'); // only here: most runs never need it
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), 'flush'], { detached: true, stdio: 'ignore', env: process.env });
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), 'flush'], { detached: true, stdio: 'ignore', windowsHide: true, env: process.env });
     child.on('error', () => {});
     child.unref();
   } catch (err) {
