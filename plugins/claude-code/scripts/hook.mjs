@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Claude Code hook entry: `node hook.mjs <SessionStart|PreCompact|SessionEnd|PostToolUse|TaskCreated|TaskCompleted|flush|project>`.
 // Reads the event JSON on stdin. Never fails the assistant's turn: exits 0, prints only valid hook output,
-// and returns within 3 s (SessionEnd: 1.5 s) even when the service hangs; what it could not send waits in the spool.
+// and returns within 3 s (SessionEnd: 1 s, it only spools) even when the service hangs; what it could not send waits in the spool.
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { flush, send } from './client.mjs';
