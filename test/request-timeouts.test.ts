@@ -11,8 +11,8 @@ import { openStream } from './sse-helpers.js';
 
 const HEADERS_MS = 500;
 const REQUEST_MS = 1000;
-/** Node checks timeouts once a second at most (src/http/request-bounds.ts), so a close comes within the timeout plus that. */
-const SLACK_MS = 1500;
+/** Node checks timeouts every 500 ms here (src/http/request-bounds.ts): a close comes within the timeout plus that, plus room for a loaded machine. */
+const SLACK_MS = 2500;
 
 /**
  * A raw client that sends `head` and then one piece of `trickle` every `everyMs`, as a slow-loris
