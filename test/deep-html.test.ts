@@ -161,8 +161,10 @@ for (const dialect of dialects()) {
       } finally {
         delete process.env.HTML_TIME_BUDGET_MS;
       }
-      const again = await s.req('GET', `/v1/sheets/${id}?format=markdown`, { key });
-      assert.equal(again.status, 200);
+      // Nothing of the failed run was kept: with room to finish (a loaded machine may need more than the default), it converts.
+      process.env.HTML_TIME_BUDGET_MS = '120000';
+      const again = await s.req('GET', `/v1/sheets/${id}?format=markdown`, { key }).finally(() => delete process.env.HTML_TIME_BUDGET_MS);
+      assert.equal(again.status, 200, JSON.stringify(again.body).slice(0, 300));
       assert.equal(again.body.sheet.content.col1.split('\n').length, 40_002);
     });
   });
