@@ -154,6 +154,11 @@ export interface SessionRun {
   /** Load the plugin from this directory (default: the repository's plugin); null: only what is installed. */
   pluginDir?: string | null;
   resume?: string;
+  /**
+   * Default claude-sonnet-4-6: in 2.1.332 the task tools (TaskCreate, TaskUpdate) are offered only for
+   * such models (or with CLAUDE_CODE_ENABLE_TODO_TOOLS=1), not for the CLI's own default model.
+   */
+  model?: string;
   timeoutMs?: number;
 }
 
@@ -166,6 +171,7 @@ export async function runSession(o: SessionRun): Promise<CliResult> {
   const plugin = o.pluginDir === undefined ? PLUGIN_DIR : o.pluginDir;
   if (plugin) args.push('--plugin-dir', plugin);
   if (o.resume) args.push('--resume', o.resume);
+  args.push('--model', o.model ?? 'claude-sonnet-4-6');
   const r = await runCli(args, { cwd: o.cwd, env: cliEnv(o.home, o.fake, o.env), timeoutMs: o.timeoutMs });
   if (r.code !== 0 || r.result?.is_error) {
     throw new Error(`claude exited ${r.code} after ${r.ms} ms\nstdout: ${r.stdout.slice(0, 2000)}\nstderr: ${r.stderr.slice(0, 2000)}`);
@@ -181,4 +187,21 @@ export function transcript(home: string, sessionId: string): any[] {
     if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   }
   throw new Error(`no transcript for ${sessionId} under ${root}`);
+}
+
+/** Polls `probe` until it returns a value other than undefined (a hand-off to a detached sender may still be on its way). */
+export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, explain?: () => Promise<string>, timeoutMs = 8_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`gave up after ${timeoutMs} ms waiting for ${what}${explain ? `: ${await explain()}` : ''}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/** Every file under `dir` (recursively), for checking what a spool or a data folder holds. */
+export function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
 }
