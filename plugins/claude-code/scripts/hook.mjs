@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Claude Code hook entry: `node hook.mjs <SessionStart|PreCompact|SessionEnd|PostToolUse|TaskCreated|TaskCompleted|flush|project>`.
 // Reads the event JSON on stdin. Never fails the assistant's turn: exits 0, prints only valid hook output,
-// and returns within 3 s (SessionEnd: 1 s, it only spools) even when the service hangs; what it could not send waits in the spool.
+// and returns within 3 s even when the service hangs (SessionEnd only spools); what it could not send waits in the spool.
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { flush, send } from './client.mjs';
@@ -14,7 +14,7 @@ import { buildSession, parseTranscript, readTranscript } from './transcript.mjs'
 // Budgets count from the process start (performance.now() is 0 there), so node's own start-up counts too.
 const started = Math.round(Date.now() - performance.now());
 const event = process.argv[2] ?? '';
-const BUDGET_MS = { SessionEnd: 1000, flush: 20_000 }[event] ?? 2600;
+const BUDGET_MS = event === 'flush' ? 20_000 : 2600;
 const STDIN_WAIT_MS = 1000;
 
 let exited = false;
@@ -30,8 +30,9 @@ function finish(output) {
 // Whatever is still pending when the budget is gone (a hanging service) is abandoned, never waited for.
 setTimeout(() => finish(), Math.max(1, started + BUDGET_MS + 150 - Date.now())).unref();
 process.on('uncaughtException', () => finish());
-// Claude Code sends SIGTERM to a hook past its time (SessionEnd: 1.5 s).
-for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => finish());
+// Claude Code sends SIGTERM to a hook past its time. SessionEnd gets it 1.5 s after its spawn, which a busy
+// machine can spend on node's start alone: it finishes writing the spool first (milliseconds), then exits.
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => (event === 'SessionEnd' ? undefined : finish()));
 process.on('unhandledRejection', () => finish());
 
 const cfg = readConfig();
