@@ -63,6 +63,7 @@ export async function copySqliteToPostgres(opts: { dataDir: string; postgresUrl:
   const target = await openDatabase({ dataDir: opts.dataDir, databaseUrl: opts.postgresUrl });
   const file = new SQLite(path.join(opts.dataDir, 'sheet-workspace.db'), { readonly: true, fileMustExist: true });
   let tokens: Awaited<ReturnType<typeof deferSheetTokens>> | undefined;
+  let filling: Promise<void> | undefined;
   try {
     for (const table of COPIED_TABLES) {
       const n = await count(target.db, table);
@@ -111,12 +112,15 @@ export async function copySqliteToPostgres(opts: { dataDir: string; postgresUrl:
       await flush();
       await Promise.all(inFlight);
       if (failed) throw failed;
-      if (table === 'sheets') await tokens.fill(TOKEN_PARALLEL);
+      // The token index fills while the tables after sheets are copied: none of them depends on it.
+      if (table === 'sheets') (filling = tokens.fill(TOKEN_PARALLEL)).catch(() => undefined); // awaited below
       results.push({ table, source: total, target: await count(target.db, table) });
     }
     file.prepare('commit').run();
+    await filling;
     return results;
   } finally {
+    await filling?.catch(() => undefined);
     await tokens?.restore();
     file.close();
     await target.close();
