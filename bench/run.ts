@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the service under load beside a raw floor, written to bench/results.md.
- * Flags: --sheets=N (100000) --duration=S (10) --only=start,get,list,search,post,todos,mixed,webhooks,copy
+ * Flags: --sheets=N (100000) --duration=S (10) --only=start,get,list,search,post,todos,mixed,webhooks,hooks,copy
  *        (copy: copy-to-postgres into a fresh database on the server the --pg parts use; alone it writes bench/results-copy.md)
  *        --pg (PostgreSQL at DATABASE_URL or TEST_POSTGRES_URL, a fresh database per run)
  *        --database-url=URL or --database-url URL (PostgreSQL at URL, a fresh database per run)
@@ -19,6 +19,7 @@ import { freshPostgres } from './pg.js';
 import { ROOT, runCli, startChild, type Child } from './proc.js';
 import { renderResults, type Row } from './report.js';
 import { seedSheets } from './seed.js';
+import { benchHooks } from './hooks.js';
 import { benchWebhooks, removeWebhooks } from './webhooks.js';
 import { testPki } from '../test/webhooks-helpers.js';
 // @ts-expect-error: a plain .mjs script without type declarations
@@ -38,7 +39,7 @@ function parseArgs(argv: string[]): Map<string, string> {
 const args = parseArgs(process.argv.slice(2));
 const SHEETS = Number(args.get('sheets') ?? 100_000);
 const DURATION = Number(args.get('duration') ?? 10);
-const ONLY = new Set((args.get('only') ?? 'start,get,list,search,post,todos,mixed,webhooks,copy').split(','));
+const ONLY = new Set((args.get('only') ?? 'start,get,list,search,post,todos,mixed,webhooks,hooks,copy').split(','));
 const PG = args.has('pg') || args.has('database-url');
 /** The PostgreSQL server of the --pg parts, and of the copy part (which makes its own database there). */
 const PG_URL = args.get('database-url') ?? process.env.DATABASE_URL ?? process.env.TEST_POSTGRES_URL;
@@ -279,6 +280,7 @@ async function main() {
       await drained(base);
     }
     if (ONLY.has('webhooks')) rows.push(...(await benchWebhooks({ base, auth, durationS: DURATION, dataDir, databaseUrl: pg?.url, userId: setup.userId, serverCpuMs: server.cpuMs, log, notes })));
+    if (ONLY.has('hooks')) rows.push(...(await benchHooks({ base, apiKey: setup.apiKey, log })));
 
     const rssRightAfter = server.rssMb();
     rows.push({ name: 'Server RSS right after the load', value: rssRightAfter, unit: 'MB', target: '' });

@@ -8,8 +8,17 @@ import type { FakeAnthropic } from './fake-anthropic.js';
 /**
  * Runs the real Claude Code CLI (the devDependency @anthropic-ai/claude-code) offline: HOME is a
  * fresh temp folder, the Messages API is test/fake-anthropic.ts, nothing is fetched at run time.
- * Findings about the CLI's behaviour that these helpers rely on: /work/notes/claude-cli.md, kept
- * in short form in docs/claude-code.md.
+ * What these helpers rely on, as observed with 2.1.332 in print mode:
+ * - no onboarding or trust dialog in -p; bypassPermissions refuses to run as root unless IS_SANDBOX=1;
+ * - plugin hooks run in -p (SessionStart, PostToolUse, TaskCreated/TaskCompleted, PreCompact, SessionEnd),
+ *   and `--output-format stream-json --verbose --include-hook-events` reports each one's start and end;
+ * - SessionEnd hooks are cancelled 1.5 s after they start ("SessionEnd hook [...] failed: Hook cancelled");
+ * - TaskCreate/TaskUpdate are offered only for some models (claude-sonnet-4-6, older) or with
+ *   CLAUDE_CODE_ENABLE_TODO_TOOLS=1; they and all MCP tools are deferred (named in a system message, loaded
+ *   with ToolSearch), yet a direct call by name works;
+ * - SessionStart's additionalContext reaches the model as a system-role message and the transcript as an
+ *   attachment {type: "hook_additional_context"}; on `-p --resume` it is not injected;
+ * - `plugin validate --profile directory` takes a plugin folder only, not a marketplace.
  */
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..');

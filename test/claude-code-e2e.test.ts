@@ -24,8 +24,8 @@ import { startGate, type ServiceGate } from './service-gate.js';
 /**
  * The Claude Code plugin (plugins/claude-code) end to end: the real CLI from the devDependency, run
  * offline in a temp HOME against test/fake-anthropic.ts, its hooks and MCP client talking to the real
- * service (SQLite) through test/service-gate.ts. What the CLI really does is written up in
- * docs/claude-code.md; print mode (-p) runs the same hooks as an interactive session.
+ * service (SQLite) through test/service-gate.ts. Print mode (-p) runs the same hooks as an interactive
+ * session; what the harness relies on is listed in test/claude-code-cli.ts.
  */
 
 const MCP_SERVER = Object.keys(JSON.parse(fs.readFileSync(path.join(PLUGIN_DIR, '.mcp.json'), 'utf8')).mcpServers)[0];

@@ -1,0 +1,112 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Row } from './report.js';
+
+/**
+ * How long the Claude Code plugin's hooks hold the assistant: each hook command of
+ * plugins/claude-code/hooks/hooks.json run the way Claude Code runs it (a shell, the event's JSON
+ * on stdin, CLAUDE_PLUGIN_ROOT set), against a running service, from spawn to exit. The floor is
+ * `node -e 0` through the same shell: what starting Node alone costs on this machine.
+ */
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const PLUGIN_ROOT = path.join(ROOT, 'plugins', 'claude-code');
+
+interface HookCommand {
+  event: string;
+  matcher?: string;
+  command: string;
+}
+
+function hookCommands(): HookCommand[] {
+  const config = JSON.parse(fs.readFileSync(path.join(PLUGIN_ROOT, 'hooks', 'hooks.json'), 'utf8')).hooks as Record<string, { matcher?: string; hooks: { command: string }[] }[]>;
+  return Object.entries(config).flatMap(([event, groups]) => groups.flatMap((g) => g.hooks.map((h) => ({ event, matcher: g.matcher, command: h.command }))));
+}
+
+function runOnce(command: string, stdin: string, env: Record<string, string>, cwd: string): Promise<number> {
+  const started = process.hrtime.bigint();
+  const child = spawn('/bin/sh', ['-c', command], { cwd, env, stdio: ['pipe', 'ignore', 'ignore'] });
+  child.stdin.end(stdin);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`hook "${command}" exited ${code}`));
+      resolve(Number(process.hrtime.bigint() - started) / 1e6);
+    });
+  });
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+/** A project folder, a transcript of a short session, and the payload Claude Code sends for each hook. */
+function fixture() {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-bench-hooks-'));
+  const cwd = path.join(home, 'bench-app');
+  fs.mkdirSync(cwd);
+  execFileSync('git', ['init', '-q'], { cwd });
+  execFileSync('git', ['remote', 'add', 'origin', 'https://github.com/acme/bench-app.git'], { cwd });
+  const sessionId = '3f0c9a1e-5b7d-4c2e-9f81-6a2b4c8d0e13';
+  const transcriptPath = path.join(home, 'transcript.jsonl');
+  const lines = [{ type: 'user', message: { role: 'user', content: 'Add the retry loop and a test' } }];
+  for (let i = 0; i < 20; i++) {
+    lines.push({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${i}`, name: i % 2 ? 'Edit' : 'Write', input: { file_path: path.join(cwd, `src/file${i % 5}.ts`), content: 'x'.repeat(400) } }] } } as any);
+    lines.push({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: 'ok' }] } } as any);
+  }
+  lines.push({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Retry loop added with a test.' }] } } as any);
+  fs.writeFileSync(transcriptPath, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const base = { session_id: sessionId, transcript_path: transcriptPath, cwd };
+  const payloads: Record<string, object> = {
+    SessionStart: { ...base, hook_event_name: 'SessionStart', source: 'startup' },
+    PreCompact: { ...base, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: null },
+    SessionEnd: { ...base, hook_event_name: 'SessionEnd', reason: 'other' },
+    PostToolUse: {
+      ...base,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'TaskCreate',
+      tool_input: { subject: 'Bench the hooks', description: 'median under 100 ms' },
+      tool_response: { task: { id: '1', subject: 'Bench the hooks' } },
+      tool_use_id: 'toolu_x',
+    },
+    TaskCreated: { ...base, hook_event_name: 'TaskCreated', task_id: '1', task_subject: 'Bench the hooks', task_description: 'median under 100 ms' },
+    TaskCompleted: { ...base, hook_event_name: 'TaskCompleted', task_id: '1', task_subject: 'Bench the hooks', task_description: 'median under 100 ms' },
+  };
+  return { home, cwd, payloads };
+}
+
+export async function benchHooks(o: { base: string; apiKey: string; runs?: number; log: (s: string) => void }): Promise<Row[]> {
+  const runs = o.runs ?? 30;
+  const { home, cwd, payloads } = fixture();
+  const env: Record<string, string> = {
+    PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+    HOME: home,
+    CLAUDE_PLUGIN_ROOT: PLUGIN_ROOT,
+    CLAUDE_PROJECT_DIR: cwd,
+    SHEET_WORKSPACE_URL: o.base,
+    SHEET_WORKSPACE_API_KEY: o.apiKey,
+  };
+  const measure = async (command: string, stdin: string) => {
+    await runOnce(command, stdin, env, cwd); // warm the file cache
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) times.push(await runOnce(command, stdin, env, cwd));
+    return times.sort((a, b) => a - b);
+  };
+  const rows: Row[] = [];
+  const floor = await measure(`"${process.execPath}" -e 0`, '');
+  const floorMedian = quantile(floor, 0.5);
+  rows.push({ name: 'Floor: node -e 0 through /bin/sh', value: floorMedian, unit: 'ms', p95: quantile(floor, 0.95), target: '' });
+  const seen = new Set<string>();
+  for (const h of hookCommands()) {
+    const payload = payloads[h.event];
+    if (!payload || seen.has(h.event)) continue;
+    seen.add(h.event);
+    const command = h.command.replaceAll('${CLAUDE_PLUGIN_ROOT}', PLUGIN_ROOT);
+    const times = await measure(command, JSON.stringify(payload));
+    const median = quantile(times, 0.5);
+    o.log(`hook ${h.event}: median ${median.toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms`);
+    rows.push({ name: `Hook ${h.event}${h.event === 'PostToolUse' ? ' (TaskCreate)' : ''}, ${runs} runs`, value: median, unit: 'ms', floor: floorMedian, ratio: median / floorMedian, p95: quantile(times, 0.95), target: 'median <= 100 ms', met: median <= 100 });
+  }
+  fs.rmSync(home, { recursive: true, force: true });
+  return rows;
+}
