@@ -2,11 +2,6 @@ import { sql } from 'kysely';
 import { SHEET_TOKENS } from './pg-token-index.js';
 import type { Db } from './types.js';
 
-/**
- * Memory for building each index, for this one statement (the default 64 MB made the GIN index over
- * 100,000 sheets' ~40 million tokens spill to disk in many runs).
- */
-const BUILD_MEMORY = '256MB';
 /** The per-statement trigger of migration 022 that tokenizes inserted sheets. */
 const INSERT_TRIGGER = 'sheet_tokens_insert';
 
@@ -38,16 +33,7 @@ export async function deferSheetTokens(db: Db) {
   async function restore() {
     if (restored) return;
     const left = new Set((await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename in (${table}, ${vocab})`.execute(db)).rows.map((r) => r.name));
-    await Promise.all(
-      indexes
-        .filter((ix) => !left.has(ix.name))
-        .map((ix) =>
-          db.transaction().execute(async (trx) => {
-            await sql`set local maintenance_work_mem = ${sql.lit(BUILD_MEMORY)}`.execute(trx);
-            await sql.raw(ix.def).execute(trx);
-          }),
-        ),
-    );
+    await Promise.all(indexes.filter((ix) => !left.has(ix.name)).map((ix) => sql.raw(ix.def).execute(db)));
     await sql`alter table sheets enable trigger ${sql.id(INSERT_TRIGGER)}`.execute(db);
     restored = true;
   }
