@@ -127,8 +127,20 @@ for (const dialect of dialects()) {
       assert.equal(end.code, 0);
       assert.ok(end.ms < 1500 + slack, `SessionEnd took ${end.ms} ms (start-up slack ${slack} ms)`);
       assert.deepEqual(await drained(spooled), []);
-      const [saved] = await sessionsOf(project);
+      let [saved] = await sessionsOf(project);
       assert.deepEqual([saved.title, saved.files_changed], ['A long session', ['src/late.ts']]);
+
+      // Service down at the end: the job waits; a later hook with the service up leaves it to a background sender.
+      const down = { ...env, SHEET_WORKSPACE_URL: `http://127.0.0.1:${await closedPort()}` };
+      fs.appendFileSync(file, writeLine(`${repo}/src/later.ts`));
+      await runHook('SessionEnd', { session_id: `big-${dialect}`, transcript_path: file, cwd: repo, hook_event_name: 'SessionEnd' }, down);
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(spooled().filter((f) => f.endsWith('.json')).length, 1);
+      const todo = await runHook('PostToolUse', { session_id: 's', cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'TodoWrite', tool_input: { todos: [{ content: 'After the outage', status: 'pending' }] } }, env);
+      assert.ok(todo.ms < 3000 + (await startupSlack()), `PostToolUse took ${todo.ms} ms`);
+      assert.deepEqual(await drained(spooled), []);
+      [saved] = await sessionsOf(project);
+      assert.deepEqual([saved.title, saved.files_changed], ['A long session', ['src/late.ts', 'src/later.ts']]);
       assert.match(saved.summary, /Finally done\./);
     });
 

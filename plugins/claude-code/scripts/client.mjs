@@ -67,10 +67,11 @@ const RESOLVE_MIN_MS = 1500;
 
 /**
  * Sends waiting entries oldest first until the deadline. Stops at the first one the service could not take
- * (down or slow): the rest would fail the same way. `stalled` says the service was slow rather than down.
+ * (down or slow): the rest would fail the same way. `stalled` says the service was slow rather than down;
+ * `deferred` counts capture jobs left for a sender with time to read their transcript (resolve given).
  */
 export async function flush(cfg, spool, { deadline, perRequestMs, log, resolve }) {
-  const stats = { sent: 0, dropped: 0, left: 0, stalled: false };
+  const stats = { sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 };
   spool.recoverStale();
   const names = spool.list();
   for (let i = 0; i < names.length; i++) {
@@ -87,9 +88,8 @@ export async function flush(cfg, spool, { deadline, perRequestMs, log, resolve }
       // A capture job: reading a large transcript needs time this hook may not have (resolve null: never here).
       if (!resolve || remaining < RESOLVE_MIN_MS) {
         spool.release(claim);
-        stats.stalled = true;
-        stats.left = names.length - i;
-        break;
+        stats.deferred++;
+        continue;
       }
       const body = resolve(request.capture);
       if (!body) {

@@ -68,7 +68,9 @@ async function main() {
   }
   if (event === 'flush') {
     // The detached child SessionEnd (or a hook with a large transcript) leaves behind to send what waits.
-    if (cfg.capture) await flush(cfg, spoolOf(), { deadline: deadline(), perRequestMs: 5000, log, resolve: sessionBody });
+    // A service that is down gets one cheap probe, not the parse of every waiting transcript.
+    if (!cfg.capture || (await send(cfg, { method: 'GET', path: '/healthz' }, 3000)).outcome !== 'sent') return finish();
+    await flush(cfg, spoolOf(), { deadline: deadline(), perRequestMs: 5000, log, resolve: sessionBody });
     return finish();
   }
   const payload = await readStdin();
@@ -94,7 +96,8 @@ async function main() {
     if (todos.length) spool.add({ method: 'POST', path: '/v1/todos', body: { project: detectProject(cwd, cfg.project), todos } });
   }
   if (event === 'SessionEnd') return sessionEnd(spool);
-  await flush(cfg, spool, { deadline: deadline(), perRequestMs: 2000, log, resolve: sessionBody });
+  const stats = await flush(cfg, spool, { deadline: deadline(), perRequestMs: 2000, log, resolve: null });
+  if (stats.deferred > 0) await startBackgroundSender();
   finish();
 }
 
@@ -108,10 +111,12 @@ function spoolOf() {
 async function sessionStart(payload, cwd) {
   const project = detectProject(cwd, cfg.project);
   const path = `/v1/briefing?project=${encodeURIComponent(project)}&max_chars=10000`;
-  const [briefing] = await Promise.all([
+  // Capture jobs (large transcripts) are not read here: parsing would hold up the briefing.
+  const [briefing, stats] = await Promise.all([
     send(cfg, { method: 'GET', path }, deadline() - Date.now() - 50),
-    cfg.capture ? flush(cfg, spoolOf(), { deadline: deadline(), perRequestMs: 1500, log, resolve: sessionBody }) : null,
+    cfg.capture ? flush(cfg, spoolOf(), { deadline: deadline(), perRequestMs: 1500, log, resolve: null }) : null,
   ]);
+  if (stats?.deferred > 0) await startBackgroundSender();
   if (briefing.outcome !== 'sent') {
     log(`briefing for "${project}" not read: ${briefing.status ?? briefing.error}`);
     return undefined;
@@ -167,7 +172,10 @@ async function sessionEnd(spool) {
   finish();
 }
 
-/** `node hook.mjs flush`, detached: it outlives this hook and Claude Code (20 s budget, 5 s per request). */
+/**
+ * `node hook.mjs flush`, detached: it outlives this hook and Claude Code (20 s budget, 5 s per request). Two at
+ * once are harmless: each entry is claimed by one sender.
+ */
 async function startBackgroundSender() {
   try {
     const { spawn } = await import('node:child_process'); // only here: most runs never need it
