@@ -105,8 +105,10 @@ export function cliEnv(home: string, fake: Pick<FakeAnthropic, 'url'> | undefine
     HOME: home,
     LANG: 'C.UTF-8',
     TMPDIR: os.tmpdir(),
-    ...(fake ? { ANTHROPIC_BASE_URL: fake.url } : {}),
-    ANTHROPIC_API_KEY: 'dummy',
+    // Without a stand-in, the plugin commands get no key and a refused address: with a key and the default
+    // URL, `plugin marketplace add` waits ~17 s on api.anthropic.com, and nothing may leave the machine.
+    ANTHROPIC_BASE_URL: fake?.url ?? 'http://127.0.0.1:9',
+    ...(fake ? { ANTHROPIC_API_KEY: 'dummy' } : {}),
     DISABLE_TELEMETRY: '1',
     DISABLE_AUTOUPDATER: '1',
     DISABLE_ERROR_REPORTING: '1',
