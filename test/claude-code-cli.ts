@@ -44,8 +44,17 @@ export function claudeBinary(): string {
   throw new Error('Claude Code CLI not installed: run npm install (devDependency @anthropic-ai/claude-code)');
 }
 
+const made: string[] = [];
+
 export function tempDir(prefix: string): string {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes the temp HOMEs and projects made so far (call when the file's sessions are over). */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** A git repository (one commit) whose origin is `remote`, as a user's checkout would be. */

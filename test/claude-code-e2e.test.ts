@@ -9,6 +9,7 @@ import {
   gitProject,
   hookRuns,
   PLUGIN_DIR,
+  removeTempDirs,
   REPO_ROOT,
   runCli,
   runSession,
@@ -52,6 +53,7 @@ describe('Claude Code plugin with the real CLI', { timeout: 300_000 }, () => {
     await Promise.all(fakes.map((f) => f.close()));
     await gate?.close();
     await s?.close();
+    removeTempDirs();
   });
 
   const serviceEnv = (extra: Record<string, string> = {}) => ({ SHEET_WORKSPACE_URL: gate.url, SHEET_WORKSPACE_API_KEY: key, ...extra });
