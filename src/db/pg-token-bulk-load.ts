@@ -21,7 +21,7 @@ const INSERT_TRIGGER = 'sheet_tokens_insert';
 export async function deferSheetTokens(db: Db) {
   const { table, vocab, tokenize } = SHEET_TOKENS;
   const indexes = (
-    await sql<{ name: string; def: string }>`select indexname as name, indexdef as def from pg_indexes
+    await sql<{ name: string; def: string; owner: string }>`select indexname as name, indexdef as def, tablename as owner from pg_indexes
       where schemaname = current_schema() and tablename in (${table}, ${vocab}) and indexname <> ${`${table}_pkey`}`.execute(db)
   ).rows;
   const [{ n }] = (await sql<{ n: string }>`select (select count(*) from ${sql.table(table)}) + (select count(*) from ${sql.table(vocab)}) as n`.execute(db)).rows;
@@ -30,10 +30,15 @@ export async function deferSheetTokens(db: Db) {
   for (const { name } of indexes) await sql`drop index ${sql.id(name)}`.execute(db);
   let restored = false;
 
+  /** The dropped indexes of `owner` that are not back yet, built side by side. */
+  async function build(owner: string) {
+    const left = new Set((await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename = ${owner}`.execute(db)).rows.map((r) => r.name));
+    await Promise.all(indexes.filter((ix) => ix.owner === owner && !left.has(ix.name)).map((ix) => sql.raw(ix.def).execute(db)));
+  }
+
   async function restore() {
     if (restored) return;
-    const left = new Set((await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename in (${table}, ${vocab})`.execute(db)).rows.map((r) => r.name));
-    await Promise.all(indexes.filter((ix) => !left.has(ix.name)).map((ix) => sql.raw(ix.def).execute(db)));
+    await Promise.all([build(table), build(vocab)]);
     await sql`alter table sheets enable trigger ${sql.id(INSERT_TRIGGER)}`.execute(db);
     restored = true;
   }
@@ -48,8 +53,13 @@ export async function deferSheetTokens(db: Db) {
             where (hashtext(id) & 2147483647) % ${parallel} = ${k}`.execute(db),
         ),
       );
-      await sql`insert into ${sql.table(vocab)} (token) select distinct x.w from (select unnest(tokens) from ${sql.table(table)}) as x(w)
-        where not exists (select 1 from ${sql.table(vocab)} as v where v.token = x.w)`.execute(db);
+      // The GIN build (the longest step) needs only sheet_tokens: the vocabulary fills beside it.
+      const fillVocab = async () => {
+        await sql`insert into ${sql.table(vocab)} (token) select distinct x.w from (select unnest(tokens) from ${sql.table(table)}) as x(w)
+          where not exists (select 1 from ${sql.table(vocab)} as v where v.token = x.w)`.execute(db);
+        await build(vocab);
+      };
+      await Promise.all([build(table), fillVocab()]);
       await restore();
       const counts = (await sql<{ sheets: string; tokens: string }>`select (select count(*) from sheets) as sheets, (select count(*) from ${sql.table(table)}) as tokens`.execute(db)).rows[0];
       if (counts.sheets !== counts.tokens) throw new Error(`the token index holds ${counts.tokens} of ${counts.sheets} sheets`);
