@@ -99,6 +99,24 @@ describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POS
     }
   });
 
+  it('refuses another application\'s database before writing anything (no migration runs on it)', async () => {
+    const other = await createPgDatabase();
+    const { default: pgLib } = await import('pg');
+    const client = new pgLib.Client({ connectionString: other.url });
+    await client.connect();
+    try {
+      await client.query('create table invoices (id int)');
+      const r = await copy(lite.dataDir, other.url);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /holds other tables \(invoices\)/);
+      const { rows } = await client.query("select table_name from information_schema.tables where table_schema = 'public' order by 1");
+      assert.deepEqual(rows.map((x) => x.table_name), ['invoices']);
+    } finally {
+      await client.end();
+      await other.drop();
+    }
+  });
+
   it('refuses a database that is not empty, and changes nothing', async () => {
     const r = await copy(lite.dataDir, pgDb.url);
     assert.equal(r.code, 2);

@@ -56,7 +56,35 @@ async function count(db: Db, table: Table): Promise<number> {
   return Number(row.n);
 }
 
+/**
+ * Before anything is written (the target's migrations included): a database with a table of ours holding
+ * rows, or with tables that are not ours, is refused and left as it was.
+ */
+async function refuseUnlessEmpty(url: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ table_name: string }>(
+      "select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'",
+    );
+    const names = rows.map((r) => r.table_name);
+    const ours = new Set<string>(COPIED_TABLES);
+    const foreign = names.filter((n) => !ours.has(n) && !OUR_DERIVED_TABLES.test(n));
+    if (foreign.length) throw new CopyRefused(`the target database is not empty: it holds other tables (${foreign.slice(0, 5).join(', ')}); copy into a new, empty database`);
+    for (const table of names.filter((n) => ours.has(n))) {
+      const { rows: [row] } = await client.query<{ n: string }>(`select count(*) as n from "${table}"`);
+      if (Number(row!.n) > 0) throw new CopyRefused(`the target database is not empty: ${table} has ${row!.n} row(s); copy into a new, empty database`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+/** Tables our migrations make besides the copied ones: the migrator's own and what triggers keep. */
+const OUR_DERIVED_TABLES = /^(kysely_migration|kysely_migration_lock|sheet_counts|sheet_tokens|sheet_token_vocabulary|sheet_token_vocab)$/;
+
 export async function copySqliteToPostgres(opts: { dataDir: string; postgresUrl: string; onProgress?: (p: CopyProgress) => void }): Promise<CopyResult[]> {
+  await refuseUnlessEmpty(opts.postgresUrl);
   // Both at this version's schema first: the source may have been written by an older release.
   const source = await openDatabase({ dataDir: opts.dataDir });
   await source.close();
