@@ -66,6 +66,8 @@ for (const dialect of dialects()) {
       await post('/v1/stats?action=worktime', { hours: 2.5, project: 'rocket', description: 'pairing | review', date: '2026-11-20' });
       await post('/v1/spark?action=create', { name: 'Shout', prompt: 'Uppercase: {{content}}' });
       await post('/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['sheet.created'], name: 'ci' });
+      const off = await post('/v1/webhooks', { url: 'https://hooks.example.com/off', events: ['*'] });
+      await s.c.webhooks.disable((await s.c.db.selectFrom('webhooks').select('user_id').where('id', '=', off.webhook.id).executeTakeFirstOrThrow()).user_id, off.webhook.id, 'failing');
       zip = await download(s, key);
     });
     after(() => s.close());
@@ -74,7 +76,7 @@ for (const dialect of dialects()) {
       const files = unzipSync(zip);
       const manifest = JSON.parse(strFromU8(files['manifest.json']!));
       assert.equal(manifest.format, 'sheet-workspace-account-export');
-      assert.deepEqual(manifest.counts, { sheets: 4, revisions: 3, sessions: 1, handovers: 1, solutions: 1, snippets: 1, todos: 3, work_logs: 1, sparks: 1, webhooks: 1 });
+      assert.deepEqual(manifest.counts, { sheets: 4, revisions: 3, sessions: 1, handovers: 1, solutions: 1, snippets: 1, todos: 3, work_logs: 1, sparks: 1, webhooks: 2 });
       const lines = strFromU8(files['records/sheets.jsonl']!).trim().split('\n').map((l) => JSON.parse(l));
       assert.deepEqual(lines.find((l) => l.sheet.id === ids.plan).revisions.map((r: { version: number }) => r.version), [1, 2]);
       assert.ok(!strFromU8(files['records/webhooks.json']!).includes('whsec_'), 'webhook secrets never leave');
@@ -119,7 +121,10 @@ for (const dialect of dialects()) {
       const stats = (await list(k2, '/v1/stats')).stats;
       assert.equal(stats.worktime.total_hours, 2.5);
       const hooks = (await list(k2, '/v1/webhooks')).webhooks;
-      assert.deepEqual(hooks.map((h: any) => [h.url, h.events, h.name]), [['https://hooks.example.com/x', ['sheet.created'], 'ci']]);
+      assert.deepEqual(hooks.map((h: any) => [h.url, h.events, h.name, h.status]).sort(), [
+        ['https://hooks.example.com/off', ['*'], null, 'disabled'],
+        ['https://hooks.example.com/x', ['sheet.created'], 'ci', 'enabled'],
+      ]);
     });
 
     it('refuses a file that is not an export and creates no account', async () => {

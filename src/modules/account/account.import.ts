@@ -161,6 +161,7 @@ export function createAccountImport(deps: {
     const madeWebhooks: { id: string; url: string; secret: string }[] = [];
     for (const w of data.webhooks) {
       const made = await webhooks.create(userId, account.plan, { url: w.url, events: w.events, name: orUndefined(w.name) });
+      if (w.status === 'disabled') await webhooks.disable(userId, made.id, 'disabled in the account this one was imported from; enable it to receive events');
       madeWebhooks.push({ id: made.id, url: made.url, secret: made.secret });
     }
     return { user_id: userId, api_key: account.api_key, webhooks: madeWebhooks };

@@ -114,6 +114,14 @@ export function createWebhooksService(deps: {
       });
     },
 
+    /** Stops a webhook's new deliveries with a reason shown to its owner (an imported webhook that was disabled where it came from). */
+    async disable(userId: string, id: string, reason: string) {
+      const row = await owned(userId, id);
+      const patch = { status: 'disabled' as const, disabled_at: clock.now().toISOString(), disabled_reason: reason };
+      await repo.update(id, patch);
+      return toWebhookView({ ...row, ...patch });
+    },
+
     /** Re-enables a disabled webhook: new events flow again; deliveries stopped by the disable stay stopped (redeliver them one by one). */
     async enable(userId: string, plan: Plan, id: string) {
       const row = await owned(userId, id);
