@@ -22,6 +22,7 @@ import { createSessionsRepo } from './modules/sessions/sessions.repo.js';
 import { createSessionsService } from './modules/sessions/sessions.service.js';
 import { createBriefingService } from './modules/briefing/briefing.service.js';
 import { createAccountExport } from './modules/account/account.export.js';
+import { createAccountImport } from './modules/account/account.import.js';
 import { createAccountRepo } from './modules/account/account.repo.js';
 import pkg from '../package.json' with { type: 'json' };
 import { createSparksRepo } from './modules/sparks/sparks.repo.js';
@@ -79,7 +80,8 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   });
   const stats = createStatsService({ repo: createStatsRepo(db), clock });
   const exports = createExportsService({ repo: createExportsRepo(db), sheets, outbox, tx, clock });
-  const accountExport = createAccountExport({ repo: createAccountRepo(db), serviceVersion: pkg.version, now: () => clock.now() });
+  const accountRepo = createAccountRepo(db);
+  const accountExport = createAccountExport({ repo: accountRepo, serviceVersion: pkg.version, now: () => clock.now() });
   const consoleSessions = createConsoleSessionsService({ repo: createConsoleSessionsRepo(db), apiKeys, clock });
   const oauthRepo = createOAuthRepo(db);
   const oauthClients = createOAuthClients({ repo: oauthRepo, clock, client: oauthHttpClient(config.webhooks) });
@@ -113,6 +115,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     stats,
     exports,
     accountExport,
+    accountImport: createAccountImport({ accounts, apiKeys, sheets, sessions, knowledge, todos, stats, sparks, webhooks, repo: accountRepo }),
     consoleSessions,
     oauth,
     oauthClients,

@@ -2,8 +2,6 @@ import fs from 'node:fs';
 import { loadConfig } from '../config.js';
 import { createContainer } from '../container.js';
 import { AppError } from '../errors.js';
-import { createAccountImport } from '../modules/account/account.import.js';
-import { createAccountRepo } from '../modules/account/account.repo.js';
 
 /** `npm run cli -- users import <zip> --name <name>`: a new account holding everything an account export holds. */
 export async function runUsersImport(file: string, o: { name: string; plan?: string; json?: boolean }): Promise<void> {
@@ -17,8 +15,7 @@ export async function runUsersImport(file: string, o: { name: string; plan?: str
   }
   const c = await createContainer(loadConfig());
   try {
-    const importAccount = createAccountImport({ ...c, repo: createAccountRepo(c.db) });
-    const r = await importAccount(zip, o.name, o.plan);
+    const r = await c.accountImport(zip, o.name, o.plan);
     const out = r.webhooks.length ? r : { user_id: r.user_id, api_key: r.api_key };
     const hooks = r.webhooks.map((w) => `\nwebhook ${w.id} ${w.url}: new signing secret ${w.secret}`).join('');
     process.stdout.write(o.json ? `${JSON.stringify(out)}\n` : `Imported into ${r.user_id}. API key, shown once:\n${r.api_key}${hooks}\n`);

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import pkg from '../../package.json' with { type: 'json' };
 
 /** Where a newcomer goes from the service root; paths, so they hold behind any proxy. */
-export const LINKS = {
+const LINKS = {
   console: '/console',
   playground: '/playground',
   openapi: '/v1/openapi.json',
@@ -15,9 +15,8 @@ export const LINKS = {
  * anything else gets the links as JSON.
  */
 export function registerLanding(app: FastifyInstance): void {
-  const handler = async (req: { headers: Record<string, string | string[] | undefined> }, reply: { redirect: (url: string, code?: number) => unknown }) => {
-    const accept = String(req.headers.accept ?? '');
-    if (/\btext\/html\b/.test(accept)) return reply.redirect(LINKS.console, 302);
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (/\btext\/html\b/.test(req.headers.accept ?? '')) return reply.redirect(LINKS.console, 302);
     return {
       success: true,
       name: 'Sheet Workspace',
@@ -27,6 +26,6 @@ export function registerLanding(app: FastifyInstance): void {
       docs: 'README.md (first hour) and docs/ in the source tree; docs/api.md lists every route',
     };
   };
-  app.get('/', { schema: { hide: true } }, handler as never);
-  app.get('/v1', { schema: { hide: true } }, handler as never);
+  app.get('/', { schema: { hide: true } }, handler);
+  app.get('/v1', { schema: { hide: true } }, handler);
 }

@@ -68,10 +68,10 @@ export function createAccountExport(deps: { repo: AccountRepo; serviceVersion: s
     counts.sheets = 0;
     counts.revisions = 0;
     for await (const rows of sheetPages(userId)) {
-      const revisions = await repo.revisionsOf(rows.map((r) => r.id));
+      const revisions = new Map<string, Awaited<ReturnType<AccountRepo['revisionsOf']>>>();
+      for (const r of await repo.revisionsOf(rows.map((row) => row.id))) revisions.set(r.sheet_id, [...(revisions.get(r.sheet_id) ?? []), r]);
       for (const row of rows) {
-        const kept = revisions
-          .filter((r) => r.sheet_id === row.id)
+        const kept = (revisions.get(row.id) ?? [])
           .map((r) => ({ version: r.version, title: r.title, content: JSON.parse(unpackContent(r.content)), folder: r.folder, tags: JSON.parse(r.tags), updatedAt: r.updated_at, actor: r.actor }));
         sheetsJsonl.push(strToU8(`${JSON.stringify({ sheet: toSheetView(row), revisions: kept })}\n`));
         counts.sheets++;

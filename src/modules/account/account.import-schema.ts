@@ -6,6 +6,7 @@ import { SyncTodoItem } from '../todos/todos.schemas.js';
 import { WorktimeBody } from '../stats/stats.schemas.js';
 import { CreateSparkBody } from '../sparks/sparks.schemas.js';
 import { CreateWebhookBody } from '../webhooks/webhooks.schemas.js';
+import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION } from './account.export.js';
 
 /**
  * What `users import` accepts: the records of an account export, each checked by the same schema that
@@ -33,7 +34,7 @@ export const ImportedWorkLog = WorktimeBody.extend({ project: z.string().trim().
 export const ImportedSpark = CreateSparkBody;
 export const ImportedWebhook = CreateWebhookBody.extend({ name: z.string().trim().max(200).nullable().optional(), status: z.enum(['enabled', 'disabled']) });
 export const ImportedManifest = z.object({
-  format: z.literal('sheet-workspace-account-export'),
-  format_version: z.literal(1),
+  format: z.literal(EXPORT_FORMAT),
+  format_version: z.literal(EXPORT_FORMAT_VERSION),
   account: z.object({ plan: z.enum(['free', 'pro', 'business']) }),
 });
