@@ -60,7 +60,7 @@ for (const dialect of dialects()) {
       const known = new Set(['title', 'content', 'folder', 'tags', 'expected_version', 'idempotency_key', 'todos', 'project', 'id', 'status', 'priority', 'activeForm', 'content']);
       const name = fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !known.has(k) && !k.includes('\u0000') && k !== '__proto__');
       await fc.assert(
-        fc.asyncProperty(name, fc.jsonValue(), fc.boolean(), async (k, v, nested) => {
+        fc.asyncProperty(name, fc.jsonValue({ depthSize: 'small', stringUnit: 'grapheme-ascii' }), fc.boolean(), async (k, v, nested) => {
           const res = nested
             ? await s.req('POST', '/v1/todos', { key, body: { project: 'fuzz', todos: [{ content: 'x', status: 'pending', [k]: v }] } })
             : await s.req('POST', '/v1/sheets', { key, body: { title: 'fuzz', [k]: v } });
@@ -72,6 +72,19 @@ for (const dialect of dialects()) {
       );
       assert.equal((await s.req('GET', '/v1/todos?project=fuzz', { key })).body.todos.length, 0);
       assert.equal((await s.req('GET', '/v1/sheets?q=fuzz', { key })).body.total, 0);
+    });
+
+    test('fuzz: any undeclared MCP argument is named and nothing is stored', async () => {
+      const declared = new Set(['title', 'content', 'folder', 'tags', 'idempotency_key']);
+      const name = fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !declared.has(k) && !k.includes('\u0000') && k !== '__proto__');
+      await fc.assert(
+        fc.asyncProperty(name, fc.jsonValue({ depthSize: 'small', stringUnit: 'grapheme-ascii' }), async (k, v) => {
+          const r = await mcp.callTool({ name: 'create_sheet', arguments: { title: 'mcp-fuzz', [k]: v } });
+          assert.ok(toolError(r, 400, 'invalid_request').error.includes(`unknown argument '${k}'`));
+        }),
+        { numRuns: 30 },
+      );
+      assert.equal((await s.req('GET', '/v1/sheets?q=mcp-fuzz', { key })).body.total, 0);
     });
 
     test('MCP tools refuse unknown arguments the same way', async () => {
