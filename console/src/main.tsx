@@ -13,13 +13,8 @@ import { WebhooksPage } from './pages/Webhooks.tsx';
 import { SparksPage } from './pages/Sparks.tsx';
 import { StatsPage } from './pages/Stats.tsx';
 import { SearchDialog } from './search.tsx';
+import type { Me } from './types.ts';
 import './style.css';
-
-export interface Me {
-  user_id: string;
-  name?: string;
-  plan: 'free' | 'pro' | 'business';
-}
 
 /** The work first, settings last. */
 const WORK_PAGES = [

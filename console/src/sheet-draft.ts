@@ -1,4 +1,4 @@
-import type { Sheet } from './pages/Sheets.tsx';
+import type { Sheet } from './types.ts';
 
 /** What the person edits: text fields as typed, content by column key (a missing key is a removed column). */
 export interface Draft {

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, download, path, useLoad, when } from '../api.ts';
 import { Badge, Confirm, Notice, ShownOnce } from '../components.tsx';
-import type { Me } from '../main.tsx';
+import type { Me } from '../types.ts';
 
 interface ApiKey { id: string; name: string; prefix: string; status: 'active' | 'disabled'; created_at: string; last_used_at: string | null }
 export function AccountPage({ me }: { me: Me }) {

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, path, useLoad, when } from '../api.ts';
 import { Confirm, Notice } from '../components.tsx';
 import { columnOrder } from '../sheet-draft.ts';
-import type { Sheet } from './Sheets.tsx';
+import type { Sheet } from '../types.ts';
 
 interface Actor { type: 'api_key' | 'console' | 'oauth_client'; name: string | null }
 interface Summary { version: number; title: string; changes: string[]; updatedAt: string; actor: Actor | null }

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { api, path, useLoad, when } from '../api.ts';
 import { Notice } from '../components.tsx';
 import { useLive } from '../live.ts';
-import { SheetBody, type Sheet } from './Sheets.tsx';
+import { SheetBody } from '../sheet-body.tsx';
+import type { Sheet } from '../types.ts';
 
 interface Session { id: string; title: string; summary: string; project: string | null; tags: string[]; files_changed: string[]; createdAt: string }
 

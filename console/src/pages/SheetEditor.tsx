@@ -4,7 +4,7 @@ import { Confirm, Notice } from '../components.tsx';
 import { useLive } from '../live.ts';
 import { RichText } from '../rich-text.tsx';
 import { columnOrder, draftOf, isDirty, mergeRemote, patchOf, type Draft } from '../sheet-draft.ts';
-import type { Sheet } from './Sheets.tsx';
+import type { Sheet } from '../types.ts';
 
 const FORMATS = ['markdown', 'html', 'txt', 'json'] as const;
 const AUTOSAVE_MS = 2000;

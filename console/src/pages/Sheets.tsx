@@ -1,21 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api, useLoad, when } from '../api.ts';
-import { Notice, SafeHtml } from '../components.tsx';
+import { Notice } from '../components.tsx';
 import { useLive } from '../live.ts';
 import { Revisions } from './Revisions.tsx';
 import { SheetEditor } from './SheetEditor.tsx';
-
-export interface Sheet { id: string; title: string; content: Record<string, string>; folder: string | null; tags: string[]; createdAt: string; updatedAt: string; trashedAt: string | null; version: number }
-
-/** Columns in numeric order, each rendered through the sanitizer. */
-export function SheetBody({ sheet }: { sheet: Sheet }) {
-  const keys = Object.keys(sheet.content).sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)));
-  return (
-    <div class="columns">
-      {keys.map((k) => <SafeHtml key={k} class="column rendered" html={sheet.content[k]} />)}
-    </div>
-  );
-}
+import type { Sheet } from '../types.ts';
 
 export function SheetsPage({ sheetId, sub }: { sheetId?: string; sub?: string }) {
   const [q, setQ] = useState('');

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, path, useLoad } from '../api.ts';
 import { CopyButton, Notice } from '../components.tsx';
 import { columnOrder } from '../sheet-draft.ts';
-import type { Sheet } from './Sheets.tsx';
+import type { Sheet } from '../types.ts';
 
 interface Spark { id: string; name: string; description: string; category: string; type: 'public' | 'user'; requires_ai: boolean }
 interface Result { spark: string; sheet: string; column: string; text: string }

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, path, useLoad, when } from '../api.ts';
 import { Badge, Confirm, Notice, ShownOnce } from '../components.tsx';
 import { EVENT_NAMES } from '../events.ts';
-import type { Me } from '../main.tsx';
+import type { Me } from '../types.ts';
 
 interface Webhook { id: string; url: string; events: string[]; name: string | null; status: 'enabled' | 'disabled'; created_at: string; disabled_at: string | null; disabled_reason?: string | null }
 interface Attempt { attempted_at: string; status_code: number | null; duration_ms: number; error: string | null }

@@ -1,0 +1,9 @@
+/** Shapes the console reads from the API, shared by the shell and its pages (kept apart so no page imports main.tsx or another page). */
+
+export interface Me {
+  user_id: string;
+  name?: string;
+  plan: 'free' | 'pro' | 'business';
+}
+
+export interface Sheet { id: string; title: string; content: Record<string, string>; folder: string | null; tags: string[]; createdAt: string; updatedAt: string; trashedAt: string | null; version: number }
