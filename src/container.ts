@@ -34,14 +34,14 @@ import { createTodosRepo } from './modules/todos/todos.repo.js';
 import { createTodosService } from './modules/todos/todos.service.js';
 import { createIdempotencyRepo } from './modules/idempotency/idempotency.repo.js';
 import { createIdempotencyService } from './modules/idempotency/idempotency.service.js';
-import { createSecretBox, loadServerKey } from './webhooks/secrets.js';
+import { createSecretBox, loadServerKey } from './webhook-delivery/secrets.js';
 import { createWebhooksRepo } from './modules/webhooks/webhooks.repo.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 import { createEventsService } from './modules/events/events.service.js';
 import { createOAuthClients, oauthHttpClient } from './modules/oauth/oauth.clients.js';
 import { createOAuthRepo } from './modules/oauth/oauth.repo.js';
 import { createOAuthService } from './modules/oauth/oauth.service.js';
-import { createDeliveryEngine } from './webhooks/delivery.js';
+import { createDeliveryEngine } from './webhook-delivery/delivery.js';
 import { countPendingDeliveries, createMetrics } from './ops/metrics.js';
 import { openRedis } from './ops/redis.js';
 

@@ -5,7 +5,7 @@ import { loadConfig } from './config.js';
 import { createContainer } from './container.js';
 import { IDLE_COLLECT_MS, startIdleCollector } from './lib/idle-gc.js';
 import { loggerOptions, startBanner, urlHost } from './logging.js';
-import { startContainerNotifier, startContainerWorker } from './webhooks/start.js';
+import { startContainerNotifier, startContainerWorker } from './webhook-delivery/start.js';
 
 export type ServeMode = 'all' | 'api' | 'worker';
 

@@ -5,8 +5,8 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/db/index.js';
-import { loadServerKey } from '../src/webhooks/secrets.js';
-import { createSecretBox } from '../src/webhooks/secrets.js';
+import { loadServerKey } from '../src/webhook-delivery/secrets.js';
+import { createSecretBox } from '../src/webhook-delivery/secrets.js';
 import { createPgDatabase, startServer, type TestServer } from './helpers.js';
 
 // Issue 35.5: an instance that outgrew SQLite moves to PostgreSQL with every row, key and secret intact.

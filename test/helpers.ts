@@ -10,7 +10,7 @@ import type { Clock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { createContainer, type Container } from '../src/container.js';
 import type { Dialect } from '../src/db/types.js';
-import { startContainerWorker, type WebhookWorker, type WorkerOptions } from '../src/webhooks/start.js';
+import { startContainerWorker, type WebhookWorker, type WorkerOptions } from '../src/webhook-delivery/start.js';
 
 /** SQLite always; PostgreSQL too when TEST_POSTGRES_URL names a server (CI sets it). */
 export function dialects(): Dialect[] {

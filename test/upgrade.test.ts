@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { verify } from '@octokit/webhooks-methods';
-import { startContainerWorker } from '../src/webhooks/start.js';
+import { startContainerWorker } from '../src/webhook-delivery/start.js';
 import { dialects, expect200, type TestServer } from './helpers.js';
 import { fixtureCommits, readManifest, startUpgraded, type UpgradeManifest } from './upgrade-fixtures.js';
 import { startReceiver } from './webhooks-helpers.js';

@@ -4,7 +4,7 @@ import { dialects, startServer, type TestServer } from './helpers.js';
 import { startReceiver, testPki, type Receiver } from './webhooks-helpers.js';
 import tls from 'node:tls';
 import { request } from 'undici';
-import { addressRange, createWebhookDispatcher, isPublicUnicast } from '../src/webhooks/ssrf-dispatcher.js';
+import { addressRange, createWebhookDispatcher, isPublicUnicast } from '../src/webhook-delivery/ssrf-dispatcher.js';
 
 describe('webhook dispatcher TLS', () => {
   it('shares one TLS context among its connections, with or without extra CAs (not one built per connection)', async (t) => {

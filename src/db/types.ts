@@ -258,7 +258,7 @@ export interface WebhooksTable {
   /** JSON array of event names, or ["*"]. */
   events: string;
   name: string | null;
-  /** The whsec_ secret, AES-256-GCM encrypted with the server key (src/webhooks/secrets.ts). */
+  /** The whsec_ secret, AES-256-GCM encrypted with the server key (src/webhook-delivery/secrets.ts). */
   secret_enc: string;
   status: 'enabled' | 'disabled';
   created_at: string;

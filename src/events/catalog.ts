@@ -5,7 +5,7 @@
  * How an event reaches a webhook: a service calls `outbox.emit(trx, ...)`
  * inside the transaction of the change, so the outbox row commits (or rolls
  * back) with it. After commit the outbox wakes the delivery worker
- * (src/webhooks/), which turns the row into one delivery per subscribed,
+ * (src/webhook-delivery/), which turns the row into one delivery per subscribed,
  * enabled webhook of the event's owner and sends it.
  */
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock.js';
-import type { SecretBox } from '../../webhooks/secrets.js';
+import type { SecretBox } from '../../webhook-delivery/secrets.js';
 import { AppError, invalid } from '../../errors.js';
 import type { AuthContext } from '../api-keys/api-keys.service.js';
 import type { IdempotencyOwner, IdempotencyRepo } from './idempotency.repo.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { OAuthClientsTable } from '../../db/types.js';
 import { describeBadText, findBadText } from '../../lib/bad-text.js';
-import { createGuardedClient, type GuardedClient } from '../../webhooks/guarded-client.js';
+import { createGuardedClient, type GuardedClient } from '../../webhook-delivery/guarded-client.js';
 import { OAuthError } from './oauth.errors.js';
 import { DOCUMENT_TIMEOUT_MS, createMetadataFetcher } from './oauth.metadata.js';
 import type { OAuthRepo } from './oauth.repo.js';

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { GuardedClient } from '../../webhooks/guarded-client.js';
+import type { GuardedClient } from '../../webhook-delivery/guarded-client.js';
 import { OAuthError } from './oauth.errors.js';
 
 /** Client ID metadata documents: how much we read and how long we wait. */
