@@ -64,9 +64,6 @@ interface Entry {
 export const ARGUMENTS_LIMIT = 1024 * 1024;
 const TOO_LARGE = 'Request body is larger than the 1 MiB limit';
 
-/** `has_more` for an offset page, so a list never truncates silently. */
-export const hasMore = (total: number, offset: number | undefined, returned: number) => (offset ?? 0) + returned < total;
-
 /** A REST error body plus its HTTP status, as the text of a tool error. */
 export function errorResult(code: AppErrorCode, message: string, extra?: Record<string, unknown>): CallToolResult {
   const body = { success: false, error: message, code, status: CODE_TO_STATUS[code], ...extra };

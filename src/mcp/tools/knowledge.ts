@@ -11,9 +11,9 @@ import {
   ListKnowledgeResponse,
   UpdateKnowledgeBody,
 } from '../../modules/knowledge/knowledge.schemas.js';
+import { McpPage } from '../paging.js';
 import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
 import { expectedVersionField, expectedVersions } from '../../http/preconditions.js';
-import { McpPage } from './sheets.js';
 
 const EntryId = IdParams.shape.id.describe('Knowledge entry id: sol_... (solution) or snp_... (snippet).');
 /** What search_knowledge shows of each entry (plus snippet with q); get_knowledge has all its fields. */

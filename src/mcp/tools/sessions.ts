@@ -14,9 +14,8 @@ import {
   UpdateSessionBody,
   UpsertSessionResponse,
 } from '../../modules/sessions/sessions.schemas.js';
-import { NextPage, paged } from '../paging.js';
+import { McpPage, NextPage, paged } from '../paging.js';
 import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
-import { McpPage } from './sheets.js';
 
 /** What list_sessions shows of each session (plus snippet with q); get_session has the whole summary. */
 export const COMPACT_SESSION_FIELDS = ['title', 'project', 'tags', 'createdAt'];

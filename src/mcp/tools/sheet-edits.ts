@@ -13,7 +13,8 @@ import {
   RevisionResponse,
   SheetResponse,
 } from '../../modules/sheets/sheets.schemas.js';
-import { ADDITIVE, READ_ONLY, hasMore, type ToolRegistry } from '../tool.js';
+import { hasMore } from '../paging.js';
+import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
 
 const SheetId = IdParams.shape.id.describe('Sheet id, e.g. sht_01j...');
 const Version = z.number({ error: 'version must be a positive integer' }).int({ error: 'version must be a positive integer' }).min(1, { error: 'version must be a positive integer' });

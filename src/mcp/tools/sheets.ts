@@ -12,19 +12,9 @@ import {
   TrashSheetResponse,
   UpdateSheetBody,
 } from '../../modules/sheets/sheets.schemas.js';
-import { NextPage, paged } from '../paging.js';
+import { McpPage, NextPage, paged } from '../paging.js';
 import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
 import { registerSheetEditTools } from './sheet-edits.js';
-
-/**
- * REST's query strings carry numbers and booleans as text; tool arguments are typed JSON. Every way a
- * value can be wrong (a string, 1.5, -1, more than queryInt's 9 digits) gets REST's one message.
- */
-const mcpInt = (name: string) => {
-  const error = `${name} must be a non-negative integer`;
-  return z.number({ error }).int({ error }).min(0, { error }).max(999_999_999, { error }).optional();
-};
-export const McpPage = { limit: mcpInt('limit'), offset: mcpInt('offset') };
 
 const SheetId = IdParams.shape.id.describe('Sheet id, e.g. sht_01j...');
 /** What list_sheets and search_sheets show of each sheet (plus snippet with q): never its content. */

@@ -12,8 +12,8 @@ import {
   ListWebhooksResponse,
   WebhookResponse,
 } from '../../modules/webhooks/webhooks.schemas.js';
-import { READ_ONLY, hasMore, type ToolRegistry } from '../tool.js';
-import { McpPage } from './sheets.js';
+import { McpPage, hasMore } from '../paging.js';
+import { READ_ONLY, type ToolRegistry } from '../tool.js';
 
 const WebhookId = IdParams.shape.id.describe('Webhook id, e.g. wh_01j...');
 const SENDS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
