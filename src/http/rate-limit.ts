@@ -2,12 +2,10 @@ import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import type { Plan } from '../modules/accounts/accounts.repo.js';
+import { PLAN_LIMITS } from '../modules/accounts/plans.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { RedisHandle } from '../ops/redis.js';
 
-/** Requests per minute per account, all of its keys together (spec: Limits). */
-export const PLAN_LIMITS: Record<Plan, number> = { free: 30, pro: 100, business: 1000 };
 export const WINDOW_MS = 60_000;
 
 export interface RateLimits {
