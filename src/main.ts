@@ -11,7 +11,7 @@ program.command('api').description('Serve the API without the webhook worker').a
 program
   .command('mcp')
   .description('MCP server on stdio for SHEET_WORKSPACE_API_KEY (local database, or SHEET_WORKSPACE_URL to use a running server)')
-  .action(async () => (await import('./mcp/stdio.js')).runStdioMcp());
+  .action(async () => (await import('./cli/mcp-stdio.js')).runStdioMcp());
 
 program
   .command('copy-to-postgres')

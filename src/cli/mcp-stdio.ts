@@ -4,8 +4,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createContainer } from '../container.js';
-import { MCP_PATH } from './http.js';
-import { createMcpServer } from './server.js';
+import { MCP_PATH } from '../mcp/http.js';
+import { createMcpServer } from '../mcp/server.js';
 
 /**
  * `sheet-workspace mcp`: MCP over stdin/stdout for one API key (SHEET_WORKSPACE_API_KEY).
