@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { manualClock } from '../src/clock.js';
 import { assertError, dialects, startServer, type Res, type TestServer } from './helpers.js';
-import { SCOPES } from '../src/modules/api-keys/scopes.js';
+import { SCOPES } from '../src/auth/scopes.js';
 import { dbEnv, httpClient, stdioClient } from './mcp-helpers.js';
 
 function assertScopeError(res: Res, required: string) {

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
-import type { ApiKeysService, AuthContext } from '../modules/api-keys/api-keys.service.js';
+import type { ApiKeysService } from '../modules/api-keys/api-keys.service.js';
+import type { AuthContext } from '../auth/context.js';
 import type { ConsoleCookieAuth } from '../modules/console/console.cookie.js';
-import { requireScopes, requiredScopes } from '../modules/api-keys/scopes.js';
-import { takePlanCount } from './hot-path.js';
+import { requireScopes, requiredScopes } from '../auth/scopes.js';
 
 /** Another kind of Bearer credential (OAuth access tokens), recognised by its form before API keys are tried. */
 export interface BearerAuth {
@@ -36,12 +36,11 @@ export function requireApiKey(scope: FastifyInstance, apiKeys: ApiKeysService, c
       if (limits && err instanceof AppError && err.code === 'unauthorized') await limits.authFailure(req, reply);
       throw err;
     }
-    const counted = takePlanCount(req.raw);
-    if (!counted) await limits?.account(req, reply);
-    else {
-      reply.headers(counted.headers);
-      if (counted.refusal) throw counted.refusal;
-    }
+    if (!limits) throw new AppError('unavailable', 'Rate limits are not set up on this server, so requests are refused rather than served unlimited');
+    // Counted once per request: a hot route that handed this request on has counted it already.
+    const counted = await limits.countRequest(req.raw, req.auth);
+    reply.headers(counted.headers);
+    if (counted.refusal) throw counted.refusal;
     // One table for every /v1 route (by path prefix and method); MCP checks each tool instead.
     requireScopes(req.auth.scopes, requiredScopes(req.method, req.routeOptions.url, (req.query as Record<string, unknown> | undefined)?.action));
   });

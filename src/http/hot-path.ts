@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyServerFactory } from 'fastify';
 import type { Logger } from 'pino';
 import type { Metrics } from '../ops/metrics.js';
-import type { AuthContext } from '../modules/api-keys/api-keys.service.js';
+import type { AuthContext } from '../auth/context.js';
 import type { RateLimits } from './rate-limit.js';
 
 /**

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+// Moved to src/lib/schema-fields.ts (issue 32); this re-export goes once no file imports them from here.
+export { IdParams, Tags, Timestamp, queryBool, queryInt } from '../lib/schema-fields.js';
+
 /** Shapes shared by every module's routes. */
 export const ErrorResponse = z
   .object({
@@ -40,18 +43,3 @@ export function responses<T extends z.ZodType>(ok: T, ...statuses: ErrorStatus[]
   for (const s of all) map[s] = described(s);
   return map as { 200: T } & Record<number, z.ZodType>;
 }
-
-export const IdParams = z.object({ id: z.string().min(1).max(100) });
-
-/** Non-negative integer query value; rejects "-1", "1.5", "abc" with a 400 naming the field. */
-export const queryInt = (name: string) =>
-  z
-    .string()
-    .regex(/^\d{1,9}$/, `${name} must be a non-negative integer`)
-    .transform(Number);
-
-export const Timestamp = z.string().describe('ISO 8601 UTC timestamp');
-export const Tags = z.array(z.string().max(100)).max(100);
-
-export const queryBool = (name: string) =>
-  z.enum(['true', 'false', '1', '0'], { error: `${name} must be true or false` }).transform((v) => v === 'true' || v === '1');

@@ -1,5 +1,6 @@
 import type { ZApp } from '../../http/types.js';
-import { IdParams, responses } from '../../http/schemas.js';
+import { IdParams } from '../../lib/schema-fields.js';
+import { responses } from '../../http/schemas.js';
 import type { ApiKeysService } from './api-keys.service.js';
 import { CreateApiKeyBody, CreateApiKeyResponse, DisableApiKeyResponse, ListApiKeysResponse } from './api-keys.schemas.js';
 

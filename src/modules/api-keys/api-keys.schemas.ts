@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Timestamp } from '../../http/schemas.js';
-import { FULL_ACCESS, SCOPES } from './scopes.js';
+import { Timestamp } from '../../lib/schema-fields.js';
+import { FULL_ACCESS, SCOPES } from '../../auth/scopes.js';
 
 export const ScopeName = z.enum([FULL_ACCESS, ...SCOPES]);
 

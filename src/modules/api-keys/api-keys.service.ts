@@ -3,25 +3,14 @@ import type { Clock } from '../../clock.js';
 import type { ApiKeysTable, Executor } from '../../db/types.js';
 import { AppError, forbidden, invalid, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { Plan } from '../accounts/accounts.repo.js';
 import type { ApiKeysRepo } from './api-keys.repo.js';
 import { approverEnded } from './approver.js';
-import { FULL_ACCESS, firstMissing, insufficientScope } from './scopes.js';
+import type { AuthContext } from '../../auth/context.js';
+import { FULL_ACCESS, firstMissing, insufficientScope } from '../../auth/scopes.js';
 import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 
-export interface AuthContext {
-  userId: string;
-  plan: Plan;
-  keyId: string;
-  /** What this credential may do (src/modules/api-keys/scopes.ts); absent or ["*"]: everything. */
-  scopes?: readonly string[];
-  /** Who is writing, as sheet revisions name it (every credential sets it when it authenticates). */
-  actor: { type: 'api_key' | 'console' | 'oauth_client'; id: string | null; name: string | null };
-  /** When this credential stops working (ISO 8601); absent: never. Keys it creates expire no later. */
-  expiresAt?: string;
-  /** The OAuth grant this credential rests on (an access token's, or a key's made under one): keys it creates end with it. */
-  grantId?: string;
-}
+// Moved to src/auth/context.ts (issue 32); this re-export goes once no file imports it from here.
+export type { AuthContext };
 
 export interface NewKeyOptions {
   scopes?: string[];

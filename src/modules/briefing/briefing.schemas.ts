@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from '../../http/schemas.js';
+import { Timestamp } from '../../lib/schema-fields.js';
 import { TODO_PRIORITIES, TODO_STATUSES } from '../todos/todos.schemas.js';
 
 export const BRIEFING_MAX_CHARS = 10_000;

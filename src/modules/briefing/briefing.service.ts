@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.js';
-import { hasScope, type Granted } from '../api-keys/scopes.js';
+import { hasScope, type Granted } from '../../auth/scopes.js';
 import type { SessionsService } from '../sessions/sessions.service.js';
 import type { TodosRepo } from '../todos/todos.repo.js';
 import { OPEN_STATUSES } from '../todos/todos.service.js';

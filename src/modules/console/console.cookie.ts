@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
-import type { AuthContext } from '../api-keys/api-keys.service.js';
+import type { AuthContext } from '../../auth/context.js';
 import type { ConsoleSessionsService } from './console.service.js';
 
 /**

@@ -2,9 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { ApiKeysService, AuthContext } from '../api-keys/api-keys.service.js';
+import type { ApiKeysService } from '../api-keys/api-keys.service.js';
+import type { AuthContext } from '../../auth/context.js';
 import type { ConsoleSessionsRepo } from './console.repo.js';
-import { FULL_ACCESS, hasScope } from '../api-keys/scopes.js';
+import { FULL_ACCESS, hasScope } from '../../auth/scopes.js';
 
 /** A console sign-in lasts 12 hours, then the API key must be entered again. */
 export const CONSOLE_SESSION_TTL_MS = 12 * 3600 * 1000;

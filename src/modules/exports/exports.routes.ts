@@ -1,6 +1,7 @@
 import type { ZApp } from '../../http/types.js';
 import { requestOrigin } from '../../http/origin.js';
-import { IdParams, responses } from '../../http/schemas.js';
+import { IdParams } from '../../lib/schema-fields.js';
+import { responses } from '../../http/schemas.js';
 import { contentDisposition } from './exports.render.js';
 import { CreateExportBody, CreateExportResponse, ExportParams, ExportTokenParams, ListExportsResponse, RevokeExportResponse } from './exports.schemas.js';
 import { EXPORT_PATH, type ExportsService } from './exports.service.js';

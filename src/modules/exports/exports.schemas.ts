@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from '../../http/schemas.js';
+import { Timestamp } from '../../lib/schema-fields.js';
 
 export const EXPORT_FORMATS = ['markdown', 'html', 'txt', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

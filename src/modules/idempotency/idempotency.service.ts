@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { SecretBox } from '../../webhook-delivery/secrets.js';
 import { AppError, invalid } from '../../errors.js';
-import type { AuthContext } from '../api-keys/api-keys.service.js';
+import type { AuthContext } from '../../auth/context.js';
 import type { IdempotencyOwner, IdempotencyRepo } from './idempotency.repo.js';
 
 export type { IdempotencyOwner };

@@ -1,7 +1,9 @@
 import type { ZApp } from '../../http/types.js';
-import { IdParams, responses } from '../../http/schemas.js';
+import { IdParams } from '../../lib/schema-fields.js';
+import { responses } from '../../http/schemas.js';
 import { z } from 'zod';
-import { IfMatchHeaders, IfNoneMatchHeaders, NotModifiedResponse, etagOf, expectedVersions, notModified, sendNotModified } from '../../http/preconditions.js';
+import { IfMatchHeaders, IfNoneMatchHeaders, NotModifiedResponse, etagOf, notModified, sendNotModified } from '../../http/preconditions.js';
+import { expectedVersions } from '../../auth/expected-versions.js';
 import type { KnowledgeEntry, KnowledgeService } from './knowledge.service.js';
 import {
   CreateKnowledgeBody,

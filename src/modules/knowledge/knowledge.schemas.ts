@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { Tags, Timestamp, queryInt } from '../../http/schemas.js';
-import { expectedVersionField } from '../../http/preconditions.js';
+import { Tags, Timestamp, queryInt, expectedVersionField } from '../../lib/schema-fields.js';
 import { SnippetField, fieldsQuery } from '../../lib/fields.js';
 
 export const KNOWLEDGE_TYPES = ['solutions', 'snippets'] as const;

@@ -3,7 +3,7 @@ import { normalizeForSearch } from '../../db/dialect.js';
 import type { KnowledgeTable, Trx } from '../../db/types.js';
 import { forbidden, invalid, notFound, versionConflict } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
-import type { ExpectedVersions } from '../../http/preconditions.js';
+import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import { newId } from '../../ids.js';
 import { pickFields } from '../../lib/fields.js';
 import { bestSnippet } from '../../lib/snippet.js';

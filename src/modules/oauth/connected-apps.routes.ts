@@ -1,5 +1,6 @@
 import type { ZApp } from '../../http/types.js';
-import { IdParams, responses } from '../../http/schemas.js';
+import { IdParams } from '../../lib/schema-fields.js';
+import { responses } from '../../http/schemas.js';
 import { ListConnectedAppsResponse, RevokeConnectedAppResponse } from './oauth.schemas.js';
 import type { OAuthService } from './oauth.service.js';
 

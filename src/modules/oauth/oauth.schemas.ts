@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from '../../http/schemas.js';
+import { Timestamp } from '../../lib/schema-fields.js';
 
 export const ConnectedApp = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Tags, Timestamp, queryInt } from '../../http/schemas.js';
+import { Tags, Timestamp, queryInt } from '../../lib/schema-fields.js';
 import { SnippetField, fieldsQuery } from '../../lib/fields.js';
 import { Sheet } from '../sheets/sheets.schemas.js';
 

@@ -1,5 +1,6 @@
 import type { ZApp } from '../../http/types.js';
-import { IdParams, responses } from '../../http/schemas.js';
+import { IdParams } from '../../lib/schema-fields.js';
+import { responses } from '../../http/schemas.js';
 import type { SparksService } from './sparks.service.js';
 import {
   CreateSparkBody,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { invalid } from '../../errors.js';
-import { Timestamp } from '../../http/schemas.js';
+import { Timestamp } from '../../lib/schema-fields.js';
 import { TARGET_LANGS } from '../../sparks/prompts.js';
 import { CATEGORIES } from './catalogue.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from '../../http/schemas.js';
+import { Timestamp } from '../../lib/schema-fields.js';
 
 /** A real calendar date: 2026-02-30 and 2026-13-01 are rejected. */
 export function isCalendarDate(s: string): boolean {

@@ -1,6 +1,8 @@
 import type { ZApp } from '../../http/types.js';
-import { IdParams, responses } from '../../http/schemas.js';
-import { IfMatchHeaders, expectedVersions } from '../../http/preconditions.js';
+import { IdParams } from '../../lib/schema-fields.js';
+import { responses } from '../../http/schemas.js';
+import { IfMatchHeaders } from '../../http/preconditions.js';
+import { expectedVersions } from '../../auth/expected-versions.js';
 import type { TodosService } from './todos.service.js';
 import { DeleteTodoResponse, ListTodosQuery, ListTodosResponse, SyncTodosBody, SyncTodosResponse } from './todos.schemas.js';
 

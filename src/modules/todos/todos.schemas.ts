@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { expectedVersionField } from '../../http/preconditions.js';
+import { expectedVersionField } from '../../lib/schema-fields.js';
 
 export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export const TODO_PRIORITIES = ['low', 'medium', 'high'] as const;

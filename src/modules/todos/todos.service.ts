@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { TodosTable, Trx } from '../../db/types.js';
 import { forbidden, invalid, notFound, versionConflict } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
-import type { ExpectedVersions } from '../../http/preconditions.js';
+import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import { newId } from '../../ids.js';
 import type { TodosRepo } from './todos.repo.js';
 import type { SyncTodoItemInput, SyncTodosInput, TodoView } from './todos.schemas.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, queryInt } from '../../http/schemas.js';
+import { Timestamp, queryInt } from '../../lib/schema-fields.js';
 import { EVENT_NAMES } from '../../events/catalog.js';
 
 const EventOrStar = z.string().refine((e) => e === '*' || (EVENT_NAMES as string[]).includes(e), {

@@ -7,7 +7,8 @@ import type { DeliveryEngine } from '../../webhook-delivery/delivery.js';
 import { envelope, paidPlan, TEST_EVENT } from '../../webhook-delivery/queue.js';
 import { newWebhookSecret } from '../../webhook-delivery/secrets.js';
 import type { Plan } from '../accounts/accounts.repo.js';
-import { requireReadableEvents, type Granted } from '../api-keys/scopes.js';
+import { requireReadableEvents } from '../../events/event-scopes.js';
+import type { Granted } from '../../auth/scopes.js';
 import type { WebhooksRepo } from './webhooks.repo.js';
 import type { CreateWebhookInput, DeliveryView, WebhookView } from './webhooks.schemas.js';
 

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/**
+ * Field shapes the module schemas share (REST bodies and queries, MCP tool inputs, OpenAPI). The
+ * HTTP-only shapes (error bodies, response maps, conditional headers) are in src/http.
+ */
+
+export const IdParams = z.object({ id: z.string().min(1).max(100) });
+
+/** Non-negative integer query value; rejects "-1", "1.5", "abc" with a 400 naming the field. */
+export const queryInt = (name: string) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, `${name} must be a non-negative integer`)
+    .transform(Number);
+
+export const Timestamp = z.string().describe('ISO 8601 UTC timestamp');
+export const Tags = z.array(z.string().max(100)).max(100);
+
+export const queryBool = (name: string) =>
+  z.enum(['true', 'false', '1', '0'], { error: `${name} must be true or false` }).transform((v) => v === 'true' || v === '1');
+
+/** `expected_version` in a JSON body, for clients that cannot set headers. */
+export const expectedVersionField = z
+  .number()
+  .int()
+  .min(1)
+  .optional()
+  .describe('Write only if the record is at this version (same as If-Match); otherwise 412 version_conflict');
