@@ -10,7 +10,10 @@ import * as spoolJs from '../plugins/claude-code/scripts/spool.mjs';
 // @ts-expect-error: plain .mjs module without type declarations
 import * as tasksJs from '../plugins/claude-code/scripts/tasks.mjs';
 
-export const HOOK_SCRIPT = new URL('../plugins/claude-code/scripts/hook.mjs', import.meta.url).pathname;
+/** What Claude Code runs (hooks/hooks.json): the generated bundle of the modules above. */
+export const HOOK_SCRIPT = new URL('../plugins/claude-code/hooks/hook.cjs', import.meta.url).pathname;
+/** The readable entry the bundle is built from; runs the same way. */
+export const HOOK_SOURCE = new URL('../plugins/claude-code/scripts/hook.mjs', import.meta.url).pathname;
 
 export const redact: (text: string) => string = redactJs.redact;
 export const redactDeep: <T>(value: T) => T = redactJs.redactDeep;
@@ -57,6 +60,7 @@ export interface Spool {
   releaseAll(): void;
   enforceLimits(): string[];
 }
+export const keyTag: (key: string) => string = spoolJs.keyTag;
 export const createSpool: (dir: string, o?: { limits?: { entries: number; bytes: number }; log?: (m: string) => void }) => Spool = spoolJs.createSpool;
 
 export interface TaskMap {

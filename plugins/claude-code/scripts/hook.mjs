@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Claude Code hook entry: `node hook.mjs <SessionStart|PreCompact|SessionEnd|PostToolUse|TaskCreated|TaskCompleted|flush|project>`.
 // Reads the event JSON on stdin. Never fails the assistant's turn: exits 0, prints only valid hook output,
-// and returns within 3 s even when the service hangs (SessionEnd only spools); what it could not send waits in the spool.
+// and returns within 3 s even when the service hangs (SessionEnd within 1.5 s); what it could not send waits in the spool.
+// Claude Code runs the bundle of these modules, hooks/hook.cjs (scripts/bundle.mjs builds it): one file loads faster.
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { flush, send } from './client.mjs';
 import { logLine, readConfig } from './config.mjs';
 import { detectProject, findRepo } from './project.mjs';
@@ -11,11 +11,18 @@ import { createSpool } from './spool.mjs';
 import { todoItems, loadTaskMap, pruneTaskMaps } from './tasks.mjs';
 import { buildSession, parseTranscript, readTranscript } from './transcript.mjs';
 
-// Budgets count from the process start (performance.now() is 0 there), so node's own start-up counts too.
-const started = Math.round(Date.now() - performance.now());
+// Budgets count from the process start, so node's own start-up counts too (process.uptime, not performance.now:
+// the performance global loads perf_hooks, a millisecond or more).
+const started = Math.round(Date.now() - process.uptime() * 1000);
 const event = process.argv[2] ?? '';
 const BUDGET_MS = event === 'flush' ? 20_000 : 2600;
 const STDIN_WAIT_MS = 1000;
+/**
+ * Claude Code cancels SessionEnd hooks 1.5 s after spawning them, and on a busy machine node's start alone can take
+ * most of that. SessionEnd sends only until this long after its start; what is left then (a slow service) goes to
+ * a detached sender, which needs the rest of the 1.5 s to be started. A service that is down is not waited for.
+ */
+const SESSION_END_SEND_MS = 700;
 
 let exited = false;
 /** Spools this run opened: what it was still sending goes back before it exits. */
@@ -24,8 +31,20 @@ function finish(output) {
   if (exited) return;
   exited = true;
   for (const spool of spools) spool.releaseAll();
-  if (output) process.stdout.write(`${JSON.stringify(output)}\n`, () => process.exit(0));
+  if (output) writeOut(`${JSON.stringify(output)}\n`);
   else process.exit(0);
+}
+
+/** Writes to fd 1 directly (process.stdout builds a stream first); a non-blocking pipe falls back to the stream. */
+function writeOut(text) {
+  const bytes = Buffer.from(text);
+  let off = 0;
+  try {
+    while (off < bytes.length) off += fs.writeSync(1, bytes, off);
+  } catch (err) {
+    if (err?.code === 'EAGAIN') return process.stdout.write(bytes.subarray(off), () => process.exit(0));
+  }
+  process.exit(0);
 }
 // Whatever is still pending when the budget is gone (a hanging service) is abandoned, never waited for.
 setTimeout(() => finish(), Math.max(1, started + BUDGET_MS + 150 - Date.now())).unref();
@@ -38,20 +57,44 @@ process.on('unhandledRejection', () => finish());
 const cfg = readConfig();
 const log = (m) => logLine(cfg.stateDir, `${event}: ${m}`);
 
-async function readStdin() {
-  if (process.stdin.isTTY) return {};
-  const chunks = [];
-  await new Promise((resolve) => {
-    const timer = setTimeout(resolve, STDIN_WAIT_MS);
-    process.stdin.on('data', (c) => chunks.push(c));
-    process.stdin.on('end', () => (clearTimeout(timer), resolve()));
-    process.stdin.on('error', () => (clearTimeout(timer), resolve()));
-  });
+/**
+ * The event JSON from fd 0, read with fs.read rather than process.stdin (which builds a socket stream first). Gives up
+ * after STDIN_WAIT_MS: a caller that never closes stdin cannot hold the hook.
+ */
+function readStdin() {
+  let isTerminal = false;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+    isTerminal = fs.fstatSync(0).isCharacterDevice();
   } catch {
-    return {};
+    return Promise.resolve({});
   }
+  if (isTerminal) return Promise.resolve({});
+  const chunks = [];
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(), STDIN_WAIT_MS);
+    function done() {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'));
+      } catch {
+        resolve({});
+      }
+    }
+    const next = () =>
+      fs.read(0, Buffer.allocUnsafe(65536), 0, 65536, null, (err, n, buf) => {
+        if (err?.code === 'EAGAIN') return viaStream();
+        if (err || n === 0) return done();
+        chunks.push(buf.subarray(0, n));
+        next();
+      });
+    // A non-blocking stdin (fd 0 shared with a parent that made it so) is read the stream way.
+    const viaStream = () => {
+      process.stdin.on('data', (c) => chunks.push(c));
+      process.stdin.on('end', done);
+      process.stdin.on('error', done);
+    };
+    next();
+  });
 }
 
 const deadline = (ms = BUDGET_MS) => started + ms;
@@ -59,7 +102,7 @@ const deadline = (ms = BUDGET_MS) => started + ms;
 async function main() {
   if (event === 'project') {
     // For the handover command: the project name the hooks use for the current folder.
-    process.stdout.write(`${detectProject(process.cwd(), cfg.project)}\n`, () => process.exit(0));
+    writeOut(`${detectProject(process.cwd(), cfg.project)}\n`);
     return;
   }
   if (!cfg.apiKey) {
@@ -95,9 +138,10 @@ async function main() {
     map.save();
     if (todos.length) spool.add({ method: 'POST', path: '/v1/todos', body: { project: detectProject(cwd, cfg.project), todos } });
   }
-  if (event === 'SessionEnd') return sessionEnd(spool);
-  const stats = await flush(cfg, spool, { deadline: deadline(), perRequestMs: 2000, log, resolve: null });
-  if (stats.deferred > 0) await startBackgroundSender();
+  // SessionEnd sends within its own shorter budget and hands what is left to a detached sender (see SESSION_END_SEND_MS).
+  const ending = event === 'SessionEnd';
+  const stats = await flush(cfg, spool, { deadline: deadline(ending ? SESSION_END_SEND_MS : BUDGET_MS), perRequestMs: 2000, log, resolve: null });
+  if (stats.deferred > 0 || (ending && stats.stalled)) await startBackgroundSender();
   finish();
 }
 
@@ -164,22 +208,13 @@ function sessionBody(capture) {
 }
 
 /**
- * Claude Code cancels SessionEnd hooks 1.5 s after spawning them, and on a busy machine node's start alone can
- * take most of that: the hook only keeps the session in the spool and leaves the sending to a detached child.
- */
-async function sessionEnd(spool) {
-  if (spool.list().length > 0) await startBackgroundSender();
-  finish();
-}
-
-/**
  * `node hook.mjs flush`, detached: it outlives this hook and Claude Code (20 s budget, 5 s per request). Two at
  * once are harmless: each entry is claimed by one sender.
  */
 async function startBackgroundSender() {
   try {
-    const { spawn } = await import('node:child_process'); // only here: most runs never need it
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), 'flush'], { detached: true, stdio: 'ignore', windowsHide: true, env: process.env });
+    const { spawn } = (await import('node:child_process')).default; // only here: most runs never need it
+    const child = spawn(process.execPath, [process.argv[1], 'flush'], { detached: true, stdio: 'ignore', windowsHide: true, env: process.env });
     child.on('error', () => {});
     child.unref();
   } catch (err) {

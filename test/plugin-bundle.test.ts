@@ -1,0 +1,53 @@
+// The hook Claude Code runs is one generated file: it must be what the readable modules build to, and need nothing but Node.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { HOOK_SCRIPT, HOOK_SOURCE } from './plugin-modules.js';
+// @ts-expect-error: plain .mjs module without type declarations
+import { BUNDLE, buildHookBundle } from '../plugins/claude-code/scripts/bundle.mjs';
+
+const PLUGIN_ROOT = path.resolve(path.dirname(HOOK_SCRIPT), '..');
+
+describe('plugin hook bundle', () => {
+  it('the committed hooks/hook.cjs is a fresh build of scripts/*.mjs (run `node plugins/claude-code/scripts/bundle.mjs`)', async () => {
+    assert.equal(BUNDLE, HOOK_SCRIPT);
+    const fresh: string = await buildHookBundle();
+    assert.ok(fresh === fs.readFileSync(HOOK_SCRIPT, 'utf8'), 'hooks/hook.cjs is stale: run `node plugins/claude-code/scripts/bundle.mjs` and commit it');
+  });
+
+  it('requires only node: builtins, and http, https and child_process only where used', () => {
+    const text = fs.readFileSync(HOOK_SCRIPT, 'utf8');
+    const required = [...text.matchAll(/require\(("[^"]*")\)/g)].map((m) => JSON.parse(m[1]) as string);
+    assert.ok(required.length > 0);
+    for (const name of required) assert.match(name, /^node:/, `the bundle requires ${name}`);
+    assert.doesNotMatch(text, /\bimport\(|import\.meta/, 'no ES module loader at run time');
+    assert.doesNotMatch(text, /__toESM/, 'builtins are required plainly, not copied property by property');
+    // Loaded at the top: only what every run needs.
+    const eager = [...text.matchAll(/^var \w+ = require\("([^"]+)"\);$/gm)].map((m) => m[1]).sort();
+    assert.deepEqual(eager, ['node:fs', 'node:os', 'node:path']);
+  });
+
+  it('every hook command and the handover command run the bundle; the bundle and the source answer alike', () => {
+    const hooks = JSON.parse(fs.readFileSync(path.join(PLUGIN_ROOT, 'hooks', 'hooks.json'), 'utf8')).hooks as Record<string, { hooks: { command: string }[] }[]>;
+    const commands = Object.values(hooks).flatMap((groups) => groups.flatMap((g) => g.hooks.map((h) => h.command)));
+    assert.ok(commands.length >= 6);
+    for (const c of commands) assert.match(c, /^node "\$\{CLAUDE_PLUGIN_ROOT\}\/hooks\/hook\.cjs" \w+$/);
+    assert.match(fs.readFileSync(path.join(PLUGIN_ROOT, 'commands', 'handover.md'), 'utf8'), /node "\$\{CLAUDE_PLUGIN_ROOT\}\/hooks\/hook\.cjs" project/);
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plugin-bundle-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'app', '.git'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'app', '.git', 'config'), '[remote "origin"]\n\turl = https://github.com/acme/rocket-app.git\n');
+      const env = { PATH: process.env.PATH ?? '', HOME: dir };
+      const project = (script: string) => spawnSync(process.execPath, [script, 'project'], { cwd: path.join(dir, 'app'), env, encoding: 'utf8' });
+      const [bundled, source] = [project(HOOK_SCRIPT), project(HOOK_SOURCE)];
+      assert.deepEqual([bundled.status, bundled.stdout], [0, 'rocket-app\n']);
+      assert.deepEqual([source.status, source.stdout], [0, 'rocket-app\n']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
