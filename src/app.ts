@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Container } from './container.js';
@@ -9,17 +9,18 @@ import { helmetHeaders, registerSecurityHeaders } from './http/security-headers.
 import { hotPathServer } from './http/hot-path.js';
 import { registerHealth } from './http/health.js';
 import { registerLanding } from './http/landing.js';
-import { registerOneLineRequestLog } from './http/request-log.js';
+import { RequestLog } from './http/request-log.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerHttpMetrics } from './http/metrics.js';
 import { withRedactedUrls } from './http/log-redaction.js';
 import { registerRateLimits } from './http/rate-limit.js';
-import { MAX_PARAM_LENGTH, frameworkErrors, registerErrorHandling } from './http/errors.js';
+import { frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { API_PREFIX, registerOpenApi } from './http/openapi.js';
 import type { ZApp } from './http/types.js';
 import { registerJsonBodyParser } from './http/json-body.js';
-import { limitUnauthenticatedBodies, requestTimeoutOptions } from './http/request-bounds.js';
+import { limitUnauthenticatedBodies } from './http/request-bounds.js';
+import { BODY_LIMIT, serverSettings } from './http/server-settings.js';
 import { registerMcpRoutes } from './mcp/http.js';
 import { registerConnectedAppRoutes } from './modules/oauth/connected-apps.routes.js';
 import { registerOAuthRoutes } from './modules/oauth/oauth.routes.js';
@@ -29,7 +30,7 @@ import { registerExportDownloadRoute, registerExportRoutes } from './modules/exp
 import { consoleCookieAuth } from './modules/console/console.cookie.js';
 import { registerConsolePages, registerConsoleSessionRoutes } from './modules/console/console.routes.js';
 import { registerSheetRoutes } from './modules/sheets/sheets.routes.js';
-import { hotSheetRead } from './modules/sheets/sheets.hot-read.js';
+import { hotSheetRead } from './modules/sheets/sheets.hot.routes.js';
 import { registerKnowledgeRoutes } from './modules/knowledge/knowledge.routes.js';
 import { registerSessionRoutes } from './modules/sessions/sessions.routes.js';
 import { registerBriefingRoutes } from './modules/briefing/briefing.routes.js';
@@ -39,8 +40,6 @@ import { registerStatsRoutes } from './modules/stats/stats.routes.js';
 import { registerTodoRoutes } from './modules/todos/todos.routes.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
-
-export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
   logger?: boolean | object;
@@ -55,22 +54,24 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   const securityHeaders = helmetHeaders();
   const tokens = accessTokenAuth(c.oauth);
   let closing = false;
+  // One set of server settings and one request log for Fastify and the hot path in front of it.
+  const settings = serverSettings(c.config);
+  const requestLog = new RequestLog(opts.requestLog ?? 'records');
   const hotPaths = hotPathServer({
     routes: [hotSheetRead({ apiKeys: c.apiKeys, tokens, limits: () => app.rateLimits, sheets: c.sheets })],
     headers: securityHeaders,
     metrics: c.metrics,
     logger: () => app.log as Logger,
+    requestLog,
+    settings,
     closing: () => closing,
   });
   const app = Fastify({
     logger: withRedactedUrls(opts.logger ?? { level: c.config.logLevel }),
-    bodyLimit: BODY_LIMIT,
-    ...requestTimeoutOptions(c.config.httpTimeouts),
-    trustProxy: c.config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    ...settings,
     frameworkErrors,
     clientErrorHandler,
-    ...(opts.requestLog === 'line' ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
+    logController: requestLog,
     ...(opts.hotPaths === false ? {} : { serverFactory: hotPaths }),
   }).withTypeProvider<ZodTypeProvider>();
   app.addHook('preClose', (done) => {
@@ -82,7 +83,6 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  if (opts.requestLog === 'line') registerOneLineRequestLog(app);
   registerSecurityHeaders(app, securityHeaders);
   acceptEmptyJsonBodies(app);
   await registerOpenApi(app);

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { BODY_LIMIT } from '../src/app.js';
+import { BODY_LIMIT } from '../src/http/server-settings.js';
 import { ARGUMENTS_LIMIT } from '../src/mcp/tool.js';
 import { dialects, startServer, type TestServer } from './helpers.js';
 import { dbEnv, ok, sameErrorAsRest, stdioClient, toolError, without } from './mcp-helpers.js';

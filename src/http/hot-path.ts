@@ -3,8 +3,9 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyServerFactory } from 'fastify';
 import type { Logger } from 'pino';
 import type { Metrics } from '../ops/metrics.js';
-import type { AuthContext } from '../auth/context.js';
-import type { RateLimits } from './rate-limit.js';
+import { countHttpRequest } from './metrics.js';
+import type { RequestLog } from './request-log.js';
+import { applyNodeSettings, type ServerSettings } from './server-settings.js';
 
 /**
  * Hot paths: the requests agents send most (GET /v1/sheets/{id}) answered before Fastify's router.
@@ -15,7 +16,14 @@ import type { RateLimits } from './rate-limit.js';
  * A hot route only answers the plain, successful case, through the same service calls, scope table
  * and rate limit as its Fastify route, with the same bytes. Whatever it does not recognise (a query
  * string, another credential, an error of any kind, a server that is closing) goes to Fastify
- * untouched, which then answers exactly as if the hot path did not exist.
+ * untouched, which then answers exactly as if the hot path did not exist. The gate: no request
+ * body and a server that is not closing (here), then each route's own test (sheets.hot.routes.ts:
+ * GET, an Authorization header, a plain path without a query).
+ *
+ * Its answers look like the framework's in the logs and the metrics: the same server settings and
+ * request ids (server-settings.ts), log lines written by the same controller (request-log.ts, with
+ * `answeredBy` saying which path answered) and the same metric series (metrics.ts), plus
+ * http_hot_path_answers_total.
  */
 export interface HotAnswer {
   status: 200 | 304;
@@ -34,63 +42,19 @@ export interface HotPathDeps {
   headers: readonly (readonly [string, string])[];
   metrics: Metrics;
   logger: () => Logger | undefined;
+  /** The request log lines, the same controller Fastify writes its lines with. */
+  requestLog: RequestLog;
+  /** The settings Fastify is given too: node server settings, trusted proxies, request ids. */
+  settings: ServerSettings;
   /** True once the server is closing: then Fastify answers (503 and Connection: close). */
   closing: () => boolean;
-}
-
-/** The options of Fastify's that it applies to a server it makes; FastifyServerFactory types them loosely. */
-interface ServerSettings {
-  http?: http.ServerOptions;
-  keepAliveTimeout?: number;
-  requestTimeout?: number;
-  connectionTimeout?: number;
-  maxRequestsPerSocket?: number;
-}
-
-/** A plan-limit count a hot route made before it handed the request to Fastify: its headers, and its 429 if it refused. */
-interface PlanCount {
-  headers: HotAnswer['headers'];
-  refusal?: unknown;
-}
-const planCounts = new WeakMap<IncomingMessage, PlanCount>();
-
-/**
- * Counts the request against its account's plan limit, as the /v1 auth hook does, and keeps the
- * outcome on the request: if the hot route then hands it to Fastify (a 404, a 403...), the auth
- * hook applies that outcome instead of counting the request a second time.
- */
-export async function countPlanLimit(req: IncomingMessage, limits: RateLimits | undefined, auth: AuthContext): Promise<HotAnswer['headers']> {
-  const count: PlanCount = { headers: {} };
-  planCounts.set(req, count);
-  const reply = {
-    header(name: string, value: string | number) {
-      count.headers[name] = value;
-      return reply;
-    },
-  };
-  try {
-    // The limiter reads the credential and the route's rate-limit config (none) from the request.
-    await limits?.account({ auth, routeOptions: {} } as never, reply as never);
-  } catch (err) {
-    count.refusal = err;
-    throw err;
-  }
-  return count.headers;
-}
-
-/** The plan-limit count a hot route already made for this request, if any (taken once). */
-export function takePlanCount(req: IncomingMessage): PlanCount | undefined {
-  const count = planCounts.get(req);
-  planCounts.delete(req);
-  return count;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Fastify's serverFactory: the HTTP server Fastify would make, with the hot routes tried first. */
 export function hotPathServer(deps: HotPathDeps): FastifyServerFactory {
-  return (fastifyHandler, fastifyOptions) => {
-    const opts = fastifyOptions as ServerSettings;
+  return (fastifyHandler) => {
     const baseHeaders: (string | number)[] = deps.headers.flat();
     const handle = (req: IncomingMessage, res: ServerResponse) => {
       const pending = deps.closing() ? undefined : firstMatch(deps.routes, req);
@@ -101,13 +65,7 @@ export function hotPathServer(deps: HotPathDeps): FastifyServerFactory {
         () => fastifyHandler(req, res),
       );
     };
-    const server = http.createServer(opts.http ?? {}, handle);
-    // The settings Fastify gives the server it makes itself (fastify/lib/server.js).
-    server.keepAliveTimeout = opts.keepAliveTimeout ?? 72_000;
-    server.requestTimeout = opts.requestTimeout ?? 0;
-    server.setTimeout(opts.connectionTimeout ?? 0);
-    if (opts.maxRequestsPerSocket) server.maxRequestsPerSocket = opts.maxRequestsPerSocket;
-    return server;
+    return applyNodeSettings(http.createServer(deps.settings.http, handle), deps.settings);
   };
 }
 
@@ -131,13 +89,8 @@ function send(deps: HotPathDeps, baseHeaders: (string | number)[], req: Incoming
     headers.push('content-type', JSON_TYPE, 'content-length', answer.body.length);
     res.writeHead(answer.status, headers).end(answer.body);
   }
-  const seconds = (performance.now() - started) / 1000;
-  const labels = { method: req.method ?? 'GET', route: answer.route, status: String(answer.status) };
-  deps.metrics.httpRequests.inc(labels);
+  const ms = performance.now() - started;
+  countHttpRequest(deps.metrics, req.method ?? 'GET', answer.route, answer.status, ms / 1000);
   deps.metrics.hotPathAnswers.inc({ route: answer.route });
-  deps.metrics.httpDuration.observe(labels, seconds);
-  const log = deps.logger();
-  if (log?.isLevelEnabled?.('info')) {
-    log.info({ req: { method: req.method, url: req.url, hot: true }, res: { statusCode: answer.status }, responseTime: seconds * 1000 }, 'request completed');
-  }
+  deps.requestLog.hotAnswered(deps.logger(), req, deps.settings, answer.route, answer.status, ms);
 }

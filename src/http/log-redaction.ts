@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { LoggedRequest } from './request-log.js';
 
 /** Path prefixes whose next segment is a credential (an export download token). */
 const SECRET_PATHS = /^(\/exports\/)[^/?#]*/;
@@ -10,7 +10,8 @@ export function redactUrl(url: string): string {
 
 /**
  * Fastify logger options with a request serializer that redacts secret path segments. Fastify's own
- * serializer logs req.url verbatim in "incoming request" and in error lines.
+ * serializer logs req.url verbatim in "incoming request" and in error lines. The hot path's requests
+ * (request-log.ts) go through the same serializer.
  */
 export function withRedactedUrls(logger: boolean | object): boolean | object {
   if (logger === false) return false;
@@ -19,7 +20,7 @@ export function withRedactedUrls(logger: boolean | object): boolean | object {
     ...base,
     serializers: {
       ...base.serializers,
-      req: (req: FastifyRequest) => ({
+      req: (req: LoggedRequest) => ({
         method: req.method,
         url: redactUrl(req.url),
         host: req.host,

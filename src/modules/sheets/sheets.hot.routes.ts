@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { authenticateBearer, type BearerAuth } from '../../http/auth.js';
-import { countPlanLimit, type HotAnswer, type HotRoute } from '../../http/hot-path.js';
+import type { HotAnswer, HotRoute } from '../../http/hot-path.js';
 import { API_PREFIX } from '../../http/openapi.js';
 import { etagOf, notModified } from '../../http/preconditions.js';
 import type { RateLimits } from '../../http/rate-limit.js';
 import type { ApiKeysService } from '../api-keys/api-keys.service.js';
-import { requireScopes, requiredScopes } from '../api-keys/scopes.js';
+import { requireScopes, requiredScopes } from '../../auth/scopes.js';
 import type { SheetsService } from './sheets.service.js';
 
 /** GetSheetResponse without a window: the sheet's JSON inside these. */
@@ -18,17 +18,18 @@ const PLAIN_PATH = new RegExp(`^${API_PREFIX}/sheets/([A-Za-z0-9_-]{1,100})$`);
 interface Deps {
   apiKeys: ApiKeysService;
   tokens?: BearerAuth;
-  /** Read per request: the limits are registered after the server is made. */
+  /** Read per request: the limits are registered after the server is made (none yet: the request is refused). */
   limits: () => RateLimits | undefined;
   sheets: SheetsService;
 }
 
 /**
- * GET /v1/sheets/{id} without a query, with a Bearer credential: the same steps as the route in
- * sheets.routes.ts behind the /v1 auth hook (authenticate, count the plan's limit, check the scope,
- * read, If-None-Match), minus the framework around them. The body is the one that route's response
- * schema serializes, built from the stored JSON (sheetJson); test/hot-path.test.ts holds the two
- * byte for byte against each other.
+ * The hot route (src/http/hot-path.ts) of GET /v1/sheets/{id} without a query, with a Bearer
+ * credential: the same steps as the route in sheets.routes.ts behind the /v1 auth hook
+ * (authenticate, count the plan's limit, check the scope, read, If-None-Match), minus the framework
+ * around them; any error hands the request to that route (which does not count it twice). The
+ * body is the one that route's response schema serializes, built from the stored JSON (sheetJson);
+ * test/hot-path.test.ts holds the two byte for byte against each other.
  */
 export function hotSheetRead(deps: Deps): HotRoute {
   const scopes = requiredScopes('GET', ROUTE);
@@ -40,11 +41,15 @@ export function hotSheetRead(deps: Deps): HotRoute {
 
   async function answer(req: IncomingMessage, id: string): Promise<HotAnswer | undefined> {
     const auth = await authenticateBearer(req.headers.authorization, deps.apiKeys, deps.tokens);
-    const limitHeaders = await countPlanLimit(req, deps.limits(), auth);
+    const limits = deps.limits();
+    // Thrown, this hands the request to Fastify, whose /v1 hook then refuses it the same way.
+    if (!limits) throw new Error('rate limits are not registered');
+    const counted = await limits.countRequest(req, auth);
+    if (counted.refusal) throw counted.refusal;
     requireScopes(auth.scopes, scopes);
     const read = deps.sheets.getJson(auth.userId, id);
     const { version, json } = read instanceof Promise ? await read : read;
-    const headers = { ...limitHeaders, etag: etagOf(version) };
+    const headers = { ...counted.headers, etag: etagOf(version) };
     if (notModified(req.headers['if-none-match'], version)) return { status: 304, route: ROUTE, headers };
     return { status: 200, route: ROUTE, headers, body: Buffer.concat([BODY_HEAD, json, BODY_TAIL]) };
   }
