@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { strFromU8, unzipSync, zipSync, strToU8 } from 'fflate';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects, type TestServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { dbEnv } from './mcp-helpers.js';
 
 // Issue 35.6: a person's records leave with them (a zip of JSON and Markdown) and come back whole on any instance.
@@ -38,12 +39,11 @@ async function download(s: TestServer, key: string): Promise<Uint8Array> {
 
 for (const dialect of dialects()) {
   describe(`account export and import [${dialect}]`, () => {
-    let s: TestServer;
     let key: string;
     let zip: Uint8Array;
     const ids: Record<string, string> = {};
+    const { s } = useServer(dialect);
     before(async () => {
-      s = await startServer(dialect);
       ({ key } = await s.user('business'));
       const post = async (p: string, body: object) => {
         const r = await s.req('POST', p, { key, body });
@@ -70,7 +70,6 @@ for (const dialect of dialects()) {
       await s.c.webhooks.disable((await s.c.db.selectFrom('webhooks').select('user_id').where('id', '=', off.webhook.id).executeTakeFirstOrThrow()).user_id, off.webhook.id, 'failing');
       zip = await download(s, key);
     });
-    after(() => s.close());
 
     it('holds every record as JSON and as Markdown with front matter', () => {
       const files = unzipSync(zip);

@@ -1,8 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { manualClock } from '../src/clock.js';
-import { assertError, dialects, startServer, type Res, type TestServer } from './helpers.js';
+import { assertError, dialects, type Res } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { SCOPES } from '../src/auth/scopes.js';
 import { dbEnv, httpClient, stdioClient } from './mcp-helpers.js';
 
@@ -24,18 +25,12 @@ function toolScopeError(r: unknown, required: string) {
 for (const dialect of dialects()) {
   describe(`scoped, expiring API keys [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-05-01T00:00:00.000Z'));
-    let s: TestServer;
-    let alice: { key: string; userId: string };
     const issue = async (body: Record<string, unknown>, key = alice.key) => {
       const r = await s.req('POST', '/v1/api-keys', { key, body: { name: 'scoped', ...body } });
       assert.equal(r.status, 200, JSON.stringify(r.body));
       return r.body as { api_key: string; id: string; scopes: string[]; expires_at: string | null };
     };
-    before(async () => {
-      s = await startServer(dialect, { clock });
-      alice = await s.user('business');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'business' } });
 
     it('issues keys with scopes (default ["*"]) and an expiry, and lists both', async () => {
       const full = await issue({});

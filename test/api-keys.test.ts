@@ -1,19 +1,14 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { ISO, assertError, assertIdRouteSecurity, dialects, startServer, type TestServer } from './helpers.js';
+import { ISO, assertError, assertIdRouteSecurity, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { manualClock } from '../src/clock.js';
 
 for (const dialect of dialects()) {
   describe(`api keys and authentication [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-05-01T00:00:00.000Z'));
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect, { clock });
-      alice = await s.user('free');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'free' } });
 
     it('issues a key shown once, stores only its hash, and lists it by prefix', async () => {
       const r = await s.req('POST', '/v1/api-keys', { key: alice.key, body: { name: 'ci' } });

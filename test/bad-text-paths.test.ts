@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient, ok } from './mcp-helpers.js';
 import { REDIRECT, authorizeUrl, openConsent, pkce, register } from './oauth-helpers.js';
 import { testPki, webhookEnv } from './webhooks-helpers.js';
@@ -166,11 +167,7 @@ for (const dialect of dialects()) {
   });
 
   describe(`bad text in a key counts as a failed sign-in [${dialect}]`, () => {
-    let s: TestServer;
-    before(async () => {
-      s = await startServer(dialect, { env: { AUTH_FAILURE_LIMIT: '2' } });
-    });
-    after(() => s?.close());
+    const { s } = useServer(dialect, { env: { AUTH_FAILURE_LIMIT: '2' } });
 
     it('console and consent-form keys with NUL count toward the per-address limit', async () => {
       const signIn = () => s.req('POST', '/console/session', { raw: '{"api_key":"sk_\\u0000"}', headers: { 'content-type': 'application/json', 'x-console': '1' } });

@@ -1,7 +1,8 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient, ok, toolError } from './mcp-helpers.js';
 import { describeBadText, findBadText } from '../src/lib/bad-text.js';
 
@@ -31,18 +32,12 @@ describe('findBadText', () => {
 
 for (const dialect of dialects()) {
   describe(`bad text [${dialect}]`, () => {
-    let s: TestServer;
-    let alice: { key: string; userId: string };
     let mcp: Client;
+    const { s, users: { alice }, beforeClose } = useServer(dialect, { users: { alice: 'business' } });
     before(async () => {
-      s = await startServer(dialect);
-      alice = await s.user('business');
       mcp = await httpClient(s, alice.key);
     });
-    after(async () => {
-      await mcp?.close();
-      await s.close();
-    });
+    beforeClose(() => mcp?.close());
 
     const post = (path: string, body: unknown) => s.req('POST', path, { key: alice.key, body });
     const refused = (res: Awaited<ReturnType<typeof post>>, field: string, what = /NUL character \(U\+0000\)|lone surrogate/) => {

@@ -1,7 +1,8 @@
 import net from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 
 const FIVE_MB = 5 * 1024 * 1024;
 
@@ -37,13 +38,7 @@ function rawPost(port: number, path: string, key: string, body: Buffer): Promise
 
 for (const dialect of dialects()) {
   describe(`oversized bodies get their 413 [${dialect}]`, () => {
-    let s: TestServer;
-    let user: { key: string };
-    before(async () => {
-      s = await startServer(dialect);
-      user = await s.user('business');
-    });
-    after(() => s.close());
+    const { s, users: { user } } = useServer(dialect, { users: { user: 'business' } });
 
     it('fetch POST of 5 MB to /v1/sheets reads the 413 JSON error every time', async () => {
       const body = bigSheet();

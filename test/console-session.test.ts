@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { manualClock } from '../src/clock.js';
 import { EVENT_NAMES } from '../src/events/catalog.js';
 import { EVENT_NAMES as CONSOLE_EVENT_NAMES } from '../console/src/events.js';
@@ -14,13 +15,7 @@ const cookieOf = (setCookie: string | null) => /sw_console=([^;]*)/.exec(setCook
 for (const dialect of dialects()) {
   describe(`console sessions [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-03-10T12:00:00.000Z'));
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect, { clock });
-      alice = await s.user('pro');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const signIn = async (apiKey: string) => {
       const r = await s.req('POST', '/console/session', { body: { api_key: apiKey }, headers: { 'x-console': '1' } });

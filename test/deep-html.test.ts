@@ -1,9 +1,10 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { HTML_MAX_DEPTH } from '../src/lib/html-text.js';
-import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, dialects, type TestServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient, ok, toolError } from './mcp-helpers.js';
 
 /** `n` nested blockquotes around one word: 19,000 of them overflowed the stack of the Markdown conversion. */
@@ -12,22 +13,18 @@ const LEGACY_DEPTH = 19_000;
 
 for (const dialect of dialects()) {
   describe(`deeply nested HTML [${dialect}]`, () => {
-    let s: TestServer;
     let key: string;
     let otherKey: string;
     let plainId: string;
     let mcp: Client;
+    const { s, beforeClose } = useServer(dialect);
     before(async () => {
-      s = await startServer(dialect);
       key = (await s.user('business')).key;
       otherKey = (await s.user('business')).key;
       plainId = (await s.req('POST', '/v1/sheets', { key: otherKey, body: { title: 'Plain', content: { col1: '<p>hello</p>' } } })).body.id;
       mcp = await httpClient(s, key);
     });
-    after(async () => {
-      await mcp.close();
-      await s.close();
-    });
+    beforeClose(() => mcp.close());
 
     const tooDeep = (r: Awaited<ReturnType<TestServer['req']>>, column: string) =>
       assertError(r, 400, 'invalid_request', new RegExp(`content\\.${column} nests HTML elements \\d+ deep; at most ${HTML_MAX_DEPTH}`));

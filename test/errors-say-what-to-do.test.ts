@@ -1,18 +1,17 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient, toolError } from './mcp-helpers.js';
 
 // Issue 36.2: errors in the API's words, naming the setting or the credential that would lift them.
 for (const dialect of dialects()) {
   describe(`errors say what to do [${dialect}]`, () => {
-    let s: TestServer;
     let key: string;
+    const { s } = useServer(dialect);
     before(async () => {
-      s = await startServer(dialect);
       ({ key } = await s.user('pro'));
     });
-    after(() => s.close());
 
     it('validation speaks the API, not the schema library', async () => {
       const content = await s.req('POST', '/v1/sheets', { key, body: { title: 't', content: '<p>x</p>' } });

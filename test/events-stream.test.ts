@@ -1,6 +1,7 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, dialects, startServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { manualClock } from '../src/clock.js';
 import { openStream } from './sse-helpers.js';
 
@@ -11,19 +12,11 @@ async function eventually(check: () => boolean, what: string) {
 
 for (const dialect of dialects()) {
   describe(`event stream [${dialect}]`, () => {
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    let bob: { key: string; userId: string };
     const stream = (key: string, query = '', headers: Record<string, string> = {}) =>
       openStream(`${s.url}/v1/events/stream${query}`, { authorization: `Bearer ${key}`, ...headers });
     const sheet = async (title: string, key = alice.key) => (await s.req('POST', '/v1/sheets', { key, body: { title, content: { col1: '<p>x</p>' } } })).body.id as string;
 
-    before(async () => {
-      s = await startServer(dialect, { env: { EVENT_STREAM_HEARTBEAT_MS: '200' } });
-      alice = await s.user('pro');
-      bob = await s.user('free');
-    });
-    after(() => s.close());
+    const { s, users: { alice, bob } } = useServer(dialect, { env: { EVENT_STREAM_HEARTBEAT_MS: '200' }, users: { alice: 'pro', bob: 'free' } });
 
     it('sends a REST write as an SSE event with an evt_ id, only to its owner, with no secrets', async () => {
       const a = await stream(alice.key);

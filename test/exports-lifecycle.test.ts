@@ -2,9 +2,10 @@ import { Writable } from 'node:stream';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, assertIdRouteSecurity, createPgDatabase, dialects, request, startServer, type TestServer } from './helpers.js';
+import { assertError, assertIdRouteSecurity, createPgDatabase, dialects, request } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient, ok, toolError } from './mcp-helpers.js';
 import { manualClock } from '../src/clock.js';
 import { buildApp } from '../src/app.js';
@@ -18,13 +19,7 @@ const UNKNOWN_EXPORT = 'exp_00000000000000000000000000';
 for (const dialect of dialects()) {
   describe(`exports die with their sheet; list and revoke [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-04-01T12:00:00.000Z'));
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect, { clock });
-      alice = await s.user('pro');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const newSheet = async (title = 'doc') => (await s.req('POST', '/v1/sheets', { key: alice.key, body: { title, content: { col1: '<p>secret</p>' } } })).body.id as string;
     const exportAs = async (id: string, format = 'txt') => (await s.req('POST', `/v1/sheets/${id}/export`, { key: alice.key, body: { format } })).body;
