@@ -44,6 +44,8 @@ for (const dialect of dialects()) {
       await cold.listen({ port: 0, host: '127.0.0.1' });
       coldUrl = `http://127.0.0.1:${(cold.server.address() as { port: number }).port}`;
       alice = await s.user('business');
+      // Each app counts in its own memory: open alice's window on both at once, so their resets agree.
+      await Promise.all([raw(s.url, '/v1/sheets?limit=1', alice.key), raw(coldUrl, '/v1/sheets?limit=1', alice.key)]);
     });
     after(async () => {
       await cold.close();
