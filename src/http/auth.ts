@@ -1,19 +1,34 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { ApiKeysService } from '../modules/api-keys/api-keys.service.js';
-import type { AuthContext } from '../auth/context.js';
+import { credentialKind, type AuthContext } from '../auth/context.js';
 import type { ConsoleCookieAuth } from '../modules/console/console.cookie.js';
 import { requireScopes, requiredScopes } from '../auth/scopes.js';
 
-/** Another kind of Bearer credential (OAuth access tokens), recognised by its form before API keys are tried. */
+/** Another kind of Bearer credential (OAuth access tokens); credentialKind tells it from an API key by its form. */
 export interface BearerAuth {
-  applies(header: string | undefined): boolean;
   authenticate(header: string): Promise<AuthContext>;
+}
+
+/** The checks of each kind of credential a scope accepts (a console session only where consoleAuth is given). */
+export interface Credentials {
+  apiKeys: ApiKeysService;
+  consoleAuth?: ConsoleCookieAuth;
+  tokens?: BearerAuth;
 }
 
 /** An Authorization header's credential: an OAuth access token when it has that form, else an API key. */
 export function authenticateBearer(header: string | undefined, apiKeys: ApiKeysService, tokens?: BearerAuth): Promise<AuthContext> {
-  return tokens?.applies(header) ? tokens.authenticate(header!) : apiKeys.authenticate(header);
+  const kind = credentialKind({ authorization: header, consoleCookie: false });
+  return kind === 'oauth_client' && tokens ? tokens.authenticate(header!) : apiKeys.authenticate(header);
+}
+
+/** A request's credential, checked by the one check of its kind (src/auth/context.ts credentialKind decides which). */
+export function authenticateRequest(req: FastifyRequest, { apiKeys, consoleAuth, tokens }: Credentials): Promise<AuthContext> {
+  const authorization = req.headers.authorization;
+  // Web console only: no Authorization header but a console session cookie (plus X-Console: 1).
+  if (consoleAuth && credentialKind({ authorization, consoleCookie: consoleAuth.hasCookie(req) }) === 'console') return consoleAuth.authenticate(req);
+  return authenticateBearer(authorization, apiKeys, tokens);
 }
 
 /**
@@ -29,9 +44,7 @@ export function requireApiKey(scope: FastifyInstance, apiKeys: ApiKeysService, c
   scope.addHook('onRequest', async (req, reply) => {
     const limits = scope.rateLimits;
     try {
-      // Web console only: no Authorization header but a console session cookie (plus X-Console: 1).
-      if (consoleAuth?.applies(req)) req.auth = await consoleAuth.authenticate(req);
-      else req.auth = await authenticateBearer(req.headers.authorization, apiKeys, tokens);
+      req.auth = await authenticateRequest(req, { apiKeys, consoleAuth, tokens });
     } catch (err) {
       if (limits && err instanceof AppError && err.code === 'unauthorized') await limits.authFailure(req, reply);
       throw err;

@@ -1,7 +1,8 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { ApiKeysTable, Executor } from '../../db/types.js';
-import { AppError, forbidden, invalid, notFound } from '../../errors.js';
+import { ownedRow } from '../../db/owned.js';
+import { AppError, invalid } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ApiKeysRepo } from './api-keys.repo.js';
 import { approverEnded } from './approver.js';
@@ -68,10 +69,7 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
   const { repo, clock } = deps;
 
   async function owned(userId: string, id: string) {
-    const row = await repo.findById(id);
-    if (!row) throw notFound('API key', id);
-    if (row.user_id !== userId) throw forbidden('API key', id);
-    return row;
+    return ownedRow(await repo.findById(id), userId, 'API key', id);
   }
 
   /**

@@ -52,16 +52,17 @@ export const clearCookieHeader = (req: FastifyRequest, publicUrl?: string) => se
 
 /**
  * The /v1 auth hook's cookie path, kept apart from API-key auth: it applies only when a request has no
- * Authorization header but has a console cookie, and then also needs X-Console: 1.
+ * Authorization header but has a console cookie (src/auth/context.ts credentialKind), and then also
+ * needs X-Console: 1.
  */
 export interface ConsoleCookieAuth {
-  applies(req: FastifyRequest): boolean;
+  hasCookie(req: FastifyRequest): boolean;
   authenticate(req: FastifyRequest): Promise<AuthContext>;
 }
 
 export function consoleCookieAuth(sessions: ConsoleSessionsService, publicUrl?: string): ConsoleCookieAuth {
   return {
-    applies: (req) => !req.headers.authorization && consoleCookie(req, publicUrl) !== undefined,
+    hasCookie: (req) => consoleCookie(req, publicUrl) !== undefined,
     async authenticate(req) {
       const auth = await sessions.authenticate(consoleCookie(req, publicUrl)!);
       requireConsoleHeader(req);

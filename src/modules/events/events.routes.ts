@@ -1,10 +1,6 @@
 import { once } from 'node:events';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { BearerAuth } from '../../http/auth.js';
-import type { ApiKeysService } from '../api-keys/api-keys.service.js';
-import type { AuthContext } from '../../auth/context.js';
-import type { ConsoleCookieAuth } from '../console/console.cookie.js';
+import { authenticateRequest, type Credentials } from '../../http/auth.js';
 import { EVENT_NAMES } from '../../events/catalog.js';
 import { responses } from '../../http/schemas.js';
 import type { ZApp } from '../../http/types.js';
@@ -35,18 +31,7 @@ const StreamBody = z
   );
 
 /** The credentials the /v1 auth hook accepts, so a stream can re-check the one it was opened with. */
-export interface StreamAuth {
-  apiKeys: ApiKeysService;
-  consoleAuth?: ConsoleCookieAuth;
-  tokens?: BearerAuth;
-}
-
-/** Authenticates the request again the way requireApiKey did (same dispatch, no rate-limit counting). */
-function reauthenticate(req: FastifyRequest, { apiKeys, consoleAuth, tokens }: StreamAuth): Promise<AuthContext> {
-  if (consoleAuth?.applies(req)) return consoleAuth.authenticate(req);
-  if (tokens?.applies(req.headers.authorization)) return tokens.authenticate(req.headers.authorization!);
-  return apiKeys.authenticate(req.headers.authorization);
-}
+export type StreamAuth = Credentials;
 
 /** GET /v1/events/stream: the account's events as Server-Sent Events, from the outbox. */
 export function registerEventRoutes(app: ZApp, events: EventsService, auth: StreamAuth) {
@@ -93,7 +78,7 @@ export function registerEventRoutes(app: ZApp, events: EventsService, auth: Stre
       const { userId, keyId } = req.auth;
       const stillValid = async () => {
         try {
-          const now = await reauthenticate(req, auth);
+          const now = await authenticateRequest(req, auth);
           return now.userId === userId && now.keyId === keyId;
         } catch {
           return false;

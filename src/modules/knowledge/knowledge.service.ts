@@ -1,7 +1,8 @@
 import type { Clock } from '../../clock.js';
 import { normalizeForSearch } from '../../db/dialect.js';
 import type { KnowledgeTable, Trx } from '../../db/types.js';
-import { forbidden, invalid, notFound, versionConflict } from '../../errors.js';
+import { ownedRow } from '../../db/owned.js';
+import { invalid, versionConflict } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import { newId } from '../../ids.js';
@@ -54,10 +55,7 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; outbox: Outb
 
   /** With a transaction, the row stays locked until it ends, so a read-modify-write cannot lose a concurrent one. */
   async function owned(userId: string, id: string, trx?: Trx) {
-    const row = trx ? await repo.findByIdLocked(id, trx) : await repo.findById(id);
-    if (!row) throw notFound('knowledge entry', id);
-    if (row.user_id !== userId) throw forbidden('knowledge entry', id);
-    return row;
+    return ownedRow(trx ? await repo.findByIdLocked(id, trx) : await repo.findById(id), userId, 'knowledge entry', id);
   }
 
   async function listKind(userId: string, kind: KnowledgeKind, query: { q?: string; tag?: string; limit?: number }) {

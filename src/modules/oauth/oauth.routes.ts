@@ -12,7 +12,7 @@ import type { OAuthClient, OAuthClients } from './oauth.clients.js';
 import { redirectMatches } from './oauth.clients.js';
 import { CONSENT_HEADERS, consentPage, errorPage } from './oauth.consent.js';
 import { OAuthError } from './oauth.errors.js';
-import { parseScope, type OAuthService } from './oauth.service.js';
+import { checkAuthorizationRequest, type OAuthService } from './oauth.service.js';
 
 export const MCP_RESOURCE_PATH = '/mcp';
 const CSRF_COOKIE = 'sw_oauth_csrf';
@@ -251,17 +251,8 @@ function redirectWith(reply: FastifyReply, c: Checked, origin: string, values: R
   return reply.code(302).headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).redirect(url.href);
 }
 
-/** The request itself: PKCE S256, a code response, known scopes, this server's /mcp as the resource. */
-function checkRequest(c: Checked, origin: string): { scopes: string[]; resource: string } {
-  const p = c.params;
-  if (p.response_type !== 'code') throw new OAuthError('unsupported_response_type', 'response_type must be code');
-  if (!p.code_challenge) throw new OAuthError('invalid_request', 'code_challenge is required (PKCE with S256)');
-  if (p.code_challenge_method !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256');
-  if (!/^[A-Za-z0-9_-]{43}$/.test(p.code_challenge)) throw new OAuthError('invalid_request', 'code_challenge must be a base64url SHA-256');
-  const resource = `${origin}${MCP_RESOURCE_PATH}`;
-  if (p.resource !== undefined && p.resource !== resource) throw new OAuthError('invalid_target', `resource must be ${resource}`);
-  return { scopes: parseScope(p.scope), resource };
-}
+/** The request itself (oauth.service checkAuthorizationRequest), with this server's /mcp as the resource. */
+const checkRequest = (c: Checked, origin: string) => checkAuthorizationRequest(c.params, `${origin}${MCP_RESOURCE_PATH}`);
 
 async function sessionUser(deps: OAuthRouteDeps, req: FastifyRequest): Promise<{ auth: AuthContext; name: string } | undefined> {
   const token = consoleCookie(req, deps.publicUrl);

@@ -2,7 +2,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { transactionAlone } from '../../db/group-commit.js';
 import type { Db, Executor, OAuthTokensTable } from '../../db/types.js';
-import { AppError, forbidden, notFound } from '../../errors.js';
+import { ownedRow } from '../../db/owned.js';
+import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { AuthContext } from '../../auth/context.js';
 import { approverEnded } from '../api-keys/approver.js';
@@ -37,6 +38,19 @@ export function parseScope(scope: string | undefined): string[] {
   const unknown = asked.find((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown) throw new OAuthError('invalid_scope', `Unknown scope ${unknown}`);
   return asked;
+}
+
+/**
+ * An authorization request's rules (RFC 6749 4.1.1, RFC 7636, RFC 8707): a code response, PKCE with
+ * S256 and a well-formed challenge, known scopes, and `resource` (if given) naming this server's /mcp.
+ */
+export function checkAuthorizationRequest(p: Record<string, string | undefined>, resource: string): { scopes: string[]; resource: string } {
+  if (p.response_type !== 'code') throw new OAuthError('unsupported_response_type', 'response_type must be code');
+  if (!p.code_challenge) throw new OAuthError('invalid_request', 'code_challenge is required (PKCE with S256)');
+  if (p.code_challenge_method !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256');
+  if (!/^[A-Za-z0-9_-]{43}$/.test(p.code_challenge)) throw new OAuthError('invalid_request', 'code_challenge must be a base64url SHA-256');
+  if (p.resource !== undefined && p.resource !== resource) throw new OAuthError('invalid_target', `resource must be ${resource}`);
+  return { scopes: parseScope(p.scope), resource };
 }
 
 export interface Approval {
@@ -215,16 +229,13 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
     },
 
     async revokeGrant(userId: string, id: string) {
-      const grant = await repo.findGrant(id);
-      if (!grant) throw notFound('Connected app', id);
-      if (grant.user_id !== userId) throw forbidden('Connected app', id);
+      ownedRow(await repo.findGrant(id), userId, 'Connected app', id);
       await revoke(id);
       return { id, status: 'revoked' as const };
     },
   };
 }
 export type OAuthService = ReturnType<typeof createOAuthService>;
-export const isAccessToken = (header: string | undefined) => !!header && /^Bearer\s+swat_/i.test(header);
 
-/** OAuth access tokens as the auth hook's second kind of Bearer credential (src/http/auth.ts). */
-export const accessTokenAuth = (oauth: OAuthService) => ({ applies: isAccessToken, authenticate: (header: string) => oauth.authenticate(header) });
+/** OAuth access tokens as the auth hook's second kind of Bearer credential (src/http/auth.ts; src/auth/context.ts tells them apart). */
+export const accessTokenAuth = (oauth: OAuthService) => ({ authenticate: (header: string) => oauth.authenticate(header) });

@@ -1,7 +1,8 @@
 import type { Clock } from '../../clock.js';
 import { searchTerms } from '../../db/dialect.js';
 import type { Trx } from '../../db/types.js';
-import { AppError, forbidden, notFound } from '../../errors.js';
+import { ownedRow } from '../../db/owned.js';
+import { AppError } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { pickFields } from '../../lib/fields.js';
 import { bestSnippet } from '../../lib/snippet.js';
@@ -30,10 +31,7 @@ export function createSessionsService(deps: {
   const { repo, todos, sheets, outbox, tx } = deps;
 
   async function owned(userId: string, id: string, exec?: Trx) {
-    const row = await repo.findById(id, exec);
-    if (!row) throw notFound('session', id);
-    if (row.user_id !== userId) throw forbidden('session', id);
-    return row;
+    return ownedRow(await repo.findById(id, exec), userId, 'session', id);
   }
 
   return {

@@ -1,7 +1,8 @@
 import type { Clock } from '../../clock.js';
 import { normalizeForSearch } from '../../db/dialect.js';
 import type { SessionsTable, Trx } from '../../db/types.js';
-import { forbidden, invalid, notFound } from '../../errors.js';
+import { ownedRow } from '../../db/owned.js';
+import { invalid } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
 import type { SessionsRepo } from './sessions.repo.js';
@@ -109,9 +110,7 @@ export function createSessionWrites(deps: { repo: SessionsRepo; outbox: Outbox; 
     update(userId: string, id: string, input: UpdateSessionInput) {
       if (FIELDS.every((f) => input[f] === undefined)) throw invalid(`body must give at least one of ${FIELDS.join(', ')}`);
       return tx(async (trx) => {
-        const row = await repo.findByIdLocked(id, trx);
-        if (!row) throw notFound('session', id);
-        if (row.user_id !== userId) throw forbidden('session', id);
+        const row = ownedRow(await repo.findByIdLocked(id, trx), userId, 'session', id);
         return toSessionView(await change(trx, row, patchedFields(row, input)));
       });
     },

@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { UserSparksTable } from '../../db/types.js';
-import { AppError, forbidden, notFound } from '../../errors.js';
+import { ownedRow } from '../../db/owned.js';
+import { AppError } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
 import { completeWith } from '../../sparks/complete.js';
@@ -71,10 +72,7 @@ export function createSparksService(deps: {
 
   async function ownedUserSpark(userId: string, id: string) {
     if (findPublicSpark(id)) throw new AppError('forbidden', `spark ${id} is a public spark and cannot be changed`);
-    const row = await repo.findById(id);
-    if (!row) throw notFound('spark', id);
-    if (row.user_id !== userId) throw forbidden('spark', id);
-    return row;
+    return ownedRow(await repo.findById(id), userId, 'spark', id);
   }
 
   /** Counts the run for GET /stats and tells webhooks, in one transaction. Only successful runs count. */
@@ -97,9 +95,7 @@ export function createSparksService(deps: {
   async function get(userId: string, id: string): Promise<SparkView> {
     const pub = findPublicSpark(id);
     if (pub) return publicView(pub);
-    const row = await repo.findById(id);
-    if (!row) throw notFound('spark', id);
-    if (row.user_id !== userId) throw forbidden('spark', id);
+    const row = ownedRow(await repo.findById(id), userId, 'spark', id);
     return userView(row);
   }
 

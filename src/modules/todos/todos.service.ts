@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { TodosTable, Trx } from '../../db/types.js';
-import { forbidden, invalid, notFound, versionConflict } from '../../errors.js';
+import { ownedRow } from '../../db/owned.js';
+import { invalid, versionConflict } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import { newId } from '../../ids.js';
@@ -52,9 +53,7 @@ export function createTodosService(deps: { repo: TodosRepo; outbox: Outbox; tx: 
   async function resolveIds(trx: Trx, userId: string, ids: string[]) {
     const rows = new Map((await repo.findByIdsLocked([...new Set(ids)], trx)).map((r) => [r.id, r]));
     for (const id of ids) {
-      const row = rows.get(id);
-      if (!row) throw notFound('todo', id);
-      if (row.user_id !== userId) throw forbidden('todo', id);
+      ownedRow(rows.get(id), userId, 'todo', id);
     }
     return rows;
   }
@@ -184,9 +183,7 @@ export function createTodosService(deps: { repo: TodosRepo; outbox: Outbox; tx: 
     remove(userId: string, id: string, expected?: ExpectedVersions) {
       return retried(() =>
         tx(async (trx) => {
-          const row = await repo.findByIdLocked(id, trx);
-          if (!row) throw notFound('todo', id);
-          if (row.user_id !== userId) throw forbidden('todo', id);
+          const row = ownedRow(await repo.findByIdLocked(id, trx), userId, 'todo', id);
           if (expected && !expected.includes(row.version)) throw versionConflict('todo', id, row.version);
           await repo.remove(id, trx);
           if (row.content_key !== null) await passKeyOn(trx, row, row.content_key);

@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { DeliveriesTable, Trx, WebhooksTable } from '../../db/types.js';
-import { AppError, forbidden, notFound } from '../../errors.js';
+import { ownedRow } from '../../db/owned.js';
+import { AppError, notFound } from '../../errors.js';
 import type { TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
 import type { DeliveryEngine } from '../../webhook-delivery/delivery.js';
@@ -46,10 +47,7 @@ export function createWebhooksService(deps: {
   const { repo, tx, clock, engine, wake } = deps;
 
   async function owned(userId: string, id: string, exec?: Trx) {
-    const row = await repo.findById(id, exec);
-    if (!row) throw notFound('webhook', id);
-    if (row.user_id !== userId) throw forbidden('webhook', id);
-    return row;
+    return ownedRow(await repo.findById(id, exec), userId, 'webhook', id);
   }
 
   async function deliveryViews(rows: DeliveriesTable[]): Promise<DeliveryView[]> {
