@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { listenForOutbox } from '../../db/dialect.js';
+import { listenForOutbox } from '../../db/outbox-listen.js';
 import type { Db, Dialect } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { EVENT_NAMES, type EventName } from '../../events/catalog.js';
@@ -95,8 +95,8 @@ export function createEventsService(deps: EventsDeps) {
   }
 
   /**
-   * The events a credential's stream carries: only those its scopes may read (src/modules/api-keys/
-   * scopes.ts EVENT_READ_SCOPES). An events= filter naming one it may not read, or a credential that
+   * The events a credential's stream carries: only those its scopes may read (src/events/
+   * event-scopes.ts EVENT_READ_SCOPES). An events= filter naming one it may not read, or a credential that
    * may read none, is a 403 insufficient_scope. Undefined: every event, no filter.
    */
   function forScopes(granted: Granted | undefined, filter: EventName[] | undefined): EventName[] | undefined {
