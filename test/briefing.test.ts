@@ -1,7 +1,8 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient, ok as toolOk, sameErrorAsRest } from './mcp-helpers.js';
 import { clip, cutAtLine, handoverMarkdown } from '../src/modules/briefing/briefing.text.js';
 
@@ -34,13 +35,7 @@ describe('briefing text pieces', () => {
 
 for (const dialect of dialects()) {
   describe(`GET /v1/briefing [${dialect}]`, () => {
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect);
-      alice = await s.user('business');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { users: { alice: 'business' } });
 
     const brief = (query: string, key = alice.key) => s.req('GET', `/v1/briefing?${query}`, { key });
     const ok = async (query: string, key = alice.key) => {

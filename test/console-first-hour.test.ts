@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page, Request } from 'playwright-core';
 import { dialects, expect200, startServer, type TestServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { browserSkip, openBrowser } from './browser.js';
 
 /**
@@ -317,11 +318,7 @@ describe('a first hour in the console, in headless Chromium', { skip }, () => {
 
 for (const dialect of dialects()) {
   describe(`revisions name who made each version [${dialect}]`, () => {
-    let s: TestServer;
-    before(async () => {
-      s = await startServer(dialect);
-    });
-    after(() => s.close());
+    const { s } = useServer(dialect);
 
     it('a console write is recorded with the key the session was opened with; the current version says who made it', async () => {
       const owner = await s.user('pro');
