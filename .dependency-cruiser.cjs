@@ -7,6 +7,7 @@
  *   3 domain   src/events, src/sparks, src/webhook-delivery, src/ops, src/modules except *.routes.ts
  *   4 adapters src/http, src/mcp, src/modules/**\/*.routes.ts (REST and MCP over the same services)
  *   5 app      app.ts, server.ts, container.ts, main.ts, src/cli (the wiring: anything)
+ * The console (console/src, a browser bundle) takes only src/lib from the server.
  * A cycle is a design question, not a lint to silence: none in src/ or console/src.
  * Type-only imports count too (tsPreCompilationDeps), so a service cannot borrow an HTTP type.
  */
@@ -74,6 +75,20 @@ module.exports = {
       severity: 'error',
       from: { path: [HTTP, ROUTES] },
       to: { path: MCP },
+    },
+    {
+      name: 'console-uses-server-lib-only',
+      comment: 'The console is a browser bundle: of the server it imports only src/lib (pure code, no Node or database).',
+      severity: 'error',
+      from: { path: '^console/src/' },
+      to: { path: '^src/', pathNot: '^src/lib/' },
+    },
+    {
+      name: 'server-not-console',
+      comment: 'The server never imports the console source; it serves the built bundle.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^console/' },
     },
     {
       name: 'migrations-frozen',
