@@ -8,6 +8,8 @@ import * as transcriptJs from '../plugins/claude-code/scripts/transcript.mjs';
 // @ts-expect-error: plain .mjs module without type declarations
 import * as spoolJs from '../plugins/claude-code/scripts/spool.mjs';
 // @ts-expect-error: plain .mjs module without type declarations
+import * as http1Js from '../plugins/claude-code/scripts/http1.mjs';
+// @ts-expect-error: plain .mjs module without type declarations
 import * as tasksJs from '../plugins/claude-code/scripts/tasks.mjs';
 
 /** What Claude Code runs (hooks/hooks.json): the generated bundle of the modules above. */
@@ -71,3 +73,13 @@ export interface TaskMap {
 export const todoItems: (payload: Record<string, unknown>, map: TaskMap) => { content: string; status: string; activeForm?: string }[] = tasksJs.todoItems;
 export const loadTaskMap: (stateDir: string, sessionId: string) => TaskMap = tasksJs.loadTaskMap;
 export const pruneTaskMaps: (stateDir: string, now?: number) => void = tasksJs.pruneTaskMaps;
+
+export interface HttpAnswer {
+  status: number;
+  body: Buffer;
+}
+export const exchange: (
+  url: URL,
+  o: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; maxBytes: number },
+) => Promise<HttpAnswer> = http1Js.exchange;
+export const parseResponse: (buf: Buffer, o?: { ended?: boolean; maxBytes?: number }) => HttpAnswer | null = http1Js.parseResponse;

@@ -16,27 +16,27 @@ var __export = (target, all) => {
     __defProp(target, name, { get: all[name], enumerable: true });
 };
 
-// builtin:node:https
-var node_https_exports = {};
-__export(node_https_exports, {
-  default: () => node_https_default
+// builtin:node:tls
+var node_tls_exports = {};
+__export(node_tls_exports, {
+  default: () => node_tls_default
 });
-var node_https_default;
-var init_node_https = __esm({
-  "builtin:node:https"() {
-    node_https_default = require("node:https");
+var node_tls_default;
+var init_node_tls = __esm({
+  "builtin:node:tls"() {
+    node_tls_default = require("node:tls");
   }
 });
 
-// builtin:node:http
-var node_http_exports = {};
-__export(node_http_exports, {
-  default: () => node_http_default
+// builtin:node:net
+var node_net_exports = {};
+__export(node_net_exports, {
+  default: () => node_net_default
 });
-var node_http_default;
-var init_node_http = __esm({
-  "builtin:node:http"() {
-    node_http_default = require("node:http");
+var node_net_default;
+var init_node_net = __esm({
+  "builtin:node:net"() {
+    node_net_default = require("node:net");
   }
 });
 
@@ -97,6 +97,101 @@ function logLine(dir, message) {
   }
 }
 
+// scripts/http1.mjs
+async function exchange(url, { method, headers, body, timeoutMs, maxBytes }) {
+  const secure = url.protocol === "https:";
+  if (!secure && url.protocol !== "http:") throw Object.assign(new Error(`unsupported protocol ${url.protocol}`), { code: "EPROTO" });
+  const lib = (secure ? await Promise.resolve().then(() => (init_node_tls(), node_tls_exports)) : await Promise.resolve().then(() => (init_node_net(), node_net_exports))).default;
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const port = Number(url.port) || (secure ? 443 : 80);
+  const payload = body === void 0 ? void 0 : Buffer.from(body);
+  const lines = [`${method} ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`, "connection: close"];
+  for (const [name, value] of Object.entries({ ...headers, ...payload ? { "content-length": payload.length } : {} })) {
+    if (/[\r\n]/.test(String(value))) throw Object.assign(new Error(`header ${name} holds a line break`), { code: "EINVALIDHEADER" });
+    lines.push(`${name}: ${value}`);
+  }
+  const head = Buffer.from(`${lines.join("\r\n")}\r
+\r
+`, "latin1");
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    let settled = false;
+    const socket = secure ? lib.connect({ host, port, servername: /^[\d.]+$|:/.test(host) ? void 0 : host }) : lib.connect({ host, port });
+    const settle = (err, result) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      if (err) reject(err);
+      else resolve(result);
+    };
+    const timer = setTimeout(() => settle(Object.assign(new Error("timeout"), { code: "ETIMEDOUT" })), Math.max(1, Math.floor(timeoutMs)));
+    const answer = (ended) => {
+      const parsed = parseResponse(Buffer.concat(chunks), { ended, maxBytes });
+      if (parsed) settle(null, parsed);
+      else if (ended) settle(Object.assign(new Error("incomplete response"), { code: "ECONNRESET" }));
+    };
+    socket.on("data", (chunk) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      answer(size > maxBytes + 65536);
+    });
+    socket.on("end", () => answer(true));
+    socket.on("error", (err) => {
+      const parsed = chunks.length ? parseResponse(Buffer.concat(chunks), { ended: true, maxBytes }) : null;
+      if (parsed) settle(null, parsed);
+      else settle(err);
+    });
+    socket.write(payload ? Buffer.concat([head, payload]) : head);
+  });
+}
+function parseResponse(buf, { ended = false, maxBytes = Infinity } = {}) {
+  let start = 0;
+  for (; ; ) {
+    const headEnd = buf.indexOf("\r\n\r\n", start);
+    if (headEnd < 0) return null;
+    const [statusLine, ...fields] = buf.subarray(start, headEnd).toString("latin1").split("\r\n");
+    const m = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine);
+    if (!m) return { status: 0, body: Buffer.alloc(0) };
+    const status = Number(m[1]);
+    const bodyStart = headEnd + 4;
+    if (status >= 100 && status < 200) {
+      start = bodyStart;
+      continue;
+    }
+    const headers = {};
+    for (const f of fields) {
+      const colon = f.indexOf(":");
+      if (colon > 0) headers[f.slice(0, colon).trim().toLowerCase()] = f.slice(colon + 1).trim();
+    }
+    const raw = buf.subarray(bodyStart);
+    let body;
+    if (/\bchunked\b/i.test(headers["transfer-encoding"] ?? "")) body = dechunk(raw) ?? (ended ? raw : null);
+    else if (headers["content-length"] !== void 0) {
+      const length = Number(headers["content-length"]);
+      body = raw.length >= length ? raw.subarray(0, length) : ended ? raw : null;
+    } else body = ended || status === 204 || status === 304 ? raw : null;
+    if (!body) return null;
+    return { status, body: body.length > maxBytes ? body.subarray(0, maxBytes) : body };
+  }
+}
+function dechunk(raw) {
+  const parts = [];
+  let at = 0;
+  for (; ; ) {
+    const lineEnd = raw.indexOf("\r\n", at);
+    if (lineEnd < 0) return null;
+    const size = parseInt(raw.subarray(at, lineEnd).toString("latin1"), 16);
+    if (!Number.isFinite(size)) return null;
+    if (size === 0) return Buffer.concat(parts);
+    const dataStart = lineEnd + 2;
+    if (raw.length < dataStart + size + 2) return null;
+    parts.push(raw.subarray(dataStart, dataStart + size));
+    at = dataStart + size + 2;
+  }
+}
+
 // scripts/client.mjs
 var MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 async function send(cfg2, request, timeoutMs) {
@@ -106,45 +201,20 @@ async function send(cfg2, request, timeoutMs) {
   } catch {
     return { outcome: "retry", error: "invalid SHEET_WORKSPACE_URL" };
   }
-  const lib = (url.protocol === "https:" ? await Promise.resolve().then(() => (init_node_https(), node_https_exports)) : await Promise.resolve().then(() => (init_node_http(), node_http_exports))).default;
   const body = request.body === void 0 ? void 0 : JSON.stringify(request.body);
   const headers = { authorization: `Bearer ${cfg2.apiKey}`, "user-agent": USER_AGENT, accept: "application/json" };
-  if (body !== void 0) Object.assign(headers, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-  return new Promise((resolve) => {
-    let settled = false;
-    let timedOut = false;
-    const settle = (result) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    const failed = (err) => settle({ outcome: "retry", timedOut, error: timedOut ? "timeout" : err?.code ?? err?.message ?? "error" });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      failed();
-      req.destroy();
-    }, Math.max(1, Math.floor(timeoutMs)));
-    const req = lib.request(url, { method: request.method, headers, agent: false }, (res) => {
-      const chunks = [];
-      let size = 0;
-      res.on("data", (c) => {
-        size += c.length;
-        if (size <= MAX_RESPONSE_BYTES) chunks.push(c);
-      });
-      res.on("error", failed);
-      res.on("aborted", () => failed(new Error("aborted")));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        const status = res.statusCode ?? 0;
-        if (status >= 200 && status < 300) return settle({ outcome: "sent", status, text });
-        const drop = status === 400 || status === 413 || status === 422;
-        settle({ outcome: drop ? "drop" : "retry", status, error: errorCode(text) });
-      });
-    });
-    req.on("error", failed);
-    req.end(body);
-  });
+  if (body !== void 0) headers["content-type"] = "application/json";
+  let res;
+  try {
+    res = await exchange(url, { method: request.method, headers, body, timeoutMs, maxBytes: MAX_RESPONSE_BYTES });
+  } catch (err) {
+    const timedOut = err?.code === "ETIMEDOUT";
+    return { outcome: "retry", timedOut, error: timedOut ? "timeout" : err?.code ?? err?.message ?? "error" };
+  }
+  const text = res.body.toString("utf8");
+  if (res.status >= 200 && res.status < 300) return { outcome: "sent", status: res.status, text };
+  const drop = res.status === 400 || res.status === 413 || res.status === 422;
+  return { outcome: drop ? "drop" : "retry", status: res.status, error: errorCode(text) };
 }
 function errorCode(text) {
   try {

@@ -1,12 +1,13 @@
 // Talks to the service: every request has a deadline, and what fails is kept for a later hook.
 import { USER_AGENT } from './config.mjs';
+import { exchange } from './http1.mjs';
 
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 
 /**
  * 'sent', 'retry' (keep it: down, slow, 5xx, 401/403/404 of a server not set up yet) or 'drop' (the service refused
- * its content). node:http rather than the global fetch: fetch loads undici on first use, measured at +1 s per hook on
- * a busy 2-core machine (http: +0-20 ms), which alone would break the 100 ms median.
+ * its content). Not the global fetch: it loads undici on first use, measured at +1 s per hook on a busy 2-core
+ * machine; not node:http either (see http1.mjs).
  */
 export async function send(cfg, request, timeoutMs) {
   let url;
@@ -15,46 +16,20 @@ export async function send(cfg, request, timeoutMs) {
   } catch {
     return { outcome: 'retry', error: 'invalid SHEET_WORKSPACE_URL' };
   }
-  const lib = (url.protocol === 'https:' ? await import('node:https') : await import('node:http')).default;
   const body = request.body === undefined ? undefined : JSON.stringify(request.body);
   const headers = { authorization: `Bearer ${cfg.apiKey}`, 'user-agent': USER_AGENT, accept: 'application/json' };
-  if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  return new Promise((resolve) => {
-    let settled = false;
-    let timedOut = false;
-    const settle = (result) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    const failed = (err) => settle({ outcome: 'retry', timedOut, error: timedOut ? 'timeout' : (err?.code ?? err?.message ?? 'error') });
-    // A plain timer rather than AbortSignal.timeout: one module less to load, and it covers the whole exchange.
-    const timer = setTimeout(() => {
-      timedOut = true;
-      failed();
-      req.destroy();
-    }, Math.max(1, Math.floor(timeoutMs)));
-    const req = lib.request(url, { method: request.method, headers, agent: false }, (res) => {
-      const chunks = [];
-      let size = 0;
-      res.on('data', (c) => {
-        size += c.length;
-        if (size <= MAX_RESPONSE_BYTES) chunks.push(c);
-      });
-      res.on('error', failed);
-      res.on('aborted', () => failed(new Error('aborted')));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const status = res.statusCode ?? 0;
-        if (status >= 200 && status < 300) return settle({ outcome: 'sent', status, text });
-        const drop = status === 400 || status === 413 || status === 422;
-        settle({ outcome: drop ? 'drop' : 'retry', status, error: errorCode(text) });
-      });
-    });
-    req.on('error', failed);
-    req.end(body);
-  });
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let res;
+  try {
+    res = await exchange(url, { method: request.method, headers, body, timeoutMs, maxBytes: MAX_RESPONSE_BYTES });
+  } catch (err) {
+    const timedOut = err?.code === 'ETIMEDOUT';
+    return { outcome: 'retry', timedOut, error: timedOut ? 'timeout' : (err?.code ?? err?.message ?? 'error') };
+  }
+  const text = res.body.toString('utf8');
+  if (res.status >= 200 && res.status < 300) return { outcome: 'sent', status: res.status, text };
+  const drop = res.status === 400 || res.status === 413 || res.status === 422;
+  return { outcome: drop ? 'drop' : 'retry', status: res.status, error: errorCode(text) };
 }
 
 function errorCode(text) {
