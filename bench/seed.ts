@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { indexPendingRows, SHEETS_SEARCH } from '../src/db/dialect.js';
+import { indexPendingRows } from '../src/db/search/pending.js';
+import { SHEETS_SEARCH } from '../src/db/search/search-index.js';
 import { openDatabase } from '../src/db/index.js';
 import type { SheetsTable } from '../src/db/types.js';
 import { newId } from '../src/ids.js';

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
-import { SHEETS_SEARCH } from './db/dialect.js';
+import { SHEETS_SEARCH } from './db/search/search-index.js';
 import { openDatabase, type DatabaseHandle } from './db/index.js';
 import { startSearchIndexer } from './db/search-indexer.js';
 import { createOutbox, createTxRunner } from './events/outbox.js';

@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { dialects, startServer, type TestServer } from './helpers.js';
-import { estimatedRows, searchTerms } from '../src/db/dialect.js';
+import { estimatedRows } from '../src/db/search/pg-match.js';
+import { searchTerms } from '../src/lib/search-text.js';
 import { searchSheets } from '../src/modules/sheets/sheets.search.js';
 
 /**

@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { expect200, startServer, type TestServer } from './helpers.js';
-import { searchIndexGeneration, searchTerms } from '../src/db/dialect.js';
+import { searchIndexGeneration } from '../src/db/search/pending.js';
+import { searchTerms } from '../src/lib/search-text.js';
 import { sqliteReaders } from '../src/db/sqlite-readers.js';
 import { sheetSearchText } from '../src/modules/sheets/sheets.service.js';
 

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { convertColumn, windowText, countLines, READ_FORMATS, type ReadFormat } from '../src/modules/sheets/sheets.window.js';
 import { markdownHeadings, outlineColumns } from '../src/modules/sheets/sheets.outline.js';
 import { snippet } from '../src/lib/snippet.js';
-import { searchTerms } from '../src/db/dialect.js';
+import { searchTerms } from '../src/lib/search-text.js';
 import { assertError, dialects, startServer, type TestServer } from './helpers.js';
 
 /** Text pieces mixing scripts: ASCII, Japanese, emoji (surrogate pairs, ZWJ), entities, characters HTML escapes. */

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { normalizeForSearch } from '../src/db/dialect.js';
+import { normalizeForSearch } from '../src/lib/search-text.js';
 import { POSITIONAL_RANGES, snippet } from '../src/lib/snippet.js';
 
 describe('search snippets', () => {

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
-import { dialectOf, indexPendingRows, type SearchIndex } from './dialect.js';
+import { dialectOf } from './dialect.js';
+import { indexPendingRows } from './search/pending.js';
+import type { SearchIndex } from './search/search-index.js';
 
 /** Rows per indexing transaction (fewer when their text passes 256 KB): ~10 ms of event loop at 2 KB a row. Larger batches save little per row and hold the loop longer. */
 const BATCH = 32;

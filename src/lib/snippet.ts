@@ -1,4 +1,4 @@
-import { normalizeForSearch } from '../db/dialect.js';
+import { normalizeForSearch } from './search-text.js';
 import { escapeHtml } from './sanitize-html.js';
 
 /**

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { containsAllTerms, lockedForUpdate } from '../../db/dialect.js';
+import { lockedForUpdate } from '../../db/dialect.js';
+import { containsAllTerms } from '../../db/search/contains.js';
 import type { Db, Executor, KnowledgeTable } from '../../db/types.js';
 import type { KnowledgeKind } from './knowledge.schemas.js';
 

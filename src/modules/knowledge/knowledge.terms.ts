@@ -1,4 +1,4 @@
-import { normalizeForSearch, searchTerms } from '../../db/dialect.js';
+import { normalizeForSearch, searchTerms } from '../../lib/search-text.js';
 
 /** Words that occur in nearly every error message and say nothing about which one it is. */
 const STOP_WORDS = new Set(

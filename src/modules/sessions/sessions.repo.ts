@@ -1,4 +1,5 @@
-import { containsAllTerms, lockedForUpdate } from '../../db/dialect.js';
+import { lockedForUpdate } from '../../db/dialect.js';
+import { containsAllTerms } from '../../db/search/contains.js';
 import type { Db, Executor, HandoversTable, SessionsTable } from '../../db/types.js';
 
 export interface SessionListFilter {

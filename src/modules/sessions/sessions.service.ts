@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { searchTerms } from '../../db/dialect.js';
+import { searchTerms } from '../../lib/search-text.js';
 import type { Trx } from '../../db/types.js';
 import { ownedRow } from '../../db/owned.js';
 import { AppError } from '../../errors.js';

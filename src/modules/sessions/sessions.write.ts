@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { normalizeForSearch } from '../../db/dialect.js';
+import { normalizeForSearch } from '../../lib/search-text.js';
 import type { SessionsTable, Trx } from '../../db/types.js';
 import { ownedRow } from '../../db/owned.js';
 import { invalid } from '../../errors.js';

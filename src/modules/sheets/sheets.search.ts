@@ -1,21 +1,13 @@
 import { sql, type CompiledQuery, type RawBuilder } from 'kysely';
-import {
-  countOwnedMatches,
-  dialectOf,
-  estimatedRows,
-  hasShortTerm,
-  containsAllTerms,
-  indexedContainsAllTerms,
-  matchKeysInParts,
-  ownedKey,
-  pgCappedCandidates,
-  pgOwnedMatchCount,
-  rankedMatchKeys,
-  rowKey,
-  searchIndexGeneration,
-  SHEETS_SEARCH,
-  type PlanOptions,
-} from '../../db/dialect.js';
+import { dialectOf, rowKey } from '../../db/dialect.js';
+import { containsAllTerms } from '../../db/search/contains.js';
+import { countOwnedMatches, indexedContainsAllTerms, ownedKey, rankedMatchKeys } from '../../db/search/match.js';
+import { searchIndexGeneration } from '../../db/search/pending.js';
+import { estimatedRows, pgCappedCandidates, pgOwnedMatchCount } from '../../db/search/pg-match.js';
+import type { PlanOptions } from '../../db/search/plan.js';
+import { SHEETS_SEARCH } from '../../db/search/search-index.js';
+import { matchKeysInParts } from '../../db/search/sqlite-match.js';
+import { hasShortTerm } from '../../lib/search-text.js';
 import { sqliteReaders, type SqliteReaders } from '../../db/sqlite-readers.js';
 import type { Db } from '../../db/types.js';
 import type { SheetListFilter } from './sheets.repo.js';

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { searchTerms } from '../../db/dialect.js';
+import { searchTerms } from '../../lib/search-text.js';
 import type { SheetsTable, Trx } from '../../db/types.js';
 import { forbidden, notFound } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';

@@ -1,4 +1,4 @@
-import { normalizeForSearch } from '../../db/dialect.js';
+import { normalizeForSearch } from '../../lib/search-text.js';
 import type { SheetsTable } from '../../db/types.js';
 import { preparedHtmlToText } from '../../lib/html-text-pool.js';
 import type { SheetView } from './sheets.schemas.js';
