@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { dialects, startServer, type TestServer } from './helpers.js';
 import { httpClient } from './mcp-helpers.js';
+import { DEEP_HTML, HUGE, LONE, NUL, deepJunk, typeOf, validValue, wrongTypes, type Schema } from './fuzz-helpers.js';
 
 /**
  * Issue 16, point 12: every tool in tools/list gets generated bad arguments (wrong types, missing
@@ -11,71 +12,6 @@ import { httpClient } from './mcp-helpers.js';
  * error: always a tool error with a 4xx status naming the argument (or, for a value that is merely
  * odd but allowed, a normal result).
  */
-type Schema = { type?: string | string[]; enum?: unknown[]; anyOf?: Schema[]; oneOf?: Schema[]; minimum?: number; items?: Schema; properties?: Record<string, Schema>; required?: string[]; pattern?: string; minLength?: number; const?: unknown };
-
-const typeOf = (p: Schema): string => {
-  if (p.enum) return 'enum';
-  if (p.const !== undefined) return 'enum';
-  const t = Array.isArray(p.type) ? p.type.find((x) => x !== 'null') : p.type;
-  if (t) return t;
-  const alt = (p.anyOf ?? p.oneOf)?.find((x) => x.type !== 'null');
-  return alt ? typeOf(alt) : 'unknown';
-};
-
-/** A value that should pass, so a call fails only on the argument under test. */
-function validValue(name: string, p: Schema): unknown {
-  if (p.enum) return p.enum[0];
-  if (p.const !== undefined) return p.const;
-  switch (typeOf(p)) {
-    case 'string':
-      if (/_id$|^id$/.test(name)) return 'zz_00000000000000000000000000';
-      if (/url/.test(name)) return 'https://example.com/hook';
-      return 'fuzz';
-    case 'integer':
-    case 'number':
-      return Math.max(1, p.minimum ?? 1);
-    case 'boolean':
-      return true;
-    case 'array':
-      return [];
-    case 'object':
-      return {};
-    default:
-      return 'fuzz';
-  }
-}
-
-function wrongType(p: Schema): unknown[] {
-  switch (typeOf(p)) {
-    case 'string':
-    case 'enum':
-      return [12345, { nested: true }, ['a']];
-    case 'integer':
-    case 'number':
-      return ['not a number', { n: 1 }, 1.5e308 * 10];
-    case 'boolean':
-      return ['maybe', 7];
-    case 'array':
-      return ['not an array', { 0: 'a' }, [{ deep: [[[null]]] }]];
-    case 'object':
-      return ['not an object', 42, ['x']];
-    default:
-      return [];
-  }
-}
-
-function deepJunk(depth: number): unknown {
-  let v: unknown = '\u0000';
-  for (let i = 0; i < depth; i++) v = { a: [v, 1, null] };
-  return v;
-}
-
-const NUL = 'bad\u0000text';
-const LONE = 'bad\ud800text';
-const HUGE = 'x'.repeat(300_000);
-/** HTML nested far past the stored limit (HTML_MAX_DEPTH): 19,000 levels overflowed the Markdown conversion. */
-const DEEP_HTML = '<blockquote>'.repeat(5_000) + 'x' + '</blockquote>'.repeat(5_000);
-
 interface Outcome {
   ok: boolean;
   status?: number;
@@ -132,14 +68,14 @@ for (const dialect of dialects()) {
         const props = tool.inputSchema.properties ?? {};
         const required = tool.inputSchema.required ?? [];
         const base: Record<string, unknown> = {};
-        for (const r of required) base[r] = validValue(r, props[r]);
+        for (const r of required) base[r] = validValue(props[r], r);
 
         const cases: { what: string; arg?: string | string[]; args: unknown; mayPass: boolean }[] = [];
         if (required.length) cases.push({ what: 'no arguments', arg: required, args: {}, mayPass: false });
         cases.push({ what: 'unknown argument with NUL', arg: 'zz_extra', args: { ...base, zz_extra: NUL }, mayPass: false });
-        cases.push({ what: 'nested junk as an unknown argument', args: { ...base, zz_junk: deepJunk(200) }, mayPass: false });
+        cases.push({ what: 'nested junk as an unknown argument', args: { ...base, zz_junk: deepJunk(200, '\u0000') }, mayPass: false });
         for (const [name, p] of Object.entries(props)) {
-          for (const v of wrongType(p)) cases.push({ what: `wrong type ${JSON.stringify(v).slice(0, 20)}`, arg: name, args: { ...base, [name]: v }, mayPass: false });
+          for (const v of wrongTypes(p)) cases.push({ what: `wrong type ${JSON.stringify(v).slice(0, 20)}`, arg: name, args: { ...base, [name]: v }, mayPass: false });
           const t = typeOf(p);
           if (t === 'string' || t === 'enum') {
             cases.push({ what: 'NUL', arg: name, args: { ...base, [name]: NUL }, mayPass: false });
@@ -150,7 +86,7 @@ for (const dialect of dialects()) {
           if (t === 'array') cases.push({ what: 'array of NUL', arg: name, args: { ...base, [name]: [NUL] }, mayPass: false });
           if (t === 'object') cases.push({ what: 'object of lone surrogates', arg: name, args: { ...base, [name]: { col1: LONE } }, mayPass: false });
           if (t === 'object') cases.push({ what: 'object of deeply nested HTML', arg: name, args: { ...base, [name]: { col1: DEEP_HTML } }, mayPass: name !== 'content' });
-          cases.push({ what: 'nested junk', arg: name, args: { ...base, [name]: deepJunk(50) }, mayPass: false });
+          cases.push({ what: 'nested junk', arg: name, args: { ...base, [name]: deepJunk(50, '\u0000') }, mayPass: false });
         }
         const results = await Promise.all(cases.map((c) => call(tool.name, c.args)));
         cases.forEach((c, i) => check(tool.name, c.what, c.arg, results[i], c.mayPass));

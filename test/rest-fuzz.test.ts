@@ -1,49 +1,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { dialects, startServer, type Res, type TestServer } from './helpers.js';
+import { DEEP_HTML, LONE, NUL, deepJunk, typeOf, validValue, wrongTypes, type Schema } from './fuzz-helpers.js';
 
 /**
  * The REST side of issue 16 points 10 and 12: every operation in the OpenAPI document gets generated
  * bad input (wrong body types, NUL and lone surrogates in every body field and path parameter, nested
  * junk, bodies that are not objects). Never a 5xx; text refusals are 400s naming the field.
  */
-type Schema = { type?: string | string[]; enum?: unknown[]; anyOf?: Schema[]; oneOf?: Schema[]; properties?: Record<string, Schema>; required?: string[]; minimum?: number };
 type Param = { name: string; in: string; required?: boolean; schema?: Schema };
-
-const typeOf = (p: Schema): string => {
-  if (p.enum) return 'enum';
-  const t = Array.isArray(p.type) ? p.type.find((x) => x !== 'null') : p.type;
-  if (t) return t;
-  const alt = (p.anyOf ?? p.oneOf)?.find((x) => x.type !== 'null');
-  return alt ? typeOf(alt) : 'unknown';
-};
-
-function validValue(p: Schema): unknown {
-  if (p.enum) return p.enum[0];
-  return { string: 'fuzz', integer: Math.max(1, p.minimum ?? 1), number: 1, boolean: true, array: [], object: {} }[typeOf(p)] ?? 'fuzz';
-}
-
-function wrongTypes(p: Schema): unknown[] {
-  const t = typeOf(p);
-  if (t === 'string' || t === 'enum') return [12345, { nested: true }, ['a']];
-  if (t === 'integer' || t === 'number') return ['NaN', { n: 1 }];
-  if (t === 'boolean') return ['maybe', 7];
-  if (t === 'array') return ['not an array', { 0: 'a' }];
-  if (t === 'object') return ['not an object', 42];
-  return [];
-}
-
-function deepJunk(depth: number): unknown {
-  let v: unknown = 'leaf';
-  for (let i = 0; i < depth; i++) v = { a: [v, 1, null] };
-  return v;
-}
-
-/** HTML nested far past the stored limit (src/lib/html-text.ts HTML_MAX_DEPTH): 19,000 levels overflowed the Markdown conversion. */
-const DEEP_HTML = '<blockquote>'.repeat(5_000) + 'x' + '</blockquote>'.repeat(5_000);
-
-const NUL = 'bad\u0000text';
-const LONE = 'bad\ud800text';
 
 for (const dialect of dialects()) {
   describe(`REST fuzz: every operation, bad input [${dialect}]`, () => {

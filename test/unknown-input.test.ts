@@ -5,6 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { assertError, dialects, startServer, type TestServer } from './helpers.js';
 import { httpClient, ok, toolError } from './mcp-helpers.js';
 import { closest } from '../src/lib/unknown-keys.js';
+import { undeclaredKey } from './fuzz-helpers.js';
 
 const literally = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 
@@ -58,7 +59,7 @@ for (const dialect of dialects()) {
 
     test('fuzz: any undeclared key, top-level or nested, is named and nothing is stored', async () => {
       const known = new Set(['title', 'content', 'folder', 'tags', 'expected_version', 'idempotency_key', 'todos', 'project', 'id', 'status', 'priority', 'activeForm', 'content']);
-      const name = fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !known.has(k) && !k.includes('\u0000') && k !== '__proto__');
+      const name = undeclaredKey(known);
       await fc.assert(
         fc.asyncProperty(name, fc.jsonValue({ depthSize: 'small', stringUnit: 'grapheme-ascii' }), fc.boolean(), async (k, v, nested) => {
           const res = nested
@@ -76,7 +77,7 @@ for (const dialect of dialects()) {
 
     test('fuzz: any undeclared MCP argument is named and nothing is stored', async () => {
       const declared = new Set(['title', 'content', 'folder', 'tags', 'idempotency_key']);
-      const name = fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !declared.has(k) && !k.includes('\u0000') && k !== '__proto__');
+      const name = undeclaredKey(declared);
       await fc.assert(
         fc.asyncProperty(name, fc.jsonValue({ depthSize: 'small', stringUnit: 'grapheme-ascii' }), async (k, v) => {
           const r = await mcp.callTool({ name: 'create_sheet', arguments: { title: 'mcp-fuzz', [k]: v } });
