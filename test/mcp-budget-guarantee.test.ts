@@ -2,11 +2,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { fitToBudget } from '../src/mcp/budget.js';
 import { paged } from '../src/mcp/paging.js';
 import { dialects, startServer, type TestServer } from './helpers.js';
-import { httpClient, ok } from './mcp-helpers.js';
+import { httpClient, ok, withinBudget } from './mcp-helpers.js';
 
 const render = (v: unknown) => JSON.stringify(v, null, 2);
 const budget = fc.integer({ min: 5000, max: 30_000 });
@@ -141,13 +140,6 @@ describe('fitToBudget guarantees the budget for any value', () => {
 
 const BUDGET = 9000;
 
-function withinBudget(name: string, r: unknown) {
-  const res = r as CallToolResult;
-  const text = (res.content[0] as { text: string }).text;
-  assert.ok(text.length <= BUDGET, `${name}: text of ${text.length} characters`);
-  assert.ok(JSON.stringify(res.structuredContent).length <= BUDGET, `${name}: structuredContent too large`);
-}
-
 for (const dialect of dialects()) {
   describe(`MCP_RESULT_MAX_CHARS=${BUDGET} holds for a sheet of 99 long columns [${dialect}]`, () => {
     let s: TestServer;
@@ -156,7 +148,7 @@ for (const dialect of dialects()) {
     const content = Object.fromEntries(Array.from({ length: 99 }, (_, i) => [`col${i + 1}`, `<h2>Column ${i + 1} 東京</h2><p>${`"quoted" line ${i} 😀 `.repeat(32)}</p>`]));
     const call = async (name: string, args: Record<string, unknown>) => {
       const r = await client.callTool({ name, arguments: args });
-      withinBudget(name, r);
+      withinBudget(BUDGET, name, r);
       return ok(r);
     };
 

@@ -1,9 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { dialects, startServer, type TestServer } from './helpers.js';
-import { httpClient, ok, toolError } from './mcp-helpers.js';
+import { httpClient, ok, toolError, withinBudget } from './mcp-helpers.js';
 
 const BUDGET = 25_000;
 
@@ -18,13 +17,6 @@ function hugeColumn(): string {
   return html;
 }
 
-function withinBudget(name: string, r: unknown) {
-  const res = r as CallToolResult;
-  const text = (res.content[0] as { text: string }).text;
-  assert.ok(text.length <= BUDGET, `${name}: text of ${text.length} characters`);
-  if (res.structuredContent) assert.ok(JSON.stringify(res.structuredContent).length <= BUDGET, `${name}: structuredContent too large`);
-}
-
 for (const dialect of dialects()) {
   describe(`MCP result budget [${dialect}]`, () => {
     let s: TestServer;
@@ -34,7 +26,7 @@ for (const dialect of dialects()) {
     const ids: Record<string, string> = {};
     const call = async (name: string, args: Record<string, unknown>) => {
       const r = await client.callTool({ name, arguments: args });
-      withinBudget(name, r);
+      withinBudget(BUDGET, name, r);
       return r;
     };
 
@@ -107,7 +99,7 @@ for (const dialect of dialects()) {
       for (const tool of tools) {
         if (!tool.annotations?.readOnlyHint) continue;
         const r = await client.callTool({ name: tool.name, arguments: args[tool.name] ?? { id: huge.id } });
-        withinBudget(tool.name, r);
+        withinBudget(BUDGET, tool.name, r);
         called++;
       }
       assert.ok(called >= 10, `${called} read tools called`);

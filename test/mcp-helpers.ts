@@ -69,3 +69,20 @@ export function sameErrorAsRest(r: unknown, rest: { status: number; body: { code
 export function without<T extends Record<string, unknown>>(o: T, ...keys: string[]): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k))) as Partial<T>;
 }
+
+/**
+ * A tool result held to MCP_RESULT_MAX_CHARS (`budget`): every text part, and the structuredContent a
+ * successful result must carry, are at most `budget` characters; an error result carries only text.
+ */
+export function withinBudget(budget: number, name: string, r: unknown) {
+  const res = r as CallToolResult;
+  assert.ok(res.content.length > 0, `${name}: no content`);
+  for (const part of res.content) {
+    if (part.type !== 'text') assert.fail(`${name}: a ${part.type} part`);
+    assert.ok(part.text.length <= budget, `${name}: text of ${part.text.length} characters, budget ${budget}`);
+  }
+  if (res.isError) return;
+  assert.ok(res.structuredContent, `${name}: no structuredContent`);
+  const structured = JSON.stringify(res.structuredContent).length;
+  assert.ok(structured <= budget, `${name}: structuredContent of ${structured} characters, budget ${budget}`);
+}
