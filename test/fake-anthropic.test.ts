@@ -43,7 +43,7 @@ describe('fake Messages API', () => {
   it('answers side calls (no tools) and compaction without consuming the script', async () => {
     fake.script([{ type: 'text', text: 'the scripted turn' }]);
     const title = await client.messages.create({ model: 'claude-haiku', max_tokens: 50, messages: [{ role: 'user', content: 'title this' }] });
-    assert.deepEqual(title.content, [{ type: 'text', text: fake.sideReply }]);
+    assert.deepEqual(title.content, [{ type: 'text', text: fake.reply }]);
     const compact = await client.messages.create({
       model: 'claude-x',
       max_tokens: 100,

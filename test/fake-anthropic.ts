@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerBroken, refuseKey, type FakeMode } from './fake-ai-failures.js';
 
 /**
  * A loopback stand-in for the Anthropic Messages API that the real Claude Code CLI can talk to
@@ -14,6 +15,9 @@ import type { AddressInfo } from 'node:net';
  * text answer and leaves the script alone. Compaction (/compact, or auto-compact) is the one
  * tool-offering call that is not a turn: its last user message asks for "a detailed summary of
  * the conversation"; it gets a scripted <summary> and leaves the script alone too.
+ *
+ * The Sparks provider tests use it too (through test/sparks-fakes.ts): with `apiKey` it refuses a
+ * missing anthropic-version or another key as the real API does, and `mode` makes it misbehave.
  */
 
 export type ScriptBlock = { type: 'text'; text: string } | { type: 'tool_use'; name: string; input: unknown; id?: string };
@@ -36,8 +40,11 @@ export interface FakeAnthropic {
   script(...turns: ScriptTurn[]): void;
   /** The main-loop /v1/messages requests only. */
   mainRequests(): RecordedRequest[];
-  /** What the side-call answers say (a title, say). */
-  sideReply: string;
+  /** What the side-call answers say (a title, say, or a Spark's result). */
+  reply: string;
+  /** How /v1/messages answers (test/fake-ai-failures.ts); 'slow' waits slowMs. */
+  mode: FakeMode;
+  slowMs: number;
   /** What a compaction request gets inside <summary>. */
   compactSummary: string;
   close(): Promise<void>;
@@ -127,12 +134,14 @@ function writeSse(res: http.ServerResponse, msg: ReturnType<typeof message>) {
   res.end();
 }
 
-export async function startFakeAnthropic(): Promise<FakeAnthropic> {
+export async function startFakeAnthropic(opts: { apiKey?: string } = {}): Promise<FakeAnthropic> {
   const queue: ScriptTurn[] = [];
   const fake: FakeAnthropic = {
     url: '',
     requests: [],
-    sideReply: 'Scripted session',
+    reply: 'Scripted session',
+    mode: 'ok',
+    slowMs: 5000,
     compactSummary: 'Scripted compaction summary.',
     script: (...turns) => void queue.push(...turns),
     mainRequests: () => fake.requests.filter((r) => r.main),
@@ -165,11 +174,20 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
       if (req.method !== 'POST' || pathname !== '/v1/messages') {
         return json(404, { type: 'error', error: { type: 'not_found_error', message: `no route ${req.method} ${pathname}` } });
       }
-      const side = isCompaction(body) ? `<analysis>scripted</analysis>\n<summary>${fake.compactSummary}</summary>` : fake.sideReply;
+      if (opts.apiKey !== undefined) {
+        if (!req.headers['anthropic-version']) {
+          return json(400, { type: 'error', error: { type: 'invalid_request_error', message: 'anthropic-version: header is required' } });
+        }
+        const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+        if ((req.headers['x-api-key'] ?? bearer) !== opts.apiKey) return refuseKey(res, 'anthropic');
+      }
+      if (answerBroken(res, 'anthropic', fake.mode)) return;
+      const side = isCompaction(body) ? `<analysis>scripted</analysis>\n<summary>${fake.compactSummary}</summary>` : fake.reply;
       const turn: ScriptTurn = main ? (queue.shift() ?? [{ type: 'text', text: 'Done.' }]) : [{ type: 'text', text: side }];
-      const msg = message(String(body?.model ?? 'claude-fake'), toContent(turn));
-      if (body?.stream) writeSse(res, msg);
-      else json(200, msg);
+      const msg = message(String(body?.model ?? 'claude-fake'), fake.mode === 'empty-text' ? [] : toContent(turn));
+      const send = () => (body?.stream ? writeSse(res, msg) : json(200, msg));
+      if (fake.mode === 'slow') setTimeout(send, fake.slowMs).unref();
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
