@@ -1,7 +1,9 @@
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db, Dialect } from '../db/types.js';
-import { createDeliveryQueue, paidPlan, TEST_EVENT, type ClaimedDelivery } from './queue.js';
+import { paidPlan } from '../modules/accounts/plans.js';
+import { TEST_EVENT, type ClaimedDelivery } from './claimed-delivery.js';
+import { createDeliveryQueue } from './queue.js';
 import { createSecretBox, loadServerKey, type SecretBox } from './secrets.js';
 import { DELIVERY_TIMEOUT_MS, sendDelivery, type AttemptResult } from './sender.js';
 import { createGuardedClient } from './guarded-client.js';

@@ -3,7 +3,10 @@ import { isoAt as iso, type Clock } from '../clock.js';
 import { skipLockedSuffix } from '../db/dialect.js';
 import { transactionAlone } from '../db/group-commit.js';
 import type { Database, Db, DeliveriesTable, Dialect, Executor } from '../db/types.js';
+import { outboxEnvelope } from '../events/envelope.js';
 import { newId } from '../ids.js';
+import { paidPlan } from '../modules/accounts/plans.js';
+import type { ClaimedDelivery } from './claimed-delivery.js';
 import { createAttemptRecorder } from './recorder.js';
 
 /**
@@ -13,19 +16,9 @@ import { createAttemptRecorder } from './recorder.js';
  * PostgreSQL, and results are written only by the lease holder.
  */
 
-export { TEST_EVENT } from './recorder.js';
 const FAN_OUT_BATCH = 200;
 /** Bounds the per-webhook pass of one claim (the rest wait for the next claim). */
 const MAX_WEBHOOKS_PER_CLAIM = 1000;
-
-export interface ClaimedDelivery extends DeliveriesTable {
-  url: string;
-  secret_enc: string;
-  webhook_status: 'enabled' | 'disabled';
-  plan: string;
-  /** The claim token written to claimed_by. */
-  token: string;
-}
 
 export interface FanOutResult {
   events: number;
@@ -37,14 +30,8 @@ export interface FanOutResult {
   leftBehind: boolean;
 }
 
-export const paidPlan = (plan: string) => plan === 'pro' || plan === 'business';
-
 export function subscribes(events: string[], event: string): boolean {
   return events.includes('*') || events.includes(event);
-}
-
-export function envelope(event: string, timestamp: string, data: unknown): string {
-  return JSON.stringify({ event, timestamp, data });
 }
 
 export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clock; retrySchedule: number[]; leaseMs: number }) {
@@ -85,7 +72,7 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
       for (const ev of events) {
         for (const h of hooks) {
           if (h.user_id !== ev.user_id || !paidPlan(h.plan) || !subscribes(subscribed.get(h.id)!, ev.event)) continue;
-          const row = newDelivery(h.id, ev.user_id, ev.id, ev.event, envelope(ev.event, ev.created_at, JSON.parse(ev.data)), now);
+          const row = newDelivery(h.id, ev.user_id, ev.id, ev.event, outboxEnvelope(ev, { withId: false }), now);
           const n = taken.get(h.id) ?? 0;
           if (claimFor && mine.size < claimFor.max && claimFor.room(h.id) - n > 0) {
             taken.set(h.id, n + 1);

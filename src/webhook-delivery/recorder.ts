@@ -3,13 +3,11 @@ import { isoAt as iso } from '../clock.js';
 import { transactionAlone } from '../db/group-commit.js';
 import type { Db, Executor, Trx } from '../db/types.js';
 import { newId } from '../ids.js';
-import type { ClaimedDelivery } from './queue.js';
+import { TEST_EVENT, type ClaimedDelivery } from './claimed-delivery.js';
 import type { AttemptResult } from './sender.js';
 
 /** Most attempt results written in one transaction. */
 const RECORD_BATCH = 200;
-/** The event of POST /webhooks/{id}/test: tried once, never retried, never disables its webhook. */
-export const TEST_EVENT = 'webhook.test';
 
 /** Records attempt results for the delivery queue (see record below). */
 export function createAttemptRecorder(deps: {

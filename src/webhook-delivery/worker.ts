@@ -6,7 +6,7 @@ import type { Db, Dialect } from '../db/types.js';
 import type { Committed, Outbox } from '../events/outbox.js';
 import { encodeWake } from '../events/wake-payload.js';
 import type { DeliveryEngine } from './delivery.js';
-import type { ClaimedDelivery } from './queue.js';
+import type { ClaimedDelivery } from './claimed-delivery.js';
 
 /**
  * The delivery worker: wakes on every local commit (outbox.onCommitted), on

@@ -1,10 +1,7 @@
+import type { OutboxEvent } from '../../events/envelope.js';
+
 /** An outbox row as the event stream reads it. */
-export interface OutboxRow {
-  id: string;
-  event: string;
-  data: string;
-  created_at: string;
-}
+export type OutboxRow = OutboxEvent;
 
 /** One live stream, as its account's feed sees it. */
 export interface FeedMember {

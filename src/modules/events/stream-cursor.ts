@@ -1,10 +1,11 @@
 import { encodeTime } from 'ulid';
+import { outboxEnvelope } from '../../events/envelope.js';
 import type { AccountFeeds, FeedMember, OutboxRow } from './account-feed.js';
 
 export interface StreamedEvent {
   id: string;
   event: string;
-  /** The same JSON body a webhook delivery carries ({event, timestamp, data}), plus the id. */
+  /** The same JSON body a webhook delivery carries ({event, timestamp, data}), plus the id (src/events/envelope.ts). */
   body: string;
 }
 
@@ -21,7 +22,7 @@ const serialized = new WeakMap<OutboxRow, StreamedEvent>();
 function toStreamed(r: OutboxRow): StreamedEvent {
   let e = serialized.get(r);
   if (!e) {
-    e = { id: r.id, event: r.event, body: JSON.stringify({ id: r.id, event: r.event, timestamp: r.created_at, data: JSON.parse(r.data) }) };
+    e = { id: r.id, event: r.event, body: outboxEnvelope(r, { withId: true }) };
     serialized.set(r, e);
   }
   return e;
