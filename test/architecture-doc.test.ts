@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 // docs/architecture.md is where a newcomer looks first, so a path it names must still be there after a
-// file moves. Every file or folder name in it (full path, partial path or a <domain> pattern) must match
+// file moves (and so must the full source paths the other documents name). Every file or folder name in it (full path, partial path or a <domain> pattern) must match
 // a file of the repository, and its list of domains must be exactly the folders of src/modules.
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DOC = 'docs/architecture.md';
@@ -40,6 +40,16 @@ describe('docs/architecture.md', () => {
     const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]).filter((l) => !/^[a-z]+:/.test(l));
     const missing = links.filter((l) => !fs.existsSync(path.resolve(ROOT, 'docs', l)));
     assert.deepEqual(missing, []);
+  });
+
+  it('every other document names only source paths that exist', () => {
+    const FULL = /(?<![\w/.-])(?:src|console\/src|test|scripts|bench)\/[\w./-]*\w\.(?:tsx?|cjs|mjs|json)\b/g;
+    const missing = fs
+      .readdirSync(path.join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .flatMap((f) => [...fs.readFileSync(path.join(ROOT, 'docs', f), 'utf8').matchAll(FULL)].map((m) => `docs/${f}: ${m[0]}`))
+      .filter((hit) => !/NNN|<\w+>/.test(hit) && !fs.existsSync(path.join(ROOT, hit.slice(hit.indexOf(': ') + 2))));
+    assert.deepEqual(missing, [], 'a file moved: update the documents that name it');
   });
 
   it('lists every folder of src/modules as a domain', () => {
