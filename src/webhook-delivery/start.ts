@@ -1,10 +1,24 @@
 import type { Logger } from 'pino';
-import type { Container } from '../container.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Db, Dialect } from '../db/types.js';
+import type { Outbox } from '../events/outbox.js';
+import type { DeliveryEngine } from './delivery.js';
 import { startOutboxNotifier, startWebhookWorker, type WebhookWorker, type WorkerOptions } from './worker.js';
+
+/** What a worker needs of the container (src/container.ts satisfies it; the domain layer does not import the app). */
+export interface WorkerHost {
+  db: Db;
+  database: { dialect: Dialect };
+  outbox: Outbox;
+  webhookDelivery: DeliveryEngine;
+  clock: Clock;
+  config: Pick<Config, 'databaseUrl' | 'webhooks'>;
+}
 
 /** Runs a delivery worker over a container's database (server.ts modes all/worker, and tests). */
 export function startContainerWorker(
-  c: Container,
+  c: WorkerHost,
   opts: WorkerOptions & { logger?: Parameters<typeof startWebhookWorker>[0]['logger'] } = {},
 ): Promise<WebhookWorker> {
   return startWebhookWorker(
@@ -22,7 +36,7 @@ export function startContainerWorker(
 }
 
 /** NOTIFY workers in other processes after each local commit (PostgreSQL; a no-op on SQLite). */
-export function startContainerNotifier(c: Container, logger?: Pick<Logger, 'warn'>): () => void {
+export function startContainerNotifier(c: Pick<WorkerHost, 'db' | 'database' | 'outbox'>, logger?: Pick<Logger, 'warn'>): () => void {
   return startOutboxNotifier({ db: c.db, dialect: c.database.dialect, outbox: c.outbox, logger });
 }
 
