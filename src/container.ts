@@ -7,6 +7,8 @@ import { startSearchIndexer } from './db/search-indexer.js';
 import { createOutbox, createTxRunner } from './events/outbox.js';
 import { createAccountsRepo } from './modules/accounts/accounts.repo.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
+import { createWorkspacesRepo } from './modules/workspaces/workspaces.repo.js';
+import { createWorkspacesService } from './modules/workspaces/workspaces.service.js';
 import { createApiKeysRepo } from './modules/api-keys/api-keys.repo.js';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { createExportsRepo } from './modules/exports/exports.repo.js';
@@ -66,7 +68,9 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     clock,
     onTouchError: (err) => opts.logger?.warn({ err }, 'could not update last_used_at'),
   });
-  const accounts = createAccountsService({ db, repo: createAccountsRepo(db), apiKeys, clock });
+  const workspacesRepo = createWorkspacesRepo(db);
+  const accounts = createAccountsService({ db, repo: createAccountsRepo(db), workspaces: workspacesRepo, apiKeys, clock });
+  const workspaces = createWorkspacesService({ db, repo: workspacesRepo, clock });
   const sheets = createSheetsService({ repo: createSheetsRepo(db, { rankMaxMatches: config.searchRankMaxMatches }), revisions: createSheetRevisionsRepo(db), outbox, tx, clock, revisionsKeep: config.revisionsKeep });
   const todosRepo = createTodosRepo(db);
   const todos = createTodosService({ repo: todosRepo, outbox, tx, clock });
@@ -105,6 +109,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     metrics,
     apiKeys,
     accounts,
+    workspaces,
     sheets,
     sessions,
     briefing,

@@ -26,11 +26,23 @@ for (const commit of commits) {
           await checkRecords(s, m, owner);
           await checkSearch(s, m, owner);
           await checkWebhooks(s, m, owner);
+          await checkPersonalWorkspaces(s, m);
         } finally {
           await s.close();
         }
       });
     });
+  }
+}
+
+/** Migration 027 gave every account that existed before it its personal workspace, owned by it. */
+async function checkPersonalWorkspaces(s: TestServer, m: UpgradeManifest) {
+  for (const k of m.api_keys.filter((key) => key.active && (!key.scopes || key.scopes.includes('*')))) {
+    const { workspaces } = await expect200(s, k.key, 'GET', '/v1/workspaces');
+    assert.equal(workspaces.length, 1, `key ${k.name}: one workspace`);
+    assert.equal(workspaces[0].personal, true);
+    assert.equal(workspaces[0].role, 'owner');
+    assert.match(workspaces[0].id, /^wsp_[0-9a-z]{26}$/);
   }
 }
 

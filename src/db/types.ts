@@ -297,8 +297,44 @@ export interface DeliveryAttemptsTable {
   response_body: string | null;
 }
 
+/** A workspace (issue 33): every account's personal one, and team workspaces with members. */
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  /** 1: the account's personal workspace (id 'wsp_' + the account id without 'usr_'). */
+  personal: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type WorkspaceRole = 'owner' | 'admin' | 'editor' | 'viewer';
+
+export interface WorkspaceMembersTable {
+  workspace_id: string;
+  user_id: string;
+  role: WorkspaceRole;
+  created_at: string;
+}
+
+export interface WorkspaceInvitationsTable {
+  id: string;
+  workspace_id: string;
+  role: Exclude<WorkspaceRole, 'owner'>;
+  /** sha256 hex of the token; the token itself is shown once, when the invitation is made. */
+  token_hash: string;
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  accepted_by: string | null;
+  accepted_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
+  workspaces: WorkspacesTable;
+  workspace_members: WorkspaceMembersTable;
+  workspace_invitations: WorkspaceInvitationsTable;
   api_keys: ApiKeysTable;
   sheets: SheetsTable;
   sheet_counts: SheetCountsTable;

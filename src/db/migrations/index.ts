@@ -23,6 +23,7 @@ import * as m023 from './023_session_external_id.js';
 import * as m024 from './024_idempotency_by_credential.js';
 import * as m025 from './025_key_issuing_grant.js';
 import * as m026 from './026_tokenizer_cjk_triples.js';
+import * as m027 from './027_workspaces.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '024_idempotency_by_credential': m024,
   '025_key_issuing_grant': m025,
   '026_tokenizer_cjk_triples': m026,
+  '027_workspaces': m027,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -4,10 +4,12 @@ import type { Db } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ApiKeysService } from '../api-keys/api-keys.service.js';
+import type { WorkspacesRepo } from '../workspaces/workspaces.repo.js';
+import { personalWorkspaceRows } from '../workspaces/workspaces.personal.js';
 import { PLANS, type AccountsRepo, type Plan } from './accounts.repo.js';
 
-export function createAccountsService(deps: { db: Db; repo: AccountsRepo; apiKeys: ApiKeysService; clock: Clock }) {
-  const { db, repo, apiKeys, clock } = deps;
+export function createAccountsService(deps: { db: Db; repo: AccountsRepo; workspaces: WorkspacesRepo; apiKeys: ApiKeysService; clock: Clock }) {
+  const { db, repo, workspaces, apiKeys, clock } = deps;
 
   function checkPlan(plan: string): Plan {
     if (!PLANS.includes(plan as Plan)) throw new AppError('invalid_request', `plan must be one of ${PLANS.join(', ')}`);
@@ -24,6 +26,8 @@ export function createAccountsService(deps: { db: Db; repo: AccountsRepo; apiKey
       const userId = newId('usr', now.getTime());
       return transactionAlone(db, async (trx) => {
         await repo.insert({ id: userId, name, plan, created_at: now.toISOString() }, trx);
+        const personal = personalWorkspaceRows(userId, now.toISOString());
+        await workspaces.insert(personal.workspace, personal.owner, trx);
         const key = await apiKeys.create(userId, 'default', trx);
         return { user_id: userId, name, plan, api_key: key.api_key };
       });

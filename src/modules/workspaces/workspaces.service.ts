@@ -1,0 +1,178 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import { transactionAlone } from '../../db/group-commit.js';
+import type { Db, WorkspaceRole } from '../../db/types.js';
+import { AppError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { Plan } from '../accounts/accounts.repo.js';
+import { paidPlan } from '../accounts/plans.js';
+import type { WorkspacesRepo } from './workspaces.repo.js';
+import { requireRole, roleAtLeast, type WorkspaceAction } from './workspaces.roles.js';
+import type { MemberView, WorkspaceView } from './workspaces.schemas.js';
+
+const INVITATION_HOURS_DEFAULT = 7 * 24;
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const notFound = (id: string) => new AppError('not_found', `workspace ${id} not found`);
+
+export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; clock: Clock }) {
+  const { db, repo, clock } = deps;
+
+  /** The workspace and the caller's role, when the caller may do `action` there: 404 unknown id, 403 otherwise. */
+  async function authorize(userId: string, workspaceId: string, action: WorkspaceAction) {
+    const workspace = await repo.findById(workspaceId);
+    if (!workspace) throw notFound(workspaceId);
+    const role = await repo.roleOf(workspaceId, userId);
+    requireRole(role, action, workspaceId);
+    return { workspace, role: role! };
+  }
+
+  const view = (w: { id: string; name: string; personal: number; created_at: string }, role: WorkspaceRole): WorkspaceView => ({
+    id: w.id,
+    name: w.name,
+    role,
+    personal: w.personal === 1,
+    created_at: w.created_at,
+  });
+  const memberView = (m: { user_id: string; name: string; role: WorkspaceRole; created_at: string }): MemberView => ({
+    user_id: m.user_id,
+    name: m.name,
+    role: m.role,
+    joined_at: m.created_at,
+  });
+
+  /** Role changes and removals: under the member rows' lock, refuse what would leave the workspace without an owner. */
+  function keepAnOwner(members: { user_id: string; role: WorkspaceRole }[], userId: string, nextRole: WorkspaceRole | undefined, workspaceId: string) {
+    const owners = members.filter((m) => (m.user_id === userId ? nextRole : m.role) === 'owner');
+    if (owners.length === 0) {
+      throw new AppError('conflict', `workspace ${workspaceId} must keep at least one owner: make another member owner first`);
+    }
+  }
+
+  return {
+    authorize,
+
+    async create(userId: string, plan: Plan, input: { name: string }): Promise<WorkspaceView> {
+      if (!paidPlan(plan)) {
+        throw new AppError('plan_required', 'Team workspaces need the Pro plan or higher; this account is on the free plan. Upgrade to Pro to share a workspace.');
+      }
+      const at = clock.now();
+      const id = newId('wsp', at.getTime());
+      const iso = at.toISOString();
+      await transactionAlone(db, (trx) =>
+        repo.insert(
+          { id, name: input.name, personal: 0, created_by: userId, created_at: iso, updated_at: iso },
+          { workspace_id: id, user_id: userId, role: 'owner', created_at: iso },
+          trx,
+        ),
+      );
+      return { id, name: input.name, role: 'owner', personal: false, created_at: iso };
+    },
+
+    async list(userId: string): Promise<WorkspaceView[]> {
+      return (await repo.listForUser(userId)).map((r) => view(r, r.role));
+    },
+
+    async get(userId: string, id: string): Promise<WorkspaceView> {
+      const { workspace, role } = await authorize(userId, id, 'workspace.read');
+      return view(workspace, role);
+    },
+
+    async rename(userId: string, id: string, name: string): Promise<WorkspaceView> {
+      const { workspace, role } = await authorize(userId, id, 'workspace.rename');
+      await repo.rename(id, name, clock.now().toISOString());
+      return view({ ...workspace, name }, role);
+    },
+
+    async remove(userId: string, id: string, confirm: string) {
+      const { workspace } = await authorize(userId, id, 'workspace.delete');
+      if (workspace.personal === 1) throw new AppError('invalid_request', `workspace ${id} is your personal workspace; only team workspaces can be deleted`);
+      if (confirm !== workspace.name) {
+        throw new AppError('invalid_request', `confirm must be the workspace's name exactly ("${workspace.name}"); nothing was deleted`);
+      }
+      await transactionAlone(db, (trx) => repo.remove(id, trx));
+      return { id, deleted: true as const };
+    },
+
+    async members(userId: string, id: string): Promise<MemberView[]> {
+      await authorize(userId, id, 'members.read');
+      return (await repo.members(id)).map(memberView);
+    },
+
+    async invite(userId: string, id: string, input: { role: 'admin' | 'editor' | 'viewer'; expires_in_hours?: number }, origin: string) {
+      const { workspace, role } = await authorize(userId, id, 'invitations.manage');
+      if (workspace.personal === 1) throw new AppError('invalid_request', `workspace ${id} is your personal workspace; make a team workspace (POST /v1/workspaces) to invite people`);
+      if (!roleAtLeast(role, input.role)) throw new AppError('forbidden', `you cannot invite with a role above your own (${role})`, undefined, { required_role: input.role });
+      const at = clock.now();
+      const token = `inv_${randomBytes(32).toString('base64url')}`;
+      const expiresAt = new Date(at.getTime() + (input.expires_in_hours ?? INVITATION_HOURS_DEFAULT) * 3_600_000).toISOString();
+      const invitationId = newId('inv', at.getTime());
+      await repo.insertInvitation({
+        id: invitationId,
+        workspace_id: id,
+        role: input.role,
+        token_hash: hashToken(token),
+        created_by: userId,
+        created_at: at.toISOString(),
+        expires_at: expiresAt,
+        accepted_by: null,
+        accepted_at: null,
+      });
+      return { id: invitationId, role: input.role, token, url: `${origin}/v1/invitations/${token}/accept`, expires_at: expiresAt };
+    },
+
+    /** Single use: unknown and expired tokens are 404 alike; a used one is 404 too, so a token says nothing once spent. */
+    async accept(userId: string, token: string): Promise<WorkspaceView> {
+      const now = clock.now();
+      return transactionAlone(db, async (trx) => {
+        const inv = await repo.invitationByHashLocked(hashToken(token), trx);
+        if (!inv || inv.accepted_at !== null || inv.expires_at <= now.toISOString()) {
+          throw new AppError('not_found', 'invitation not found, expired or already used: ask for a new one');
+        }
+        const workspace = await repo.findById(inv.workspace_id, trx);
+        if (!workspace) throw new AppError('not_found', 'invitation not found, expired or already used: ask for a new one');
+        if (await repo.roleOf(inv.workspace_id, userId, trx)) {
+          throw new AppError('conflict', `you are already a member of workspace ${inv.workspace_id}; the invitation stays unused`);
+        }
+        await repo.addMember({ workspace_id: inv.workspace_id, user_id: userId, role: inv.role, created_at: now.toISOString() }, trx);
+        await repo.markAccepted(inv.id, userId, now.toISOString(), trx);
+        return view(workspace, inv.role);
+      });
+    },
+
+    async setRole(userId: string, id: string, memberId: string, nextRole: WorkspaceRole): Promise<MemberView> {
+      await authorize(userId, id, 'members.manage');
+      return transactionAlone(db, async (trx) => {
+        // The caller's role again, under the members' lock: a concurrent change to it counts.
+        const members = await repo.membersLocked(id, trx);
+        const role = members.find((m) => m.user_id === userId)?.role;
+        requireRole(role, 'members.manage', id);
+        const target = members.find((m) => m.user_id === memberId);
+        if (!target) throw new AppError('not_found', `user ${memberId} is not a member of workspace ${id}`);
+        // Making or unmaking an owner is transferring ownership: owners only. Admins manage admins and below.
+        if (nextRole === 'owner' || target.role === 'owner') requireRole(role, 'ownership.transfer', id);
+        keepAnOwner(members, memberId, nextRole, id);
+        await repo.setRole(id, memberId, nextRole, trx);
+        const row = (await repo.members(id, trx)).find((m) => m.user_id === memberId)!;
+        return memberView(row);
+      });
+    },
+
+    /** Removing a member (admin+, owners only by an owner) or leaving (any member, oneself). */
+    async removeMember(userId: string, id: string, memberId: string) {
+      const { workspace } = await authorize(userId, id, memberId === userId ? 'workspace.read' : 'members.manage');
+      if (workspace.personal === 1) throw new AppError('invalid_request', `workspace ${id} is a personal workspace; it has no other members to remove`);
+      return transactionAlone(db, async (trx) => {
+        const members = await repo.membersLocked(id, trx);
+        const role = members.find((m) => m.user_id === userId)?.role;
+        requireRole(role, memberId === userId ? 'workspace.read' : 'members.manage', id);
+        const target = members.find((m) => m.user_id === memberId);
+        if (!target) throw new AppError('not_found', `user ${memberId} is not a member of workspace ${id}`);
+        if (target.role === 'owner' && memberId !== userId) requireRole(role, 'ownership.transfer', id);
+        keepAnOwner(members, memberId, undefined, id);
+        await repo.removeMember(id, memberId, trx);
+        return { workspace_id: id, user_id: memberId, removed: true as const };
+      });
+    },
+  };
+}
+export type WorkspacesService = ReturnType<typeof createWorkspacesService>;
