@@ -39,6 +39,7 @@ import { registerSparkRoutes } from './modules/sparks/sparks.routes.js';
 import { registerStatsRoutes } from './modules/stats/stats.routes.js';
 import { registerTodoRoutes } from './modules/todos/todos.routes.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
+import { registerWorkspaceRoutes } from './modules/workspaces/workspaces.routes.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
 
 export interface AppOptions {
@@ -120,6 +121,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
         consoleAuth: consoleCookieAuth(c.consoleSessions, c.config.publicUrl),
         tokens,
       });
+      registerWorkspaceRoutes(api, c.workspaces, c.config.publicUrl);
       registerConnectedAppRoutes(api, c.oauth);
     },
     { prefix: API_PREFIX },
