@@ -4,7 +4,7 @@ import { SHEETS_SEARCH } from '../src/db/search/search-index.js';
 import { openDatabase } from '../src/db/index.js';
 import type { SheetsTable } from '../src/db/types.js';
 import { newId } from '../src/ids.js';
-import { sheetSearchText } from '../src/modules/sheets/sheets.service.js';
+import { sheetSearchText } from '../src/modules/sheets/sheets.view.js';
 import { rng, sheetContent } from './content.js';
 
 const BATCH = 100;

@@ -5,7 +5,7 @@ import { expect200, startServer, type TestServer } from './helpers.js';
 import { searchIndexGeneration } from '../src/db/search/pending.js';
 import { searchTerms } from '../src/lib/search-text.js';
 import { sqliteReaders } from '../src/db/sqlite-readers.js';
-import { sheetSearchText } from '../src/modules/sheets/sheets.service.js';
+import { sheetSearchText } from '../src/modules/sheets/sheets.view.js';
 
 /**
  * SQLite indexes sheet text after the write commits (migration 018, src/db/search-indexer.ts). Here

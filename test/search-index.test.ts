@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { dialects, startServer, type TestServer } from './helpers.js';
 import { normalizeForSearch, searchTerms } from '../src/lib/search-text.js';
-import { sheetSearchText } from '../src/modules/sheets/sheets.service.js';
+import { sheetSearchText } from '../src/modules/sheets/sheets.view.js';
 import { rng } from '../bench/content.js';
 
 /**

@@ -3,9 +3,9 @@ import type { Container } from '../../container.js';
 import { AppError, invalid } from '../../errors.js';
 import { IdParams } from '../../http/schemas.js';
 import { outlineColumns } from '../../modules/sheets/sheets.outline.js';
-import { ColumnOutlineSchema, ReadFormat, SheetWindowSchema } from '../../modules/sheets/sheets.read.js';
-import { COLUMN_KEY } from '../../modules/sheets/sheets.schemas.js';
-import { orderedKeys, parseLines, windowContent, type ReadFormat as Format } from '../../modules/sheets/sheets.window.js';
+import { COLUMN_KEY, ColumnOutlineSchema, ReadFormat, SheetWindowSchema } from '../../modules/sheets/sheets.schemas.js';
+import { columnOrder } from '../../modules/sheets/sheets.columns.js';
+import { parseLines, windowContent, type ReadFormat as Format } from '../../modules/sheets/sheets.window.js';
 import { READ_ONLY, type ToolRegistry } from '../tool.js';
 
 export const CONTENT_DEFAULT_CHARS = 20_000;
@@ -59,7 +59,7 @@ export function registerSheetContentTools(t: ToolRegistry, c: Container): void {
       const format: Format = args.format ?? 'markdown';
       if (args.lines !== undefined && args.offset !== undefined) throw invalid("field 'lines': use either lines or offset, not both");
       const lines = args.lines === undefined ? undefined : linesArgument(args.lines);
-      const column = args.column ?? orderedKeys(sheet.content)[0];
+      const column = args.column ?? columnOrder(Object.keys(sheet.content))[0];
       if (!column || !(column in sheet.content)) throw new AppError('not_found', `column ${column ?? 'col1'} not found in sheet ${sheet.id}`);
 
       const budget = t.maxResultChars;

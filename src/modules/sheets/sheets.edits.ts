@@ -1,9 +1,10 @@
 import { AppError, invalid } from '../../errors.js';
 import type { TxRunner } from '../../events/outbox.js';
-import type { ExpectedVersions } from '../../http/preconditions.js';
-import type { AuthContext } from '../api-keys/api-keys.service.js';
+import type { AuthContext } from '../../auth/context.js';
+import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import type { AddColumnInput, AppendInput, ReplaceInput } from './sheets.schemas.js';
-import { columnOrder, toSheetView, type Content } from './sheets.view.js';
+import { columnOrder } from './sheets.columns.js';
+import { toSheetView, type Content } from './sheets.view.js';
 import type { SheetWriter } from './sheets.write.js';
 
 /** Same bound as a column sent in a PUT. */

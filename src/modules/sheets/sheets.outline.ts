@@ -1,4 +1,5 @@
-import { convertColumn, countLines, orderedKeys } from './sheets.window.js';
+import { columnOrder } from './sheets.columns.js';
+import { convertColumn, countLines } from './sheets.window.js';
 
 /**
  * What an agent reads before deciding which part of a sheet to fetch: per column its size in each form and
@@ -46,7 +47,7 @@ export function markdownHeadings(md: string): Heading[] {
 
 export async function outlineColumns(content: Record<string, string>): Promise<ColumnOutline[]> {
   const out: ColumnOutline[] = [];
-  for (const key of orderedKeys(content)) {
+  for (const key of columnOrder(Object.keys(content))) {
     const html = content[key];
     const md = await convertColumn(html, 'markdown', key);
     const text = await convertColumn(html, 'text', key);

@@ -1,7 +1,19 @@
 import type { Expression, SqlBool } from 'kysely';
 import type { Db } from '../../db/types.js';
-import type { SheetListFilter } from './sheets.repo.js';
 import { SHEET_ROW_COLUMNS } from './sheets.view.js';
+
+/** Which of the owner's sheets a list or search asks for, and which page of them. */
+export type SearchSort = 'relevance' | 'updated';
+
+export interface SheetListFilter {
+  userId: string;
+  /** With terms: relevance (the default) or updated, newest first. */
+  sort?: SearchSort;
+  trashed: boolean;
+  terms: string[];
+  limit: number;
+  offset: number;
+}
 
 /** The owner's sheets in one state (live or trashed): where every list, search and count of theirs starts. */
 export const ownedSheets = (db: Db, f: Pick<SheetListFilter, 'userId' | 'trashed'>) =>

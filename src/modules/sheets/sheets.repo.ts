@@ -1,7 +1,7 @@
 import { compiledInsert, compiledOnce } from '../../db/statement-cache.js';
 import type { Db, Executor, SheetsTable } from '../../db/types.js';
-import { countOwnedSheets, newestFirstPage } from './sheets.owned.js';
-import { searchSheets, type SearchOptions, type SearchSort } from './sheets.search.js';
+import { countOwnedSheets, newestFirstPage, type SheetListFilter } from './sheets.owned.js';
+import { searchSheets, type SearchOptions } from './sheets.search.js';
 import { SHEET_ROW_COLUMNS, type StoredSheetRow } from './sheets.view.js';
 import { utf8Bytes } from '../../db/dialect.js';
 import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
@@ -19,16 +19,6 @@ const insertRow = compiledInsert('sheets', [
   'id', 'user_id', 'title', 'content', 'folder', 'tags', 'search_text', 'created_at', 'updated_at', 'trashed_at', 'version', 'last_changes', 'last_actor',
 ]);
 
-export interface SheetListFilter {
-  userId: string;
-  /** With terms: relevance (the default) or updated, newest first. */
-  sort?: SearchSort;
-  trashed: boolean;
-  terms: string[];
-  limit: number;
-  offset: number;
-}
-
 export function createSheetsRepo(db: Db, searchOptions: SearchOptions) {
   return {
     async findById(id: string, exec: Executor = db) {
@@ -44,9 +34,6 @@ export function createSheetsRepo(db: Db, searchOptions: SearchOptions) {
     },
     async insert(row: SheetsTable, exec: Executor) {
       await insertRow(exec, row);
-    },
-    async update(id: string, patch: Partial<SheetsTable>, exec: Executor = db) {
-      await exec.updateTable('sheets').set(patch).where('id', '=', id).execute();
     },
     async remove(id: string, exec: Executor) {
       await exec.deleteFrom('sheets').where('id', '=', id).execute();

@@ -1,8 +1,8 @@
 import { AppError } from '../../errors.js';
 import { OFF_THREAD_MIN_CHARS, prepareHtmlTexts } from '../../lib/html-text-pool.js';
 import type { TxRunner } from '../../events/outbox.js';
-import type { ExpectedVersions } from '../../http/preconditions.js';
-import type { AuthContext } from '../api-keys/api-keys.service.js';
+import type { AuthContext } from '../../auth/context.js';
+import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import { unpackContent, type SheetRevisionsRepo } from './sheets.revisions.repo.js';
 import { fieldChanges, type SheetWriter } from './sheets.write.js';
 import { toSheetView, type Content, type SheetRow } from './sheets.view.js';

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ZApp } from '../../http/types.js';
-import { IdParams, responses } from '../../http/schemas.js';
+import { ErrorResponse, responses } from '../../http/schemas.js';
 import {
   IfMatchHeaders,
   IfNoneMatchHeaders,
@@ -12,20 +12,36 @@ import {
   notModified,
   sendNotModified,
 } from '../../http/preconditions.js';
+import { IdParams } from '../../lib/schema-fields.js';
+import { outlineColumns } from './sheets.outline.js';
+import { readSheet } from './sheets.read.js';
 import type { SheetsService } from './sheets.service.js';
-import { registerSheetEditRoutes } from './sheets.edits.routes.js';
-import { GetSheetQuery, GetSheetResponse, readSheet, registerSheetReadRoutes } from './sheets.read.js';
 import {
+  AddColumnBody,
+  AddColumnResponse,
+  AppendBody,
+  ColumnParams,
   CreateSheetBody,
   CreateSheetResponse,
   DeleteSheetQuery,
+  GetSheetQuery,
+  GetSheetResponse,
+  ListRevisionsQuery,
+  ListRevisionsResponse,
   ListSheetsQuery,
   ListSheetsResponse,
+  OutlineResponse,
+  ReplaceBody,
+  ReplaceResponse,
+  RevisionParams,
+  RevisionResponse,
   SheetResponse,
   TrashSheetResponse,
   UpdateSheetBody,
   type SheetView,
 } from './sheets.schemas.js';
+
+/** Every /sheets route: thin adapters over SheetsService (rules there, queries in sheets.repo.ts, search in sheets.search.ts). */
 
 /** Answers that return one sheet carry its version as the ETag. */
 export function withEtag<T extends { sheet: SheetView }>(reply: FastifyReply, body: T): T {
@@ -33,13 +49,17 @@ export function withEtag<T extends { sheet: SheetView }>(reply: FastifyReply, bo
   return body;
 }
 
-export const conflictResponses = {
+const conflictResponses = {
   412: VersionConflictResponse.describe('Precondition failed (version_conflict): the sheet is not at the version If-Match or expected_version named; nothing changed.'),
 };
 
 /** Documents the ETag response header of a 200 that returns one sheet (OpenAPI only; parsing is unchanged). */
 export const etagged = <T extends z.ZodType>(schema: T): T =>
   schema.meta({ headers: { ETag: { type: 'string', description: 'The sheet\'s version in quotes, e.g. "7": send it back in If-Match or If-None-Match.' } } } as never);
+
+const MatchConflict = ErrorResponse.extend({
+  count: z.number().int().optional().describe('How many occurrences were found (ambiguous_match).'),
+}).describe('no_match: the text does not occur; ambiguous_match: it occurs more than once (count says how often) and all was not set.');
 
 export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
   const tags = ['Sheets'];
@@ -114,6 +134,106 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
     },
     handler: async (req, reply) => withEtag(reply, { success: ok, sheet: await sheets.restore(req.auth, req.params.id, expectedVersions(req.headers['if-match'])) }),
   });
-  registerSheetEditRoutes(app, sheets);
-  registerSheetReadRoutes(app, sheets);
+
+  // Revisions (earlier versions) and the edits that need no read first.
+  app.get('/sheets/:id/revisions', {
+    schema: {
+      tags,
+      operationId: 'listSheetRevisions',
+      summary: 'Earlier versions of a sheet (not the current one), newest first; the newest 100 are kept',
+      params: IdParams,
+      querystring: ListRevisionsQuery,
+      response: responses(ListRevisionsResponse, 403, 404),
+    },
+    handler: async (req) => ({ success: ok, ...(await sheets.listRevisions(req.auth.userId, req.params.id, req.query)) }),
+  });
+  app.get('/sheets/:id/revisions/:version', {
+    schema: { tags, operationId: 'getSheetRevision', summary: 'One earlier version of a sheet, with its content', params: RevisionParams, response: responses(RevisionResponse, 403, 404) },
+    handler: async (req) => ({ success: ok, revision: await sheets.getRevision(req.auth.userId, req.params.id, req.params.version) }),
+  });
+  app.post('/sheets/:id/revisions/:version/restore', {
+    schema: {
+      tags,
+      operationId: 'restoreSheetRevision',
+      summary: 'Make an earlier version current again, as a new version (emits sheet.updated)',
+      params: RevisionParams,
+      headers: IfMatchHeaders,
+      response: { ...responses(etagged(SheetResponse), 403, 404), ...conflictResponses },
+    },
+    handler: async (req, reply) => {
+      const sheet = await sheets.restoreRevision(req.auth, req.params.id, req.params.version, expectedVersions(req.headers['if-match']));
+      return withEtag(reply, { success: ok, sheet });
+    },
+  });
+
+  app.post('/sheets/:id/append', {
+    schema: {
+      tags,
+      operationId: 'appendToSheet',
+      summary: 'Append HTML to one column in one atomic step (no read needed); default the highest-numbered column',
+      params: IdParams,
+      headers: IfMatchHeaders,
+      body: AppendBody,
+      response: { ...responses(etagged(SheetResponse), 403, 404, 413, 415), ...conflictResponses },
+    },
+    handler: async (req, reply) => {
+      const { expected_version, ...input } = req.body;
+      return withEtag(reply, { success: ok, ...(await sheets.append(req.auth, req.params.id, input, expectedVersions(req.headers['if-match'], expected_version))) });
+    },
+  });
+  app.post('/sheets/:id/replace', {
+    schema: {
+      tags,
+      operationId: 'replaceInSheet',
+      summary: 'Find plain text in the stored HTML and replace it; without all, exactly one occurrence must exist',
+      params: IdParams,
+      headers: IfMatchHeaders,
+      body: ReplaceBody,
+      response: { ...responses(etagged(ReplaceResponse), 403, 404, 413, 415), 409: MatchConflict, ...conflictResponses },
+    },
+    handler: async (req, reply) => {
+      const { expected_version, ...input } = req.body;
+      return withEtag(reply, { success: ok, ...(await sheets.replace(req.auth, req.params.id, input, expectedVersions(req.headers['if-match'], expected_version))) });
+    },
+  });
+  app.post('/sheets/:id/columns', {
+    schema: {
+      tags,
+      operationId: 'addSheetColumn',
+      summary: 'Add the lowest unused column key, empty unless html is given',
+      params: IdParams,
+      headers: IfMatchHeaders,
+      body: AddColumnBody,
+      response: { ...responses(etagged(AddColumnResponse), 403, 404, 409, 413, 415), ...conflictResponses },
+    },
+    handler: async (req, reply) => {
+      const { expected_version, ...input } = req.body;
+      return withEtag(reply, { success: ok, ...(await sheets.addColumn(req.auth, req.params.id, input, expectedVersions(req.headers['if-match'], expected_version))) });
+    },
+  });
+  app.delete('/sheets/:id/columns/:col', {
+    schema: {
+      tags,
+      operationId: 'removeSheetColumn',
+      summary: 'Remove one column (404 when the sheet has no such column)',
+      params: ColumnParams,
+      headers: IfMatchHeaders,
+      response: { ...responses(etagged(SheetResponse), 403, 404), ...conflictResponses },
+    },
+    handler: async (req, reply) => {
+      return withEtag(reply, { success: ok, ...(await sheets.removeColumn(req.auth, req.params.id, req.params.col, expectedVersions(req.headers['if-match']))) });
+    },
+  });
+
+  // Registered last: the OpenAPI document lists /sheets/{id}/columns' POST before this GET.
+  app.get('/sheets/:id/columns', {
+    schema: {
+      tags,
+      operationId: 'outlineSheet',
+      summary: 'Outline of a sheet: per column its size, lines and headings, to choose what to read',
+      params: IdParams,
+      response: responses(OutlineResponse, 403, 404),
+    },
+    handler: async (req) => ({ success: ok, columns: await outlineColumns((await sheets.get(req.auth.userId, req.params.id)).content) }),
+  });
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { expectedVersionField } from '../../http/preconditions.js';
-import { Tags, Timestamp, queryBool, queryInt } from '../../http/schemas.js';
 import { SnippetField, fieldsQuery } from '../../lib/fields.js';
+import { Tags, Timestamp, expectedVersionField, queryBool, queryInt } from '../../lib/schema-fields.js';
+import { READ_FORMATS, parseLines } from './sheets.window.js';
 
 export const COLUMN_KEY = /^col[1-9][0-9]?$/;
 const columnKey = z.string().regex(COLUMN_KEY, 'column keys must be col1..col99');
@@ -139,3 +139,66 @@ export type AddColumnInput = z.infer<typeof AddColumnBody>;
 export const ColumnParams = z.object({ id: z.string().min(1).max(100), col: columnKey });
 export const ReplaceResponse = z.object({ success: z.literal(true), replaced: z.number().int(), sheet: Sheet });
 export const AddColumnResponse = z.object({ success: z.literal(true), column: z.string(), sheet: Sheet });
+
+/** GET /sheets/{id}'s window parameters and answer, and the outline of GET /sheets/{id}/columns (docs/agents.md). */
+const lineRange = (name: string) =>
+  z
+    .string()
+    .max(40)
+    .transform((v, ctx) => {
+      try {
+        return parseLines(v);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `${name} must look like A-B (1-based, inclusive, A <= B)` });
+        return z.NEVER;
+      }
+    });
+
+const ColumnList = z
+  .string()
+  .max(1000)
+  .transform((v, ctx) => {
+    const keys = [...new Set(v.split(',').map((s) => s.trim()).filter((s) => s.length > 0))];
+    const bad = keys.find((k) => !COLUMN_KEY.test(k));
+    if (bad !== undefined) {
+      ctx.addIssue({ code: 'custom', message: `columns must be column keys col1..col99, got '${bad.slice(0, 20)}'` });
+      return z.NEVER;
+    }
+    return keys;
+  });
+
+export const ReadFormat = z.enum(READ_FORMATS, { error: 'format must be one of: html, markdown, text' });
+
+const positive = (name: string) => queryInt(name).refine((n) => n >= 1, `${name} must be at least 1`);
+
+export const GetSheetQuery = z.object({
+  columns: ColumnList.optional().describe('Comma-separated column keys (col1,col3): only those columns in content.'),
+  format: ReadFormat.optional().describe('html (default: the HTML as stored), markdown (sanitized, GFM tables) or text (the visible text).'),
+  max_chars: positive('max_chars').optional().describe('Per column: at most this many characters (Unicode code points of the chosen format).'),
+  offset_chars: queryInt('offset_chars').optional().describe("Per column: where the window starts (a previous window's next_offset). Default 0."),
+  lines: lineRange('lines').optional().describe('Per column: lines A-B (1-based, inclusive) of the markdown or text form; not with format=html.'),
+});
+export type GetSheetQueryInput = z.output<typeof GetSheetQuery>;
+
+const ColumnWindowSchema = z.object({
+  total_chars: z.number().int().describe('Length of the whole column in the chosen format, in code points.'),
+  total_lines: z.number().int(),
+  from: z.number().int().describe('Where this window starts.'),
+  to: z.number().int().describe('Where it ends (exclusive).'),
+  next_offset: z.number().int().nullable().describe('offset_chars of the next window; null when the column was read to its end.'),
+});
+export const SheetWindowSchema = z
+  .object({ format: ReadFormat, columns: z.record(z.string(), ColumnWindowSchema) })
+  .meta({ id: 'SheetWindow', description: 'Present when columns, format, max_chars, offset_chars or lines was given: where each returned column window sits.' });
+
+export const GetSheetResponse = SheetResponse.extend({ window: SheetWindowSchema.optional() });
+
+const Heading = z.object({ level: z.number().int(), text: z.string(), line: z.number().int().describe('Line of the markdown form.') });
+export const ColumnOutlineSchema = z.object({
+  key: z.string(),
+  chars: z.number().int().describe('Length of the HTML as stored, in code points.'),
+  text_chars: z.number().int().describe('Length of the visible text, in code points.'),
+  lines: z.number().int().describe('Lines of the markdown form (what lines=A-B reads).'),
+  headings: z.array(Heading),
+});
+export const OutlineResponse = z.object({ success: z.literal(true), columns: z.array(ColumnOutlineSchema) });

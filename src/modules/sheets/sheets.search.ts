@@ -10,13 +10,10 @@ import { matchKeysInParts } from '../../db/search/sqlite-match.js';
 import { hasShortTerm } from '../../lib/search-text.js';
 import { sqliteReaders, type SqliteReaders } from '../../db/sqlite-readers.js';
 import type { Db } from '../../db/types.js';
-import type { SheetListFilter } from './sheets.repo.js';
-import { countOwnedSheets, newestFirstPage, ownedSheets } from './sheets.owned.js';
+import { countOwnedSheets, newestFirstPage, ownedSheets, type SearchSort, type SheetListFilter } from './sheets.owned.js';
 import { SHEET_ROW_COLUMNS, type SheetRow } from './sheets.view.js';
 
 const rowColumns = sql.join(SHEET_ROW_COLUMNS.map((c) => sql.ref(`sheets.${c}`)));
-
-export type SearchSort = 'relevance' | 'updated';
 
 export interface SearchOptions {
   /** See countIfCommon; SEARCH_RANK_MAX_MATCHES. */

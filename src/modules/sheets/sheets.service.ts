@@ -1,13 +1,13 @@
+import type { AuthContext } from '../../auth/context.js';
+import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import type { Clock } from '../../clock.js';
 import { searchTerms } from '../../lib/search-text.js';
+import { ownedRow } from '../../db/owned.js';
 import type { SheetsTable, Trx } from '../../db/types.js';
-import { forbidden, notFound } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
-import type { ExpectedVersions } from '../../http/preconditions.js';
 import { newId } from '../../ids.js';
 import { OFF_THREAD_MIN_CHARS, prepareHtmlTexts } from '../../lib/html-text-pool.js';
 import { mapInTurns } from '../../lib/next-turn.js';
-import type { AuthContext } from '../api-keys/api-keys.service.js';
 import { createSheetEdits } from './sheets.edits.js';
 import { checkNesting } from './sheets.nesting.js';
 import { sheetListItem, sheetSearchItem } from './sheets.read.js';
@@ -18,8 +18,6 @@ import type { SheetRevisionsRepo } from './sheets.revisions.repo.js';
 import type { CreateSheetInput, SheetView, UpdateSheetInput } from './sheets.schemas.js';
 import { sheetJson, sheetSearchText, sheetView, toSheetView, type Content } from './sheets.view.js';
 import { createSheetWriter, fieldChanges } from './sheets.write.js';
-
-export { sheetSearchText, toSheetView } from './sheets.view.js';
 
 export const LIST_DEFAULT = 50;
 export const LIST_MAX = 100;
@@ -38,15 +36,8 @@ export function createSheetsService(deps: {
   const { repo, outbox, tx, clock } = deps;
   const writer = createSheetWriter({ revisions: deps.revisions, outbox, clock, keep: deps.revisionsKeep ?? REVISIONS_KEEP_DEFAULT });
 
-  /** The row when `userId` owns it: 404 when there is none, 403 when it is someone else's. */
-  function ownedRow<R extends { user_id: string }>(row: R | undefined, userId: string, id: string): R {
-    if (!row) throw notFound('sheet', id);
-    if (row.user_id !== userId) throw forbidden('sheet', id);
-    return row;
-  }
-
   async function owned(userId: string, id: string) {
-    return ownedRow(await repo.findById(id), userId, id);
+    return ownedRow(await repo.findById(id), userId, 'sheet', id);
   }
 
   /**
@@ -123,7 +114,7 @@ export function createSheetsService(deps: {
     /** What get() answers, as JSON bytes (sheetJson), with its version for the ETag; at once when SQLite reads it at once. */
     getJson(userId: string, id: string): MaybePromise<{ version: number; json: Buffer }> {
       return andThen(repo.findStoredById(id), (found) => {
-        const row = ownedRow(found, userId, id);
+        const row = ownedRow(found, userId, 'sheet', id);
         return { version: row.version, json: sheetJson(row) };
       });
     },

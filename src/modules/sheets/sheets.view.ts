@@ -1,6 +1,7 @@
 import { normalizeForSearch } from '../../lib/search-text.js';
 import type { SheetsTable } from '../../db/types.js';
 import { preparedHtmlToText } from '../../lib/html-text-pool.js';
+import { columnOrder } from './sheets.columns.js';
 import type { SheetView } from './sheets.schemas.js';
 
 export type Content = Record<string, string>;
@@ -46,9 +47,6 @@ export function sheetView(row: SheetRow, content: Content, tags: string[]): Shee
     version: row.version,
   };
 }
-
-/** Column keys in column order (col2 before col10). */
-export const columnOrder = (keys: Iterable<string>) => [...keys].sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)));
 
 /** What q searches: the title and the visible text of every column. */
 export function sheetSearchText(title: string, content: Content): string {

@@ -1,5 +1,6 @@
 import { invalid } from '../../errors.js';
 import { convertHtml } from '../../lib/html-convert.js';
+import { columnOrder } from './sheets.columns.js';
 
 /**
  * Windowed reads of sheet columns, for readers that pay per character (agents). Pure functions: a column's
@@ -38,9 +39,6 @@ export interface SheetWindow {
   format: ReadFormat;
   columns: Record<string, ColumnWindow>;
 }
-
-/** Columns in numeric order (col2 before col10). */
-export const orderedKeys = (content: Record<string, string>) => Object.keys(content).sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)));
 
 /** Recent conversions: an agent reads a large column window after window, each read converting it again otherwise. Only finished ones are kept. */
 const recent = new Map<string, string>();
@@ -159,7 +157,7 @@ export async function windowContent(content: Record<string, string>, req: Window
   const wanted = req.columns ? new Set(req.columns) : null;
   const out: Record<string, string> = {};
   const columns: Record<string, ColumnWindow> = {};
-  for (const key of orderedKeys(content)) {
+  for (const key of columnOrder(Object.keys(content))) {
     if (wanted && !wanted.has(key)) continue;
     const w = windowText(await convertColumn(content[key], req.format, key), req.format, req);
     out[key] = w.text;

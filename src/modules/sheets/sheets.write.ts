@@ -1,16 +1,17 @@
 import type { Clock } from '../../clock.js';
 import { lockedForUpdate } from '../../db/dialect.js';
 import type { SheetsTable, Trx } from '../../db/types.js';
-import { forbidden, notFound, versionConflict } from '../../errors.js';
+import { versionConflict } from '../../errors.js';
+import { ownedRow } from '../../db/owned.js';
 import type { Outbox } from '../../events/outbox.js';
-import type { ExpectedVersions } from '../../http/preconditions.js';
-import type { AuthContext } from '../api-keys/api-keys.service.js';
+import type { AuthContext } from '../../auth/context.js';
+import type { ExpectedVersions } from '../../auth/expected-versions.js';
+import { columnOrder } from './sheets.columns.js';
 import { checkNesting } from './sheets.nesting.js';
 import type { SheetRevisionsRepo } from './sheets.revisions.repo.js';
 import type { SheetView } from './sheets.schemas.js';
-import { columnOrder, sheetSearchText, sheetView, type Content } from './sheets.view.js';
+import { sheetSearchText, sheetView, type Content } from './sheets.view.js';
 
-export type Actor = AuthContext['actor'];
 export type Field = 'title' | 'content' | 'folder' | 'tags';
 /** What a write did, as revisions list it: changed fields, or one of the lifecycle steps. */
 export type Change = Field | 'created' | 'trashed' | 'restored';
@@ -29,7 +30,7 @@ const FIELDS: Field[] = ['title', 'content', 'folder', 'tags'];
 export const fieldChanges = (a: SheetState, b: SheetState): Field[] => FIELDS.filter((f) => !sameJson(a[f], b[f]));
 
 /** Column keys whose HTML differs (added, changed or removed), in column order. */
-export function changedColumns(a: Content, b: Content): string[] {
+function changedColumns(a: Content, b: Content): string[] {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return columnOrder([...keys].filter((k) => a[k] !== b[k]));
 }
@@ -45,9 +46,7 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
   return {
     /** The owner's sheet, locked for this transaction; 412 when `expected` does not name its version. */
     async lockOwned(trx: Trx, userId: string, id: string, expected?: ExpectedVersions): Promise<SheetsTable> {
-      const row = await lockedForUpdate(trx, trx.selectFrom('sheets').selectAll().where('id', '=', id)).executeTakeFirst();
-      if (!row) throw notFound('sheet', id);
-      if (row.user_id !== userId) throw forbidden('sheet', id);
+      const row = ownedRow(await lockedForUpdate(trx, trx.selectFrom('sheets').selectAll().where('id', '=', id)).executeTakeFirst(), userId, 'sheet', id);
       if (expected && !expected.includes(row.version)) throw versionConflict('sheet', id, row.version);
       return row;
     },
