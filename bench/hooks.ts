@@ -8,11 +8,16 @@ import type { Row } from './report.js';
  * How long the Claude Code plugin's hooks hold the assistant: each hook command of
  * plugins/claude-code/hooks/hooks.json run the way Claude Code runs it (a shell, the event's JSON
  * on stdin, CLAUDE_PLUGIN_ROOT set), against a running service, from spawn to exit. The floor is
- * `node -e 0` through the same shell: what starting Node alone costs on this machine.
+ * `node -e 0` through the same shell, run in the same rounds: what starting Node alone costs on this machine.
  */
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PLUGIN_ROOT = path.join(ROOT, 'plugins', 'claude-code');
+/**
+ * BENCH_HOOKS_BEFORE=<dir>: another copy of the plugin (say an older commit's, `git archive`d) measured in the same
+ * rounds, for a before/after that a busy machine cannot skew.
+ */
+const BEFORE_ROOT = process.env.BENCH_HOOKS_BEFORE ? path.resolve(process.env.BENCH_HOOKS_BEFORE) : undefined;
 
 interface HookCommand {
   event: string;
@@ -20,8 +25,8 @@ interface HookCommand {
   command: string;
 }
 
-function hookCommands(): HookCommand[] {
-  const config = JSON.parse(fs.readFileSync(path.join(PLUGIN_ROOT, 'hooks', 'hooks.json'), 'utf8')).hooks as Record<string, { matcher?: string; hooks: { command: string }[] }[]>;
+function hookCommands(pluginRoot: string): HookCommand[] {
+  const config = JSON.parse(fs.readFileSync(path.join(pluginRoot, 'hooks', 'hooks.json'), 'utf8')).hooks as Record<string, { matcher?: string; hooks: { command: string }[] }[]>;
   return Object.entries(config).flatMap(([event, groups]) => groups.flatMap((g) => g.hooks.map((h) => ({ event, matcher: g.matcher, command: h.command }))));
 }
 
@@ -75,6 +80,17 @@ function fixture() {
   return { home, cwd, payloads };
 }
 
+/**
+ * One run of each command per round, round after round: the floor and every hook see the same load, so their ratio
+ * holds on a busy machine too, where node -e 0 alone can take several times its quiet ~65 ms.
+ */
+async function measureInterleaved(commands: { command: string; stdin: string }[], runs: number, env: Record<string, string>, cwd: string) {
+  for (const c of commands) await runOnce(c.command, c.stdin, env, cwd); // warm the file cache
+  const times = commands.map(() => [] as number[]);
+  for (let i = 0; i < runs; i++) for (const [j, c] of commands.entries()) times[j].push(await runOnce(c.command, c.stdin, env, cwd));
+  return times.map((t) => t.sort((a, b) => a - b));
+}
+
 export async function benchHooks(o: { base: string; apiKey: string; runs?: number; log: (s: string) => void }): Promise<Row[]> {
   const runs = o.runs ?? 30;
   const { home, cwd, payloads } = fixture();
@@ -86,26 +102,26 @@ export async function benchHooks(o: { base: string; apiKey: string; runs?: numbe
     SHEET_WORKSPACE_URL: o.base,
     SHEET_WORKSPACE_API_KEY: o.apiKey,
   };
-  const measure = async (command: string, stdin: string) => {
-    await runOnce(command, stdin, env, cwd); // warm the file cache
-    const times: number[] = [];
-    for (let i = 0; i < runs; i++) times.push(await runOnce(command, stdin, env, cwd));
-    return times.sort((a, b) => a - b);
-  };
-  const rows: Row[] = [];
-  const floor = await measure(`"${process.execPath}" -e 0`, '');
+  const plugins = [{ label: '', root: PLUGIN_ROOT }, ...(BEFORE_ROOT ? [{ label: ' [before]', root: BEFORE_ROOT }] : [])];
+  const hooks = plugins.flatMap((p) => {
+    const seen = new Set<string>();
+    return hookCommands(p.root).flatMap((h) => {
+      const payload = payloads[h.event];
+      if (!payload || seen.has(h.event)) return [];
+      seen.add(h.event);
+      const command = h.command.replaceAll('${CLAUDE_PLUGIN_ROOT}', p.root);
+      return [{ name: `Hook ${h.event}${h.event === 'PostToolUse' ? ' (TaskCreate)' : ''}${p.label}, ${runs} runs`, command, stdin: JSON.stringify(payload) }];
+    });
+  });
+  const load = os.loadavg()[0];
+  const [floor, ...timed] = await measureInterleaved([{ command: `"${process.execPath}" -e 0`, stdin: '' }, ...hooks], runs, env, cwd);
   const floorMedian = quantile(floor, 0.5);
-  rows.push({ name: 'Floor: node -e 0 through /bin/sh', value: floorMedian, unit: 'ms', p95: quantile(floor, 0.95), target: '' });
-  const seen = new Set<string>();
-  for (const h of hookCommands()) {
-    const payload = payloads[h.event];
-    if (!payload || seen.has(h.event)) continue;
-    seen.add(h.event);
-    const command = h.command.replaceAll('${CLAUDE_PLUGIN_ROOT}', PLUGIN_ROOT);
-    const times = await measure(command, JSON.stringify(payload));
-    const median = quantile(times, 0.5);
-    o.log(`hook ${h.event}: median ${median.toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms`);
-    rows.push({ name: `Hook ${h.event}${h.event === 'PostToolUse' ? ' (TaskCreate)' : ''}, ${runs} runs`, value: median, unit: 'ms', floor: floorMedian, ratio: median / floorMedian, p95: quantile(times, 0.95), target: 'median <= 100 ms', met: median <= 100 });
+  o.log(`hooks: floor node -e 0 median ${floorMedian.toFixed(1)} ms; load average ${load.toFixed(1)} before, ${os.loadavg()[0].toFixed(1)} after`);
+  const rows: Row[] = [{ name: 'Floor: node -e 0 through /bin/sh', value: floorMedian, unit: 'ms', p95: quantile(floor, 0.95), target: '' }];
+  for (const [j, h] of hooks.entries()) {
+    const median = quantile(timed[j], 0.5);
+    o.log(`${h.name}: median ${median.toFixed(1)} ms (${(median / floorMedian).toFixed(2)} x floor), p95 ${quantile(timed[j], 0.95).toFixed(1)} ms`);
+    rows.push({ name: h.name, value: median, unit: 'ms', floor: floorMedian, ratio: median / floorMedian, p95: quantile(timed[j], 0.95), target: 'median <= 100 ms', met: median <= 100 });
   }
   fs.rmSync(home, { recursive: true, force: true });
   return rows;
