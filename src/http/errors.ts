@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, CODE_TO_STATUS, type ErrorCode } from '../errors.js';
+import { describeValidation, type ValidationIssue } from '../lib/validation-message.js';
 
 /** Fastify's own error codes, mapped onto ours. */
 const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
@@ -10,44 +11,6 @@ const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: ['invalid_json', 'Request body is empty; send a JSON object'],
   FST_ERR_CTP_INVALID_JSON_BODY: ['invalid_json', 'Request body is not valid JSON'],
 };
-
-export interface ValidationIssue {
-  instancePath?: string;
-  message?: string;
-  params?: { issue?: { code?: string; message?: string; expected?: string; path?: PropertyKey[] } };
-}
-
-export function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
-  const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field';
-  return issues
-    .slice(0, 5)
-    .map((i) => {
-      const field = (i.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
-      const message = i.params?.issue?.message ?? i.message ?? 'is invalid';
-      if (!field) return message.startsWith('Invalid input') ? `Request ${context ?? 'body'} must be a JSON object` : message;
-      if (/received undefined/.test(message)) return `${where} '${field}' is required`;
-      return `${where} '${field}': ${inApiWords(message)}`;
-    })
-    .join('; ');
-}
-
-const KIND: Record<string, string> = {
-  record: 'an object',
-  object: 'an object',
-  array: 'an array',
-  string: 'a string',
-  number: 'a number',
-  int: 'an integer',
-  boolean: 'true or false',
-  null: 'null',
-};
-
-/** zod's `Invalid input: expected record, received string` as a person reads it: `must be an object, not a string`. */
-export function inApiWords(message: string): string {
-  const m = /^Invalid input: expected (\w+), received (\w+)$/.exec(message);
-  if (!m) return message;
-  return `must be ${KIND[m[1]!] ?? m[1]}, not ${KIND[m[2]!] ?? m[2]}`;
-}
 
 export function sendError(reply: FastifyReply, code: ErrorCode, message: string, extra?: Record<string, unknown>) {
   return reply.code(CODE_TO_STATUS[code]).type('application/json').send({ success: false, error: message, code, ...extra });

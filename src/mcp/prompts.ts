@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Container } from '../container.js';
 import { AppError } from '../errors.js';
 import { describeBadText, findBadText } from '../lib/bad-text.js';
 import { convertHtml } from '../lib/html-convert.js';
+import type { SessionsService } from '../modules/sessions/sessions.service.js';
+import type { TodosService } from '../modules/todos/todos.service.js';
 import type { AuthSource } from './tool.js';
 
 /** Column text of a sheet in column order, for a prompt (long columns read off the event loop). */
@@ -15,7 +16,13 @@ async function sheetText(content: Record<string, string>): Promise<string> {
   return texts.filter(Boolean).join('\n\n');
 }
 
-export function registerPrompts(server: McpServer, c: Container, auth: AuthSource): void {
+/** The services the prompts read. */
+export interface PromptDeps {
+  sessions: SessionsService;
+  todos: TodosService;
+}
+
+export function registerPrompts(server: McpServer, deps: PromptDeps, auth: AuthSource): void {
   server.registerPrompt(
     'resume_work',
     {
@@ -37,11 +44,11 @@ export function registerPrompts(server: McpServer, c: Container, auth: AuthSourc
     },
     async ({ project }) => {
       const { userId } = await auth();
-      const handover = await c.sessions.latestHandover(userId, project).catch((err: unknown) => {
+      const handover = await deps.sessions.latestHandover(userId, project).catch((err: unknown) => {
         if (err instanceof AppError && err.code === 'not_found') return null;
         throw err;
       });
-      const open = (await c.todos.list(userId, { project })).filter((t) => t.status !== 'completed');
+      const open = (await deps.todos.list(userId, { project })).filter((t) => t.status !== 'completed');
       const todoLines = open.map((t) => `- [${t.status}] ${t.content} (priority ${t.priority}, id ${t.id})`);
       const text = [
         `We are resuming work on the project "${project}".`,

@@ -7,9 +7,10 @@ import {
   type ListResourcesResult,
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Container } from '../container.js';
 import { AppError } from '../errors.js';
 import { describeBadText, findBadText } from '../lib/bad-text.js';
+import type { SessionsService } from '../modules/sessions/sessions.service.js';
+import type { SheetsService } from '../modules/sheets/sheets.service.js';
 import type { AuthSource } from './tool.js';
 
 /** Resources have no tool-error form: a REST error becomes a JSON-RPC error with the same message. */
@@ -95,11 +96,11 @@ function decodeCursor(cursor: string | undefined): number {
 }
 
 /** resources/list: the caller's active sheets, newest first, a page at a time (the SDK's own listing drops nextCursor). */
-function listSheets(c: Container, auth: AuthSource, cursor: string | undefined): Promise<ListResourcesResult> {
+function listSheets(sheetsService: SheetsService, auth: AuthSource, cursor: string | undefined): Promise<ListResourcesResult> {
   const offset = decodeCursor(cursor);
   return orMcpError(async () => {
     const { userId } = await auth();
-    const { sheets, total } = await c.sheets.list(userId, { limit: RESOURCE_PAGE_SIZE, offset });
+    const { sheets, total } = await sheetsService.list(userId, { limit: RESOURCE_PAGE_SIZE, offset });
     const next = offset + sheets.length;
     return {
       // Without fields= every item has its title; the list type allows picked fields, hence the fallback.
@@ -109,7 +110,13 @@ function listSheets(c: Container, auth: AuthSource, cursor: string | undefined):
   });
 }
 
-export function registerResources(server: McpServer, c: Container, auth: AuthSource): void {
+/** The services the resources read. */
+export interface ResourceDeps {
+  sheets: SheetsService;
+  sessions: SessionsService;
+}
+
+export function registerResources(server: McpServer, deps: ResourceDeps, auth: AuthSource): void {
   const templates: { template: ResourceTemplate; read: Reader }[] = [];
   const register = (name: string, template: ResourceTemplate, meta: Parameters<McpServer['registerResource']>[2], read: Reader) => {
     templates.push({ template, read });
@@ -127,14 +134,14 @@ export function registerResources(server: McpServer, c: Container, auth: AuthSou
     (uri, { id }) =>
       asResource(uri, async () => {
         const { userId } = await auth();
-        return c.sheets.get(userId, uriPart('id', id));
+        return deps.sheets.get(userId, uriPart('id', id));
       }),
   );
 
   const latestHandover = (uri: URL, project: string) =>
     asResource(uri, async () => {
       const { userId } = await auth();
-      return c.sessions.latestHandover(userId, project);
+      return deps.sessions.latestHandover(userId, project);
     });
   register(
     'latest_handover',
@@ -160,6 +167,6 @@ export function registerResources(server: McpServer, c: Container, auth: AuthSou
     (uri) => latestHandover(uri, ''),
   );
 
-  server.server.setRequestHandler(ListResourcesRequestSchema, (req) => listSheets(c, auth, req.params?.cursor));
+  server.server.setRequestHandler(ListResourcesRequestSchema, (req) => listSheets(deps.sheets, auth, req.params?.cursor));
   server.server.setRequestHandler(ReadResourceRequestSchema, (req) => readResource(templates, req.params.uri));
 }

@@ -1,22 +1,22 @@
 import pkg from '../../package.json' with { type: 'json' };
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Logger } from 'pino';
-import type { Container } from '../container.js';
-import type { AuthContext } from '../modules/api-keys/api-keys.service.js';
-import { requireScope } from '../modules/api-keys/scopes.js';
-import { registerPrompts } from './prompts.js';
-import { registerResources } from './resources.js';
+import type { AuthContext } from '../auth/context.js';
+import { requireScope } from '../auth/scopes.js';
+import type { IdempotencyService } from '../modules/idempotency/idempotency.service.js';
+import { registerPrompts, type PromptDeps } from './prompts.js';
+import { registerResources, type ResourceDeps } from './resources.js';
 import { ToolRegistry, type AuthSource } from './tool.js';
-import { registerExportTools } from './tools/exports.js';
-import { registerKnowledgeTools } from './tools/knowledge.js';
-import { registerSessionTools } from './tools/sessions.js';
-import { registerBriefingTools } from './tools/briefing.js';
-import { registerSheetTools } from './tools/sheets.js';
-import { registerSheetContentTools } from './tools/sheet-content.js';
-import { registerSparkTools } from './tools/sparks.js';
-import { registerWebhookTools } from './tools/webhooks.js';
-import { registerStatsTools } from './tools/stats.js';
-import { registerTodoTools } from './tools/todos.js';
+import { registerExportTools, type ExportToolDeps } from './tools/exports.js';
+import { registerKnowledgeTools, type KnowledgeToolDeps } from './tools/knowledge.js';
+import { registerSessionTools, type SessionToolDeps } from './tools/sessions.js';
+import { registerBriefingTools, type BriefingToolDeps } from './tools/briefing.js';
+import { registerSheetTools, type SheetToolDeps } from './tools/sheets.js';
+import { registerSheetContentTools, type SheetContentToolDeps } from './tools/sheet-content.js';
+import { registerSparkTools, type SparkToolDeps } from './tools/sparks.js';
+import { registerWebhookTools, type WebhookToolDeps } from './tools/webhooks.js';
+import { registerStatsTools, type StatsToolDeps } from './tools/stats.js';
+import { registerTodoTools, type TodoToolDeps } from './tools/todos.js';
 
 const INSTRUCTIONS = `Sheet Workspace is the user's working memory for coding with AI assistants.
 Sheets are documents of HTML columns (col1..col99). Sessions are saved summaries of past work; a handover
@@ -32,19 +32,36 @@ export interface McpServerOptions {
   scopes?: readonly string[];
 }
 
-/** Registers every tool with the same zod schemas and services as REST. */
-export function buildToolRegistry(c: Container, origin: string): ToolRegistry {
+/**
+ * What the MCP server uses of the container (which satisfies it as it is): the services its tools,
+ * resources and prompts call, the idempotency store shared with REST, and the result size limit.
+ */
+export type McpServices = SheetToolDeps &
+  SheetContentToolDeps &
+  ExportToolDeps &
+  SessionToolDeps &
+  BriefingToolDeps &
+  KnowledgeToolDeps &
+  TodoToolDeps &
+  StatsToolDeps &
+  SparkToolDeps &
+  WebhookToolDeps &
+  ResourceDeps &
+  PromptDeps & { idempotency: IdempotencyService; config: { mcpResultMaxChars: number } };
+
+/** Registers every tool with the same zod schemas and services as REST; each tool file gets only the services it calls. */
+export function buildToolRegistry(c: McpServices, origin: string): ToolRegistry {
   const tools = new ToolRegistry(c.config.mcpResultMaxChars, c.idempotency);
-  registerSheetTools(tools, c);
-  registerSheetContentTools(tools, c);
-  registerExportTools(tools, c, origin);
-  registerSessionTools(tools, c);
-  registerBriefingTools(tools, c);
-  registerKnowledgeTools(tools, c);
-  registerTodoTools(tools, c);
-  registerStatsTools(tools, c);
-  registerSparkTools(tools, c);
-  registerWebhookTools(tools, c);
+  registerSheetTools(tools, { sheets: c.sheets });
+  registerSheetContentTools(tools, { sheets: c.sheets });
+  registerExportTools(tools, { exports: c.exports }, origin);
+  registerSessionTools(tools, { sessions: c.sessions });
+  registerBriefingTools(tools, { briefing: c.briefing });
+  registerKnowledgeTools(tools, { knowledge: c.knowledge });
+  registerTodoTools(tools, { todos: c.todos });
+  registerStatsTools(tools, { stats: c.stats });
+  registerSparkTools(tools, { sparks: c.sparks });
+  registerWebhookTools(tools, { webhooks: c.webhooks });
   return tools;
 }
 
@@ -56,11 +73,11 @@ const scopedAuth = (auth: AuthSource, scope: string): AuthSource => async () => 
 };
 
 /** An MCP server acting for one authenticated account: the tools, resources and prompts. */
-export function createMcpServer(c: Container, auth: AuthContext | AuthSource, opts: McpServerOptions): McpServer {
+export function createMcpServer(c: McpServices, auth: AuthContext | AuthSource, opts: McpServerOptions): McpServer {
   const authSource: AuthSource = typeof auth === 'function' ? auth : () => Promise.resolve(auth);
   const server = new McpServer({ name: 'sheet-workspace', title: 'Sheet Workspace', version: pkg.version }, { instructions: INSTRUCTIONS });
   buildToolRegistry(c, opts.origin).install(server, authSource, opts.logger, typeof auth === 'function' ? opts.scopes : auth.scopes);
-  registerResources(server, c, scopedAuth(authSource, 'sheets:read'));
-  registerPrompts(server, c, scopedAuth(authSource, 'sessions:read'));
+  registerResources(server, { sheets: c.sheets, sessions: c.sessions }, scopedAuth(authSource, 'sheets:read'));
+  registerPrompts(server, { sessions: c.sessions, todos: c.todos }, scopedAuth(authSource, 'sessions:read'));
   return server;
 }

@@ -3,12 +3,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, ErrorCode, McpError, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { AppError, CODE_TO_STATUS, type ErrorCode as AppErrorCode } from '../errors.js';
-import { describeValidation } from '../http/errors.js';
 import { DEFAULT_RESULT_MAX_CHARS, TruncatedField, fitToBudget } from './budget.js';
 import { describeBadText, findBadText } from '../lib/bad-text.js';
 import { describeUnknownKey, findUnknownKey } from '../lib/unknown-keys.js';
-import type { AuthContext } from '../modules/api-keys/api-keys.service.js';
-import { hasScope, hasScopes, insufficientScope, requireScopes, toolScopes, type Granted } from '../modules/api-keys/scopes.js';
+import { describeValidation } from '../lib/validation-message.js';
+import type { AuthContext } from '../auth/context.js';
+import { hasScope, hasScopes, insufficientScope, requireScopes, toolScopes, type Granted } from '../auth/scopes.js';
 import { IDEMPOTENCY_KEY_RULE, checkIdempotencyKey, idempotencyOwner, requestFingerprint, type IdempotencyService } from '../modules/idempotency/idempotency.service.js';
 
 /** Resolves the caller's account. HTTP passes the request's auth; stdio re-checks its key on every call. */
@@ -57,9 +57,9 @@ interface Entry {
 }
 
 /**
- * REST refuses bodies over 1 MiB with 413 (BODY_LIMIT in src/app.ts, not imported here: that would load
- * Fastify and every route into `sheet-workspace mcp`). Over HTTP the whole /mcp message is already held
- * to it; over stdio nothing else would be, so tool arguments are measured here.
+ * REST refuses bodies over 1 MiB with 413 (BODY_LIMIT in src/http/server-settings.ts, not imported here:
+ * MCP does not import the REST adapter). Over HTTP the whole /mcp message is already held to it; over
+ * stdio nothing else would be, so tool arguments are measured here.
  */
 export const ARGUMENTS_LIMIT = 1024 * 1024;
 const TOO_LARGE = 'Request body is larger than the 1 MiB limit';

@@ -1,10 +1,14 @@
 import { z } from 'zod';
-import type { Container } from '../../container.js';
 import { BRIEFING_MAX_CHARS, BRIEFING_MIN_CHARS, BriefingQuery, BriefingResponse } from '../../modules/briefing/briefing.schemas.js';
-import { BRIEFING_HANDOVER_SCOPE, BRIEFING_TODOS_SCOPE } from '../../modules/briefing/briefing.service.js';
+import { BRIEFING_HANDOVER_SCOPE, BRIEFING_TODOS_SCOPE, type BriefingService } from '../../modules/briefing/briefing.service.js';
 import { READ_ONLY, type ToolRegistry } from '../tool.js';
 
-export function registerBriefingTools(t: ToolRegistry, c: Container): void {
+/** The services these tools call. */
+export interface BriefingToolDeps {
+  briefing: BriefingService;
+}
+
+export function registerBriefingTools(t: ToolRegistry, deps: BriefingToolDeps): void {
   t.define('get_briefing', {
     title: 'Get the briefing of a project',
     description:
@@ -25,6 +29,6 @@ export function registerBriefingTools(t: ToolRegistry, c: Container): void {
     annotations: READ_ONLY,
     source: 'querystring',
     anyScope: [BRIEFING_HANDOVER_SCOPE, BRIEFING_TODOS_SCOPE],
-    run: (args, auth) => c.briefing.get(auth, args),
+    run: (args, auth) => deps.briefing.get(auth, args),
   });
 }

@@ -1,13 +1,18 @@
-import type { Container } from '../../container.js';
-import { IdParams } from '../../http/schemas.js';
+import type { ExportsService } from '../../modules/exports/exports.service.js';
+import { IdParams } from '../../lib/schema-fields.js';
 import { CreateExportBody, CreateExportResponse, ExportParams, ListExportsResponse, RevokeExportResponse } from '../../modules/exports/exports.schemas.js';
 import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
+
+/** The services these tools call. */
+export interface ExportToolDeps {
+  exports: ExportsService;
+}
 
 /**
  * `origin` is the public origin the download link starts with, as REST's publicOrigin gives it:
  * PUBLIC_URL, else the origin the MCP client used (HTTP) or the one `serve` would answer on (stdio).
  */
-export function registerExportTools(t: ToolRegistry, c: Container, origin: string): void {
+export function registerExportTools(t: ToolRegistry, deps: ExportToolDeps, origin: string): void {
   t.define('export_sheet', {
     creates: true,
     title: 'Export a sheet as a file',
@@ -18,7 +23,7 @@ export function registerExportTools(t: ToolRegistry, c: Container, origin: strin
     input: CreateExportBody.extend({ id: IdParams.shape.id.describe('Sheet id, e.g. sht_01j...') }),
     output: CreateExportResponse,
     annotations: ADDITIVE,
-    run: async (args, auth) => ({ success: true as const, ...(await c.exports.create(auth.userId, args.id, args.format, origin)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.exports.create(auth.userId, args.id, args.format, origin)) }),
   });
 
   t.define('list_sheet_exports', {
@@ -29,7 +34,7 @@ export function registerExportTools(t: ToolRegistry, c: Container, origin: strin
     input: ExportParams.pick({ id: true }).extend({ id: IdParams.shape.id.describe('Sheet id, e.g. sht_01j...') }),
     output: ListExportsResponse,
     annotations: READ_ONLY,
-    run: async (args, auth) => ({ success: true as const, exports: await c.exports.list(auth.userId, args.id) }),
+    run: async (args, auth) => ({ success: true as const, exports: await deps.exports.list(auth.userId, args.id) }),
   });
 
   t.define('revoke_sheet_export', {
@@ -38,6 +43,6 @@ export function registerExportTools(t: ToolRegistry, c: Container, origin: strin
     input: ExportParams.extend({ id: IdParams.shape.id.describe('Sheet id, e.g. sht_01j...'), export_id: ExportParams.shape.export_id.describe('Export id, e.g. exp_01j...') }),
     output: RevokeExportResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, ...(await c.exports.revoke(auth.userId, args.id, args.export_id)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.exports.revoke(auth.userId, args.id, args.export_id)) }),
   });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Container } from '../../container.js';
-import { IdParams } from '../../http/schemas.js';
+import type { KnowledgeService } from '../../modules/knowledge/knowledge.service.js';
+import { IdParams, expectedVersionField } from '../../lib/schema-fields.js';
 import {
   CreateKnowledgeBody,
   CreateKnowledgeQuery,
@@ -13,7 +13,7 @@ import {
 } from '../../modules/knowledge/knowledge.schemas.js';
 import { McpPage } from '../paging.js';
 import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
-import { expectedVersionField, expectedVersions } from '../../http/preconditions.js';
+import { expectedVersions } from '../../auth/expected-versions.js';
 
 const EntryId = IdParams.shape.id.describe('Knowledge entry id: sol_... (solution) or snp_... (snippet).');
 /** What search_knowledge shows of each entry (plus snippet with q); get_knowledge has all its fields. */
@@ -21,7 +21,12 @@ export const COMPACT_KNOWLEDGE_FIELDS = ['title', 'language', 'tags', 'createdAt
 const SearchInput = ListKnowledgeQuery.omit({ fields: true }).extend({ limit: McpPage.limit.describe('Per list. Default 20, at most 100.') });
 const Counted = z.object({ total: z.number().int(), has_more: z.boolean() });
 
-export function registerKnowledgeTools(t: ToolRegistry, c: Container): void {
+/** The services these tools call. */
+export interface KnowledgeToolDeps {
+  knowledge: KnowledgeService;
+}
+
+export function registerKnowledgeTools(t: ToolRegistry, deps: KnowledgeToolDeps): void {
   t.define('search_knowledge', {
     title: 'Search the knowledge base',
     description:
@@ -34,7 +39,7 @@ export function registerKnowledgeTools(t: ToolRegistry, c: Container): void {
     annotations: READ_ONLY,
     source: 'querystring',
     run: async (args, auth) => {
-      const [lists, totals] = await Promise.all([c.knowledge.list(auth.userId, { ...args, fields: COMPACT_KNOWLEDGE_FIELDS }), c.knowledge.counts(auth.userId, args)]);
+      const [lists, totals] = await Promise.all([deps.knowledge.list(auth.userId, { ...args, fields: COMPACT_KNOWLEDGE_FIELDS }), deps.knowledge.counts(auth.userId, args)]);
       const page = (items: unknown[] | undefined, total: number | undefined) =>
         items && total !== undefined ? { total, has_more: items.length < total } : undefined;
       return { success: true as const, ...lists, solutions_page: page(lists.solutions, totals.solutions), snippets_page: page(lists.snippets, totals.snippets) };
@@ -52,7 +57,7 @@ export function registerKnowledgeTools(t: ToolRegistry, c: Container): void {
     output: CreateKnowledgeResponse,
     annotations: ADDITIVE,
     run: async ({ type, ...body }, auth) => {
-      const entry = await c.knowledge.create(auth.userId, type, body);
+      const entry = await deps.knowledge.create(auth.userId, type, body);
       return { success: true as const, id: entry.type === 'solution' ? entry.solution.id : entry.snippet.id, ...entry };
     },
   });
@@ -63,7 +68,7 @@ export function registerKnowledgeTools(t: ToolRegistry, c: Container): void {
     input: z.object({ id: EntryId }),
     output: KnowledgeEntryResponse,
     annotations: READ_ONLY,
-    run: async (args, auth) => ({ success: true as const, ...(await c.knowledge.get(auth.userId, args.id)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.knowledge.get(auth.userId, args.id)) }),
   });
 
   t.define('update_knowledge', {
@@ -76,7 +81,7 @@ export function registerKnowledgeTools(t: ToolRegistry, c: Container): void {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: async ({ id, expected_version, ...patch }, auth) => ({
       success: true as const,
-      ...(await c.knowledge.update(auth.userId, id, patch, expectedVersions(undefined, expected_version))),
+      ...(await deps.knowledge.update(auth.userId, id, patch, expectedVersions(undefined, expected_version))),
     }),
   });
 
@@ -86,6 +91,6 @@ export function registerKnowledgeTools(t: ToolRegistry, c: Container): void {
     input: z.object({ id: EntryId, expected_version: expectedVersionField }),
     output: DeleteKnowledgeResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, ...(await c.knowledge.remove(auth.userId, args.id, expectedVersions(undefined, args.expected_version))) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.knowledge.remove(auth.userId, args.id, expectedVersions(undefined, args.expected_version))) }),
   });
 }

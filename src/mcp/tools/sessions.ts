@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Container } from '../../container.js';
-import { IdParams } from '../../http/schemas.js';
+import type { SessionsService } from '../../modules/sessions/sessions.service.js';
+import { IdParams } from '../../lib/schema-fields.js';
 import {
   CreateSessionBody,
   type CreateSessionInput,
@@ -24,9 +24,14 @@ const ListInput = ListSessionsQuery.omit({ fields: true }).extend({
   offset: McpPage.offset.describe('How many to skip, for the next page (use when has_more is true).'),
 });
 
-export function registerSessionTools(t: ToolRegistry, c: Container): void {
+/** The services these tools call. */
+export interface SessionToolDeps {
+  sessions: SessionsService;
+}
+
+export function registerSessionTools(t: ToolRegistry, deps: SessionToolDeps): void {
   const upserted = async (userId: string, externalId: string, fields: CreateSessionInput) => {
-    const { created, session } = await c.sessions.upsert(userId, externalId, fields);
+    const { created, session } = await deps.sessions.upsert(userId, externalId, fields);
     return { created, id: session.id, session };
   };
 
@@ -44,7 +49,7 @@ export function registerSessionTools(t: ToolRegistry, c: Container): void {
     annotations: ADDITIVE,
     run: async ({ external_id, ...fields }, auth) => {
       if (external_id !== undefined) return { success: true as const, ...(await upserted(auth.userId, external_id, fields)) };
-      const session = await c.sessions.create(auth.userId, fields);
+      const session = await deps.sessions.create(auth.userId, fields);
       return { success: true as const, id: session.id, session };
     },
   });
@@ -57,7 +62,7 @@ export function registerSessionTools(t: ToolRegistry, c: Container): void {
     input: UpdateSessionBody.extend({ id: IdParams.shape.id.describe('Session id, e.g. ses_01j...') }),
     output: SessionResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async ({ id, ...fields }, auth) => ({ success: true as const, session: await c.sessions.update(auth.userId, id, fields) }),
+    run: async ({ id, ...fields }, auth) => ({ success: true as const, session: await deps.sessions.update(auth.userId, id, fields) }),
   });
 
   t.define('list_sessions', {
@@ -71,7 +76,7 @@ export function registerSessionTools(t: ToolRegistry, c: Container): void {
     annotations: READ_ONLY,
     source: 'querystring',
     run: async (args, auth) => {
-      const r = await c.sessions.list(auth.userId, { ...args, fields: COMPACT_SESSION_FIELDS });
+      const r = await deps.sessions.list(auth.userId, { ...args, fields: COMPACT_SESSION_FIELDS });
       return { success: true as const, ...r, ...paged('list_sessions', r.total, args.offset, r.sessions.length) };
     },
   });
@@ -82,7 +87,7 @@ export function registerSessionTools(t: ToolRegistry, c: Container): void {
     input: z.object({ id: IdParams.shape.id.describe('Session id, e.g. ses_01j...') }),
     output: SessionResponse,
     annotations: READ_ONLY,
-    run: async (args, auth) => ({ success: true as const, session: await c.sessions.get(auth.userId, args.id) }),
+    run: async (args, auth) => ({ success: true as const, session: await deps.sessions.get(auth.userId, args.id) }),
   });
 
   t.define('create_handover', {
@@ -95,7 +100,7 @@ export function registerSessionTools(t: ToolRegistry, c: Container): void {
     input: HandoverBody,
     output: HandoverResponse,
     annotations: ADDITIVE,
-    run: async (args, auth) => ({ success: true as const, ...(await c.sessions.handover(auth.userId, args, auth)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.sessions.handover(auth.userId, args, auth)) }),
   });
 
   t.define('get_latest_handover', {
@@ -106,6 +111,6 @@ export function registerSessionTools(t: ToolRegistry, c: Container): void {
     input: z.object({ project: ListSessionsQuery.shape.project.unwrap().describe('Project name, exactly as saved.') }),
     output: HandoverResponse,
     annotations: READ_ONLY,
-    run: async (args, auth) => ({ success: true as const, ...(await c.sessions.latestHandover(auth.userId, args.project)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.sessions.latestHandover(auth.userId, args.project)) }),
   });
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Container } from '../../container.js';
+import type { SheetsService } from '../../modules/sheets/sheets.service.js';
 import { AppError, invalid } from '../../errors.js';
-import { IdParams } from '../../http/schemas.js';
+import { IdParams } from '../../lib/schema-fields.js';
 import { outlineColumns } from '../../modules/sheets/sheets.outline.js';
 import { COLUMN_KEY, ColumnOutlineSchema, ReadFormat, SheetWindowSchema } from '../../modules/sheets/sheets.schemas.js';
 import { columnOrder } from '../../modules/sheets/sheets.columns.js';
@@ -43,7 +43,12 @@ function linesArgument(value: string) {
   }
 }
 
-export function registerSheetContentTools(t: ToolRegistry, c: Container): void {
+/** The services these tools call. */
+export interface SheetContentToolDeps {
+  sheets: SheetsService;
+}
+
+export function registerSheetContentTools(t: ToolRegistry, deps: SheetContentToolDeps): void {
   t.define('get_sheet_content', {
     title: 'Read part of a sheet',
     description:
@@ -54,7 +59,7 @@ export function registerSheetContentTools(t: ToolRegistry, c: Container): void {
     output: Output,
     annotations: READ_ONLY,
     run: async (args, auth) => {
-      const sheet = await c.sheets.get(auth.userId, args.id);
+      const sheet = await deps.sheets.get(auth.userId, args.id);
       if (args.summary_only) return { success: true as const, id: sheet.id, title: sheet.title, version: sheet.version, columns: await outlineColumns(sheet.content) };
       const format: Format = args.format ?? 'markdown';
       if (args.lines !== undefined && args.offset !== undefined) throw invalid("field 'lines': use either lines or offset, not both");

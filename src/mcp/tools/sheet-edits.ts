@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Container } from '../../container.js';
-import { expectedVersionField, expectedVersions } from '../../http/preconditions.js';
-import { IdParams } from '../../http/schemas.js';
+import type { SheetsService } from '../../modules/sheets/sheets.service.js';
+import { expectedVersions } from '../../auth/expected-versions.js';
+import { IdParams, expectedVersionField } from '../../lib/schema-fields.js';
 import {
   AddColumnBody,
   AddColumnResponse,
@@ -21,8 +21,13 @@ const Version = z.number({ error: 'version must be a positive integer' }).int({ 
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
 const page = (name: string) => z.number({ error: `${name} must be a non-negative integer` }).int().min(0).max(999_999_999).optional();
 
+/** The services these tools call. */
+export interface SheetEditToolDeps {
+  sheets: SheetsService;
+}
+
 /** Revisions and the edits that need no read first (REST: /sheets/{id}/revisions, /append, /replace, /columns). */
-export function registerSheetEditTools(t: ToolRegistry, c: Container): void {
+export function registerSheetEditTools(t: ToolRegistry, deps: SheetEditToolDeps): void {
   t.define('list_sheet_revisions', {
     title: 'List earlier versions of a sheet',
     description:
@@ -33,7 +38,7 @@ export function registerSheetEditTools(t: ToolRegistry, c: Container): void {
     annotations: READ_ONLY,
     source: 'querystring',
     run: async ({ id, ...q }, auth) => {
-      const r = await c.sheets.listRevisions(auth.userId, id, q);
+      const r = await deps.sheets.listRevisions(auth.userId, id, q);
       return { success: true as const, ...r, has_more: hasMore(r.total, q.offset, r.revisions.length) };
     },
   });
@@ -44,7 +49,7 @@ export function registerSheetEditTools(t: ToolRegistry, c: Container): void {
     input: z.object({ id: SheetId, version: Version }),
     output: RevisionResponse,
     annotations: READ_ONLY,
-    run: async (args, auth) => ({ success: true as const, revision: await c.sheets.getRevision(auth.userId, args.id, args.version) }),
+    run: async (args, auth) => ({ success: true as const, revision: await deps.sheets.getRevision(auth.userId, args.id, args.version) }),
   });
 
   t.define('restore_sheet_revision', {
@@ -56,7 +61,7 @@ export function registerSheetEditTools(t: ToolRegistry, c: Container): void {
     annotations: WRITE,
     run: async (args, auth) => ({
       success: true as const,
-      sheet: await c.sheets.restoreRevision(auth, args.id, args.version, expectedVersions(undefined, args.expected_version)),
+      sheet: await deps.sheets.restoreRevision(auth, args.id, args.version, expectedVersions(undefined, args.expected_version)),
     }),
   });
 
@@ -72,7 +77,7 @@ export function registerSheetEditTools(t: ToolRegistry, c: Container): void {
     creates: true, // a retried append would land twice: it takes idempotency_key
     run: async ({ id, expected_version, ...input }, auth) => ({
       success: true as const,
-      ...(await c.sheets.append(auth, id, input, expectedVersions(undefined, expected_version))),
+      ...(await deps.sheets.append(auth, id, input, expectedVersions(undefined, expected_version))),
     }),
   });
 
@@ -86,7 +91,7 @@ export function registerSheetEditTools(t: ToolRegistry, c: Container): void {
     annotations: WRITE,
     run: async ({ id, expected_version, ...input }, auth) => ({
       success: true as const,
-      ...(await c.sheets.replace(auth, id, input, expectedVersions(undefined, expected_version))),
+      ...(await deps.sheets.replace(auth, id, input, expectedVersions(undefined, expected_version))),
     }),
   });
 
@@ -99,7 +104,7 @@ export function registerSheetEditTools(t: ToolRegistry, c: Container): void {
     creates: true,
     run: async ({ id, expected_version, ...input }, auth) => ({
       success: true as const,
-      ...(await c.sheets.addColumn(auth, id, input, expectedVersions(undefined, expected_version))),
+      ...(await deps.sheets.addColumn(auth, id, input, expectedVersions(undefined, expected_version))),
     }),
   });
 
@@ -111,7 +116,7 @@ export function registerSheetEditTools(t: ToolRegistry, c: Container): void {
     annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
     run: async (args, auth) => ({
       success: true as const,
-      ...(await c.sheets.removeColumn(auth, args.id, args.col, expectedVersions(undefined, args.expected_version))),
+      ...(await deps.sheets.removeColumn(auth, args.id, args.col, expectedVersions(undefined, args.expected_version))),
     }),
   });
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Container } from '../../container.js';
-import { expectedVersionField, expectedVersions } from '../../http/preconditions.js';
-import { IdParams } from '../../http/schemas.js';
+import type { SheetsService } from '../../modules/sheets/sheets.service.js';
+import { expectedVersions } from '../../auth/expected-versions.js';
+import { IdParams, expectedVersionField } from '../../lib/schema-fields.js';
 import {
   Sheet,
   CreateSheetBody,
@@ -30,9 +30,14 @@ const SearchInput = ListInput.extend({
 });
 const ListOutput = ListSheetsResponse.extend({ has_more: z.boolean().describe('true when more sheets match beyond this page.'), next: NextPage });
 
-export function registerSheetTools(t: ToolRegistry, c: Container): void {
+/** The services these tools call. */
+export interface SheetToolDeps {
+  sheets: SheetsService;
+}
+
+export function registerSheetTools(t: ToolRegistry, deps: SheetToolDeps): void {
   const list = async (tool: string, args: z.output<typeof ListInput>, userId: string) => {
-    const r = await c.sheets.list(userId, { ...args, fields: COMPACT_SHEET_FIELDS });
+    const r = await deps.sheets.list(userId, { ...args, fields: COMPACT_SHEET_FIELDS });
     return { success: true as const, ...r, ...paged(tool, r.total, args.offset, r.sheets.length) };
   };
 
@@ -70,7 +75,7 @@ export function registerSheetTools(t: ToolRegistry, c: Container): void {
     input: z.object({ id: SheetId }),
     output: SheetResponse,
     annotations: READ_ONLY,
-    run: async (args, auth) => ({ success: true as const, sheet: await c.sheets.get(auth.userId, args.id) }),
+    run: async (args, auth) => ({ success: true as const, sheet: await deps.sheets.get(auth.userId, args.id) }),
   });
 
   t.define('create_sheet', {
@@ -83,7 +88,7 @@ export function registerSheetTools(t: ToolRegistry, c: Container): void {
     output: CreateSheetResponse,
     annotations: ADDITIVE,
     run: async (args, auth) => {
-      const sheet = await c.sheets.create(auth, args);
+      const sheet = await deps.sheets.create(auth, args);
       return { success: true as const, id: sheet.id, title: sheet.title, sheet };
     },
   });
@@ -100,7 +105,7 @@ export function registerSheetTools(t: ToolRegistry, c: Container): void {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: async ({ id, expected_version, ...patch }, auth) => ({
       success: true as const,
-      sheet: await c.sheets.update(auth, id, patch, expectedVersions(undefined, expected_version)),
+      sheet: await deps.sheets.update(auth, id, patch, expectedVersions(undefined, expected_version)),
     }),
   });
 
@@ -116,7 +121,7 @@ export function registerSheetTools(t: ToolRegistry, c: Container): void {
     }),
     output: TrashSheetResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, ...(await c.sheets.remove(auth, args.id, args.permanent, expectedVersions(undefined, args.expected_version))) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.sheets.remove(auth, args.id, args.permanent, expectedVersions(undefined, args.expected_version))) }),
   });
 
   t.define('restore_sheet', {
@@ -125,8 +130,8 @@ export function registerSheetTools(t: ToolRegistry, c: Container): void {
     input: z.object({ id: SheetId, expected_version: expectedVersionField }),
     output: SheetResponse,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, sheet: await c.sheets.restore(auth, args.id, expectedVersions(undefined, args.expected_version)) }),
+    run: async (args, auth) => ({ success: true as const, sheet: await deps.sheets.restore(auth, args.id, expectedVersions(undefined, args.expected_version)) }),
   });
 
-  registerSheetEditTools(t, c);
+  registerSheetEditTools(t, deps);
 }

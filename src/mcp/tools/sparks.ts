@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Container } from '../../container.js';
-import { IdParams } from '../../http/schemas.js';
+import type { SparksService } from '../../modules/sparks/sparks.service.js';
+import { IdParams } from '../../lib/schema-fields.js';
 import {
   CreateSparkBody,
   CreateSparkResponse,
@@ -20,7 +20,12 @@ const SparkId = IdParams.shape.id.describe('Spark id, e.g. spk_summarize or one 
 /** A run records an execution (stats, spark.executed) and may call the configured AI provider. */
 const RUNS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
-export function registerSparkTools(t: ToolRegistry, c: Container): void {
+/** The services these tools call. */
+export interface SparkToolDeps {
+  sparks: SparksService;
+}
+
+export function registerSparkTools(t: ToolRegistry, deps: SparkToolDeps): void {
   t.define('list_sparks', {
     title: 'List Sparks',
     description:
@@ -30,7 +35,7 @@ export function registerSparkTools(t: ToolRegistry, c: Container): void {
     output: ListSparksResponse.extend({ total: z.number().int(), has_more: z.boolean() }),
     annotations: READ_ONLY,
     run: async (_args, auth) => {
-      const r = await c.sparks.list(auth.userId);
+      const r = await deps.sparks.list(auth.userId);
       return { success: true as const, ...r, total: r.sparks.length, has_more: false };
     },
   });
@@ -45,7 +50,7 @@ export function registerSparkTools(t: ToolRegistry, c: Container): void {
     output: RunSparkResponse,
     annotations: RUNS,
     validate: (args) => parseBody(RunSparkBody, args),
-    run: async (args, auth) => ({ success: true as const, ...(await c.sparks.run(auth.userId, args)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.sparks.run(auth.userId, args)) }),
   });
 
   t.define('translate_text', {
@@ -56,7 +61,7 @@ export function registerSparkTools(t: ToolRegistry, c: Container): void {
     output: TranslateResponse,
     annotations: RUNS,
     validate: (args) => parseBody(TranslateBody, args),
-    run: async (args, auth) => ({ success: true as const, ...(await c.sparks.translate(auth.userId, args)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.sparks.translate(auth.userId, args)) }),
   });
 
   t.define('get_spark', {
@@ -65,7 +70,7 @@ export function registerSparkTools(t: ToolRegistry, c: Container): void {
     input: z.object({ id: SparkId }),
     output: SparkResponse,
     annotations: READ_ONLY,
-    run: async (args, auth) => ({ success: true as const, spark: await c.sparks.get(auth.userId, args.id) }),
+    run: async (args, auth) => ({ success: true as const, spark: await deps.sparks.get(auth.userId, args.id) }),
   });
 
   t.define('create_spark', {
@@ -79,7 +84,7 @@ export function registerSparkTools(t: ToolRegistry, c: Container): void {
     annotations: ADDITIVE,
     validate: (args) => parseBody(CreateSparkBody, args),
     run: async (args, auth) => {
-      const spark = await c.sparks.create(auth.userId, args);
+      const spark = await deps.sparks.create(auth.userId, args);
       return { success: true as const, id: spark.id, spark };
     },
   });
@@ -90,7 +95,7 @@ export function registerSparkTools(t: ToolRegistry, c: Container): void {
     input: UpdateSparkBody.extend({ id: SparkId }),
     output: SparkResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async ({ id, ...patch }, auth) => ({ success: true as const, spark: await c.sparks.update(auth.userId, id, patch) }),
+    run: async ({ id, ...patch }, auth) => ({ success: true as const, spark: await deps.sparks.update(auth.userId, id, patch) }),
   });
 
   t.define('delete_spark', {
@@ -99,6 +104,6 @@ export function registerSparkTools(t: ToolRegistry, c: Container): void {
     input: z.object({ id: SparkId }),
     output: DeleteSparkResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, ...(await c.sparks.remove(auth.userId, args.id)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.sparks.remove(auth.userId, args.id)) }),
   });
 }

@@ -1,9 +1,14 @@
 import { z } from 'zod';
-import type { Container } from '../../container.js';
+import type { StatsService } from '../../modules/stats/stats.service.js';
 import { StatsResponse, WorktimeBody, WorktimeResponse } from '../../modules/stats/stats.schemas.js';
 import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
 
-export function registerStatsTools(t: ToolRegistry, c: Container): void {
+/** The services these tools call. */
+export interface StatsToolDeps {
+  stats: StatsService;
+}
+
+export function registerStatsTools(t: ToolRegistry, deps: StatsToolDeps): void {
   t.define('log_work_time', {
     creates: true,
     title: 'Record work time',
@@ -13,7 +18,7 @@ export function registerStatsTools(t: ToolRegistry, c: Container): void {
     input: WorktimeBody,
     output: WorktimeResponse,
     annotations: ADDITIVE,
-    run: async (args, auth) => ({ success: true as const, log: await c.stats.recordWorktime(auth.userId, args) }),
+    run: async (args, auth) => ({ success: true as const, log: await deps.stats.recordWorktime(auth.userId, args) }),
   });
 
   t.define('get_stats', {
@@ -24,6 +29,6 @@ export function registerStatsTools(t: ToolRegistry, c: Container): void {
     input: z.object({}),
     output: StatsResponse,
     annotations: READ_ONLY,
-    run: async (_args, auth) => ({ success: true as const, stats: await c.stats.get(auth.userId) }),
+    run: async (_args, auth) => ({ success: true as const, stats: await deps.stats.get(auth.userId) }),
   });
 }

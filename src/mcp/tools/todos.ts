@@ -1,11 +1,16 @@
 import { z } from 'zod';
-import type { Container } from '../../container.js';
-import { IdParams } from '../../http/schemas.js';
-import { expectedVersionField, expectedVersions } from '../../http/preconditions.js';
+import type { TodosService } from '../../modules/todos/todos.service.js';
+import { IdParams, expectedVersionField } from '../../lib/schema-fields.js';
+import { expectedVersions } from '../../auth/expected-versions.js';
 import { DeleteTodoResponse, ListTodosQuery, ListTodosResponse, SyncTodosBody, SyncTodosResponse } from '../../modules/todos/todos.schemas.js';
 import { READ_ONLY, type ToolRegistry } from '../tool.js';
 
-export function registerTodoTools(t: ToolRegistry, c: Container): void {
+/** The services these tools call. */
+export interface TodoToolDeps {
+  todos: TodosService;
+}
+
+export function registerTodoTools(t: ToolRegistry, deps: TodoToolDeps): void {
   t.define('list_todos', {
     title: 'List todos',
     description:
@@ -16,7 +21,7 @@ export function registerTodoTools(t: ToolRegistry, c: Container): void {
     annotations: READ_ONLY,
     source: 'querystring',
     run: async (args, auth) => {
-      const todos = await c.todos.list(auth.userId, args);
+      const todos = await deps.todos.list(auth.userId, args);
       return { success: true as const, todos, total: todos.length, has_more: false };
     },
   });
@@ -31,7 +36,7 @@ export function registerTodoTools(t: ToolRegistry, c: Container): void {
     input: SyncTodosBody,
     output: SyncTodosResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, ...(await c.todos.sync(auth.userId, args)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.todos.sync(auth.userId, args)) }),
   });
 
   t.define('delete_todo', {
@@ -40,6 +45,6 @@ export function registerTodoTools(t: ToolRegistry, c: Container): void {
     input: z.object({ id: IdParams.shape.id.describe('Task id, e.g. td_01j...'), expected_version: expectedVersionField }),
     output: DeleteTodoResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, ...(await c.todos.remove(auth.userId, args.id, expectedVersions(undefined, args.expected_version))) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.todos.remove(auth.userId, args.id, expectedVersions(undefined, args.expected_version))) }),
   });
 }

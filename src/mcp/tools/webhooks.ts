@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Container } from '../../container.js';
-import { IdParams } from '../../http/schemas.js';
+import type { WebhooksService } from '../../modules/webhooks/webhooks.service.js';
+import { IdParams } from '../../lib/schema-fields.js';
 import {
   CreateWebhookBody,
   CreateWebhookResponse,
@@ -18,7 +18,12 @@ import { READ_ONLY, type ToolRegistry } from '../tool.js';
 const WebhookId = IdParams.shape.id.describe('Webhook id, e.g. wh_01j...');
 const SENDS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
-export function registerWebhookTools(t: ToolRegistry, c: Container): void {
+/** The services these tools call. */
+export interface WebhookToolDeps {
+  webhooks: WebhooksService;
+}
+
+export function registerWebhookTools(t: ToolRegistry, deps: WebhookToolDeps): void {
   t.define('list_webhooks', {
     title: 'List webhooks',
     description: 'List the registered webhooks (url, events, status enabled/disabled, created_at, disabled_at; never the secret). All are returned.',
@@ -26,7 +31,7 @@ export function registerWebhookTools(t: ToolRegistry, c: Container): void {
     output: ListWebhooksResponse.extend({ total: z.number().int(), has_more: z.boolean() }),
     annotations: READ_ONLY,
     run: async (_args, auth) => {
-      const webhooks = await c.webhooks.list(auth.userId);
+      const webhooks = await deps.webhooks.list(auth.userId);
       return { success: true as const, webhooks, total: webhooks.length, has_more: false };
     },
   });
@@ -41,7 +46,7 @@ export function registerWebhookTools(t: ToolRegistry, c: Container): void {
     input: CreateWebhookBody,
     output: CreateWebhookResponse,
     annotations: SENDS,
-    run: async (args, auth) => ({ success: true as const, webhook: await c.webhooks.create(auth.userId, auth.plan, args, auth.scopes) }),
+    run: async (args, auth) => ({ success: true as const, webhook: await deps.webhooks.create(auth.userId, auth.plan, args, auth.scopes) }),
   });
 
   t.define('delete_webhook', {
@@ -50,7 +55,7 @@ export function registerWebhookTools(t: ToolRegistry, c: Container): void {
     input: z.object({ id: WebhookId }),
     output: DeleteWebhookResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, ...(await c.webhooks.remove(auth.userId, args.id)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.webhooks.remove(auth.userId, args.id)) }),
   });
 
   t.define('enable_webhook', {
@@ -59,7 +64,7 @@ export function registerWebhookTools(t: ToolRegistry, c: Container): void {
     input: z.object({ id: WebhookId }),
     output: WebhookResponse,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, webhook: await c.webhooks.enable(auth.userId, auth.plan, args.id) }),
+    run: async (args, auth) => ({ success: true as const, webhook: await deps.webhooks.enable(auth.userId, auth.plan, args.id) }),
   });
 
   t.define('list_webhook_deliveries', {
@@ -72,7 +77,7 @@ export function registerWebhookTools(t: ToolRegistry, c: Container): void {
     annotations: READ_ONLY,
     source: 'querystring',
     run: async ({ id, ...page }, auth) => {
-      const r = await c.webhooks.deliveries(auth.userId, id, page);
+      const r = await deps.webhooks.deliveries(auth.userId, id, page);
       return { success: true as const, ...r, has_more: hasMore(r.total, page.offset, r.deliveries.length) };
     },
   });
@@ -83,7 +88,7 @@ export function registerWebhookTools(t: ToolRegistry, c: Container): void {
     input: DeliveryParams,
     output: DeliveryResponse,
     annotations: SENDS,
-    run: async (args, auth) => ({ success: true as const, delivery: await c.webhooks.redeliver(auth.userId, auth.plan, args.id, args.delivery_id) }),
+    run: async (args, auth) => ({ success: true as const, delivery: await deps.webhooks.redeliver(auth.userId, auth.plan, args.id, args.delivery_id) }),
   });
 
   t.define('test_webhook', {
@@ -92,6 +97,6 @@ export function registerWebhookTools(t: ToolRegistry, c: Container): void {
     input: z.object({ id: WebhookId }),
     output: DeliveryResponse,
     annotations: SENDS,
-    run: async (args, auth) => ({ success: true as const, delivery: await c.webhooks.test(auth.userId, auth.plan, args.id) }),
+    run: async (args, auth) => ({ success: true as const, delivery: await deps.webhooks.test(auth.userId, auth.plan, args.id) }),
   });
 }
