@@ -21,9 +21,10 @@ import type { ZApp } from './http/types.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { limitUnauthenticatedBodies } from './http/request-bounds.js';
 import { BODY_LIMIT, serverSettings } from './http/server-settings.js';
-import { registerMcpRoutes } from './mcp/http.js';
+import { registerMcpEndpoint } from './mcp/http.js';
+import { requestOrigin } from './http/origin.js';
 import { registerConnectedAppRoutes } from './modules/oauth/connected-apps.routes.js';
-import { registerOAuthRoutes } from './modules/oauth/oauth.routes.js';
+import { registerOAuthRoutes, resourceMetadataUrl } from './modules/oauth/oauth.routes.js';
 import { accessTokenAuth } from './modules/oauth/oauth.service.js';
 import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { registerExportDownloadRoute, registerExportRoutes } from './modules/exports/exports.routes.js';
@@ -95,7 +96,14 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   await registerConsolePages(app);
   registerHealth(app, { db: c.db, redis: c.redis });
   registerLanding(app);
-  await registerMcpRoutes(app, c);
+  await app.register(async (mcp) => {
+    requireApiKey(mcp, c.apiKeys, undefined, tokens);
+    // Tells an MCP client where to start the OAuth flow (RFC 9728 section 5.1).
+    mcp.addHook('onSend', async (req, reply) => {
+      if (reply.statusCode === 401) reply.header('www-authenticate', `Bearer resource_metadata="${resourceMetadataUrl(c.config.publicUrl, req)}"`);
+    });
+    registerMcpEndpoint(mcp, c, { origin: (req) => requestOrigin(c.config.publicUrl, req) });
+  });
   await registerOAuthRoutes(app, { oauth: c.oauth, clients: c.oauthClients, apiKeys: c.apiKeys, consoleSessions: c.consoleSessions, publicUrl: c.config.publicUrl });
 
   await app.register(
