@@ -3,9 +3,8 @@ import { z } from 'zod';
 import { parseVersionTags } from '../auth/expected-versions.js';
 import { ErrorResponse } from './schemas.js';
 
-// Moved (issue 32); these re-exports go once no file imports them from here.
-export { expectedVersions, type ExpectedVersions } from '../auth/expected-versions.js';
-export { expectedVersionField } from '../lib/schema-fields.js';
+// Moved to src/auth/expected-versions.ts (issue 32); goes once sheets.routes.ts imports it from there.
+export { expectedVersions } from '../auth/expected-versions.js';
 
 /**
  * Conditional requests over record versions (RFC 9110 section 13): ETags, 304s and their schemas.

@@ -1,8 +1,5 @@
 import { z } from 'zod';
 
-// Moved to src/lib/schema-fields.ts (issue 32); this re-export goes once no file imports them from here.
-export { IdParams, Tags, Timestamp, queryBool, queryInt } from '../lib/schema-fields.js';
-
 /** Shapes shared by every module's routes. */
 export const ErrorResponse = z
   .object({

@@ -10,9 +10,6 @@ import type { AuthContext } from '../../auth/context.js';
 import { FULL_ACCESS, firstMissing, insufficientScope } from '../../auth/scopes.js';
 import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 
-// Moved to src/auth/context.ts (issue 32); this re-export goes once no file imports it from here.
-export type { AuthContext };
-
 export interface NewKeyOptions {
   scopes?: string[];
   expires_at?: string | null;
