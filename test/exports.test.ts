@@ -1,6 +1,7 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, assertIdRouteSecurity, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, assertIdRouteSecurity, dialects, startServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { manualClock } from '../src/clock.js';
 
 const XSS = '<p>Hello <b>world</b></p><img src=x onerror=alert(1)><script>alert(2)</script><a href="javascript:alert(3)" onclick="alert(4)">click</a>';
@@ -8,19 +9,15 @@ const XSS = '<p>Hello <b>world</b></p><img src=x onerror=alert(1)><script>alert(
 for (const dialect of dialects()) {
   describe(`exports [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-03-10T12:00:00.000Z'));
-    let s: TestServer;
-    let alice: { key: string; userId: string };
     let sheetId: string;
+    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
     before(async () => {
-      s = await startServer(dialect, { clock });
-      alice = await s.user('pro');
       const r = await s.req('POST', '/v1/sheets', {
         key: alice.key,
         body: { title: 'Release plan: 東京', content: { col10: '<p>tenth</p>', col2: '<ul><li>ship</li><li>tell</li></ul>', col1: XSS }, folder: 'Work', tags: ['ops'] },
       });
       sheetId = r.body.id;
     });
-    after(() => s.close());
 
     const exportAs = (format: unknown, key = alice.key, id = sheetId) => s.req('POST', `/v1/sheets/${id}/export`, { key, body: { format } });
     /** Downloads without any Authorization header. */

@@ -1,7 +1,8 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects, type TestServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 
 /**
  * Audit #31, finding 9: without PUBLIC_URL the Host header decided every absolute URL (issuer, token
@@ -36,17 +37,13 @@ function send(s: TestServer, method: string, path: string, host: string, o: { bo
 
 for (const dialect of dialects()) {
   describe(`absolute URLs without PUBLIC_URL ignore a foreign Host header [${dialect}]`, () => {
-    let s: TestServer;
-    let alice: { key: string };
     let port: string;
     let own: string;
+    const { s, users: { alice } } = useServer(dialect, { users: { alice: 'pro' } });
     before(async () => {
-      s = await startServer(dialect);
-      alice = await s.user('pro');
       port = new URL(s.url).port;
       own = `http://127.0.0.1:${port}`;
     });
-    after(() => s.close());
 
     const FOREIGN = () => ['evil.example', `evil.example:${port}`, 'evil.example:80', `localhost:${Number(port) + 1}`, `127.0.0.2:${port}`, `localhost.evil.example:${port}`, 'a b', ''];
 

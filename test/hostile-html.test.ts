@@ -1,6 +1,7 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 
 /**
  * ~1 MB of unbalanced HTML in two columns (each under the 500,000-character column limit): open tags up
@@ -12,15 +13,13 @@ const hostileColumn = (seed: number) => `<p>${seed}</p>` + unbalanced(60_000);
 
 for (const dialect of dialects()) {
   describe(`hostile HTML [${dialect}]`, () => {
-    let s: TestServer;
     let key: string;
     let sheetId: string;
+    const { s } = useServer(dialect);
     before(async () => {
-      s = await startServer(dialect);
       key = (await s.user('business')).key;
       sheetId = (await s.req('POST', '/v1/sheets', { key, body: { title: 'Plain', content: { col1: '<p>hello</p>' } } })).body.id;
     });
-    after(() => s.close());
 
     it('answers /healthz and GET by id while four clients post 1 MB hostile bodies', async () => {
       let postsLeft = 0;

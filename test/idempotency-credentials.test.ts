@@ -1,7 +1,8 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { manualClock } from '../src/clock.js';
-import { assertError, dialects, startServer, type Res, type TestServer } from './helpers.js';
+import { assertError, dialects, type Res } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient, ok } from './mcp-helpers.js';
 import { REDIRECT, authorizeUrl, openConsent, pkce, register, submitConsent, token } from './oauth-helpers.js';
 
@@ -13,13 +14,7 @@ import { REDIRECT, authorizeUrl, openConsent, pkce, register, submitConsent, tok
 for (const dialect of dialects()) {
   describe(`Idempotency-Key per credential [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-05-01T10:00:00.000Z'));
-    let s: TestServer;
-    let owner: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect, { clock });
-      owner = await s.user('business');
-    });
-    after(() => s.close());
+    const { s, users: { owner } } = useServer(dialect, { clock, users: { owner: 'business' } });
 
     const post = (url: string, key: string, body: unknown, idem: string) => s.req('POST', url, { key, body, headers: { 'idempotency-key': idem } });
     const issue = async (body: Record<string, unknown>) => {

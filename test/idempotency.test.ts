@@ -8,19 +8,14 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { manualClock } from '../src/clock.js';
 import { idempotencyOwner, requestFingerprint } from '../src/modules/idempotency/idempotency.service.js';
 import { assertError, createPgDatabase, dialects, startServer, type TestServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient, ok, toolError } from './mcp-helpers.js';
 import { startProcess, type ServerProcess } from './processes.js';
 
 for (const dialect of dialects()) {
   describe(`Idempotency-Key [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-05-01T10:00:00.000Z'));
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect, { clock });
-      alice = await s.user('business');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'business' } });
 
     const post = (url: string, body: unknown, idem?: string, key = alice.key) =>
       s.req('POST', url, { key, body, headers: idem === undefined ? {} : { 'idempotency-key': idem } });

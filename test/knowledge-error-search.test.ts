@@ -1,7 +1,8 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient, ok } from './mcp-helpers.js';
 import { errorSearchTerms } from '../src/modules/knowledge/knowledge.terms.js';
 
@@ -10,12 +11,11 @@ const PASTED = 'SqliteError: database is locked (code SQLITE_BUSY) at Database.p
 
 for (const dialect of dialects()) {
   describe(`knowledge search forgives a pasted error message [${dialect}]`, () => {
-    let s: TestServer;
     let key: string;
     let mcp: Client;
     const ids: Record<string, string> = {};
+    const { s, beforeClose } = useServer(dialect);
     before(async () => {
-      s = await startServer(dialect);
       ({ key } = await s.user('pro'));
       mcp = await httpClient(s, key);
       const save = async (name: string, body: object) => {
@@ -28,10 +28,7 @@ for (const dialect of dialects()) {
       await save('unrelated', { title: 'Port in use', error: 'EADDRINUSE: address already in use', content: 'Stop the other server.' });
       await save('one-word', { title: 'Database URL', error: 'missing database url', content: 'Set DATABASE_URL.' });
     });
-    after(async () => {
-      await mcp.close();
-      await s.close();
-    });
+    beforeClose(() => mcp.close());
 
     it('ranks by matched words: the fullest match first, a partial match next, one shared word not at all', async () => {
       const res = await s.req('GET', `/v1/knowledge?type=solutions&q=${encodeURIComponent(PASTED)}`, { key });

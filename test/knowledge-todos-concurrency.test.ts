@@ -8,6 +8,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from '../src/db/migrations/index.js';
 import { createPgDatabase, dialects, startServer, type Res, type TestServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { startProcess, type ServerProcess } from './processes.js';
 import { httpClient, ok } from './mcp-helpers.js';
 
@@ -28,13 +29,7 @@ function assertConflict(res: Res, current: number) {
 
 for (const dialect of dialects()) {
   describe(`knowledge and todos under concurrent writers [${dialect}]`, () => {
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect);
-      alice = await s.user('business');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { users: { alice: 'business' } });
 
     const sync = (body: unknown) => s.req('POST', '/v1/todos', { key: alice.key, body });
     const todos = async (project: string) => (await s.req('GET', `/v1/todos?project=${project}`, { key: alice.key })).body.todos as any[];

@@ -1,6 +1,7 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, assertIdRouteSecurity, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, assertIdRouteSecurity, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { manualClock } from '../src/clock.js';
 
 const SOLUTION_KEYS = ['content', 'createdAt', 'error', 'id', 'language', 'tags', 'title', 'version'];
@@ -9,13 +10,7 @@ const SNIPPET_KEYS = ['content', 'createdAt', 'description', 'id', 'language', '
 for (const dialect of dialects()) {
   describe(`knowledge [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-06-01T00:00:00.000Z'));
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect, { clock });
-      alice = await s.user('pro');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const save = (type: string | undefined, body: unknown, key = alice.key) =>
       s.req('POST', `/v1/knowledge${type === undefined ? '' : `?type=${type}`}`, { key, body });

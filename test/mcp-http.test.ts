@@ -1,8 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient } from './mcp-helpers.js';
 
 const INIT = {
@@ -15,13 +16,7 @@ const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/j
 
 for (const dialect of dialects()) {
   describe(`MCP over Streamable HTTP: transport and auth [${dialect}]`, () => {
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect);
-      alice = await s.user('pro');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { users: { alice: 'pro' } });
 
     it('answers 401 with the REST error body without a key, with a bad key and with a disabled key', async () => {
       const noKey = await s.req('POST', '/mcp', { body: INIT, headers: MCP_HEADERS });

@@ -1,28 +1,21 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { manualClock } from '../src/clock.js';
 import { RESOURCE_PAGE_SIZE } from '../src/mcp/resources.js';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient, ok, sameErrorAsRest, toolError, without } from './mcp-helpers.js';
 
 for (const dialect of dialects()) {
   describe(`MCP sheet tools and resources [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-03-10T12:00:00.000Z'));
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    let bob: { key: string; userId: string };
     let mcp: Client;
+    const { s, users: { alice, bob }, beforeClose } = useServer(dialect, { clock, users: { alice: 'pro', bob: 'free' } });
     before(async () => {
-      s = await startServer(dialect, { clock });
-      alice = await s.user('pro');
-      bob = await s.user('free');
       mcp = await httpClient(s, alice.key);
     });
-    after(async () => {
-      await mcp.close();
-      await s.close();
-    });
+    beforeClose(() => mcp.close());
     const call = (name: string, args: Record<string, unknown>) => mcp.callTool({ name, arguments: args });
     const eventsFor = async (id: string) => (await s.events()).filter((e) => e.data.sheet_id === id);
 

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { BIN, ROOT, dbEnv, ok, sameErrorAsRest, stdioClient, toolError } from './mcp-helpers.js';
 
 /** Runs the command to its end with no MCP client, for the failure modes. */
@@ -21,13 +22,7 @@ function runToExit(env: Record<string, string>): Promise<{ code: number | null; 
 
 for (const dialect of dialects()) {
   describe(`MCP over stdio: the sheet-workspace mcp command [${dialect}]`, () => {
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect);
-      alice = await s.user('pro');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { users: { alice: 'pro' } });
 
     for (const mode of ['local database', 'relay to SHEET_WORKSPACE_URL'] as const) {
       it(`serves the tools (${mode}); the data and events are what REST sees`, async () => {

@@ -1,28 +1,25 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { manualClock } from '../src/clock.js';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient, ok, sameErrorAsRest, toolError, without } from './mcp-helpers.js';
 
 /** Sessions, handovers, knowledge, todos, work time and stats over MCP, checked against REST. */
 for (const dialect of dialects()) {
   describe(`MCP tools for sessions, knowledge, todos, work time and stats [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-03-10T12:00:00.000Z'));
-    let s: TestServer;
     let alice: { key: string; userId: string };
     let bob: { key: string; userId: string };
     let mcp: Client;
+    const { s, beforeClose } = useServer(dialect, { clock });
     before(async () => {
-      s = await startServer(dialect, { clock });
       alice = await s.user('business'); // this file makes well over pro's 100 requests a minute
       bob = await s.user('pro');
       mcp = await httpClient(s, alice.key);
     });
-    after(async () => {
-      await mcp.close();
-      await s.close();
-    });
+    beforeClose(() => mcp.close());
     const call = (name: string, args: Record<string, unknown>) => mcp.callTool({ name, arguments: args });
     const rest = (method: string, path: string, body?: unknown) => s.req(method, path, { key: alice.key, body });
 

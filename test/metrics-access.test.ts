@@ -1,17 +1,14 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
 for (const dialect of dialects()) {
   describe(`/metrics is not public [${dialect}]`, () => {
     describe('with METRICS_TOKEN', () => {
-      let s: TestServer;
-      before(async () => {
-        s = await startServer(dialect, { env: { METRICS_TOKEN: TOKEN } });
-      });
-      after(() => s.close());
+      const { s } = useServer(dialect, { env: { METRICS_TOKEN: TOKEN } });
 
       it('needs Authorization: Bearer <METRICS_TOKEN>, even from loopback', async () => {
         const none = await s.req('GET', '/metrics');
@@ -30,11 +27,7 @@ for (const dialect of dialects()) {
     });
 
     describe('without METRICS_TOKEN, behind a trusted proxy', () => {
-      let s: TestServer;
-      before(async () => {
-        s = await startServer(dialect, { env: { TRUST_PROXY: '127.0.0.1' } });
-      });
-      after(() => s.close());
+      const { s } = useServer(dialect, { env: { TRUST_PROXY: '127.0.0.1' } });
 
       it('serves direct loopback clients only: a forwarded request is refused even when it claims loopback', async () => {
         assert.equal((await s.req('GET', '/metrics')).status, 200);
@@ -47,11 +40,7 @@ for (const dialect of dialects()) {
     });
 
     describe('without METRICS_TOKEN or TRUST_PROXY', () => {
-      let s: TestServer;
-      before(async () => {
-        s = await startServer(dialect);
-      });
-      after(() => s.close());
+      const { s } = useServer(dialect);
 
       it('a plain loopback request is served; any forwarded one is refused', async () => {
         assert.equal((await s.req('GET', '/metrics')).status, 200);

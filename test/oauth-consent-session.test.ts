@@ -1,6 +1,7 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { REDIRECT, authorizeUrl, openConsent, pkce, register, submitConsent, token } from './oauth-helpers.js';
 
 /**
@@ -11,16 +12,11 @@ import { REDIRECT, authorizeUrl, openConsent, pkce, register, submitConsent, tok
  */
 for (const dialect of dialects()) {
   describe(`consent form: a typed API key wins over the console session [${dialect}]`, () => {
-    let s: TestServer;
-    let a: { key: string; userId: string };
-    let b: { key: string; userId: string };
     let bNarrowKey: string;
     let aCookie: string;
     let clientId: string;
+    const { s, users: { a, b } } = useServer(dialect, { users: { a: 'pro', b: 'pro' } });
     before(async () => {
-      s = await startServer(dialect);
-      a = await s.user('pro');
-      b = await s.user('pro');
       assert.equal((await s.req('POST', '/v1/sheets', { key: a.key, body: { title: "A's sheet" } })).status, 200);
       assert.equal((await s.req('POST', '/v1/sheets', { key: b.key, body: { title: "B's sheet" } })).status, 200);
       const narrow = await s.req('POST', '/v1/api-keys', { key: b.key, body: { name: 'read only', scopes: ['sheets:read'] } });
@@ -32,7 +28,6 @@ for (const dialect of dialects()) {
       assert.match(aCookie, /^sw_console=/);
       clientId = (await register(s)).client_id;
     });
-    after(() => s?.close());
 
     /** The consent page as opened from another site: no console cookie on the GET. */
     async function crossSitePage(cookie = '') {

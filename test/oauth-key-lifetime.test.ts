@@ -1,7 +1,8 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { manualClock } from '../src/clock.js';
-import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { REDIRECT, authorizeUrl, mcpStatus, openConsent, pkce, register, submitConsent, token } from './oauth-helpers.js';
 
 /**
@@ -12,13 +13,7 @@ import { REDIRECT, authorizeUrl, mcpStatus, openConsent, pkce, register, submitC
 for (const dialect of dialects()) {
   describe(`grants and keys end with the credential that made them [${dialect}]`, () => {
     const clock = manualClock(new Date());
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect, { clock });
-      alice = await s.user('pro');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const inMs = (ms: number) => new Date(clock.now().getTime() + ms).toISOString();
 

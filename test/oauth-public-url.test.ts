@@ -1,17 +1,14 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { REDIRECT, authorizeUrl, mcpStatus, pkce, register } from './oauth-helpers.js';
 
 /** Behind a TLS-terminating proxy the issuer and resource are PUBLIC_URL's, not the address the request reached. */
 for (const dialect of dialects()) {
   describe(`OAuth with PUBLIC_URL [${dialect}]`, () => {
     const PUBLIC = 'https://sheets.example.com';
-    let s: TestServer;
-    before(async () => {
-      s = await startServer(dialect, { env: { PUBLIC_URL: `${PUBLIC}/` } });
-    });
-    after(() => s.close());
+    const { s } = useServer(dialect, { env: { PUBLIC_URL: `${PUBLIC}/` } });
 
     it('names PUBLIC_URL as issuer, resource and every endpoint', async () => {
       const prm = (await s.req('GET', '/.well-known/oauth-protected-resource/mcp')).body;

@@ -1,7 +1,8 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { acceptableRedirectUri, redirectMatches } from '../src/modules/oauth/oauth.clients.js';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { authorizeUrl, openConsent, pkce, register, submitConsent, token } from './oauth-helpers.js';
 
 /**
@@ -59,13 +60,7 @@ describe('loopback redirect_uri matching (raw strings, port aside)', () => {
 
 for (const dialect of dialects()) {
   describe(`authorize and token refuse normalised loopback redirects [${dialect}]`, () => {
-    let s: TestServer;
-    let alice: { key: string };
-    before(async () => {
-      s = await startServer(dialect);
-      alice = await s.user('pro');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { users: { alice: 'pro' } });
 
     it('the consent page answers 400 for each variant and never redirects there', async () => {
       const { client_id } = await register(s, REGISTERED);

@@ -1,8 +1,9 @@
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertError, dialects, startServer, type Res, type TestServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 
 const REDIS = process.env.TEST_REDIS_URL;
 const NO_REDIS = 'TEST_REDIS_URL is not set (e.g. redis://127.0.0.1:56379): skipping the Redis-backed cases';
@@ -54,11 +55,7 @@ const stores: { name: string; env: () => Record<string, string>; skip?: string }
 for (const dialect of dialects()) {
   for (const store of stores) {
     describe(`rate limits [${dialect}, ${store.name}]`, { skip: store.skip }, () => {
-      let s: TestServer;
-      before(async () => {
-        s = await startServer(dialect, { env: { ...store.env(), AUTH_FAILURE_LIMIT: '20' } });
-      });
-      after(() => s?.close());
+      const { s } = useServer(dialect, { env: { ...store.env(), AUTH_FAILURE_LIMIT: '20' } });
 
       it('free plan: exactly 30 a minute over all keys of the account, headers counting down, then 429', async () => {
         const u = await s.user('free');

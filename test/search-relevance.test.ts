@@ -1,18 +1,13 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 
 const filler = (n: number) => Array.from({ length: n }, (_, i) => `lorem${i % 50} ipsum dolor`).join(' ');
 
 for (const dialect of dialects()) {
   describe(`search relevance and concurrency [${dialect}]`, () => {
-    let s: TestServer;
-    let user: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect);
-      user = await s.user('business');
-    });
-    after(() => s.close());
+    const { s, users: { user } } = useServer(dialect, { users: { user: 'business' } });
 
     const post = async (title: string, html: string) => {
       const r = await s.req('POST', '/v1/sheets', { key: user.key, body: { title, content: { col1: html } } });

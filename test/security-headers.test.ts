@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects, startServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { browserSkip, openBrowser } from './browser.js';
 
 /** Issue 16, point 9: security headers on every response, the playground's key storage, file modes. */
@@ -12,13 +13,7 @@ const frameAncestorsNone = (csp: string | null) => /frame-ancestors 'none'/.test
 
 for (const dialect of dialects()) {
   describe(`security headers [${dialect}]`, () => {
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect);
-      alice = await s.user('pro');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { users: { alice: 'pro' } });
 
     it('every response carries nosniff, whatever its route or status', async () => {
       const sheet = await s.req('POST', '/v1/sheets', { key: alice.key, body: { title: 'Headers' } });

@@ -1,6 +1,7 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects, type TestServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
 
@@ -19,11 +20,7 @@ async function sheetCount(s: TestServer, userId: string) {
 
 for (const dialect of dialects()) {
   describe(`MCP batches cannot bypass the plan limit [${dialect}]`, () => {
-    let s: TestServer;
-    before(async () => {
-      s = await startServer(dialect);
-    });
-    after(() => s.close());
+    const { s } = useServer(dialect);
 
     it('a JSON-RPC batch is refused whole with -32600 and creates nothing', async () => {
       const free = await s.user('free');

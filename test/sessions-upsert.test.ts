@@ -1,19 +1,14 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, assertIdRouteSecurity, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, assertIdRouteSecurity, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { manualClock } from '../src/clock.js';
 import { httpClient, ok, sameErrorAsRest, toolError } from './mcp-helpers.js';
 
 for (const dialect of dialects()) {
   describe(`session upsert by external_id and PATCH [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-06-01T08:00:00.000Z'));
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect, { clock });
-      alice = await s.user('pro');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const put = (ext: string, body: unknown, key = alice.key) => s.req('PUT', `/v1/sessions/external/${ext}`, { key, body });
     const patch = (id: string, body: unknown, key = alice.key) => s.req('PATCH', `/v1/sessions/${id}`, { key, body });
