@@ -89,3 +89,12 @@ export function ownedKey(db: Kysely<any>, index: SearchIndex, matchSet: string, 
   return sql<SqlBool>`exists (select 1 from ${sql.table(index.table)} as o ${hint}
     where o.user_id = ${owner.userId} and o.trashed_at ${owner.trashed ? sql`is not` : sql`is`} null and o.${key} = ${sql.ref(`${matchSet}.k`)})`;
 }
+
+/**
+ * Narrows rankedMatchKeys' keys (`${matchSet}.k`) to the owner's rows in this state. PostgreSQL's keys
+ * are the owner's already when rankedMatchKeys was given the owner (its token index holds each row's
+ * owner and state); SQLite's FTS index knows only rowids, so each key is checked (ownedKey).
+ */
+export function ownedRankedKeys(db: Kysely<any>, index: SearchIndex, matchSet: string, owner: Owner): RawBuilder<SqlBool> {
+  return dialectOf(db) === 'postgres' ? sql<SqlBool>`true` : ownedKey(db, index, matchSet, owner);
+}

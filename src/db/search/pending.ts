@@ -1,6 +1,9 @@
 import { sql, type Kysely } from 'kysely';
+import { hasShortTerm } from '../../lib/search-text.js';
+import { dialectOf } from '../dialect.js';
 import { transactionAlone } from '../group-commit.js';
 import type { Db } from '../types.js';
+import type { PlanOptions } from './plan.js';
 import type { SearchIndex } from './search-index.js';
 
 /**
@@ -42,4 +45,21 @@ const indexGenerations = new WeakMap<Kysely<any>, number>();
  */
 export function searchIndexGeneration(db: Kysely<any>): number {
   return indexGenerations.get(db) ?? 0;
+}
+
+/**
+ * Runs `search` so that it sees every matching row. On SQLite a 1-2 character term is planned from the
+ * index's vocabulary, read before the statement runs on a reader thread. If the indexer moved rows from
+ * the queue into the index in between, the plan may leave out just those rows (neither queued any more
+ * nor holding a trigram the plan knew): search again, and the last time with the short terms by LIKE,
+ * which reads no vocabulary. Other searches (PostgreSQL, no short term) run once.
+ */
+export async function withStableVocabulary<T>(db: Kysely<any>, terms: string[], search: (plan: PlanOptions) => Promise<T>): Promise<T> {
+  if (dialectOf(db) !== 'sqlite' || !hasShortTerm(terms)) return search({});
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const generation = searchIndexGeneration(db);
+    const result = await search({});
+    if (searchIndexGeneration(db) === generation) return result;
+  }
+  return search({ shortTermsByLike: true });
 }

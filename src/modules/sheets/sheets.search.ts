@@ -1,13 +1,13 @@
 import { sql, type CompiledQuery, type RawBuilder } from 'kysely';
-import { dialectOf, rowKey } from '../../db/dialect.js';
+import { rowKey } from '../../db/dialect.js';
 import { containsAllTerms } from '../../db/search/contains.js';
-import { countOwnedMatches, indexedContainsAllTerms, ownedKey, rankedMatchKeys } from '../../db/search/match.js';
-import { searchIndexGeneration } from '../../db/search/pending.js';
-import { estimatedRows, pgCappedCandidates, pgOwnedMatchCount } from '../../db/search/pg-match.js';
+import { countOwnedMatches, indexedContainsAllTerms, ownedKey, ownedRankedKeys, rankedMatchKeys } from '../../db/search/match.js';
+import { withStableVocabulary } from '../../db/search/pending.js';
+import { estimatedRows } from '../../db/search/pg-match.js';
+import { pgOwnedTotal, pgRankedIfFew } from '../../db/search/pg-ranked.js';
 import type { PlanOptions } from '../../db/search/plan.js';
 import { SHEETS_SEARCH } from '../../db/search/search-index.js';
 import { matchKeysInParts } from '../../db/search/sqlite-match.js';
-import { hasShortTerm } from '../../lib/search-text.js';
 import { sqliteReaders, type SqliteReaders } from '../../db/sqlite-readers.js';
 import type { Db } from '../../db/types.js';
 import { countOwnedSheets, newestFirstPage, ownedSheets, type SearchSort, type SheetListFilter } from './sheets.owned.js';
@@ -31,20 +31,10 @@ export interface SearchOptions {
  * request would wait for it. Only the planning (a few rows of the trigram vocabulary) runs here.
  */
 export async function searchSheets(db: Db, f: SheetListFilter & { sort?: SearchSort }, opts: SearchOptions): Promise<{ rows: SheetRow[]; total: number }> {
-  if (dialectOf(db) !== 'sqlite' || !hasShortTerm(f.terms)) return searchOnce(db, f, opts);
-  // A 1-2 character term is planned from the index's vocabulary, read before the statement runs on
-  // a reader thread. If the indexer moved rows from the queue into the index in between, the plan may
-  // leave out just those rows (neither queued any more nor holding a trigram the plan knew): search
-  // again, and the last time with the short terms by LIKE, which reads no vocabulary.
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const generation = searchIndexGeneration(db);
-    const result = await searchOnce(db, f, opts);
-    if (searchIndexGeneration(db) === generation) return result;
-  }
-  return searchOnce(db, f, opts, { shortTermsByLike: true });
+  return withStableVocabulary(db, f.terms, (plan) => searchOnce(db, f, opts, plan));
 }
 
-async function searchOnce(db: Db, f: SheetListFilter & { sort?: SearchSort }, opts: SearchOptions, plan: PlanOptions = {}): Promise<{ rows: SheetRow[]; total: number }> {
+async function searchOnce(db: Db, f: SheetListFilter & { sort?: SearchSort }, opts: SearchOptions, plan: PlanOptions): Promise<{ rows: SheetRow[]; total: number }> {
   if (f.sort === 'updated') return searchStatement(db, f, plan);
   const readers = sqliteReaders(db);
   if (!readers) return rankedOrCommon(db, f, opts, plan);
@@ -59,12 +49,11 @@ async function searchOnce(db: Db, f: SheetListFilter & { sort?: SearchSort }, op
  * (nothing to look up) leave the LIKE: see countIfLikelyCommon.
  */
 async function rankedOrCommon(db: Db, f: SheetListFilter, opts: SearchOptions, plan: PlanOptions): Promise<{ rows: SheetRow[]; total: number }> {
-  if (dialectOf(db) === 'postgres') {
-    const few = await pgRankedIfFew(db, f, opts.rankMaxMatches);
-    if (few) return few;
-    const total = (await pgOwnedMatchCount(db, f.terms, { userId: f.userId, trashed: f.trashed })) ?? (await countIfLikelyCommon(db, f, opts));
-    if (total !== undefined) return (await isCommon(db, f, total, opts)) ? newestFirst(db, f, total) : searchStatement(db, f, plan);
-  }
+  const owner = { userId: f.userId, trashed: f.trashed };
+  const few = await pgRankedIfFew<SheetRow>(db, SHEETS_SEARCH, f.terms, owner, opts.rankMaxMatches, f, SHEET_ROW_COLUMNS);
+  if (few) return few;
+  const total = await pgOwnedTotal(db, f.terms, owner, () => countIfLikelyCommon(db, f, opts));
+  if (total !== undefined) return (await isCommon(db, f, total, opts)) ? newestFirst(db, f, total) : searchStatement(db, f, plan);
   const ranked = await searchStatement(db, f, plan);
   return (await isCommon(db, f, ranked.total, opts)) ? newestFirst(db, f, ranked.total) : ranked;
 }
@@ -79,30 +68,6 @@ async function countIfLikelyCommon(db: Db, f: SheetListFilter, opts: SearchOptio
     .select((eb) => eb.fn.countAll().as('n'))
     .executeTakeFirstOrThrow();
   return Number(n);
-}
-
-/**
- * PostgreSQL, by relevance: when the token index nominates at most `cap` of the owner's sheets, their
- * page and total come from one statement that ranks them (not common by the rule, which needs more
- * matches than `cap`). Otherwise undefined, having read `cap` + 1 index entries and no text: counting
- * first and ranking after cost `kubernetes` (6,665 of 100,000 sheets) a second pass over the index.
- */
-async function pgRankedIfFew(db: Db, f: SheetListFilter, cap: number): Promise<{ rows: SheetRow[]; total: number } | undefined> {
-  const owner = { userId: f.userId, trashed: f.trashed };
-  const candidates = pgCappedCandidates(f.terms, owner, cap);
-  if (!candidates) return undefined;
-  const keys = await rankedMatchKeys(db, SHEETS_SEARCH, f.terms, {}, owner, 'c');
-  const statement = sql<SheetRow & { candidates: string; total: string; rank: number | null }>`with c as materialized (${candidates}),
-    n as (select count(*) as candidates from c),
-    m as materialized (select x.k, x.r from (${keys}) as x where (select n.candidates from n) <= ${cap})
-    select n.candidates, (select count(*) from m) as total, page.* from n left join (
-      select ${rowColumns}, p.r as rank from (select m.k, m.r from m order by m.r desc, m.k desc limit ${f.limit} offset ${f.offset}) as p
-      join sheets on sheets.id = p.k) as page on true
-    order by page.rank desc, page.id desc`;
-  const { rows } = await db.executeQuery(statement.compile(db));
-  if (Number(rows[0].candidates) > cap) return undefined;
-  const page = rows.filter((row) => row.id !== null).map(({ candidates: _c, total: _t, rank: _r, ...row }) => row);
-  return { rows: page, total: Number(rows[0].total) };
 }
 
 /** A sheet's text holds every term, tested by LIKE (for a newest-first page, which tests few rows, and for counts that cannot use an index). */
@@ -192,9 +157,8 @@ async function searchStatement(db: Db, f: SheetListFilter & { sort?: SearchSort 
   const keys = await rankedMatchKeys(db, SHEETS_SEARCH, f.terms, plan, owner);
   // By relevance the match set is narrowed to this owner's rows once, and both the page (rank, then
   // newest key) and the total come from it; only the page's rows are read. By last change every
-  // matching row is read for its updated_at. PostgreSQL's keys are the owner's already (its token
-  // index holds each sheet's owner and state); SQLite's FTS index knows only rowids.
-  const owned = dialectOf(db) === 'postgres' ? sql`true` : ownedKey(db, SHEETS_SEARCH, 'x', owner);
+  // matching row is read for its updated_at.
+  const owned = ownedRankedKeys(db, SHEETS_SEARCH, 'x', owner);
   const page =
     f.sort === 'updated'
       ? sql<SheetRow & { total: number }>`with m as materialized (${keys})
