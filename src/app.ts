@@ -39,8 +39,9 @@ import { registerAccountRoutes } from './modules/account/account.routes.js';
 import { registerSparkRoutes } from './modules/sparks/sparks.routes.js';
 import { registerStatsRoutes } from './modules/stats/stats.routes.js';
 import { registerTodoRoutes } from './modules/todos/todos.routes.js';
-import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import { registerWorkspaceRoutes } from './modules/workspaces/workspaces.routes.js';
+import { registerShareRoutes, registerSharedReadRoutes } from './modules/shares/shares.routes.js';
+import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
 
 export interface AppOptions {
@@ -89,9 +90,10 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   acceptEmptyJsonBodies(app);
   await registerOpenApi(app);
   registerHttpMetrics(app, c.metrics, c.config.metricsToken);
-  await registerRateLimits(app, { config: c.config, redis: c.redis, metrics: c.metrics });
+  const limits = await registerRateLimits(app, { config: c.config, redis: c.redis, metrics: c.metrics });
 
   registerExportDownloadRoute(app as unknown as ZApp, c.exports);
+  registerSharedReadRoutes(app as unknown as ZApp, c.shares, limits.sharedRead);
   registerConsoleSessionRoutes(app as unknown as ZApp, c.consoleSessions, c.config.publicUrl);
   await registerConsolePages(app);
   registerHealth(app, { db: c.db, redis: c.redis });
@@ -121,6 +123,8 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       registerKnowledgeRoutes(api, c.knowledge);
       registerSparkRoutes(api, c.sparks);
       registerTodoRoutes(api, c.todos);
+      registerWorkspaceRoutes(api, c.workspaces, c.config.publicUrl);
+      registerShareRoutes(api, c.shares, c.config.publicUrl);
       registerWebhookRoutes(api, c.webhooks);
       registerStatsRoutes(api, c.stats);
       registerExportRoutes(api, c.exports, c.config.publicUrl);
@@ -129,7 +133,6 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
         consoleAuth: consoleCookieAuth(c.consoleSessions, c.config.publicUrl),
         tokens,
       });
-      registerWorkspaceRoutes(api, c.workspaces, c.config.publicUrl);
       registerConnectedAppRoutes(api, c.oauth);
     },
     { prefix: API_PREFIX },

@@ -53,6 +53,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_DISABLED: flag('RATE_LIMIT_DISABLED'),
   REDIS_KEY_PREFIX: z.string().default('sw:'),
   AUTH_FAILURE_LIMIT: z.coerce.number({ error: 'AUTH_FAILURE_LIMIT must be a number' }).int().positive().default(20),
+  SHARED_READ_LIMIT: z.coerce.number({ error: 'SHARED_READ_LIMIT must be a number' }).int().positive().default(60),
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number({ error: 'HTTP_HEADERS_TIMEOUT_MS must be a number' }).int('HTTP_HEADERS_TIMEOUT_MS must be a whole number').min(100, 'HTTP_HEADERS_TIMEOUT_MS must be at least 100').default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number({ error: 'HTTP_REQUEST_TIMEOUT_MS must be a number' }).int('HTTP_REQUEST_TIMEOUT_MS must be a whole number').min(100, 'HTTP_REQUEST_TIMEOUT_MS must be at least 100').default(30_000),
   TRUST_PROXY: z.string().optional(),
@@ -105,6 +106,8 @@ export type Config = {
   redisKeyPrefix: string;
   /** Failed authentications allowed per client address per minute. */
   authFailureLimit: number;
+  /** Reads through share links (no key) per client address per minute. */
+  sharedReadLimit: number;
   /** How long a client may take to send a request's headers, and the whole request (headers <= request); responses are not bounded. */
   httpTimeouts: { headersMs: number; requestMs: number };
   /** Fastify trustProxy: behind a load balancer, the client address comes from X-Forwarded-For. */
@@ -164,6 +167,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitDisabled: e.RATE_LIMIT_DISABLED,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
+    sharedReadLimit: e.SHARED_READ_LIMIT,
     httpTimeouts: { headersMs: Math.min(e.HTTP_HEADERS_TIMEOUT_MS, e.HTTP_REQUEST_TIMEOUT_MS), requestMs: e.HTTP_REQUEST_TIMEOUT_MS },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     metricsToken: e.METRICS_TOKEN,

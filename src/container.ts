@@ -9,6 +9,8 @@ import { createAccountsRepo } from './modules/accounts/accounts.repo.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { createWorkspacesRepo } from './modules/workspaces/workspaces.repo.js';
 import { createWorkspacesService } from './modules/workspaces/workspaces.service.js';
+import { createSharesRepo } from './modules/shares/shares.repo.js';
+import { createSharesService } from './modules/shares/shares.service.js';
 import { createApiKeysRepo } from './modules/api-keys/api-keys.repo.js';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { createExportsRepo } from './modules/exports/exports.repo.js';
@@ -110,6 +112,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     apiKeys,
     accounts,
     workspaces,
+    shares: createSharesService({ repo: createSharesRepo(db), sheets, clock }),
     sheets,
     sessions,
     briefing,

@@ -330,11 +330,23 @@ export interface WorkspaceInvitationsTable {
   accepted_at: string | null;
 }
 
+/** A read-only share link of a sheet; the token itself is shown once, when the link is made. */
+export interface SheetSharesTable {
+  id: string;
+  sheet_id: string;
+  created_by: string;
+  token_hash: string;
+  created_at: string;
+  /** null: until revoked. */
+  expires_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   workspaces: WorkspacesTable;
   workspace_members: WorkspaceMembersTable;
   workspace_invitations: WorkspaceInvitationsTable;
+  sheet_shares: SheetSharesTable;
   api_keys: ApiKeysTable;
   sheets: SheetsTable;
   sheet_counts: SheetCountsTable;

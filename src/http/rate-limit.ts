@@ -29,6 +29,8 @@ export interface RateLimits {
   authFailure(req: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Without counting: throws 429 when the client address has used up its failed-auth allowance (checked before a key lookup). */
   refuseBlockedAddress(req: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Counts one read through a share link (no key) of the client address; throws 429 over SHARED_READ_LIMIT. */
+  sharedRead(req: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -45,7 +47,7 @@ type Counted = { readonly routeOptions: { readonly config?: unknown } };
 type AccountSubject = Counted & { userId: string; max: number };
 
 interface Deps {
-  config: Pick<Config, 'rateLimitDisabled' | 'redisKeyPrefix' | 'authFailureLimit'>;
+  config: Pick<Config, 'rateLimitDisabled' | 'redisKeyPrefix' | 'authFailureLimit' | 'sharedReadLimit'>;
   redis?: RedisHandle;
   metrics: Metrics;
 }
@@ -73,6 +75,12 @@ export async function registerRateLimits(app: FastifyInstance, deps: Deps): Prom
     nameSpace: `${config.redisKeyPrefix}rl:authfail:`,
     redis,
     max: () => config.authFailureLimit,
+    keyGenerator: (req) => normalizeIP(req.ip),
+  });
+  const sharedReadCheck = await limiter<FastifyRequest>(app, {
+    nameSpace: `${config.redisKeyPrefix}rl:shared:`,
+    redis,
+    max: () => config.sharedReadLimit,
     keyGenerator: (req) => normalizeIP(req.ip),
   });
 
@@ -150,6 +158,17 @@ export async function registerRateLimits(app: FastifyInstance, deps: Deps): Prom
       const retryAfter = Math.max(1, r.ttlInSeconds);
       reply.header('ratelimit-limit', r.max).header('ratelimit-remaining', 0).header('ratelimit-reset', retryAfter);
       throw tooManyFailures(retryAfter);
+    },
+    async sharedRead(req, reply) {
+      if (config.rateLimitDisabled) return;
+      const headers: AccountCount['headers'] = {};
+      const retryAfter = await count(sharedReadCheck, req, headers, config.sharedReadLimit);
+      reply.headers(headers);
+      if (retryAfter === undefined) return;
+      metrics.rateLimitRejections.inc({ kind: 'shared_read' });
+      throw new AppError('rate_limited', `Too many reads through share links from this address (${config.sharedReadLimit} per minute); retry in ${retryAfter} s`, {
+        'retry-after': String(retryAfter),
+      });
     },
   };
   app.decorate('rateLimits', limits);

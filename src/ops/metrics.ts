@@ -36,7 +36,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}) {
     }),
     rateLimitRejections: new Counter({
       name: 'rate_limit_rejections_total',
-      help: 'Requests refused with 429: kind="plan" (account over its plan) or kind="auth_failure" (address over its failed-auth limit)',
+      help: 'Requests refused with 429: kind="plan" (account over its plan), kind="auth_failure" (address over its failed-auth limit) or kind="shared_read" (address over its share-link reads)',
       labelNames: ['kind'] as const,
       registers: [registry],
     }),

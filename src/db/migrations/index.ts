@@ -24,6 +24,7 @@ import * as m024 from './024_idempotency_by_credential.js';
 import * as m025 from './025_key_issuing_grant.js';
 import * as m026 from './026_tokenizer_cjk_triples.js';
 import * as m027 from './027_workspaces.js';
+import * as m028 from './028_sheet_shares.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '025_key_issuing_grant': m025,
   '026_tokenizer_cjk_triples': m026,
   '027_workspaces': m027,
+  '028_sheet_shares': m028,
 };
 
 export const migrationProvider: MigrationProvider = {

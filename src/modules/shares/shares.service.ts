@@ -1,0 +1,78 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import { AppError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { convertHtml } from '../../lib/html-convert.js';
+import { renderSheet } from '../exports/exports.render.js';
+import type { SheetView } from '../sheets/sheets.schemas.js';
+import type { SharesRepo } from './shares.repo.js';
+import type { SharedSheetView } from './shares.schemas.js';
+
+/** Where the read-only page of a link lives (outside /v1: no key). */
+export const SHARE_PAGE_PATH = '/s';
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+// Unknown, expired, revoked, and links of trashed or deleted sheets all look the same from outside.
+const gone = () => new AppError('not_found', 'share link not found: it may have expired or been revoked');
+
+export function createSharesService(deps: { repo: SharesRepo; sheets: { get(userId: string, id: string): Promise<SheetView> }; clock: Clock }) {
+  const { repo, sheets, clock } = deps;
+
+  /** The sheet, when the caller may share it (404 unknown, 403 someone else's); a trashed sheet cannot be shared. */
+  async function shareable(userId: string, sheetId: string) {
+    const sheet = await sheets.get(userId, sheetId);
+    if (sheet.trashedAt !== null) throw new AppError('conflict', `sheet ${sheetId} is in the trash; restore it before sharing it`);
+    return sheet;
+  }
+
+  /** The sheet behind a live link, read as the link's maker; any miss is the same 404. */
+  async function resolve(token: string): Promise<SheetView> {
+    const share = await repo.findByTokenHash(hashToken(token));
+    if (!share || (share.expires_at !== null && share.expires_at <= clock.now().toISOString())) throw gone();
+    const sheet = await sheets.get(share.created_by, share.sheet_id).catch((err: unknown) => {
+      if (err instanceof AppError && (err.code === 'not_found' || err.code === 'forbidden')) throw gone();
+      throw err;
+    });
+    if (sheet.trashedAt !== null) throw gone();
+    return sheet;
+  }
+
+  return {
+    async create(userId: string, sheetId: string, input: { expires_in_hours?: number }, origin: string) {
+      await shareable(userId, sheetId);
+      const at = clock.now();
+      const token = randomBytes(32).toString('base64url');
+      const id = newId('shr', at.getTime());
+      const expiresAt = input.expires_in_hours === undefined ? null : new Date(at.getTime() + input.expires_in_hours * 3_600_000).toISOString();
+      await repo.insert({ id, sheet_id: sheetId, created_by: userId, token_hash: hashToken(token), created_at: at.toISOString(), expires_at: expiresAt });
+      return { id, url: `${origin}${SHARE_PAGE_PATH}/${token}`, token, expires_at: expiresAt };
+    },
+
+    async list(userId: string, sheetId: string) {
+      await sheets.get(userId, sheetId);
+      const rows = await repo.listForSheet(sheetId);
+      return rows.map((r) => ({ id: r.id, created_by: r.created_by, created_at: r.created_at, expires_at: r.expires_at }));
+    },
+
+    /** Ends a link at once: the next read of its token is a 404. */
+    async revoke(userId: string, sheetId: string, shareId: string) {
+      await sheets.get(userId, sheetId);
+      if (!(await repo.remove(sheetId, shareId))) throw new AppError('not_found', `share ${shareId} of sheet ${sheetId} not found`);
+      return { id: shareId, revoked: true as const };
+    },
+
+    /** GET /v1/shared/{token}: the sheet without anything of its owner, columns sanitized. */
+    async read(token: string): Promise<SharedSheetView> {
+      const sheet = await resolve(token);
+      const content: Record<string, string> = {};
+      for (const [key, html] of Object.entries(sheet.content)) content[key] = await convertHtml('sanitized', html, `column ${key}`);
+      return { title: sheet.title, content, folder: sheet.folder, tags: sheet.tags, updatedAt: sheet.updatedAt, version: sheet.version };
+    },
+
+    /** GET /s/{token}: the sheet as a self-contained page, sanitized, no scripts (exports' HTML renderer). */
+    async page(token: string): Promise<string> {
+      return (await renderSheet(await resolve(token), 'html')).body;
+    },
+  };
+}
+export type SharesService = ReturnType<typeof createSharesService>;
