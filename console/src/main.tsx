@@ -12,6 +12,7 @@ import { TodosPage } from './pages/Todos.tsx';
 import { WebhooksPage } from './pages/Webhooks.tsx';
 import { SparksPage } from './pages/Sparks.tsx';
 import { StatsPage } from './pages/Stats.tsx';
+import { WorkspacesPage } from './pages/Workspaces.tsx';
 import { SearchDialog } from './search.tsx';
 import type { Me } from './types.ts';
 import './style.css';
@@ -108,7 +109,8 @@ function App() {
   // A record id from the URL fragment must look like one (prefix_ + ULID) before any request uses it.
   const idFrom = (prefix: string) => (rest[0] === undefined || rest[0] === '' ? undefined : isId(rest[0], prefix) ? rest[0] : null);
   const newSheet = page === 'sheets' && rest[0] === 'new';
-  const badLink = (idFrom('sht') === null && page === 'sheets' && !newSheet) || (idFrom('ses') === null && page === 'sessions');
+  const badLink = (idFrom('sht') === null && page === 'sheets' && !newSheet) || (idFrom('ses') === null && page === 'sessions')
+    || (idFrom('wsp') === null && page === 'workspaces');
   const link = (p: { path: string; label: string }) => (
     <a key={p.path} href={`#/${p.path}`} class={page === p.path ? 'active' : ''} aria-current={page === p.path ? 'page' : undefined}>{p.label}</a>
   );
@@ -124,6 +126,7 @@ function App() {
         </nav>
         <button type="button" class="small ghost" onClick={() => setSearching(true)} aria-keyshortcuts="Control+K">Find <kbd>Ctrl K</kbd></button>
         <span class="who">
+          <a href="#/workspaces" class={page === 'workspaces' || page === 'join' ? 'active' : ''}>Workspaces</a>
           <span class={`badge badge-${me.plan}`}>{me.plan}</span>
           <button type="button" class="small ghost" onClick={signOut}>Sign out</button>
         </span>
@@ -138,6 +141,8 @@ function App() {
           : page === 'stats' ? <StatsPage />
           : page === 'sparks' ? <SparksPage sheetId={idFrom('sht') ?? undefined} />
           : page === 'apps' ? <ConnectedAppsPage />
+          : page === 'workspaces' ? <WorkspacesPage me={me} workspaceId={idFrom('wsp') ?? undefined} />
+          : page === 'join' ? <WorkspacesPage me={me} joinToken={rest[0]} />
           : <AccountPage me={me} />}
       </main>
       {searching && me && <SearchDialog onClose={() => setSearching(false)} />}

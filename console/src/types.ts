@@ -7,3 +7,7 @@ export interface Me {
 }
 
 export interface Sheet { id: string; title: string; content: Record<string, string>; folder: string | null; tags: string[]; createdAt: string; updatedAt: string; trashedAt: string | null; version: number }
+
+export type WorkspaceRole = 'owner' | 'admin' | 'editor' | 'viewer';
+export interface Workspace { id: string; name: string; role: WorkspaceRole; personal: boolean; created_at: string }
+export interface WorkspaceMember { user_id: string; name: string; role: WorkspaceRole; joined_at: string }

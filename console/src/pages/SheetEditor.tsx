@@ -3,6 +3,7 @@ import { ApiError, api, path, when } from '../api.ts';
 import { Confirm, Notice } from '../components.tsx';
 import { useLive } from '../live.ts';
 import { RichText } from '../rich-text.tsx';
+import { ShareDialog } from '../share-dialog.tsx';
 import { columnOrder, draftOf, isDirty, mergeRemote, patchOf, type Draft } from '../sheet-draft.ts';
 import type { Sheet } from '../types.ts';
 
@@ -22,6 +23,7 @@ interface State {
   /** The newest version a live event announced while a save was in flight (our own save's event among them). */
   heardWhileSaving?: number;
   confirm?: { message: string; action: string; run: () => Promise<unknown> };
+  sharing?: boolean;
 }
 
 const ifMatch = (s: Sheet) => ({ 'If-Match': `"${s.version}"` });
@@ -201,6 +203,7 @@ export function SheetEditor({ id: routeId }: { id: string }) {
           <span class="row-links">
             <a href={`#/sparks/${encodeURIComponent(id)}`}>Run a Spark</a>
             <a href={`#/sheets/${encodeURIComponent(id)}/revisions`}>History</a>
+            {!trashed && <button type="button" class="small" aria-haspopup="dialog" onClick={() => set({ sharing: true })}>Share</button>}
           </span>
         )}
       </div>
@@ -270,6 +273,7 @@ export function SheetEditor({ id: routeId }: { id: string }) {
         <Confirm message={confirm.message} action={confirm.action} onCancel={() => set({ confirm: undefined })}
           onConfirm={() => { const c = confirm; set({ confirm: undefined }); void c.run(); }} />
       )}
+      {st.current.sharing && <ShareDialog sheetId={id} title={base.title} onClose={() => set({ sharing: false })} />}
     </section>
   );
 }
