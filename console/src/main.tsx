@@ -117,7 +117,7 @@ function App() {
   return (
     <div class="shell">
       <header class="top">
-        <strong class="brand">Sheet Workspace</strong>
+        <a class="brand" href="#/workspaces" title="Workspaces and invitations">Sheet Workspace</a>
         <button type="button" class="small ghost menu-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>Menu</button>
         <nav id="main-nav" class={menuOpen ? 'open' : ''} aria-label="Pages">
           {WORK_PAGES.map(link)}
@@ -126,7 +126,6 @@ function App() {
         </nav>
         <button type="button" class="small ghost" onClick={() => setSearching(true)} aria-keyshortcuts="Control+K">Find <kbd>Ctrl K</kbd></button>
         <span class="who">
-          <a href="#/workspaces" class={page === 'workspaces' || page === 'join' ? 'active' : ''}>Workspaces</a>
           <span class={`badge badge-${me.plan}`}>{me.plan}</span>
           <button type="button" class="small ghost" onClick={signOut}>Sign out</button>
         </span>

@@ -80,6 +80,11 @@ export function AccountPage({ me }: { me: Me }) {
         <p class="muted">Every record of this account in one zip: JSON for programs and Markdown for people. Another instance takes it with <code>npm run cli -- users import</code>.</p>
         <button type="button" onClick={exportAll} disabled={exporting}>{exporting ? 'Preparing the zip…' : 'Download all my data (.zip)'}</button>
       </section>
+      <section class="card">
+        <h2>Workspaces</h2>
+        <p class="muted">Team workspaces, their members and invitations, and accepting an invitation you were sent.</p>
+        <a href="#/workspaces">Open workspaces</a>
+      </section>
       {confirming && (
         <Confirm
           message={`Disable the key "${confirming.name}" (${confirming.prefix}…)? Programs using it stop working at once. This cannot be undone.`}
