@@ -11,7 +11,7 @@ const MAX_SHORT_TERM_EXPANSION = 2000;
  * postings per row) 92 ms ranked against 500 ms for the LIKE; `e` (39 per row) 3.2 s against 380 ms.
  */
 const MAX_SHORT_TERM_POSTINGS_PER_ROW = 4;
-export const ftsString = (t: string) => `"${t.replace(/"/g, '""')}"`;
+const ftsString = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
 /**
  * SQLite: which terms the FTS index answers (one MATCH expression) and which keep the LIKE.

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { expectedVersions } from '../../auth/expected-versions.js';
 import type { ZApp } from '../../http/types.js';
 import { ErrorResponse, responses } from '../../http/schemas.js';
 import {
@@ -8,7 +9,6 @@ import {
   NotModifiedResponse,
   VersionConflictResponse,
   etagOf,
-  expectedVersions,
   notModified,
   sendNotModified,
 } from '../../http/preconditions.js';
