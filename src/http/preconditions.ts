@@ -3,9 +3,6 @@ import { z } from 'zod';
 import { parseVersionTags } from '../auth/expected-versions.js';
 import { ErrorResponse } from './schemas.js';
 
-// Moved to src/auth/expected-versions.ts (issue 32); goes once sheets.routes.ts imports it from there.
-export { expectedVersions } from '../auth/expected-versions.js';
-
 /**
  * Conditional requests over record versions (RFC 9110 section 13): ETags, 304s and their schemas.
  * What a write accepts (If-Match, expected_version) is src/auth/expected-versions.ts.
