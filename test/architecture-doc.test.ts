@@ -48,7 +48,11 @@ describe('docs/architecture.md', () => {
       .readdirSync(path.join(ROOT, 'docs'))
       .filter((f) => f.endsWith('.md'))
       .flatMap((f) => [...fs.readFileSync(path.join(ROOT, 'docs', f), 'utf8').matchAll(FULL)].map((m) => `docs/${f}: ${m[0]}`))
-      .filter((hit) => !/NNN|<\w+>/.test(hit) && !fs.existsSync(path.join(ROOT, hit.slice(hit.indexOf(': ') + 2))));
+      // A plugin's own docs name its files from the plugin's folder (scripts/hook.mjs): any folder of the repo may hold it.
+      .filter((hit) => {
+        const named = hit.slice(hit.indexOf(': ') + 2);
+        return !/NNN|<\w+>/.test(hit) && !files.some((f) => f === named || f.endsWith(`/${named}`));
+      });
     assert.deepEqual(missing, [], 'a file moved: update the documents that name it');
   });
 
