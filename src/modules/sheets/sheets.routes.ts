@@ -41,7 +41,11 @@ import {
   type SheetView,
 } from './sheets.schemas.js';
 
-/** Every /sheets route: thin adapters over SheetsService (rules there, queries in sheets.repo.ts, search in sheets.search.ts). */
+/**
+ * The sheet routes: thin adapters over SheetsService (rules there and in the files it composes, queries in
+ * sheets.repo.ts, search in sheets.search.ts). sheets.hot.routes.ts answers a plain GET /sheets/{id} before
+ * Fastify; sharing a sheet is src/modules/shares.
+ */
 
 /** Answers that return one sheet carry its version as the ETag. */
 export function withEtag<T extends { sheet: SheetView }>(reply: FastifyReply, body: T): T {

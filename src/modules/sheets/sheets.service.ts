@@ -25,6 +25,11 @@ export const TRASH_RETENTION_MS = 30 * 24 * 3600 * 1000;
 /** Earlier versions kept per sheet unless REVISIONS_KEEP says otherwise. */
 export const REVISIONS_KEEP_DEFAULT = 100;
 
+/**
+ * The sheet rules, the one service REST and MCP call. Every write goes through sheets.write.ts (row lock,
+ * expected version, kept revision, event); revisions and the edits that need no read first live in
+ * sheets.revisions.ts and sheets.edits.ts and are merged in below.
+ */
 export function createSheetsService(deps: {
   repo: SheetsRepo;
   revisions: SheetRevisionsRepo;
