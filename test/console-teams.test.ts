@@ -96,7 +96,7 @@ for (const dialect of dialects()) {
       // The guest, now a viewer, sees its role and no managing controls.
       await gp.goto(`${s.url}/console/#/workspaces/${workspaceId}`);
       await gp.getByRole('heading', { name: /Team Alpha/, level: 1 }).waitFor();
-      assert.equal(await gp.getByTestId('my-role').innerText(), 'viewer');
+      await waitUntil(async () => (await gp.getByTestId('my-role').innerText()) === 'viewer', 'the guest sees its new role');
       assert.equal(await gp.getByRole('button', { name: 'Create invitation' }).count(), 0);
       assert.equal(await gp.locator('select').count(), 0, 'roles are text for a viewer');
 
@@ -105,6 +105,7 @@ for (const dialect of dialects()) {
       await op.getByLabel(`Role of ${ownerName}`).selectOption('admin');
       await op.getByRole('alert').filter({ hasText: 'at least one owner' }).waitFor();
       await expectRole(workspaceId, owner.userId, 'owner');
+      await waitUntil(async () => (await op.getByLabel(`Role of ${ownerName}`).inputValue()) === 'owner', 'the refused choice is undone in the select');
 
       // Removing the guest ends their access.
       await op.getByRole('button', { name: `Remove ${guestName}` }).click();
@@ -127,13 +128,19 @@ for (const dialect of dialects()) {
       assert.equal((await s.req('GET', `/v1/workspaces/${workspaceId}`, { key: owner.key })).status, 404);
     });
 
-    async function expectRole(workspaceId: string, userId: string, role: string) {
+    async function waitUntil(check: () => Promise<boolean>, what: string) {
       for (let i = 0; i < 50; i++) {
-        const body = await expect200(s, owner.key, 'GET', `/v1/workspaces/${workspaceId}/members`);
-        if (body.members.find((m: { user_id: string }) => m.user_id === userId)?.role === role) return;
+        if (await check()) return;
         await new Promise((r) => setTimeout(r, 100));
       }
-      assert.fail(`${userId} never became ${role}`);
+      assert.fail(what);
+    }
+
+    async function expectRole(workspaceId: string, userId: string, role: string) {
+      await waitUntil(async () => {
+        const body = await expect200(s, owner.key, 'GET', `/v1/workspaces/${workspaceId}/members`);
+        return body.members.find((m: { user_id: string }) => m.user_id === userId)?.role === role;
+      }, `${userId} never became ${role}`);
     }
 
     it('a share link made in the dialog opens without a session; after revoking it is a 404', async () => {
