@@ -1,11 +1,11 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { systemClock } from '../src/clock.js';
 import { createApiKeysRepo } from '../src/modules/api-keys/api-keys.repo.js';
 import { createApiKeysService, hashKey } from '../src/modules/api-keys/api-keys.service.js';
-import { startServer, type TestServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 
 /**
  * On SQLite, keys that authenticated are kept in memory and checked against one counter row
@@ -14,16 +14,14 @@ import { startServer, type TestServer } from './helpers.js';
  * connection to the same file stands in for that process, so nothing in the server hears of it.
  */
 describe('authenticated keys kept in memory [sqlite]', () => {
-  let s: TestServer;
   let other: SQLite.Database;
+  const { s, beforeClose } = useServer('sqlite');
   before(async () => {
-    s = await startServer('sqlite');
     other = new SQLite(path.join(s.dataDir, 'sheet-workspace.db'));
     other.pragma('busy_timeout = 5000');
   });
-  after(async () => {
+  beforeClose(async () => {
     other.close();
-    await s.close();
   });
 
   const status = async (key: string, urlPath = '/v1/sheets?limit=1') => (await s.req('GET', urlPath, { key })).status;

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { strFromU8, unzipSync } from 'fflate';
 import type { BrowserContext, Page } from 'playwright-core';
-import { expect200, startServer, type TestServer } from './helpers.js';
+import { expect200 } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { browserSkip, openBrowser } from './browser.js';
 
 // Issue 35.6: the console's "Download all my data" button saves the account export zip.
@@ -11,21 +12,15 @@ const skip = browserSkip;
 if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio: 'inherit' });
 
 describe('console: download all my data, in headless Chromium', { skip }, () => {
-  let s: TestServer;
   let ctx: BrowserContext;
   let page: Page;
-  let owner: { key: string; userId: string };
+  const { s, users: { owner }, beforeClose } = useServer('sqlite', { users: { owner: 'pro' } });
   before(async () => {
-    s = await startServer('sqlite');
-    owner = await s.user('pro');
     await expect200(s, owner.key, 'POST', '/v1/sheets', { title: 'Exported sheet', content: { col1: '<p>kept</p>' } });
     ctx = await openBrowser({ viewport: { width: 1280, height: 860 } });
     page = ctx.pages()[0] ?? (await ctx.newPage());
   });
-  after(async () => {
-    await ctx?.close();
-    await s?.close();
-  });
+  beforeClose(() => ctx?.close());
 
   it('saves a zip of the account under the server-given name', async () => {
     await page.goto(`${s.url}/console/`);

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
-import { expect200, startServer, type TestServer } from './helpers.js';
+import { expect200 } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { browserSkip, openBrowser } from './browser.js';
 
 /**
@@ -36,11 +37,9 @@ async function focusLandsOn(page: Page, name: string, message: string) {
 const insideModal = (page: Page) => page.evaluate(() => !!document.activeElement?.closest('[role=dialog][aria-modal=true]'));
 
 describe('console by keyboard, with an accessible name on every control', { skip }, () => {
-  let s: TestServer;
   let ctx: BrowserContext;
   let page: Page;
   let cdp: CDPSession;
-  let owner: { key: string; userId: string };
   const pageErrors: string[] = [];
   const ids: Record<string, string> = {};
   const rest = (method: string, p: string, body?: unknown) => expect200(s, owner.key, method, p, body);
@@ -57,9 +56,8 @@ describe('console by keyboard, with an accessible name on every control', { skip
     assert.fail(`Tab never reached "${name}"; it went through: ${seen.join(' | ')}`);
   }
 
+  const { s, users: { owner }, beforeClose } = useServer('sqlite', { users: { owner: 'pro' } });
   before(async () => {
-    s = await startServer('sqlite');
-    owner = await s.user('pro');
     const sheet = await rest('POST', '/v1/sheets', { title: 'Audit sheet', content: { col1: '<p>one</p>', col2: '<p>two</p>' }, tags: ['a'] });
     ids.sheet = sheet.id;
     await rest('PUT', `/v1/sheets/${sheet.id}`, { title: 'Audit sheet v2' });
@@ -76,10 +74,7 @@ describe('console by keyboard, with an accessible name on every control', { skip
     page.on('pageerror', (e) => pageErrors.push(e.message));
     cdp = await ctx.newCDPSession(page);
   });
-  after(async () => {
-    await ctx?.close();
-    await s?.close();
-  });
+  beforeClose(() => ctx?.close());
 
   it('signs in, makes, titles, saves, finds, opens and trashes a sheet with the keyboard alone', async () => {
     await page.goto(`${s.url}/console/#/sheets`);

@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page, Request } from 'playwright-core';
-import { expect200, startServer, type TestServer } from './helpers.js';
+import { expect200 } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { browserSkip, openBrowser } from './browser.js';
 
 /**
@@ -17,7 +18,6 @@ const skip = browserSkip;
 if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio: 'inherit' });
 
 describe('console live stream and autosave in headless Chromium', { skip }, () => {
-  let s: TestServer;
   let ctx: BrowserContext;
   let page: Page;
   let owner: { key: string; userId: string };
@@ -48,8 +48,8 @@ describe('console live stream and autosave in headless Chromium', { skip }, () =
     await connected;
   };
 
+  const { s, beforeClose } = useServer('sqlite');
   before(async () => {
-    s = await startServer('sqlite');
     s.app.server.on('request', (req: IncomingMessage) => {
       if (!req.url?.startsWith('/v1/events/stream')) return;
       streamSockets.add(req.socket);
@@ -65,10 +65,7 @@ describe('console live stream and autosave in headless Chromium', { skip }, () =
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
   });
-  after(async () => {
-    await ctx?.close();
-    await s?.close();
-  });
+  beforeClose(() => ctx?.close());
 
   it('resumes a dropped stream with Last-Event-ID: a REST write made while it was down shows without a reload', async () => {
     const id = (await rest('POST', '/v1/sheets', { title: 'Resume test', content: { col1: '<p>before</p>' } })).sheet.id;

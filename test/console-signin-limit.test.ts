@@ -1,6 +1,7 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, dialects, startServer, type Res, type TestServer } from './helpers.js';
+import { assertError, dialects, type Res } from './helpers.js';
+import { useServer } from './server-fixture.js';
 
 /** Issue 16, point 4: failed console sign-ins count toward the per-address failed-authentication limit. */
 const BAD_KEY = `sk_${'x'.repeat(43)}`;
@@ -13,14 +14,8 @@ function assertLimited(res: Res) {
 
 for (const dialect of dialects()) {
   describe(`console sign-in limit [${dialect}]`, () => {
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      // TRUST_PROXY lets each case use its own client address via X-Forwarded-For.
-      s = await startServer(dialect, { env: { AUTH_FAILURE_LIMIT: '3', TRUST_PROXY: '1' } });
-      alice = await s.user('pro');
-    });
-    after(() => s.close());
+    // TRUST_PROXY lets each case use its own client address via X-Forwarded-For.
+    const { s, users: { alice } } = useServer(dialect, { env: { AUTH_FAILURE_LIMIT: '3', TRUST_PROXY: '1' }, users: { alice: 'pro' } });
 
     const signIn = (from: string, apiKey: string) =>
       s.req('POST', '/console/session', { body: { api_key: apiKey }, headers: { 'x-console': '1', 'x-forwarded-for': from } });

@@ -1,6 +1,7 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { openStream } from './sse-helpers.js';
 
 /**
@@ -15,12 +16,8 @@ async function eventually(check: () => boolean, what: string) {
 
 for (const dialect of dialects()) {
   describe(`event stream caps and per-account wake [${dialect}]`, () => {
-    let s: TestServer;
-    before(async () => {
-      // The poll is ten minutes, so every read below is one a wake caused.
-      s = await startServer(dialect, { env: { EVENT_STREAM_MAX_PER_CREDENTIAL: '3', EVENT_STREAM_MAX_PER_ADDRESS: '5', EVENT_STREAM_POLL_MS: '600000' } });
-    });
-    after(() => s.close());
+    // The poll is ten minutes, so every read below is one a wake caused.
+    const { s } = useServer(dialect, { env: { EVENT_STREAM_MAX_PER_CREDENTIAL: '3', EVENT_STREAM_MAX_PER_ADDRESS: '5', EVENT_STREAM_POLL_MS: '600000' } });
     /** Until no read has started for 300 ms (a read is counted when it starts). */
     const settle = async () => {
       for (let seen = -1; seen !== s.c.events.outboxReads(); ) {

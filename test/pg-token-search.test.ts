@@ -1,7 +1,8 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { tokenMatchKeys, tokenPlan } from '../src/db/pg-token-index.js';
 import { rng } from '../bench/content.js';
 
@@ -17,20 +18,12 @@ const PIECES = ['mig', 'migration', 'premigrations', 'a_b', 'x', 'über', 'café
 const SEPARATORS = [' ', '.', '-', '、', '。', '/', '', '', '\u3000'];
 
 describe('PostgreSQL token index', { skip }, () => {
-  let s: TestServer;
-  let user: { key: string; userId: string };
-  let other: { key: string; userId: string };
   const r = rng(42); // seeded: the same texts every run
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
   const text = () => Array.from({ length: 2 + Math.floor(r() * 8) }, () => pick(PIECES) + pick(SEPARATORS)).join('');
 
-  before(async () => {
-    // Everything ranked (no newest-first rule), so each query's whole match set can be listed.
-    s = await startServer('postgres', { env: { SEARCH_RANK_MAX_MATCHES: '100000', RATE_LIMIT_DISABLED: '1' } });
-    user = await s.user('business');
-    other = await s.user('business');
-  });
-  after(() => s?.close());
+  // Everything ranked (no newest-first rule), so each query's whole match set can be listed.
+  const { s, users: { user, other } } = useServer('postgres', { env: { SEARCH_RANK_MAX_MATCHES: '100000', RATE_LIMIT_DISABLED: '1' }, users: { user: 'business', other: 'business' } });
 
   const escapeHtml = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   const post = async (key: string, body: string) => {

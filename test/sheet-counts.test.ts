@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import { createPgDatabase, dialects, startServer, type TestServer } from './helpers.js';
+import { createPgDatabase, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { migrationProvider } from '../src/db/migrations/index.js';
 
 /**
@@ -17,15 +18,7 @@ import { migrationProvider } from '../src/db/migrations/index.js';
  */
 for (const dialect of dialects()) {
   describe(`sheet counts under concurrent writes [${dialect}]`, () => {
-    let s: TestServer;
-    let a: { key: string; userId: string };
-    let b: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect);
-      a = await s.user('business');
-      b = await s.user('business');
-    });
-    after(() => s.close());
+    const { s, users: { a, b } } = useServer(dialect, { users: { a: 'business', b: 'business' } });
 
     const total = async (key: string, trashed: boolean) => {
       const r = await s.req('GET', `/v1/sheets?limit=1${trashed ? '&trashed=true' : ''}`, { key });

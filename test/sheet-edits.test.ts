@@ -1,6 +1,7 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, assertIdRouteSecurity, dialects, startServer, type Res, type TestServer } from './helpers.js';
+import { assertError, assertIdRouteSecurity, dialects, type Res } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient, ok } from './mcp-helpers.js';
 
 function assertCode(res: Res, status: number, code: string, extra: Record<string, unknown> = {}) {
@@ -11,13 +12,7 @@ function assertCode(res: Res, status: number, code: string, extra: Record<string
 
 for (const dialect of dialects()) {
   describe(`sheet edits without a read [${dialect}]`, () => {
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });
-      alice = await s.user('business');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' }, users: { alice: 'business' } });
 
     const req = (method: string, url: string, body?: unknown, headers?: Record<string, string>) => s.req(method, `/v1${url}`, { key: alice.key, body, headers });
     const create = async (content: Record<string, string> = {}) => (await req('POST', '/sheets', { title: 'edit', content })).body.id as string;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
@@ -11,6 +11,7 @@ import { manualClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { REVISIONS_KEEP_DEFAULT } from '../src/modules/sheets/sheets.service.js';
 import { assertError, assertIdRouteSecurity, createPgDatabase, dialects, startServer, type TestServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient, ok } from './mcp-helpers.js';
 import { MemoryProvider, approve, connectWithOAuth } from './oauth-helpers.js';
 
@@ -26,15 +27,11 @@ describe('revision settings', () => {
 for (const dialect of dialects()) {
   describe(`sheet revisions [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-04-01T09:00:00.000Z'));
-    let s: TestServer;
-    let alice: { key: string; userId: string };
     let keyId: string;
+    const { s, users: { alice } } = useServer(dialect, { clock, env: { RATE_LIMIT_DISABLED: '1', REVISIONS_KEEP: '5' }, users: { alice: 'business' } });
     before(async () => {
-      s = await startServer(dialect, { clock, env: { RATE_LIMIT_DISABLED: '1', REVISIONS_KEEP: '5' } });
-      alice = await s.user('business');
       keyId = (await s.req('GET', '/v1/api-keys', { key: alice.key })).body.api_keys[0].id;
     });
-    after(() => s.close());
 
     const req = (method: string, url: string, body?: unknown, headers?: Record<string, string>) => s.req(method, `/v1${url}`, { key: alice.key, body, headers });
     const revisionCount = async (id: string) =>
@@ -175,11 +172,7 @@ for (const dialect of dialects()) {
   });
 
   describe(`the default cap of 100 revisions [${dialect}]`, () => {
-    let s: TestServer;
-    before(async () => {
-      s = await startServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });
-    });
-    after(() => s.close());
+    const { s } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });
 
     it('after 102 changes the newest 100 earlier versions remain', async () => {
       const u = await s.user('business');

@@ -1,20 +1,15 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { manualClock } from '../src/clock.js';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 
 /** The 30-day purge reads trashed sheets through their own partial index (migration 017), not every sheet. */
 for (const dialect of dialects()) {
   describe(`trash purge [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-03-01T00:00:00.000Z'));
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect, { clock });
-      alice = await s.user('pro');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     it('removes sheets trashed over 30 days ago, with their revisions, and keeps the rest', async () => {
       const make = async (title: string) => (await s.req('POST', '/v1/sheets', { key: alice.key, body: { title, content: { col1: `<p>${title}</p>` } } })).body.id as string;

@@ -1,19 +1,14 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ISO, assertError, assertIdRouteSecurity, dialects, startServer, type TestServer } from './helpers.js';
+import { ISO, assertError, assertIdRouteSecurity, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { manualClock } from '../src/clock.js';
 
 /** User sparks: create, list, get, update, delete, limits and tenancy (no AI provider needed for any of it). */
 for (const dialect of dialects()) {
   describe(`user sparks [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-04-01T09:00:00.000Z'));
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect, { clock });
-      alice = await s.user('pro');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const create = (body: unknown, key = alice.key) => s.req('POST', '/v1/spark?action=create', { key, body });
     const list = async (key = alice.key) => (await s.req('GET', '/v1/spark', { key })).body.sparks as any[];

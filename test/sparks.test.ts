@@ -1,6 +1,7 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ISO, assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { manualClock } from '../src/clock.js';
 
 const AT = '2026-03-10T12:00:00.000Z';
@@ -9,13 +10,7 @@ const AT = '2026-03-10T12:00:00.000Z';
 for (const dialect of dialects()) {
   describe(`sparks [${dialect}]`, () => {
     const clock = manualClock(new Date(AT));
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect, { clock });
-      alice = await s.user('pro');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const run = (body: unknown, key = alice.key) => s.req('POST', '/v1/spark', { key, body });
     const offline = async (spark_id: string, content: string) => {

@@ -10,7 +10,8 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import { createGroupCommit } from '../src/db/group-commit.js';
 import { checkpointFully } from '../src/db/sqlite-readers.js';
 import type { Db } from '../src/db/types.js';
-import { expect200, startServer, type TestServer } from './helpers.js';
+import { expect200 } from './helpers.js';
+import { useServer } from './server-fixture.js';
 
 /** A WAL that is started over gets a new salt in its header (bytes 16-23). */
 function walSalt(wal: string): string {
@@ -30,13 +31,11 @@ function walSalt(wal: string): string {
  * below that, the database file itself must still catch up with the WAL within a few seconds.
  */
 describe('background checkpoints [sqlite]', () => {
-  let s: TestServer;
   let key: string;
+  const { s } = useServer('sqlite', { env: { RATE_LIMIT_DISABLED: '1' } });
   before(async () => {
-    s = await startServer('sqlite', { env: { RATE_LIMIT_DISABLED: '1' } });
     key = (await s.user('business')).key;
   });
-  after(() => s.close());
 
   it('copies committed writes from the WAL into the database file without a request paying for it', async () => {
     const file = path.join(s.dataDir, 'sheet-workspace.db');

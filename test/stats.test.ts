@@ -1,19 +1,14 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { manualClock } from '../src/clock.js';
 import { newId } from '../src/ids.js';
 
 for (const dialect of dialects()) {
   describe(`stats [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-06-30T23:00:00.000Z'));
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect, { clock });
-      alice = await s.user('pro');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const worktime = (body: unknown, key = alice.key, action = 'worktime') => s.req('POST', `/v1/stats?action=${action}`, { key, body });
     const stats = async (key = alice.key) => {

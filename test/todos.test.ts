@@ -1,18 +1,13 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, assertIdRouteSecurity, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, assertIdRouteSecurity, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { manualClock } from '../src/clock.js';
 
 for (const dialect of dialects()) {
   describe(`todos [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-04-02T08:00:00.000Z'));
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect, { clock });
-      alice = await s.user('pro');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const sync = (body: unknown, key = alice.key) => s.req('POST', '/v1/todos', { key, body });
     const list = async (query = '', key = alice.key) => (await s.req('GET', `/v1/todos${query}`, { key })).body.todos as any[];

@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { verify } from '@octokit/webhooks-methods';
-import { ISO, dialects, startServer, type TestServer } from './helpers.js';
+import { ISO, dialects, startServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { startReceiver, webhookEnv, type Receiver } from './webhooks-helpers.js';
 import pkg from '../package.json' with { type: 'json' };
 
@@ -15,19 +16,17 @@ function handVerify(secret: string, raw: Buffer, header: string): boolean {
 
 for (const dialect of dialects()) {
   describe(`webhook delivery [${dialect}]`, () => {
-    let s: TestServer;
     let rcv: Receiver;
     let alice: { key: string; userId: string };
     let hook: { id: string; secret: string };
+    const { s } = useServer(dialect, { env: webhookEnv(), worker: true });
     before(async () => {
-      s = await startServer(dialect, { env: webhookEnv(), worker: true });
       rcv = await startReceiver();
       alice = await s.user('pro');
       const r = await s.req('POST', '/v1/webhooks', { key: alice.key, body: { url: rcv.url, events: ['*'] } });
       hook = r.body.webhook;
     });
     after(async () => {
-      await s.close();
       await rcv.close();
     });
 
@@ -234,16 +233,14 @@ for (const dialect of dialects()) {
   });
 
   describe(`webhook concurrency [${dialect}]`, () => {
-    let s: TestServer;
     let slow: Receiver;
     let fast: Receiver;
+    const { s } = useServer(dialect, { env: { ...webhookEnv(), WEBHOOK_MAX_IN_FLIGHT: '2' }, worker: { concurrency: 6 } });
     before(async () => {
-      s = await startServer(dialect, { env: { ...webhookEnv(), WEBHOOK_MAX_IN_FLIGHT: '2' }, worker: { concurrency: 6 } });
       slow = await startReceiver();
       fast = await startReceiver();
     });
     after(async () => {
-      await s.close();
       await slow.close();
       await fast.close();
     });

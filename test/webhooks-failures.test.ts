@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -6,6 +6,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { verify } from '@octokit/webhooks-methods';
 import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { startReceiver, webhookEnv, type Receiver } from './webhooks-helpers.js';
 import { createSecretBox } from '../src/webhook-delivery/secrets.js';
 
@@ -20,13 +21,7 @@ async function closedPort(): Promise<number> {
 
 for (const dialect of dialects()) {
   describe(`webhook network failures and plan checks [${dialect}]`, () => {
-    let s: TestServer;
-    let u: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect, { env: webhookEnv() });
-      u = await s.user('pro');
-    });
-    after(() => s.close());
+    const { s, users: { u } } = useServer(dialect, { env: webhookEnv(), users: { u: 'pro' } });
 
     /** Registers a webhook for `url`, sends the test event and returns its delivery as the log shows it. */
     async function tryOnce(url: string) {

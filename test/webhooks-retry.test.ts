@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { dialects, startServer, type TestServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { startReceiver, webhookEnv, type Receiver } from './webhooks-helpers.js';
 import { manualClock } from '../src/clock.js';
 import { DEFAULT_LEASE_MS, DEFAULT_RETRY_SCHEDULE } from '../src/config.js';
@@ -10,14 +11,12 @@ const M = 60_000;
 for (const dialect of dialects()) {
   describe(`webhook retries and disable [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-05-01T00:00:00.000Z'));
-    let s: TestServer;
     let rcv: Receiver;
+    const { s } = useServer(dialect, { env: webhookEnv(), clock, worker: { pollMs: 20 } });
     before(async () => {
-      s = await startServer(dialect, { env: webhookEnv(), clock, worker: { pollMs: 20 } });
       rcv = await startReceiver();
     });
     after(async () => {
-      await s.close();
       await rcv.close();
     });
 

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { startReceiver, testPki, type Receiver } from './webhooks-helpers.js';
 import tls from 'node:tls';
 import { request } from 'undici';
@@ -109,17 +110,15 @@ describe('SSRF address classification', () => {
 
 for (const dialect of dialects()) {
   describe(`SSRF guard at connect time [${dialect}]`, () => {
-    let s: TestServer;
     let rcv: Receiver;
     let u: { key: string; userId: string };
+    // The guard is on: no WEBHOOK_ALLOW_PRIVATE_TARGETS. The test CA is trusted, so only the guard can refuse.
+    const { s } = useServer(dialect, { env: { WEBHOOK_CA_FILE: testPki().caFile }, worker: { pollMs: 20 } });
     before(async () => {
-      // The guard is on: no WEBHOOK_ALLOW_PRIVATE_TARGETS. The test CA is trusted, so only the guard can refuse.
-      s = await startServer(dialect, { env: { WEBHOOK_CA_FILE: testPki().caFile }, worker: { pollMs: 20 } });
       rcv = await startReceiver();
       u = await s.user('business');
     });
     after(async () => {
-      await s.close();
       await rcv.close();
     });
 
