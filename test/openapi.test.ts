@@ -1,13 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type TestServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 
 describe('OpenAPI document, playground and health', () => {
-  let s: TestServer;
-  before(async () => {
-    s = await startServer('sqlite');
-  });
-  after(() => s.close());
+  const { s } = useServer('sqlite');
 
   it('serves an OpenAPI 3.1 document with the Bearer scheme and the /v1 server', async () => {
     const { status, body } = await s.req('GET', '/v1/openapi.json');
