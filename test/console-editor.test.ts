@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
-import { expect200, startServer, type TestServer } from './helpers.js';
+import { expect200 } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { browserSkip, openBrowser } from './browser.js';
 import { httpClient, ok } from './mcp-helpers.js';
 
@@ -19,10 +20,8 @@ const skip = browserSkip;
 if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio: 'inherit' });
 
 describe('sheet editor in headless Chromium', { skip }, () => {
-  let s: TestServer;
   let ctx: BrowserContext;
   let page: Page;
-  let owner: { key: string; userId: string };
   let id: string;
   const pageErrors: string[] = [];
   const rest = (method: string, p: string, body?: unknown, headers?: Record<string, string>) => expect200(s, owner.key, method, p, body, headers);
@@ -34,18 +33,14 @@ describe('sheet editor in headless Chromium', { skip }, () => {
   const titleIs = (value: string, timeout?: number) =>
     page.waitForFunction((v) => (document.querySelector('input[name=title]') as HTMLInputElement | null)?.value === v, value, { timeout });
 
+  const { s, users: { owner }, beforeClose } = useServer('sqlite', { users: { owner: 'pro' } });
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    s = await startServer('sqlite');
-    owner = await s.user('pro');
     ctx = await openBrowser({ viewport: { width: 1280, height: 860 } });
     page = ctx.pages()[0] ?? (await ctx.newPage());
     page.on('pageerror', (e) => pageErrors.push(e.message));
   });
-  after(async () => {
-    await ctx?.close();
-    await s?.close();
-  });
+  beforeClose(() => ctx?.close());
 
   it('signs in by label and creates a sheet with "New sheet" once it has a title', async () => {
     await page.goto(`${s.url}/console/#/sheets`);

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
-import { expect200, startServer, type TestServer } from './helpers.js';
+import { expect200 } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { browserSkip, openBrowser } from './browser.js';
 
 /** Every record in the console, in real headless Chromium: todos board, knowledge, sessions, stats, Ctrl+K. */
@@ -13,10 +14,8 @@ const skip = browserSkip;
 if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio: 'inherit' });
 
 describe('console records in headless Chromium', { skip }, () => {
-  let s: TestServer;
   let ctx: BrowserContext;
   let page: Page;
-  let owner: { key: string; userId: string };
   const pageErrors: string[] = [];
   const ids: Record<string, string> = {};
   const rest = (method: string, p: string, body?: unknown) => expect200(s, owner.key, method, p, body);
@@ -26,10 +25,9 @@ describe('console records in headless Chromium', { skip }, () => {
     await page.reload();
   };
 
+  const { s, users: { owner }, beforeClose } = useServer('sqlite', { users: { owner: 'pro' } });
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    s = await startServer('sqlite');
-    owner = await s.user('pro');
     ids.session = (await rest('POST', '/v1/sessions', { title: 'Quasar refactor', summary: 'Split the parser.', project: 'quasar' })).id;
     await rest('POST', '/v1/knowledge?type=snippets', { title: 'Quasar retry helper', content: 'const retry = async (fn) => { for (;;) try { return await fn(); } catch {} };', language: 'javascript' });
     const todos = (await rest('POST', '/v1/todos', { project: 'quasar', todos: [{ content: 'Quasar docs', status: 'pending' }, { content: 'Quasar tests', status: 'pending' }] })).todos;
@@ -48,10 +46,7 @@ describe('console records in headless Chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('link', { name: 'Stats' }).waitFor();
   });
-  after(async () => {
-    await ctx?.close();
-    await s?.close();
-  });
+  beforeClose(() => ctx?.close());
 
   it('todos: moving a card changes its status (status menu and drag and drop)', async () => {
     await go('todos');

@@ -1,21 +1,21 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { startFakeAi, type FakeAi } from './sparks-fakes.js';
 
 /** Only 2xx answers are kept: after a 5xx (the AI provider failing) the same key runs the request again. */
 for (const dialect of dialects()) {
   describe(`Idempotency-Key after a 5xx [${dialect}]`, () => {
     let ai: FakeAi;
-    let s: TestServer;
-    let alice: { key: string; userId: string };
     before(async () => {
       ai = await startFakeAi('openai', 'sk-test-openai');
-      s = await startServer(dialect, { env: { AI_PROVIDER: 'openai', AI_BASE_URL: ai.url, AI_API_KEY: 'sk-test-openai', AI_MODEL: 'gpt-test' } });
-      alice = await s.user('business');
+    });
+    const { s, users: { alice } } = useServer(dialect, {
+      users: { alice: 'business' },
+      lateOptions: () => ({ env: { AI_PROVIDER: 'openai', AI_BASE_URL: ai.url, AI_API_KEY: 'sk-test-openai', AI_MODEL: 'gpt-test' } }),
     });
     after(async () => {
-      await s.close();
       await ai.close();
     });
 

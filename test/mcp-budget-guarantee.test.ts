@@ -1,10 +1,11 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { fitToBudget } from '../src/mcp/budget.js';
 import { paged } from '../src/mcp/paging.js';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient, ok, withinBudget } from './mcp-helpers.js';
 
 const render = (v: unknown) => JSON.stringify(v, null, 2);
@@ -142,7 +143,6 @@ const BUDGET = 9000;
 
 for (const dialect of dialects()) {
   describe(`MCP_RESULT_MAX_CHARS=${BUDGET} holds for a sheet of 99 long columns [${dialect}]`, () => {
-    let s: TestServer;
     let client: Client;
     let id: string;
     const content = Object.fromEntries(Array.from({ length: 99 }, (_, i) => [`col${i + 1}`, `<h2>Column ${i + 1} 東京</h2><p>${`"quoted" line ${i} 😀 `.repeat(32)}</p>`]));
@@ -152,15 +152,12 @@ for (const dialect of dialects()) {
       return ok(r);
     };
 
+    const { s, beforeClose } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1', MCP_RESULT_MAX_CHARS: String(BUDGET) } });
     before(async () => {
-      s = await startServer(dialect, { env: { RATE_LIMIT_DISABLED: '1', MCP_RESULT_MAX_CHARS: String(BUDGET) } });
       const { key } = await s.user('business');
       client = await httpClient(s, key);
     });
-    after(async () => {
-      await client?.close();
-      await s.close();
-    });
+    beforeClose(() => client?.close());
 
     it('create_sheet, get_sheet, update_sheet, get_sheet_revision and the outline are cut to the budget with notes that read on', async () => {
       assert.ok(Object.values(content).every((c) => c.length > 600), 'columns of more than 600 characters');

@@ -1,7 +1,8 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient, ok, toolError, withinBudget } from './mcp-helpers.js';
 
 const BUDGET = 25_000;
@@ -19,7 +20,6 @@ function hugeColumn(): string {
 
 for (const dialect of dialects()) {
   describe(`MCP result budget [${dialect}]`, () => {
-    let s: TestServer;
     let client: Client;
     let key: string;
     let huge: { id: string; html: string };
@@ -30,8 +30,8 @@ for (const dialect of dialects()) {
       return r;
     };
 
+    const { s, beforeClose } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });
     before(async () => {
-      s = await startServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });
       ({ key } = await s.user('business'));
       const post = async (path: string, body: unknown) => {
         const r = await s.req('POST', path, { key, body });
@@ -49,10 +49,7 @@ for (const dialect of dialects()) {
       await Promise.all(Array.from({ length: 40 }, (_, i) => post('/v1/knowledge?type=snippets', { title: `budget snippet ${i} ${'t'.repeat(900)}`, content: big.slice(0, 20_000) })));
       client = await httpClient(s, key);
     });
-    after(async () => {
-      await client?.close();
-      await s.close();
-    });
+    beforeClose(() => client?.close());
 
     it('every list, search and get tool stays within MCP_RESULT_MAX_CHARS, cut at an item boundary with a note', async () => {
       const list = ok(await call('list_sheets', { limit: 100 }));

@@ -1,8 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient } from './mcp-helpers.js';
 import { DEEP_HTML, HUGE, LONE, NUL, deepJunk, typeOf, validValue, wrongTypes, type Schema } from './fuzz-helpers.js';
 
@@ -28,19 +29,15 @@ function outcome(r: CallToolResult): Outcome {
 
 for (const dialect of dialects()) {
   describe(`MCP fuzz: every tool, bad arguments [${dialect}]`, () => {
-    let s: TestServer;
     let mcp: Client;
     let tools: { name: string; inputSchema: Schema }[];
+    const { s, beforeClose } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });
     before(async () => {
-      s = await startServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });
       const u = await s.user('business');
       mcp = await httpClient(s, u.key);
       tools = (await mcp.listTools()).tools as never;
     });
-    after(async () => {
-      await mcp?.close();
-      await s.close();
-    });
+    beforeClose(() => mcp?.close());
 
     const call = async (name: string, args: unknown) => outcome((await mcp.callTool({ name, arguments: args as Record<string, unknown> })) as CallToolResult);
 

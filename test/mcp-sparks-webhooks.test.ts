@@ -2,25 +2,21 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { verify } from '@octokit/webhooks-methods';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient, ok, sameErrorAsRest, toolError, without } from './mcp-helpers.js';
 import { startFakeAi, type FakeAi } from './sparks-fakes.js';
 import { startReceiver, webhookEnv, type Receiver } from './webhooks-helpers.js';
 
 for (const dialect of dialects()) {
   describe(`MCP tools for Sparks and webhooks [${dialect}]`, () => {
-    let s: TestServer;
-    let alice: { key: string; userId: string };
     let mcp: Client;
+    // no AI provider configured
+    const { s, users: { alice }, beforeClose } = useServer(dialect, { users: { alice: 'pro' } });
     before(async () => {
-      s = await startServer(dialect); // no AI provider configured
-      alice = await s.user('pro');
       mcp = await httpClient(s, alice.key);
     });
-    after(async () => {
-      await mcp.close();
-      await s.close();
-    });
+    beforeClose(() => mcp.close());
     const call = (name: string, args: Record<string, unknown>) => mcp.callTool({ name, arguments: args });
     const rest = (method: string, path: string, body?: unknown) => s.req(method, path, { key: alice.key, body });
 
@@ -151,21 +147,22 @@ for (const dialect of dialects()) {
 /** The success paths that reach the outside: an AI provider (loopback fake) and a webhook receiver (loopback HTTPS). */
 for (const dialect of dialects()) {
   describe(`MCP tools that reach a provider or a receiver [${dialect}]`, () => {
-    let s: TestServer;
     let ai: FakeAi;
     let rcv: Receiver;
-    let alice: { key: string; userId: string };
     let mcp: Client;
     before(async () => {
       [ai, rcv] = await Promise.all([startFakeAi('openai', 'sk-test-openai'), startReceiver()]);
-      const aiEnv = { AI_PROVIDER: 'openai', AI_BASE_URL: ai.url, AI_API_KEY: 'sk-test-openai', AI_MODEL: 'gpt-test' };
-      s = await startServer(dialect, { env: webhookEnv(aiEnv), worker: { pollMs: 50 } });
-      alice = await s.user('pro');
+    });
+    const { s, users: { alice }, beforeClose } = useServer(dialect, {
+      users: { alice: 'pro' },
+      worker: { pollMs: 50 },
+      lateOptions: () => ({ env: webhookEnv({ AI_PROVIDER: 'openai', AI_BASE_URL: ai.url, AI_API_KEY: 'sk-test-openai', AI_MODEL: 'gpt-test' }) }),
+    });
+    before(async () => {
       mcp = await httpClient(s, alice.key);
     });
+    beforeClose(() => mcp.close());
     after(async () => {
-      await mcp.close();
-      await s.close();
       await Promise.all([ai.close(), rcv.close()]);
     });
     const call = (name: string, args: Record<string, unknown>) => mcp.callTool({ name, arguments: args });

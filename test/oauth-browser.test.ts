@@ -6,7 +6,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { browserSkip, openBrowser } from './browser.js';
 import { MemoryProvider, connectWithOAuth, mcpStatus, serveMetadataDocument } from './oauth-helpers.js';
 import { webhookEnv } from './webhooks-helpers.js';
@@ -56,16 +57,12 @@ describe('OAuth consent page in Chromium', { skip }, () => {
 
   for (const dialect of dialects()) {
     describe(`[${dialect}]`, () => {
-      let s: TestServer;
-      let alice: { key: string; userId: string };
       let doc: Awaited<ReturnType<typeof serveMetadataDocument>>;
+      const { s, users: { alice } } = useServer(dialect, { env: webhookEnv(), users: { alice: 'pro' } });
       before(async () => {
         doc = await serveMetadataDocument();
-        s = await startServer(dialect, { env: webhookEnv() });
-        alice = await s.user('pro');
       });
       after(async () => {
-        await s.close();
         await doc.close();
       });
 

@@ -5,7 +5,8 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { manualClock } from '../src/clock.js';
 import { FAILURE_CACHE_MS, FETCHES_PER_ADDRESS, FETCH_WINDOW_MS } from '../src/modules/oauth/oauth.metadata.js';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { REDIRECT, authorizeUrl, pkce, token } from './oauth-helpers.js';
 import { testPki, webhookEnv } from './webhooks-helpers.js';
 
@@ -45,14 +46,12 @@ async function closedPort(): Promise<number> {
 for (const dialect of dialects()) {
   describe(`client ID metadata document fetches are cached, shared and limited [${dialect}]`, () => {
     const clock = manualClock(new Date());
-    let s: TestServer;
     let host: Awaited<ReturnType<typeof documentHost>>;
+    const { s } = useServer(dialect, { clock, env: webhookEnv() });
     before(async () => {
       host = await documentHost();
-      s = await startServer(dialect, { clock, env: webhookEnv() });
     });
     after(async () => {
-      await s.close();
       await host.close();
     });
 

@@ -1,7 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { manualClock } from '../src/clock.js';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects, startServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { testPki, webhookEnv } from './webhooks-helpers.js';
 import { REDIRECT, MemoryProvider, serveMetadataDocument, approve, authorizeUrl, connectWithOAuth, connectWithTokens, mcpStatus, openConsent, pkce, register, submitConsent, token } from './oauth-helpers.js';
 
@@ -26,16 +27,12 @@ for (const dialect of dialects()) {
 for (const dialect of dialects()) {
   describe(`OAuth 2.1 for MCP clients [${dialect}]`, () => {
     const clock = manualClock(new Date());
-    let s: TestServer;
-    let alice: { key: string; userId: string };
     let doc: Awaited<ReturnType<typeof serveMetadataDocument>>;
+    const { s, users: { alice } } = useServer(dialect, { clock, env: webhookEnv(), users: { alice: 'pro' } });
     before(async () => {
       doc = await serveMetadataDocument();
-      s = await startServer(dialect, { clock, env: webhookEnv() });
-      alice = await s.user('pro');
     });
     after(async () => {
-      await s.close();
       await doc.close();
     });
 
@@ -312,14 +309,12 @@ for (const dialect of dialects()) {
 
 for (const dialect of dialects()) {
   describe(`OAuth consent form limits and metadata client races [${dialect}]`, () => {
-    let s: TestServer;
     let doc: Awaited<ReturnType<typeof serveMetadataDocument>>;
+    const { s } = useServer(dialect, { env: { ...webhookEnv(), AUTH_FAILURE_LIMIT: '3' } });
     before(async () => {
       doc = await serveMetadataDocument();
-      s = await startServer(dialect, { env: { ...webhookEnv(), AUTH_FAILURE_LIMIT: '3' } });
     });
     after(async () => {
-      await s.close();
       await doc.close();
     });
 

@@ -4,7 +4,8 @@ import net from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { UNAUTHENTICATED_BODY_LIMIT } from '../src/http/request-bounds.js';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient, ok } from './mcp-helpers.js';
 import { startFakeAi, type FakeAi } from './sparks-fakes.js';
 import { openStream } from './sse-helpers.js';
@@ -55,29 +56,29 @@ describe('request timeouts: configuration', () => {
 
 for (const dialect of dialects()) {
   describe(`request timeouts and unauthenticated body limits [${dialect}]`, () => {
-    let s: TestServer;
     let key: string;
     let ai: FakeAi;
     let mcp: Client;
     before(async () => {
       ai = await startFakeAi('openai', 'sk-test-openai');
-      s = await startServer(dialect, {
-        env: {
-          HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
-          HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
-          EVENT_STREAM_HEARTBEAT_MS: '200',
-          AI_PROVIDER: 'openai',
-          AI_BASE_URL: ai.url,
-          AI_API_KEY: 'sk-test-openai',
-          AI_MODEL: 'gpt-test',
-        },
-      });
+    });
+    const { s, beforeClose } = useServer(dialect, {
+      env: {
+        HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
+        HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
+        EVENT_STREAM_HEARTBEAT_MS: '200',
+        AI_PROVIDER: 'openai',
+        AI_API_KEY: 'sk-test-openai',
+        AI_MODEL: 'gpt-test',
+      },
+      lateOptions: () => ({ env: { AI_BASE_URL: ai.url } }),
+    });
+    before(async () => {
       key = (await s.user('business')).key;
       mcp = await httpClient(s, key);
     });
+    beforeClose(() => mcp.close());
     after(async () => {
-      await mcp.close();
-      await s.close();
       await ai.close();
     });
 

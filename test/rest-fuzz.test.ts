@@ -1,6 +1,7 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { dialects, startServer, type Res, type TestServer } from './helpers.js';
+import { dialects, type Res } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { DEEP_HTML, LONE, NUL, deepJunk, typeOf, validValue, wrongTypes, type Schema } from './fuzz-helpers.js';
 
 /**
@@ -12,15 +13,13 @@ type Param = { name: string; in: string; required?: boolean; schema?: Schema };
 
 for (const dialect of dialects()) {
   describe(`REST fuzz: every operation, bad input [${dialect}]`, () => {
-    let s: TestServer;
     let key: string;
     let doc: { paths: Record<string, Record<string, { parameters?: Param[]; requestBody?: { content?: Record<string, { schema?: Schema }> } }>> };
+    const { s } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });
     before(async () => {
-      s = await startServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });
       key = (await s.user('business')).key;
       doc = (await s.req('GET', '/v1/openapi.json')).body;
     });
-    after(() => s.close());
 
     it('never a 5xx, and bad text is a 400 naming the field', async () => {
       const failures: string[] = [];

@@ -8,6 +8,8 @@ export interface TestUser {
   key: string;
 }
 
+type StartOptions = NonNullable<Parameters<typeof startServer>[1]>;
+
 export interface ServerFixture<U extends string> {
   /** The server under test; reachable from the fixture's before hook on. */
   s: TestServer;
@@ -25,18 +27,22 @@ export interface ServerFixture<U extends string> {
  * The server and the users are returned at describe time, before they exist, so they are stand-ins
  * that reach the real ones once the before hook ran: tests keep writing `s.req(...)` and `alice.key`.
  * Touching them earlier throws rather than reading undefined.
+ *
+ * `lateOptions`: options known only once an earlier before hook ran (a fake AI service's URL, say);
+ * merged over the others when the server starts. Register that hook before calling useServer.
  */
 export function useServer<U extends string = never>(
   dialect: Dialect,
-  opts: Parameters<typeof startServer>[1] & { users?: Record<U, Plan> } = {},
+  opts: StartOptions & { users?: Record<U, Plan>; lateOptions?: () => StartOptions } = {},
 ): ServerFixture<U> {
-  const { users: plans = {} as Record<U, Plan>, ...serverOpts } = opts;
+  const { users: plans = {} as Record<U, Plan>, lateOptions, ...serverOpts } = opts;
   let server: TestServer | undefined;
   const created: Partial<Record<U, TestUser>> = {};
   const closers: (() => unknown)[] = [];
 
   before(async () => {
-    server = await startServer(dialect, serverOpts);
+    const late = lateOptions?.() ?? {};
+    server = await startServer(dialect, { ...serverOpts, ...late, env: { ...serverOpts.env, ...late.env } });
     for (const [name, plan] of Object.entries(plans) as [U, Plan][]) created[name] = await server.user(plan);
   });
   after(async () => {

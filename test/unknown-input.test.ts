@@ -1,8 +1,9 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { httpClient, ok, toolError } from './mcp-helpers.js';
 import { closest } from '../src/lib/unknown-keys.js';
 import { undeclaredKey } from './fuzz-helpers.js';
@@ -12,18 +13,14 @@ const literally = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/
 // Issue 36.1: a field or parameter the API does not know is a 400 naming it, never silently dropped.
 for (const dialect of dialects()) {
   describe(`unknown input is refused [${dialect}]`, () => {
-    let s: TestServer;
     let key: string;
     let mcp: Client;
+    const { s, beforeClose } = useServer(dialect);
     before(async () => {
-      s = await startServer(dialect);
       ({ key } = await s.user('pro'));
       mcp = await httpClient(s, key);
     });
-    after(async () => {
-      await mcp.close();
-      await s.close();
-    });
+    beforeClose(() => mcp.close());
 
     test('a misspelt body field names it and the field meant, and stores nothing', async () => {
       const res = await s.req('POST', '/v1/sheets', { key, body: { title: 't', contents: { col1: '<p>x</p>' } } });
