@@ -412,6 +412,32 @@ for (const dialect of dialects()) {
         },
         err: () => ({ id: f.edits, version: 999 }),
         rest: () => ['POST', `/v1/sheets/${f.edits}/revisions/999/restore`],
+      list_workspaces: {
+        ok: () => ({}),
+        check: async (out) => assert.deepEqual(out, await rest('GET', '/v1/workspaces')),
+        afterKeyDisabled: () => ['GET', '/v1/workspaces'],
+      },
+      share_sheet: {
+        ok: () => ({ sheet_id: f.sheet, expires_in_hours: 1 }),
+        check: async (out) => {
+          ctx.share = out.share.id;
+          assert.equal((await s.req('GET', `/v1/shared/${out.share.token}`)).body.sheet.title, 'fixture sheet');
+        },
+        err: () => ({ sheet_id: f.bobSheet }),
+        rest: () => ['POST', `/v1/sheets/${f.bobSheet}/shares`, {}],
+      },
+      list_sheet_shares: {
+        ok: () => ({ sheet_id: f.sheet }),
+        check: async (out) => assert.deepEqual(out, await rest('GET', `/v1/sheets/${f.sheet}/shares`)),
+        err: () => ({ sheet_id: UNKNOWN_SHEET }),
+        rest: () => ['GET', `/v1/sheets/${UNKNOWN_SHEET}/shares`],
+      },
+      revoke_sheet_share: {
+        ok: () => ({ sheet_id: f.sheet, share_id: ctx.share }),
+        check: async () => assert.deepEqual((await rest('GET', `/v1/sheets/${f.sheet}/shares`)).shares, []),
+        err: () => ({ sheet_id: f.sheet, share_id: ctx.share }),
+        rest: () => ['DELETE', `/v1/sheets/${f.sheet}/shares/${ctx.share}`],
+      },
       },
     };
 

@@ -17,6 +17,8 @@ export const SCOPES = [
   'webhooks:manage',
   'keys:manage',
   'exports:create',
+  'workspaces:read',
+  'workspaces:manage',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 export const FULL_ACCESS = '*';
@@ -94,6 +96,8 @@ function requiredScope(method: string, routeUrl: string | undefined, action?: un
   if (routeUrl === '/v1/events/stream') return undefined;
   if (area === 'webhooks') return 'webhooks:manage';
   if (area === 'api-keys' || area === 'oauth-grants' || area === 'connected-apps') return 'keys:manage';
+  // Joining a workspace changes what the account can reach, so accepting an invitation manages workspaces too.
+  if (area === 'workspaces' || area === 'invitations') return read ? 'workspaces:read' : 'workspaces:manage';
   return FULL_ACCESS;
 }
 
@@ -115,6 +119,7 @@ function toolScope(name: string, readOnly: boolean): string {
   if (/^(run_spark|translate_text|list_sparks|get_spark)$/.test(name)) return 'sparks:run';
   if (/spark/.test(name)) return readOnly ? 'sparks:run' : 'sparks:manage';
   if (/api_key/.test(name)) return 'keys:manage';
+  if (/workspace/.test(name)) return readOnly ? 'workspaces:read' : 'workspaces:manage';
   if (/knowledge/.test(name)) return `knowledge:${rw}`;
   if (/todo/.test(name)) return `todos:${rw}`;
   if (/session|handover/.test(name)) return `sessions:${rw}`;

@@ -17,6 +17,7 @@ import { registerSparkTools, type SparkToolDeps } from './tools/sparks.js';
 import { registerWebhookTools, type WebhookToolDeps } from './tools/webhooks.js';
 import { registerStatsTools, type StatsToolDeps } from './tools/stats.js';
 import { registerTodoTools, type TodoToolDeps } from './tools/todos.js';
+import { registerWorkspaceTools, type WorkspaceToolDeps } from './tools/workspaces.js';
 
 const INSTRUCTIONS = `Sheet Workspace is the user's working memory for coding with AI assistants.
 Sheets are documents of HTML columns (col1..col99). Sessions are saved summaries of past work; a handover
@@ -46,6 +47,7 @@ export type McpServices = SheetToolDeps &
   StatsToolDeps &
   SparkToolDeps &
   WebhookToolDeps &
+  WorkspaceToolDeps &
   ResourceDeps &
   PromptDeps & { idempotency: IdempotencyService; config: { mcpResultMaxChars: number } };
 
@@ -62,6 +64,7 @@ export function buildToolRegistry(c: McpServices, origin: string): ToolRegistry 
   registerStatsTools(tools, { stats: c.stats });
   registerSparkTools(tools, { sparks: c.sparks });
   registerWebhookTools(tools, { webhooks: c.webhooks });
+  registerWorkspaceTools(tools, { workspaces: c.workspaces, shares: c.shares }, origin);
   return tools;
 }
 

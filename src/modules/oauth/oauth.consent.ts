@@ -26,6 +26,8 @@ const SCOPE_LABELS: Record<string, string> = {
   'webhooks:manage': 'Manage webhooks',
   'keys:manage': 'Manage API keys and connected apps',
   'exports:create': 'Export sheets as download links',
+  'workspaces:read': 'See your workspaces and their members',
+  'workspaces:manage': 'Make, change and join workspaces; invite and remove members',
 };
 
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1d2433}

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { requestOrigin } from '../../http/origin.js';
 import { responses } from '../../http/schemas.js';
 import type { ZApp } from '../../http/types.js';
@@ -50,6 +51,12 @@ function readOnlyHeaders(reply: FastifyReply) {
     .header('content-security-policy', "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'; sandbox");
 }
 
+/** A keyless route's answers: the responses() map without the 401 it can never give. */
+function publicResponses<T extends z.ZodType>(ok: T) {
+  const { 401: _never, ...map } = responses(ok, 404);
+  return map as typeof map & { 200: T };
+}
+
 /** Reading through a link: no key, outside the authenticated scope; `limit` refuses a client address over its allowance. */
 export function registerSharedReadRoutes(app: ZApp, shares: SharesService, limit: (req: FastifyRequest, reply: FastifyReply) => Promise<void>) {
   app.get('/v1/shared/:token', {
@@ -59,7 +66,7 @@ export function registerSharedReadRoutes(app: ZApp, shares: SharesService, limit
       summary: 'A shared sheet as JSON, through its link token (no key); unknown, expired and revoked links are 404 alike',
       security: [],
       params: ShareTokenParams,
-      response: responses(SharedSheetResponse, 404),
+      response: publicResponses(SharedSheetResponse),
     },
     handler: async (req, reply) => {
       await limit(req, reply);
