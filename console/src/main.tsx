@@ -140,8 +140,8 @@ function App() {
           : page === 'stats' ? <StatsPage />
           : page === 'sparks' ? <SparksPage sheetId={idFrom('sht') ?? undefined} />
           : page === 'apps' ? <ConnectedAppsPage />
-          : page === 'workspaces' ? <WorkspacesPage me={me} workspaceId={idFrom('wsp') ?? undefined} />
-          : page === 'join' ? <WorkspacesPage me={me} joinToken={rest[0]} />
+          : page === 'workspaces' ? <WorkspacesPage key={rest[0] || 'all'} me={me} workspaceId={idFrom('wsp') ?? undefined} />
+          : page === 'join' ? <WorkspacesPage key="all" me={me} joinToken={rest[0]} />
           : <AccountPage me={me} />}
       </main>
       {searching && me && <SearchDialog onClose={() => setSearching(false)} />}

@@ -65,6 +65,7 @@ export function JoinWorkspace({ initialToken = '', onJoined }: { initialToken?: 
   );
 }
 
+/** The list (also under #/join/<token>) or one workspace; the shell mounts it afresh per workspace, so no stale role or list shows while the new one loads. */
 export function WorkspacesPage({ me, workspaceId, joinToken }: { me: Me; workspaceId?: string; joinToken?: string }) {
   const list = useLoad(() => api<{ workspaces: Workspace[] }>('GET', '/workspaces').then((r) => r.workspaces), [workspaceId]);
   const [joined, setJoined] = useState<Workspace>();
