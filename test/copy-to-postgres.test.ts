@@ -71,6 +71,8 @@ describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POS
       const row = await pg.c.db.selectFrom('webhooks').select('secret_enc').executeTakeFirstOrThrow();
       assert.equal(createSecretBox(loadServerKey(pg.c.config)).decrypt(row.secret_enc), secret, 'webhook secrets decrypt with the same key');
       assert.equal((await pg.req('GET', '/v1/stats', { key })).body.stats.sheets.total, 2);
+      const [personal] = (await pg.req('GET', '/v1/workspaces', { key })).body.workspaces;
+      assert.deepEqual([personal.personal, personal.role], [true, 'owner'], 'the personal workspace came along (made by migration 027 on SQLite, not on the empty target)');
 
       // The token index is filled set-wise after the copy (src/db/pg-token-bulk-load.ts): it must end as the
       // insert trigger would have left it, with the trigger and every index of a freshly migrated database back.

@@ -19,6 +19,7 @@ export const COPIED_TABLES = [
   'sheets', 'sheet_revisions', 'sessions', 'handovers', 'knowledge', 'todos', 'idempotency_keys',
   'work_logs', 'spark_runs', 'user_sparks', 'outbox', 'exports', 'console_sessions',
   'webhooks', 'deliveries', 'delivery_attempts',
+  'workspaces', 'workspace_members', 'workspace_invitations', 'sheet_shares',
 ] as const satisfies readonly (keyof Database)[];
 type Table = (typeof COPIED_TABLES)[number];
 
