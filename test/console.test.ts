@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startServer, type TestServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { browserSkip, openBrowser } from './browser.js';
 import { startReceiver, webhookEnv, type Receiver } from './webhooks-helpers.js';
 
@@ -19,11 +19,9 @@ const skip = browserSkip;
 if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio: 'inherit' });
 
 describe('web console in headless Chromium', { skip }, () => {
-  let s: TestServer;
   let receiver: Receiver;
   let ctx: BrowserContext;
   let page: Page;
-  let owner: { key: string; userId: string };
   const dialogs: string[] = [];
   const pageErrors: string[] = [];
   const ids: Record<string, string> = {};
@@ -39,11 +37,10 @@ describe('web console in headless Chromium', { skip }, () => {
     await page.waitForSelector(ready);
   };
 
+  const { s, users: { owner }, beforeClose } = useServer('sqlite', { env: webhookEnv(), worker: true, users: { owner: 'pro' } });
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
     receiver = await startReceiver();
-    s = await startServer('sqlite', { env: webhookEnv(), worker: true });
-    owner = await s.user('pro');
     await seed();
     ctx = await openBrowser({ viewport: { width: 1280, height: 860 } });
     page = ctx.pages()[0] ?? (await ctx.newPage());
@@ -53,9 +50,8 @@ describe('web console in headless Chromium', { skip }, () => {
     });
     page.on('pageerror', (e) => pageErrors.push(e.message));
   });
+  beforeClose(() => ctx?.close());
   after(async () => {
-    await ctx?.close();
-    await s?.close();
     await receiver?.close();
   });
 

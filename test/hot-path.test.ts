@@ -1,10 +1,11 @@
 import http from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { FifoLock } from '../src/db/sqlite-dialect.js';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 
 /**
  * GET /v1/sheets/{id} is answered before the framework (src/http/hot-path.ts). A second app on the
@@ -34,12 +35,11 @@ const TRICKY = [
 
 for (const dialect of dialects()) {
   describe(`GET /v1/sheets/{id} before the framework [${dialect}]`, () => {
-    let s: TestServer;
     let cold: FastifyInstance;
     let coldUrl: string;
     let alice: { key: string; userId: string };
+    const { s, beforeClose } = useServer(dialect);
     before(async () => {
-      s = await startServer(dialect);
       cold = await buildApp(s.c, { logger: false, hotPaths: false });
       await cold.listen({ port: 0, host: '127.0.0.1' });
       coldUrl = `http://127.0.0.1:${(cold.server.address() as { port: number }).port}`;
@@ -47,10 +47,7 @@ for (const dialect of dialects()) {
       // Each app counts in its own memory: open alice's window on both at once, so their resets agree.
       await Promise.all([raw(s.url, '/v1/sheets?limit=1', alice.key), raw(coldUrl, '/v1/sheets?limit=1', alice.key)]);
     });
-    after(async () => {
-      await cold.close();
-      await s.close();
-    });
+    beforeClose(() => cold.close());
 
     const hotAnswers = async () => {
       const text = await (await fetch(`${s.url}/metrics`)).text();

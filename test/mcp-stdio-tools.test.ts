@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { BODY_LIMIT } from '../src/http/server-settings.js';
 import { ARGUMENTS_LIMIT } from '../src/mcp/tool.js';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { dbEnv, ok, sameErrorAsRest, stdioClient, toolError, without } from './mcp-helpers.js';
 import { startFakeAi, type FakeAi } from './sparks-fakes.js';
 import { startReceiver, webhookEnv, type Receiver } from './webhooks-helpers.js';
@@ -30,10 +31,8 @@ const UNKNOWN_SHEET = 'sht_01jzzzzzzzzzzzzzzzzzzzzzzz';
 /** Every tool over stdio (`sheet-workspace mcp` on the local database), one process for the whole table. */
 for (const dialect of dialects()) {
   describe(`MCP over stdio: every tool's success and error path [${dialect}]`, () => {
-    let s: TestServer;
     let ai: FakeAi;
     let rcv: Receiver;
-    let alice: { key: string; userId: string };
     let stdioKey: { id: string; key: string };
     let client: Client;
     /** Records made through REST before the table runs. */
@@ -43,14 +42,15 @@ for (const dialect of dialects()) {
 
     before(async () => {
       [ai, rcv] = await Promise.all([startFakeAi('openai', 'sk-test-openai'), startReceiver()]);
-      const aiEnv = { AI_PROVIDER: 'openai', AI_BASE_URL: ai.url, AI_API_KEY: 'sk-test-openai', AI_MODEL: 'gpt-test' };
-      s = await startServer(dialect, { env: webhookEnv(aiEnv), worker: { pollMs: 50 } });
-      alice = await s.user('business');
+    });
+    const aiEnv = () => ({ AI_PROVIDER: 'openai', AI_BASE_URL: ai.url, AI_API_KEY: 'sk-test-openai', AI_MODEL: 'gpt-test' });
+    const { s, users: { alice }, beforeClose } = useServer(dialect, { worker: { pollMs: 50 }, users: { alice: 'business' }, lateOptions: () => ({ env: webhookEnv(aiEnv()) }) });
+    before(async () => {
       const bob = await s.user('pro');
       const made = (await s.req('POST', '/v1/api-keys', { key: alice.key, body: { name: 'stdio table' } })).body;
       stdioKey = { id: made.id, key: made.api_key };
       // PUBLIC_URL: export links made by the stdio process download from the test server, as from `serve`.
-      ({ client } = await stdioClient({ ...dbEnv(s), ...webhookEnv(aiEnv), PUBLIC_URL: s.url, LOG_LEVEL: 'warn', SHEET_WORKSPACE_API_KEY: stdioKey.key }));
+      ({ client } = await stdioClient({ ...dbEnv(s), ...webhookEnv(aiEnv()), PUBLIC_URL: s.url, LOG_LEVEL: 'warn', SHEET_WORKSPACE_API_KEY: stdioKey.key }));
 
       const as = async (key: string, method: string, path: string, body?: unknown) => {
         const r = await s.req(method, path, { key, body });
@@ -75,9 +75,8 @@ for (const dialect of dialects()) {
       f.hook = (await a('POST', '/v1/webhooks', { url: rcv.url, events: ['sheet.deleted'] })).webhook.id;
       f.hookToDelete = (await a('POST', '/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['*'] })).webhook.id;
     });
+    beforeClose(() => client?.close());
     after(async () => {
-      await client?.close();
-      await s.close();
       await Promise.all([ai.close(), rcv.close()]);
     });
     const rest = async (method: string, path: string, body?: unknown) => (await s.req(method, path, { key: alice.key, body })).body;
@@ -412,6 +411,7 @@ for (const dialect of dialects()) {
         },
         err: () => ({ id: f.edits, version: 999 }),
         rest: () => ['POST', `/v1/sheets/${f.edits}/revisions/999/restore`],
+      },
       list_workspaces: {
         ok: () => ({}),
         check: async (out) => assert.deepEqual(out, await rest('GET', '/v1/workspaces')),
@@ -437,7 +437,6 @@ for (const dialect of dialects()) {
         check: async () => assert.deepEqual((await rest('GET', `/v1/sheets/${f.sheet}/shares`)).shares, []),
         err: () => ({ sheet_id: f.sheet, share_id: ctx.share }),
         rest: () => ['DELETE', `/v1/sheets/${f.sheet}/shares/${ctx.share}`],
-      },
       },
     };
 

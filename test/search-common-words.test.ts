@@ -1,7 +1,8 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { estimatedRows } from '../src/db/search/pg-match.js';
 import { searchTerms } from '../src/lib/search-text.js';
 import { searchSheets } from '../src/modules/sheets/sheets.search.js';
@@ -14,16 +15,8 @@ import { searchSheets } from '../src/modules/sheets/sheets.search.js';
  */
 for (const dialect of dialects()) {
   describe(`search for a word in most sheets [${dialect}]`, () => {
-    let s: TestServer;
-    let user: { key: string; userId: string };
-    let other: { key: string; userId: string };
     const ids: string[] = [];
-    before(async () => {
-      s = await startServer(dialect, { env: { SEARCH_RANK_MAX_MATCHES: '2' } });
-      user = await s.user('business');
-      other = await s.user('business');
-    });
-    after(() => s.close());
+    const { s, users: { user, other } } = useServer(dialect, { env: { SEARCH_RANK_MAX_MATCHES: '2' }, users: { user: 'business', other: 'business' } });
 
     const post = async (key: string, title: string, html: string) => {
       const r = await s.req('POST', '/v1/sheets', { key, body: { title, content: { col1: html } } });

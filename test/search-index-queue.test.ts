@@ -1,7 +1,8 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { expect200, startServer, type TestServer } from './helpers.js';
+import { expect200 } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { searchIndexGeneration } from '../src/db/search/pending.js';
 import { searchTerms } from '../src/lib/search-text.js';
 import { sqliteReaders } from '../src/db/sqlite-readers.js';
@@ -14,15 +15,13 @@ import { sheetSearchText } from '../src/modules/sheets/sheets.view.js';
  * text the index still holds, a short term no indexed row has, totals and sort=relevance included.
  */
 describe('search index queue [sqlite]', () => {
-  let s: TestServer;
   let key: string;
   const texts = new Map<string, string>();
 
+  const { s } = useServer('sqlite', { env: { RATE_LIMIT_DISABLED: '1' } });
   before(async () => {
-    s = await startServer('sqlite', { env: { RATE_LIMIT_DISABLED: '1' } });
     key = (await s.user('business')).key;
   });
-  after(() => s.close());
 
   async function create(title: string, col1: string) {
     const body = await expect200(s, key, 'POST', '/v1/sheets', { title, content: { col1 } });

@@ -1,6 +1,7 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { normalizeForSearch, searchTerms } from '../src/lib/search-text.js';
 import { sheetSearchText } from '../src/modules/sheets/sheets.view.js';
 import { rng } from '../bench/content.js';
@@ -14,20 +15,16 @@ const ALPHABET = ['a', 'b', 'é', 'x', '東', '京', '猫', 'の', ' ', '"', '%'
 
 for (const dialect of dialects()) {
   describe(`search index [${dialect}]`, () => {
-    let s: TestServer;
-    let user: { key: string; userId: string };
     const texts = new Map<string, string>();
     const r = rng(7);
     const randomText = (max: number) => Array.from({ length: 1 + Math.floor(r() * max) }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]).join('');
 
+    const { s, users: { user } } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' }, users: { user: 'business' } });
     before(async () => {
-      s = await startServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });
-      user = await s.user('business');
       const fixed = [['東京', {}], ['猫', {}], ['ab', { col1: '<p>x東</p>' }], ['Title', { col1: '<p>ends with 京</p>' }]] as const;
       for (const [title, content] of fixed) await make(title, { ...content });
       for (let i = 0; i < 60; i++) await make(randomText(4).trim() || 'x', { col1: `<p>${randomText(12)}</p><div>${randomText(6)}</div>` });
     });
-    after(() => s.close());
 
     async function make(title: string, content: Record<string, string>) {
       const res = await s.req('POST', '/v1/sheets', { key: user.key, body: { title, content } });

@@ -1,11 +1,12 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { convertColumn, windowText, countLines, READ_FORMATS, type ReadFormat } from '../src/modules/sheets/sheets.window.js';
 import { markdownHeadings, outlineColumns } from '../src/modules/sheets/sheets.outline.js';
 import { snippet } from '../src/lib/snippet.js';
 import { searchTerms } from '../src/lib/search-text.js';
-import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
 
 /** Text pieces mixing scripts: ASCII, Japanese, emoji (surrogate pairs, ZWJ), entities, characters HTML escapes. */
 const piece = fc.constantFrom('plain words ', '東京の天気は晴れ。', '日本語のテキスト', '😀', '👩‍💻 ', '𠮷野家', '&amp;', '&lt;tag&gt;', '&#x1F600;', 'a < b > c ', '"quoted" \'x\' ', '| pipe |', '*star* _u_ ', '\n', '  ');
@@ -128,17 +129,15 @@ describe('sheet windows (pure)', () => {
 
 for (const dialect of dialects()) {
   describe(`windowed reads, outline, fields and snippets over REST [${dialect}]`, () => {
-    let s: TestServer;
     let key: string;
     let id: string;
     const col1 = '<h1>Plan 計画</h1>\n<p>First &amp; foremost 😀</p>\n<table><tr><th>a</th><th>b</th></tr><tr><td>東京</td><td>2</td></tr></table>\n<h2>Next</h2><p>Done.</p>';
     const get = (query: string) => s.req('GET', `/v1/sheets/${id}?${query}`, { key });
+    const { s } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });
     before(async () => {
-      s = await startServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });
       ({ key } = await s.user('pro'));
       id = (await s.req('POST', '/v1/sheets', { key, body: { title: 'Windows', content: { col1, col2: '<p>second column</p>', col10: '<p>tenth</p>' } } })).body.id;
     });
-    after(() => s.close());
 
     it('without window parameters the sheet is as stored and has no window', async () => {
       const r = await s.req('GET', `/v1/sheets/${id}`, { key });

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Container } from '../src/container.js';
-import { assertError, dialects, startServer, type Res, type TestServer } from './helpers.js';
+import { assertError, dialects, type Res } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { startTwoPgProcesses, type ServerProcess } from './processes.js';
 import { httpClient, ok } from './mcp-helpers.js';
 
@@ -18,13 +19,7 @@ const twenty = Array.from({ length: 20 }, (_, i) => `col${i + 1}`);
 
 for (const dialect of dialects()) {
   describe(`sheet versions and atomic writes [${dialect}]`, () => {
-    let s: TestServer;
-    let alice: { key: string; userId: string };
-    before(async () => {
-      s = await startServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });
-      alice = await s.user('business');
-    });
-    after(() => s.close());
+    const { s, users: { alice } } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' }, users: { alice: 'business' } });
 
     const create = async (body: unknown = { title: 'race' }) => (await s.req('POST', '/v1/sheets', { key: alice.key, body })).body.sheet;
     const put = (id: string, body: unknown, headers?: Record<string, string>) => s.req('PUT', `/v1/sheets/${id}`, { key: alice.key, body, headers });
