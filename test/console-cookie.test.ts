@@ -1,6 +1,7 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, dialects, startServer, type TestServer } from './helpers.js';
+import { assertError, dialects, type TestServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { manualClock } from '../src/clock.js';
 
 /** Issue 16, point 8: the console cookie's name and flags per connection, and the purge of expired sessions. */
@@ -9,16 +10,8 @@ const HTTPS = { 'x-forwarded-proto': 'https' };
 for (const dialect of dialects()) {
   describe(`console cookie hygiene [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-03-10T12:00:00.000Z'));
-    let proxied: TestServer;
-    let direct: TestServer;
-    before(async () => {
-      proxied = await startServer(dialect, { clock, env: { TRUST_PROXY: '1' } });
-      direct = await startServer(dialect);
-    });
-    after(async () => {
-      await proxied.close();
-      await direct.close();
-    });
+    const { s: proxied } = useServer(dialect, { clock, env: { TRUST_PROXY: '1' } });
+    const { s: direct } = useServer(dialect);
 
     const signIn = (s: TestServer, key: string, headers: Record<string, string> = {}) =>
       s.req('POST', '/console/session', { body: { api_key: key }, headers: { 'x-console': '1', ...headers } });

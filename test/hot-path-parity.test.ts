@@ -1,8 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../src/app.js';
-import { dialects, startServer, type TestServer } from './helpers.js';
+import { dialects, type TestServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 
 /**
  * The hot path (src/http/hot-path.ts) answers GET /v1/sheets/{id} before Fastify; nothing in the
@@ -36,20 +37,16 @@ const keys = (o: object) => Object.keys(o).sort();
 
 for (const dialect of dialects()) {
   describe(`GET /v1/sheets/{id}: the hot path and the framework route look the same [${dialect}]`, () => {
-    let s: TestServer;
-    let alice: { key: string; userId: string };
     let id: string;
     const apps: FastifyInstance[] = [];
+    // Loopback is the trusted proxy, so the client address and host come from X-Forwarded-*.
+    const { s, users: { alice }, beforeClose } = useServer(dialect, { env: { TRUST_PROXY: '127.0.0.1' }, users: { alice: 'pro' } });
     before(async () => {
-      // Loopback is the trusted proxy, so the client address and host come from X-Forwarded-*.
-      s = await startServer(dialect, { env: { TRUST_PROXY: '127.0.0.1' } });
-      alice = await s.user('pro');
       const res = await s.req('POST', '/v1/sheets', { key: alice.key, body: { title: 'parity', content: { col1: '<p>x</p>' } } });
       id = res.body.sheet.id;
     });
-    after(async () => {
+    beforeClose(async () => {
       for (const app of apps) await app.close();
-      await s.close();
     });
 
     it('JSON records: the same lines with the same fields; answeredBy says which path answered', async () => {
