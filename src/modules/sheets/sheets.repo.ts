@@ -1,6 +1,6 @@
 import { compiledInsert, compiledOnce } from '../../db/statement-cache.js';
 import type { Db, Executor, SheetsTable } from '../../db/types.js';
-import { countOwnedSheets, newestFirstPage, type SheetListFilter } from './sheets.owned.js';
+import { countOwnedSheets, newestFirstPage, type SheetListFilter } from './sheets.list.repo.js';
 import { searchSheets, type SearchOptions } from './sheets.search.js';
 import { SHEET_ROW_COLUMNS, type StoredSheetRow } from './sheets.view.js';
 import { utf8Bytes } from '../../db/dialect.js';

@@ -10,7 +10,7 @@ import { SHEETS_SEARCH } from '../../db/search/search-index.js';
 import { matchKeysInParts } from '../../db/search/sqlite-match.js';
 import { sqliteReaders, type SqliteReaders } from '../../db/sqlite-readers.js';
 import type { Db } from '../../db/types.js';
-import { countOwnedSheets, newestFirstPage, ownedSheets, type SearchSort, type SheetListFilter } from './sheets.owned.js';
+import { countOwnedSheets, newestFirstPage, ownedSheets, type SearchSort, type SheetListFilter } from './sheets.list.repo.js';
 import { SHEET_ROW_COLUMNS, type SheetRow } from './sheets.view.js';
 
 const rowColumns = sql.join(SHEET_ROW_COLUMNS.map((c) => sql.ref(`sheets.${c}`)));

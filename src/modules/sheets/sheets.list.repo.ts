@@ -2,9 +2,11 @@ import type { Expression, SqlBool } from 'kysely';
 import type { Db } from '../../db/types.js';
 import { SHEET_ROW_COLUMNS } from './sheets.view.js';
 
-/** Which of the owner's sheets a list or search asks for, and which page of them. */
+/** The list queries of the owner's sheets, shared by sheets.repo.ts and sheets.search.ts (which the repo calls for `q`). */
+
 export type SearchSort = 'relevance' | 'updated';
 
+/** Which of the owner's sheets a list or search asks for, and which page of them. */
 export interface SheetListFilter {
   userId: string;
   /** With terms: relevance (the default) or updated, newest first. */
