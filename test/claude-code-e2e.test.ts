@@ -19,7 +19,7 @@ import {
   type CliResult,
 } from './claude-code-cli.js';
 import { requestText, startFakeAnthropic, toolResults, type FakeAnthropic, type ScriptTurn } from './fake-anthropic.js';
-import { startServer, type TestServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 import { startGate, type ServiceGate } from './service-gate.js';
 
 /**
@@ -38,23 +38,21 @@ const HOOK_BUDGET_MS = 3_500;
 const SENDER_GRACE_MS = 20_000;
 
 describe('Claude Code plugin with the real CLI', { timeout: 300_000 }, () => {
-  let s: TestServer;
   let gate: ServiceGate;
   let key: string;
   const fakes: FakeAnthropic[] = [];
 
+  // The tests poll the service while detached senders deliver; the plan's request limit is tested elsewhere.
+  const { s, beforeClose } = useServer('sqlite', { env: { RATE_LIMIT_DISABLED: '1' } });
   before(async () => {
-    // The tests poll the service while detached senders deliver; the plan's request limit is tested elsewhere.
-    s = await startServer('sqlite', { env: { RATE_LIMIT_DISABLED: '1' } });
     key = (await s.user('pro')).key;
     gate = await startGate(s.url);
   });
-  after(async () => {
+  beforeClose(async () => {
     await Promise.all(fakes.map((f) => f.close()));
     await gate?.close();
-    await s?.close();
-    removeTempDirs();
   });
+  after(() => removeTempDirs());
 
   const serviceEnv = (extra: Record<string, string> = {}) => ({ SHEET_WORKSPACE_URL: gate.url, SHEET_WORKSPACE_API_KEY: key, ...extra });
 
