@@ -1,16 +1,29 @@
 import pg from 'pg';
 
-/** A fresh database on the server that `url` names, dropped after the run. */
-export async function freshPostgres(url: string | undefined) {
+/** A fresh database on the server that `url` names, dropped after the run; `template` copies one. */
+export async function freshPostgres(url: string | undefined, template?: string) {
   if (!url) throw new Error('--pg needs DATABASE_URL or TEST_POSTGRES_URL');
-  const name = `sw_bench_${Date.now()}`;
+  const name = `sw_bench_${Date.now()}${template ? '_floor' : ''}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  try {
+    // A copy needs its template without sessions: the seeding and CLI connections may take a moment to go.
+    for (let tries = 0; ; tries++) {
+      try {
+        await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
+        break;
+      } catch (err) {
+        if (!template || tries >= 50 || !/being accessed by other users/.test((err as Error).message)) throw err;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
   const u = new URL(url);
   u.pathname = `/${name}`;
   return {
+    name,
     url: u.toString(),
     async drop() {
       const c = new pg.Client({ connectionString: url });

@@ -5,6 +5,11 @@
  *        --pg (PostgreSQL at DATABASE_URL or TEST_POSTGRES_URL, a fresh database per run)
  *        --database-url=URL or --database-url URL (PostgreSQL at URL, a fresh database per run)
  *        --data=DIR (keep and reuse the seeded SQLite data between runs) --cpu-prof --no-floor --out=FILE
+ *        On PostgreSQL the floor is bench/pg-floor.ts on a copy of the seeded database in the same cluster;
+ *        --only=pg-floor is get,list,post on PostgreSQL (implies --pg).
+ *        --processes=N (N >= 2): get, list and post (those of --only, else all three) against one server
+ *        process and then N behind one address (bench/cluster.ts), with REDIS_URL from --redis-url,
+ *        REDIS_URL or TEST_REDIS_URL.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,6 +21,7 @@ import { runLoad, type LoadResult } from './load.js';
 import { benchCopy } from './copy.js';
 import { benchMixed } from './mixed.js';
 import { freshPostgres } from './pg.js';
+import { benchProcesses, type Part } from './processes.js';
 import { ROOT, runCli, startChild, type Child } from './proc.js';
 import { renderResults, type Row } from './report.js';
 import { seedSheets } from './seed.js';
@@ -40,7 +46,12 @@ const args = parseArgs(process.argv.slice(2));
 const SHEETS = Number(args.get('sheets') ?? 100_000);
 const DURATION = Number(args.get('duration') ?? 10);
 const ONLY = new Set((args.get('only') ?? 'start,get,list,search,post,todos,mixed,webhooks,hooks,copy').split(','));
-const PG = args.has('pg') || args.has('database-url');
+if (ONLY.has('pg-floor')) for (const part of ['get', 'list', 'post']) ONLY.add(part);
+const PG = args.has('pg') || args.has('database-url') || ONLY.has('pg-floor');
+const PROCESSES = Number(args.get('processes') ?? 1);
+const REDIS_URL = PROCESSES > 1 ? (args.get('redis-url') ?? process.env.REDIS_URL ?? process.env.TEST_REDIS_URL) : undefined;
+/** The service's pg pool size (src/db/index.ts), given to the PostgreSQL floor. */
+const PG_POOL_SIZE = 10;
 /** The PostgreSQL server of the --pg parts, and of the copy part (which makes its own database there). */
 const PG_URL = args.get('database-url') ?? process.env.DATABASE_URL ?? process.env.TEST_POSTGRES_URL;
 const log = (s: string) => process.stdout.write(`${s}\n`);
@@ -64,6 +75,19 @@ function startCommand(): { env: Record<string, string>; nodeFlags: string[] } {
     env[name] = fallback ? (process.env[fallback[1]] ?? fallback[2]) : value;
   }
   return { env, nodeFlags: words.slice(node + 1, words.indexOf('build/main.js')).filter((w) => w.startsWith('--')) };
+}
+
+const POST_BODY = JSON.stringify({ title: 'Bench 会議メモ', content: { col1: '<h2>議事録</h2><p>Deploy the <b>worker</b> after the migration. 東京で打ち合わせ。</p>'.repeat(12) }, tags: ['bench'] });
+
+/** The parts --processes measures: those of get, list and post that --only names, else all three. */
+function processParts(url: string, headers: Record<string, string>, ids: string[]): Part[] {
+  const all: [string, Part][] = [
+    ['get', { name: 'GET /v1/sheets/{id}', spec: { url, headers, path: () => `/v1/sheets/${ids[Math.floor(Math.random() * ids.length)]}`, durationS: DURATION } }],
+    ['list', { name: 'GET /v1/sheets?limit=50', spec: { url, headers, path: '/v1/sheets?limit=50', durationS: DURATION } }],
+    ['post', { name: 'POST /v1/sheets (2 KB)', spec: { url, headers, method: 'POST', path: '/v1/sheets', body: POST_BODY, durationS: DURATION } }],
+  ];
+  const chosen = all.filter(([part]) => ONLY.has(part));
+  return (chosen.length ? chosen : all).map(([, part]) => part);
 }
 
 interface Setup {
@@ -152,6 +176,7 @@ async function copyOnly() {
 
 async function main() {
   if (ONLY.size === 1 && ONLY.has('copy')) return copyOnly();
+  if (PROCESSES > 1 && (!PG || !REDIS_URL)) throw new Error('--processes needs PostgreSQL (--pg) and Redis (--redis-url, REDIS_URL or TEST_REDIS_URL)');
   const port = 18787;
   const floorPort = 18788;
   const keep = args.get('data');
@@ -161,22 +186,32 @@ async function main() {
   const notes: string[] = [];
   let server: Child | undefined;
   let floor: Child | undefined;
+  let pgFloorDb: Awaited<ReturnType<typeof freshPostgres>> | undefined;
+  let cluster: Child | undefined;
+  const sections: string[] = [];
   try {
-    const floorDir = PG ? path.join(dataDir, 'floor') : dataDir;
     const setup = await prepare(dataDir, pg?.url);
-    const floorSetup = PG && !args.has('no-floor') ? await prepare(floorDir, undefined) : setup;
+    // The PostgreSQL floor's database: a copy of the seeded one, made before the server connects to it.
+    if (pg && !args.has('no-floor')) pgFloorDb = await freshPostgres(PG_URL, pg.name);
+    const floorSetup = setup;
     if (setup.seconds) notes.push(`Seeding ${SHEETS} sheets took ${setup.seconds.toFixed(1)} s.`);
 
     if (!(await ensureBuild())) throw new Error('could not compile src/ to build/');
     const profDir = path.join(os.tmpdir(), 'sw-bench-profiles');
     if (args.has('cpu-prof')) log(`CPU profiles of the server go to ${profDir}`);
     const start = startCommand();
+    const serverNodeFlags = [...start.nodeFlags, ...(args.has('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])];
+    const serverEnv = {
+      ...start.env, DATA_DIR: dataDir, DATABASE_URL: pg?.url ?? '', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_DISABLED: '1', BOOTSTRAP_OWNER: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+      ...(ONLY.has('webhooks') ? { WEBHOOK_CA_FILE: testPki().caFile } : {}),
+      ...(REDIS_URL ? { REDIS_URL, REDIS_KEY_PREFIX: `sw-bench-${process.pid}:` } : {}),
+    };
     server = await startChild({
       name: 'server',
       // What `npm start` runs: the JavaScript compiled into build/ (scripts/build.mjs, skipped when up to date).
-      nodeArgs: [...start.nodeFlags, ...(args.has('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],
+      nodeArgs: serverNodeFlags,
       args: ['build/main.js', 'serve'],
-      env: { ...start.env, DATA_DIR: dataDir, DATABASE_URL: pg?.url ?? '', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_DISABLED: '1', BOOTSTRAP_OWNER: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', ...(ONLY.has('webhooks') ? { WEBHOOK_CA_FILE: testPki().caFile } : {}) },
+      env: serverEnv,
       readyUrl: `http://127.0.0.1:${port}/healthz`,
     });
     rows.push({ name: 'Start to first 200 on /healthz', value: server.readyMs, unit: 'ms', target: '<= 1000 ms', met: server.readyMs <= 1000 });
@@ -184,8 +219,11 @@ async function main() {
       floor = await startChild({
         name: 'floor',
         nodeArgs: ['--import', 'tsx'],
-        args: ['bench/floor.ts'],
-        env: { FLOOR_DATA_DIR: floorDir, FLOOR_PORT: String(floorPort), FLOOR_API_KEY: floorSetup.apiKey, FLOOR_USER_ID: floorSetup.userId },
+        args: [pgFloorDb ? 'bench/pg-floor.ts' : 'bench/floor.ts'],
+        env: {
+          ...(pgFloorDb ? { FLOOR_DATABASE_URL: pgFloorDb.url, FLOOR_POOL_SIZE: String(PG_POOL_SIZE) } : { FLOOR_DATA_DIR: dataDir }),
+          FLOOR_PORT: String(floorPort), FLOOR_API_KEY: floorSetup.apiKey, FLOOR_USER_ID: floorSetup.userId,
+        },
         readyUrl: `http://127.0.0.1:${floorPort}/healthz`,
       });
     }
@@ -231,6 +269,8 @@ async function main() {
       if (PG) return;
       for await (const _ of fs.createReadStream(path.join(dataDir, 'sheet-workspace.db'), { highWaterMark: 1 << 20 }));
     };
+    const logRatio = (name: string, svc: LoadResult, fl: LoadResult) =>
+      log(`  ${name}: ${(svc.rps / fl.rps).toFixed(2)} of the floor; p50 ${svc.p50} / ${fl.p50} ms, p99 ${svc.p99} / ${fl.p99} ms (service / floor)`);
     const vsFloor = async (name: string, path: string | ((ids: string[]) => () => string)) => {
       await warmPageCache();
       const svc = await measure(name, { url: base, headers: auth, path: typeof path === 'string' ? path : path(setup.ids), durationS: DURATION });
@@ -238,6 +278,7 @@ async function main() {
         ? await measure(`${name} (floor)`, { url: `http://127.0.0.1:${floorPort}`, headers: floorAuth, path: typeof path === 'string' ? path : path(floorSetup.ids), durationS: DURATION })
         : undefined;
       const ratio = fl ? svc.rps / fl.rps : NaN;
+      if (fl) logRatio(name, svc, fl);
       rows.push({ name, value: svc.rps, unit: 'req/s', floor: fl?.rps, ratio, p95: svc.p95, p99: svc.p99, target: '>= 0.8 of floor', met: fl ? ratio >= 0.8 : undefined });
     };
 
@@ -257,10 +298,11 @@ async function main() {
       }
     }
     if (ONLY.has('post')) {
-      const body = JSON.stringify({ title: 'Bench 会議メモ', content: { col1: '<h2>議事録</h2><p>Deploy the <b>worker</b> after the migration. 東京で打ち合わせ。</p>'.repeat(12) }, tags: ['bench'] });
+      const body = POST_BODY;
       const r = await measure('POST /v1/sheets', { url: base, method: 'POST', headers: auth, path: '/v1/sheets', body, durationS: DURATION });
       const fl = floor ? await measure('POST /v1/sheets (floor)', { url: `http://127.0.0.1:${floorPort}`, method: 'POST', headers: floorAuth, path: '/v1/sheets', body, durationS: DURATION }) : undefined;
       const ratio = fl ? r.rps / fl.rps : NaN;
+      if (fl) logRatio('POST /v1/sheets', r, fl);
       rows.push({ name: 'POST /v1/sheets (2 KB), 50 connections', value: r.rps, unit: 'req/s', floor: fl?.rps, ratio, p95: r.p95, p99: r.p99, target: '>= 0.5 of floor INSERT', met: fl ? ratio >= 0.5 : undefined });
       rows.push({ name: 'POST /v1/sheets p99, 50 connections', value: r.p99, unit: 'ms', target: 'p99 <= 50 ms', met: r.p99 <= 50 });
     }
@@ -290,15 +332,41 @@ async function main() {
     const rss = server.rssMb();
     rows.push({ name: `Server RSS ${RSS_SETTLE_MS / 1000} s after the load (idle)`, value: rss, unit: 'MB', target: '<= 200 MB', met: rss <= 200 });
     if (floor) notes.push(`Floor RSS after the load: ${floor.rssMb().toFixed(0)} MB.`);
+    if (PROCESSES > 1) {
+      const readyPort = port + 2;
+      sections.push(
+        ...(await benchProcesses({
+          parts: processParts(base, auth, setup.ids),
+          processes: PROCESSES,
+          durationS: DURATION,
+          singlePid: server.proc.pid ?? 0,
+          switchTo: async () => {
+            await server?.stop();
+            cluster = await startChild({
+              name: 'cluster',
+              nodeArgs: ['--import', 'tsx'],
+              args: ['bench/cluster.ts'],
+              env: { ...serverEnv, CLUSTER_PROCESSES: String(PROCESSES), CLUSTER_READY_PORT: String(readyPort), CLUSTER_EXEC_ARGV: JSON.stringify(serverNodeFlags) },
+              readyUrl: `http://127.0.0.1:${readyPort}/`,
+            });
+            const state = (await (await fetch(`http://127.0.0.1:${readyPort}/`)).json()) as { pids: number[] };
+            return state.pids;
+          },
+          log,
+        })),
+      );
+    }
     if (ONLY.has('copy') && PG_URL) rows.push(...(await benchCopy({ sheets: SHEETS, postgresUrl: PG_URL, log, notes })));
     else if (ONLY.has('copy')) notes.push('copy-to-postgres: skipped, no PostgreSQL server (DATABASE_URL or TEST_POSTGRES_URL).');
     const out = args.get('out') ?? path.join(ROOT, 'bench', PG ? 'results-pg.md' : 'results.md');
-    const md = renderResults({ rows, notes, sheets: SHEETS, dialect: PG ? 'PostgreSQL' : 'SQLite', durationS: DURATION });
+    const md = renderResults({ rows, notes, sheets: SHEETS, dialect: PG ? 'PostgreSQL' : 'SQLite', durationS: DURATION, floor: pgFloorDb ? 'pg' : 'sqlite' }) + sections.join('\n');
     fs.writeFileSync(out, md);
     log(`\n${md}\nwritten to ${path.relative(ROOT, out)}`);
   } finally {
     await server?.stop();
+    await cluster?.stop();
     await floor?.stop();
+    await pgFloorDb?.drop();
     await pg?.drop();
     if (!keep) fs.rmSync(dataDir, { recursive: true, force: true });
   }
