@@ -1,4 +1,4 @@
-import { hash, randomBytes } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { ApiKeysTable, Executor } from '../../db/types.js';
 import { ownedRow } from '../../db/owned.js';
@@ -9,6 +9,7 @@ import { approverEnded } from './approver.js';
 import type { AuthContext } from '../../auth/context.js';
 import { FULL_ACCESS, firstMissing, insufficientScope } from '../../auth/scopes.js';
 import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
+import { newSecretToken } from '../../lib/secret-token.js';
 
 export interface NewKeyOptions {
   scopes?: string[];
@@ -124,7 +125,7 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
       if (missing) throw insufficientScope(missing);
       const now = clock.now();
       const expiresAt = keyExpiry(opts, now);
-      const apiKey = `sk_${randomBytes(32).toString('base64url')}`;
+      const apiKey = newSecretToken('sk');
       const row: ApiKeysTable = {
         id: newId('key', now.getTime()),
         user_id: userId,

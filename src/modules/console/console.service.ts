@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -6,11 +5,11 @@ import type { ApiKeysService } from '../api-keys/api-keys.service.js';
 import type { AuthContext } from '../../auth/context.js';
 import type { ConsoleSessionsRepo } from './console.repo.js';
 import { FULL_ACCESS, hasScope } from '../../auth/scopes.js';
+import { hashSecretToken, newSecretToken } from '../../lib/secret-token.js';
 
 /** A console sign-in lasts 12 hours, then the API key must be entered again. */
 export const CONSOLE_SESSION_TTL_MS = 12 * 3600 * 1000;
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 const signedOut = () => new AppError('unauthorized', 'Console session expired or signed out; sign in again with an API key');
 
@@ -23,7 +22,7 @@ export function createConsoleSessionsService(deps: { repo: ConsoleSessionsRepo; 
   const { repo, apiKeys, clock } = deps;
 
   async function resolve(token: string) {
-    const row = TOKEN_FORMAT.test(token) ? await repo.findByTokenHash(hashToken(token)) : undefined;
+    const row = TOKEN_FORMAT.test(token) ? await repo.findByTokenHash(hashSecretToken(token)) : undefined;
     if (!row || row.expires_at <= clock.now().toISOString()) throw signedOut();
     if (row.key_status !== 'active') throw new AppError('unauthorized', 'The API key this console session was opened with has been disabled');
     if (row.key_expires_at && row.key_expires_at <= clock.now().toISOString()) throw new AppError('unauthorized', 'The API key this console session was opened with has expired');
@@ -43,14 +42,14 @@ export function createConsoleSessionsService(deps: { repo: ConsoleSessionsRepo; 
           { required_scope: FULL_ACCESS },
         );
       }
-      const token = randomBytes(32).toString('base64url');
+      const token = newSecretToken();
       const now = clock.now();
       // Expired sessions go on every sign-in (an indexed delete), besides the hourly purge in server.ts.
       await repo.deleteExpired(now.toISOString());
       const expiresAt = new Date(now.getTime() + CONSOLE_SESSION_TTL_MS);
       await repo.insert({
         id: newId('cs', now.getTime()),
-        token_hash: hashToken(token),
+        token_hash: hashSecretToken(token),
         user_id: auth.userId,
         key_id: auth.keyId,
         created_at: now.toISOString(),
@@ -71,7 +70,7 @@ export function createConsoleSessionsService(deps: { repo: ConsoleSessionsRepo; 
     },
 
     async signOut(token: string) {
-      if (TOKEN_FORMAT.test(token)) await repo.deleteByTokenHash(hashToken(token));
+      if (TOKEN_FORMAT.test(token)) await repo.deleteByTokenHash(hashSecretToken(token));
     },
 
     purgeExpired() {

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
@@ -7,12 +6,12 @@ import type { SheetsService } from '../sheets/sheets.service.js';
 import type { ExportsRepo } from './exports.repo.js';
 import { exportFilename, renderSheet } from './exports.render.js';
 import type { ExportFormat } from './exports.schemas.js';
+import { hashSecretToken, newSecretToken } from '../../lib/secret-token.js';
 
 export const EXPORT_TTL_MS = 24 * 3600 * 1000;
 export const EXPORT_PATH = '/exports';
 
 /** 32 random bytes: SHA-256 at rest is enough, there is no dictionary to attack. */
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 
 export function createExportsService(deps: { repo: ExportsRepo; sheets: SheetsService; outbox: Outbox; tx: TxRunner; clock: Clock }) {
@@ -26,7 +25,7 @@ export function createExportsService(deps: { repo: ExportsRepo; sheets: SheetsSe
     async create(userId: string, sheetId: string, format: ExportFormat, baseUrl: string) {
       const sheet = await sheets.get(userId, sheetId);
       const rendered = await renderSheet(sheet, format);
-      const token = randomBytes(32).toString('base64url');
+      const token = newSecretToken();
       const now = clock.now();
       const id = newId('exp', now.getTime());
       const url = `${baseUrl.replace(/\/$/, '')}${EXPORT_PATH}/${token}`;
@@ -38,7 +37,7 @@ export function createExportsService(deps: { repo: ExportsRepo; sheets: SheetsSe
             user_id: userId,
             sheet_id: sheet.id,
             format,
-            token_hash: hashToken(token),
+            token_hash: hashSecretToken(token),
             filename: exportFilename(sheet.title, rendered.extension),
             content_type: rendered.contentType,
             body: rendered.body,
@@ -54,7 +53,7 @@ export function createExportsService(deps: { repo: ExportsRepo; sheets: SheetsSe
 
     /** The stored file for a download token; unknown and expired tokens look the same (404). */
     async download(token: string) {
-      const row = TOKEN_FORMAT.test(token) ? await repo.findByTokenHash(hashToken(token)) : undefined;
+      const row = TOKEN_FORMAT.test(token) ? await repo.findByTokenHash(hashSecretToken(token)) : undefined;
       if (!row || row.expires_at <= clock.now().toISOString()) {
         throw new AppError('not_found', 'Export not found or expired; exports can be downloaded for 24 hours');
       }

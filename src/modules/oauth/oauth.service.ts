@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { transactionAlone } from '../../db/group-commit.js';
 import type { Db, Executor, OAuthTokensTable } from '../../db/types.js';
@@ -11,6 +11,7 @@ import { SCOPES } from '../../auth/scopes.js';
 import type { OAuthClients } from './oauth.clients.js';
 import { OAuthError } from './oauth.errors.js';
 import type { OAuthRepo } from './oauth.repo.js';
+import { hashSecretToken, newSecretToken } from '../../lib/secret-token.js';
 
 export const ACCESS_TTL_MS = 3600_000;
 export const REFRESH_TTL_MS = 30 * 86_400_000;
@@ -19,8 +20,6 @@ const TOUCH_INTERVAL_MS = 60_000;
 const ACCESS_FORMAT = /^swat_[A-Za-z0-9_-]{43}$/;
 
 /** Codes and tokens carry 32 random bytes, so one SHA-256 is a safe at-rest hash (as for API keys). */
-const hash = (token: string) => createHash('sha256').update(token).digest('hex');
-const newToken = (prefix: string) => `${prefix}_${randomBytes(32).toString('base64url')}`;
 const isoIn = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
 
 /** PKCE S256 (RFC 7636): BASE64URL(SHA256(verifier)) equals the challenge. */
@@ -70,11 +69,11 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
 
   async function tokensFor(grantId: string, scopes: string[], exec: Executor) {
     const now = clock.now();
-    const access = newToken('swat');
-    const refresh = newToken('swrt');
+    const access = newSecretToken('swat');
+    const refresh = newSecretToken('swrt');
     const rows: OAuthTokensTable[] = [
-      { token_hash: hash(access), grant_id: grantId, kind: 'access', created_at: now.toISOString(), expires_at: isoIn(now, ACCESS_TTL_MS), used_at: null },
-      { token_hash: hash(refresh), grant_id: grantId, kind: 'refresh', created_at: now.toISOString(), expires_at: isoIn(now, REFRESH_TTL_MS), used_at: null },
+      { token_hash: hashSecretToken(access), grant_id: grantId, kind: 'access', created_at: now.toISOString(), expires_at: isoIn(now, ACCESS_TTL_MS), used_at: null },
+      { token_hash: hashSecretToken(refresh), grant_id: grantId, kind: 'refresh', created_at: now.toISOString(), expires_at: isoIn(now, REFRESH_TTL_MS), used_at: null },
     ];
     await repo.insertTokens(rows, exec);
     return { access_token: access, token_type: 'Bearer' as const, expires_in: ACCESS_TTL_MS / 1000, refresh_token: refresh, scope: scopes.join(' ') };
@@ -85,12 +84,12 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
   return {
     /** After consent: a single-use code for the approval, valid one minute. */
     async issueCode(userId: string, a: Approval) {
-      const code = newToken('swac');
+      const code = newSecretToken('swac');
       const now = clock.now();
       // Each approval also clears expired codes and tokens (indexed deletes), so the tables stay small.
       await repo.purgeExpired(now.toISOString());
       await repo.insertCode({
-        code_hash: hash(code),
+        code_hash: hashSecretToken(code),
         user_id: userId,
         client_id: a.clientId,
         redirect_uri: a.redirectUri,
@@ -111,7 +110,7 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
       const client = await clients.resolve(p.clientId, p.address);
       if (!p.code) throw new OAuthError('invalid_request', 'code is missing');
       if (!p.verifier) throw new OAuthError('invalid_request', 'code_verifier is missing (PKCE is required)');
-      const row = await repo.findCode(hash(p.code));
+      const row = await repo.findCode(hashSecretToken(p.code));
       if (!row || row.client_id !== client.id) throw new OAuthError('invalid_grant', 'Unknown authorization code');
       // redirect_uri and the verifier are checked before the replay branch: only a replay by the holder
       // of the verifier revokes the grant, not anyone who saw a used code and the public client_id.
@@ -150,7 +149,7 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
     async refresh(p: { refreshToken?: string; clientId?: string; scope?: string; resource?: string; address?: string }) {
       const client = await clients.resolve(p.clientId, p.address);
       if (!p.refreshToken) throw new OAuthError('invalid_request', 'refresh_token is missing');
-      const row = await repo.findToken(hash(p.refreshToken));
+      const row = await repo.findToken(hashSecretToken(p.refreshToken));
       const grant = row?.kind === 'refresh' ? await repo.findGrant(row.grant_id) : undefined;
       if (!row || !grant || grant.client_id !== client.id) throw new OAuthError('invalid_grant', 'Unknown refresh token');
       if (grant.status !== 'active') throw new OAuthError('invalid_grant', 'This grant was revoked; authorize again');
@@ -185,7 +184,7 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
     /** RFC 7009: revoking either token ends the whole grant; unknown tokens are not an error. */
     async revokeToken(token: string | undefined) {
       if (!token) throw new OAuthError('invalid_request', 'token is missing');
-      const row = await repo.findToken(hash(token));
+      const row = await repo.findToken(hashSecretToken(token));
       if (row) await revoke(row.grant_id);
     },
 
@@ -193,7 +192,7 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
     async authenticate(header: string): Promise<AuthContext> {
       const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? '';
       if (!ACCESS_FORMAT.test(token)) throw new AppError('unauthorized', 'Malformed access token');
-      const row = await repo.findAccess(hash(token));
+      const row = await repo.findAccess(hashSecretToken(token));
       if (!row || row.kind !== 'access') throw new AppError('unauthorized', 'Unknown access token');
       if (row.status !== 'active') throw new AppError('unauthorized', 'This access token was revoked');
       const now = clock.now();

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -7,11 +6,11 @@ import { renderSheet } from '../exports/exports.render.js';
 import type { SheetView } from '../sheets/sheets.schemas.js';
 import type { SharesRepo } from './shares.repo.js';
 import type { SharedSheetView } from './shares.schemas.js';
+import { hashSecretToken, newSecretToken } from '../../lib/secret-token.js';
 
 /** Where the read-only page of a link lives (outside /v1: no key). */
 export const SHARE_PAGE_PATH = '/s';
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 // Unknown, expired, revoked, and links of trashed or deleted sheets all look the same from outside.
 const gone = () => new AppError('not_found', 'share link not found: it may have expired or been revoked');
 
@@ -27,7 +26,7 @@ export function createSharesService(deps: { repo: SharesRepo; sheets: { get(user
 
   /** The sheet behind a live link, read as the link's maker; any miss is the same 404. */
   async function resolve(token: string): Promise<SheetView> {
-    const share = await repo.findByTokenHash(hashToken(token));
+    const share = await repo.findByTokenHash(hashSecretToken(token));
     if (!share || (share.expires_at !== null && share.expires_at <= clock.now().toISOString())) throw gone();
     const sheet = await sheets.get(share.created_by, share.sheet_id).catch((err: unknown) => {
       if (err instanceof AppError && (err.code === 'not_found' || err.code === 'forbidden')) throw gone();
@@ -41,10 +40,10 @@ export function createSharesService(deps: { repo: SharesRepo; sheets: { get(user
     async create(userId: string, sheetId: string, input: { expires_in_hours?: number }, origin: string) {
       await shareable(userId, sheetId);
       const at = clock.now();
-      const token = randomBytes(32).toString('base64url');
+      const token = newSecretToken();
       const id = newId('shr', at.getTime());
       const expiresAt = input.expires_in_hours === undefined ? null : new Date(at.getTime() + input.expires_in_hours * 3_600_000).toISOString();
-      await repo.insert({ id, sheet_id: sheetId, created_by: userId, token_hash: hashToken(token), created_at: at.toISOString(), expires_at: expiresAt });
+      await repo.insert({ id, sheet_id: sheetId, created_by: userId, token_hash: hashSecretToken(token), created_at: at.toISOString(), expires_at: expiresAt });
       return { id, url: `${origin}${SHARE_PAGE_PATH}/${token}`, token, expires_at: expiresAt };
     },
 

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { transactionAlone } from '../../db/group-commit.js';
 import type { Db, WorkspaceRole } from '../../db/types.js';
@@ -9,9 +8,9 @@ import { paidPlan } from '../accounts/plans.js';
 import type { WorkspacesRepo } from './workspaces.repo.js';
 import { requireRole, roleAtLeast, type WorkspaceAction } from './workspaces.roles.js';
 import type { MemberView, WorkspaceView } from './workspaces.schemas.js';
+import { hashSecretToken, newSecretToken } from '../../lib/secret-token.js';
 
 const INVITATION_HOURS_DEFAULT = 7 * 24;
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const notFound = (id: string) => new AppError('not_found', `workspace ${id} not found`);
 
 export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; clock: Clock }) {
@@ -103,14 +102,14 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
       if (workspace.personal === 1) throw new AppError('invalid_request', `workspace ${id} is your personal workspace; make a team workspace (POST /v1/workspaces) to invite people`);
       if (!roleAtLeast(role, input.role)) throw new AppError('forbidden', `you cannot invite with a role above your own (${role})`, undefined, { required_role: input.role });
       const at = clock.now();
-      const token = `inv_${randomBytes(32).toString('base64url')}`;
+      const token = newSecretToken('inv');
       const expiresAt = new Date(at.getTime() + (input.expires_in_hours ?? INVITATION_HOURS_DEFAULT) * 3_600_000).toISOString();
       const invitationId = newId('inv', at.getTime());
       await repo.insertInvitation({
         id: invitationId,
         workspace_id: id,
         role: input.role,
-        token_hash: hashToken(token),
+        token_hash: hashSecretToken(token),
         created_by: userId,
         created_at: at.toISOString(),
         expires_at: expiresAt,
@@ -124,7 +123,7 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
     async accept(userId: string, token: string): Promise<WorkspaceView> {
       const now = clock.now();
       return transactionAlone(db, async (trx) => {
-        const inv = await repo.invitationByHashLocked(hashToken(token), trx);
+        const inv = await repo.invitationByHashLocked(hashSecretToken(token), trx);
         if (!inv || inv.accepted_at !== null || inv.expires_at <= now.toISOString()) {
           throw new AppError('not_found', 'invitation not found, expired or already used: ask for a new one');
         }
