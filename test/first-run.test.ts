@@ -1,4 +1,4 @@
-import { after, before, describe, it, test } from 'node:test';
+import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,7 +9,8 @@ import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { buildApp } from '../src/app.js';
 import { startBanner } from '../src/logging.js';
-import { request, startServer, type TestServer } from './helpers.js';
+import { request, startServer } from './helpers.js';
+import { useServer } from './server-fixture.js';
 
 // Issue 36.2 and 36.4: the first run shows the way, and even the parser's refusals speak our error shape.
 const root = path.resolve(import.meta.dirname, '..');
@@ -40,9 +41,7 @@ function raw(url: string, payload: Buffer): Promise<string> {
 const jsonOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
 
 describe('the service root and /v1 show the way', () => {
-  let s: TestServer;
-  before(async () => (s = await startServer('sqlite')));
-  after(() => s.close());
+  const { s } = useServer('sqlite');
 
   it('answers JSON with the console, playground and OpenAPI addresses', async () => {
     for (const p of ['/', '/v1', '/v1/']) {
