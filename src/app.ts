@@ -93,7 +93,12 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   const limits = await registerRateLimits(app, { config: c.config, redis: c.redis, metrics: c.metrics });
 
   registerExportDownloadRoute(app as unknown as ZApp, c.exports);
-  registerSharedReadRoutes(app as unknown as ZApp, c.shares, limits.sharedRead);
+  // Share links are read without a key, but with the same refusals of bad text and undeclared input as /v1.
+  await app.register(async (shared) => {
+    refuseBadText(shared);
+    refuseUnknownInput(shared);
+    registerSharedReadRoutes(shared as unknown as ZApp, c.shares, limits.sharedRead);
+  });
   registerConsoleSessionRoutes(app as unknown as ZApp, c.consoleSessions, c.config.publicUrl);
   await registerConsolePages(app);
   registerHealth(app, { db: c.db, redis: c.redis });
