@@ -26,7 +26,7 @@ const byId = db.prepare('select * from sheets where id = ?');
 const page = db.prepare('select * from sheets where user_id = ? and trashed_at is null order by id desc limit ? offset ?');
 const count = db.prepare('select count(*) as n from sheets where user_id = ? and trashed_at is null');
 
-type Row = { id: string; title: string; content: string; folder: string | null; tags: string; created_at: string; updated_at: string; trashed_at: string | null };
+type Row = { id: string; title: string; content: string; folder: string | null; tags: string; created_at: string; updated_at: string; trashed_at: string | null; version: number };
 const view = (r: Row) => ({
   id: r.id,
   title: r.title,
@@ -36,6 +36,7 @@ const view = (r: Row) => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   trashedAt: r.trashed_at,
+  version: r.version,
 });
 
 function send(res: http.ServerResponse, status: number, body: unknown) {
@@ -58,7 +59,7 @@ http
         const now = new Date().toISOString();
         const row = { id: `sht_${randomUUID()}`, title: input.title, content: input.content ?? {}, folder: input.folder ?? null, tags: input.tags ?? [] };
         insert.run(row.id, userId, row.title, JSON.stringify(row.content), row.folder, JSON.stringify(row.tags), now, now);
-        send(res, 201, { success: true, id: row.id, sheet: { ...row, createdAt: now, updatedAt: now, trashedAt: null } });
+        send(res, 201, { success: true, id: row.id, sheet: { ...row, createdAt: now, updatedAt: now, trashedAt: null, version: 1 } });
       });
       return;
     }

@@ -90,6 +90,14 @@ function processParts(url: string, headers: Record<string, string>, ids: string[
   return (chosen.length ? chosen : all).map(([, part]) => part);
 }
 
+/** Paths whose JSON answers differ between two servers (the floor must answer what the service does). */
+async function differentAnswers(a: string, b: string, headers: Record<string, string>, paths: string[]): Promise<string[]> {
+  const get = async (url: string) => JSON.stringify(await (await fetch(url, { headers })).json());
+  const out: string[] = [];
+  for (const p of paths) if ((await get(a + p)) !== (await get(b + p))) out.push(p);
+  return out;
+}
+
 interface Setup {
   userId: string;
   apiKey: string;
@@ -230,6 +238,10 @@ async function main() {
 
     const base = `http://127.0.0.1:${port}`;
     const auth = { authorization: `Bearer ${setup.apiKey}` };
+    if (floor) {
+      const differ = await differentAnswers(base, `http://127.0.0.1:${floorPort}`, auth, [`/v1/sheets/${setup.ids[0]}`, '/v1/sheets?limit=50']);
+      for (const p of differ) notes.push(`The floor's answer to GET ${p} differs from the service's: its ratio compares unlike work.`);
+    }
     const stale = await removeWebhooks(base, auth);
     if (stale) log(`deleted ${stale} webhook(s) left in the data dir by an earlier run`);
     const floorAuth = { authorization: `Bearer ${floorSetup.apiKey}` };
@@ -359,7 +371,7 @@ async function main() {
     if (ONLY.has('copy') && PG_URL) rows.push(...(await benchCopy({ sheets: SHEETS, postgresUrl: PG_URL, log, notes })));
     else if (ONLY.has('copy')) notes.push('copy-to-postgres: skipped, no PostgreSQL server (DATABASE_URL or TEST_POSTGRES_URL).');
     const out = args.get('out') ?? path.join(ROOT, 'bench', PG ? 'results-pg.md' : 'results.md');
-    const md = renderResults({ rows, notes, sheets: SHEETS, dialect: PG ? 'PostgreSQL' : 'SQLite', durationS: DURATION, floor: pgFloorDb ? 'pg' : 'sqlite' }) + sections.join('\n');
+    const md = renderResults({ rows, notes, sheets: SHEETS, dialect: PG ? 'PostgreSQL' : 'SQLite', durationS: DURATION, floor: pgFloorDb ? 'pg' : 'sqlite' }) + (sections.length ? `\n${sections.join('\n')}` : '');
     fs.writeFileSync(out, md);
     log(`\n${md}\nwritten to ${path.relative(ROOT, out)}`);
   } finally {
