@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { SHEETS_SEARCH } from './db/search/search-index.js';
 import { openDatabase, type DatabaseHandle } from './db/index.js';
 import { startSearchIndexer } from './db/search-indexer.js';
+import { startVocabPruner } from './db/pg-token-vocab-prune.js';
 import { createOutbox, createTxRunner } from './events/outbox.js';
 import { createAccountsRepo } from './modules/accounts/accounts.repo.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
@@ -61,6 +62,8 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   // SQLite: sheet writes queue their text for the search index; this indexes the queue after each commit.
   const searchIndexer = startSearchIndexer(db, SHEETS_SEARCH, (err) => opts.logger?.warn({ err }, 'search indexing failed; retried on the next write'));
   outbox.onCommitted(searchIndexer.nudge);
+  // PostgreSQL: drops token vocabulary rows no sheet uses, a small batch at a time.
+  const vocabPruner = startVocabPruner(db, (err) => opts.logger?.warn({ err }, 'token vocabulary pruning failed; retried on the next tick'));
   // Redis holds only the shared rate-limit counters; everything else lives in the database.
   const redis = config.redisUrl ? await openRedis(config.redisUrl, opts.logger) : undefined;
   const metrics = createMetrics({ defaultMetrics: !!opts.logger });
@@ -135,6 +138,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
       await webhookDelivery.close();
       await oauthClients.close();
       await searchIndexer.close();
+      await vocabPruner.close();
       await redis?.close();
       await database.close();
     },

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { SHEET_TOKENS } from './pg-token-index.js';
+import { SHEET_TOKENS, TOKEN_CAP } from './pg-token-index.js';
 import type { Db } from './types.js';
 
 /** The per-statement trigger of migration 022 that tokenizes inserted sheets. */
@@ -48,9 +48,10 @@ export async function deferSheetTokens(db: Db) {
       // Split by a hash of the id: every statement reads the sheets once but tokenizes only its share.
       await Promise.all(
         Array.from({ length: parallel }, (_, k) =>
-          sql`insert into ${sql.table(table)} (sheet_id, user_id, trashed, tokens)
-            select id, user_id, trashed_at is not null, ${sql.id(tokenize)}(search_text) from sheets
-            where (hashtext(id) & 2147483647) % ${parallel} = ${k}`.execute(db),
+          sql`insert into ${sql.table(table)} (sheet_id, user_id, trashed, tokens, capped)
+            select id, user_id, trashed, case when cardinality(toks) > ${TOKEN_CAP} then '{}' else toks end, cardinality(toks) > ${TOKEN_CAP}
+            from (select id, user_id, trashed_at is not null as trashed, ${sql.id(tokenize)}(search_text) as toks from sheets
+              where (hashtext(id) & 2147483647) % ${parallel} = ${k}) as x`.execute(db),
         ),
       );
       // The GIN build (the longest step) needs only sheet_tokens: the vocabulary fills beside it.

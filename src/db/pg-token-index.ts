@@ -46,6 +46,18 @@ const CJK_GRAM_MAX = 3;
 export const SHEET_TOKENS = { table: 'sheet_tokens', vocab: 'sheet_token_vocab', tokenize: 'sheet_tokens_of', indexed: 'sheet_token_set' } as const;
 
 /**
+ * Most distinct tokens one sheet keeps (migration 029's triggers; a text of ordinary prose gives ~400
+ * per 2 KB). A text giving more keeps none: its row is `capped` and searches test its text with LIKE
+ * (tokenMatchKeys). Without the bound, one write of 500,000 distinct CJK characters added ~1M tokens.
+ */
+export const TOKEN_CAP = 20000;
+/**
+ * Advisory lock taken shared by every writer before it reads the vocabulary (migration 029's
+ * triggers) and exclusive by a vocabulary pruner for one short delete (pg-token-vocab-prune.ts).
+ */
+export const VOCAB_LOCK = 290029;
+
+/**
  * What the GIN index is built on and every condition names: `sheet_token_set(tokens)`, an identity
  * function declared very expensive. The planner cannot see that testing a row means fetching its
  * token array from TOAST (~9 µs); it costed a scan of all 100,000 rows below the index for common
@@ -88,6 +100,8 @@ const isCjk = new RegExp(`^${CJK_RUN}$`, 'u');
 export interface TokenPlan {
   conditions: RawBuilder<SqlBool>[];
   recheck: string[];
+  /** Every term: capped sheets (no tokens) are tested with all of them. */
+  terms: string[];
 }
 
 const tokensContaining = (s: string) => sql<SqlBool>`${TOKEN_SET} && array(select token from ${sql.table(SHEET_TOKENS.vocab)} where token like ${likePattern(s)} escape '\\')`;
@@ -119,11 +133,19 @@ export function tokenPlan(terms: string[]): TokenPlan | undefined {
     }
     if (!exact) recheck.push(term);
   }
-  return conditions.length > 0 ? { conditions, recheck } : undefined;
+  return conditions.length > 0 ? { conditions, recheck, terms } : undefined;
 }
 
-/** Keys (column k) of the sheets the token index finds for `plan`, of one owner in one state if given; before any recheck. */
+/**
+ * Keys (column k) of the sheets the token index finds for `plan`, of one owner in one state if given;
+ * before any recheck. Capped sheets (past TOKEN_CAP, no tokens) are found by LIKE on their text, every
+ * term, through their partial index: normally none, so this part costs one empty index probe.
+ */
 export function tokenMatchKeys(plan: TokenPlan, owner?: Owner): RawBuilder<{ k: unknown }> {
   const ownerFilter = owner ? sql` and t.user_id = ${owner.userId} and t.trashed = ${owner.trashed}` : sql``;
-  return sql<{ k: unknown }>`select t.sheet_id as k from ${sql.table(SHEET_TOKENS.table)} as t where ${sql.join(plan.conditions, sql` and `)}${ownerFilter}`;
+  const likes = plan.terms.map((term) => sql`s.search_text like ${likePattern(term)} escape '\\'`);
+  const capped = sql`select t.sheet_id as k from ${sql.table(SHEET_TOKENS.table)} as t join sheets as s on s.id = t.sheet_id
+    where t.capped${ownerFilter} and ${sql.join(likes, sql` and `)}`;
+  return sql<{ k: unknown }>`select t.sheet_id as k from ${sql.table(SHEET_TOKENS.table)} as t where ${sql.join(plan.conditions, sql` and `)}${ownerFilter}
+    union all ${capped}`;
 }

@@ -25,6 +25,7 @@ import * as m025 from './025_key_issuing_grant.js';
 import * as m026 from './026_tokenizer_cjk_triples.js';
 import * as m027 from './027_workspaces.js';
 import * as m028 from './028_sheet_shares.js';
+import * as m029 from './029_token_cap_vocab_prune.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '026_tokenizer_cjk_triples': m026,
   '027_workspaces': m027,
   '028_sheet_shares': m028,
+  '029_token_cap_vocab_prune': m029,
 };
 
 export const migrationProvider: MigrationProvider = {
