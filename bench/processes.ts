@@ -85,7 +85,7 @@ export async function benchProcesses(o: {
     `## ${o.processes} server processes behind one address`,
     '',
     `The same parts against one server process, then against ${o.processes} (node:cluster sharing the listen port, bench/cluster.ts), ` +
-      `each process with its own pool of 10, on one PostgreSQL database and one Redis; ${o.durationS} s per figure after a warm-up. ` +
+      `each process with its own database pool, on one PostgreSQL database and one Redis; ${o.durationS} s per figure after a warm-up. ` +
       'CPU columns are cores in use during the figure (of the whole machine, of the bench process that runs autocannon, of the server processes).',
     '',
     `| Measure | 1 process (req/s) | ${o.processes} processes (req/s) | Gain | p50 (ms) 1 / ${o.processes} | p99 (ms) 1 / ${o.processes} | Cores busy | Load generator cores | Server cores |`,
@@ -108,7 +108,7 @@ function limitNote(many: Figure[], cores: number, processes: number): string {
     `Here ${cores} cores are shared by the load generator (${f(worst.cpu.loadGenerator, 2)} cores), the server processes (${f(worst.cpu.servers, 2)}) ` +
     `and PostgreSQL, Redis and everything else on the machine (${f(rest, 2)}), ${f(worst.cpu.busy, 2)} of ${cores} busy in the busiest figure` +
     (saturated
-      ? ': the machine was saturated, so a second process mostly takes CPU from the others (gain near 1 is expected); a fair scale-out figure needs the load generator and the database on other cores or machines.'
+      ? ': the machine was saturated, so a second process mostly takes CPU from the others (a gain near 1, or below it, is expected); a fair scale-out figure needs the load generator and the database on other cores or machines.'
       : ': there was idle CPU left, so the limit is elsewhere (PostgreSQL locks or I/O, the pool size, or a single-threaded step).')
   );
 }

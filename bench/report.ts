@@ -18,7 +18,7 @@ const n = (x: number | undefined, digits = 0) => (x === undefined || Number.isNa
 export function renderResults(o: { rows: Row[]; notes: string[]; sheets: number; dialect: string; durationS: number; floor?: 'sqlite' | 'pg' }) {
   const floor =
     o.floor === 'pg'
-      ? 'node:http + node-postgres (a pool of 10, as the service) on a copy of the seeded database in the same cluster (bench/pg-floor.ts)'
+      ? "node:http + node-postgres (a pool as large as the service's) on a copy of the seeded database in the same cluster (bench/pg-floor.ts)"
       : 'node:http + better-sqlite3 on the same rows (bench/floor.ts)';
   const cpus = os.cpus();
   const lines = [

@@ -50,8 +50,12 @@ if (ONLY.has('pg-floor')) for (const part of ['get', 'list', 'post']) ONLY.add(p
 const PG = args.has('pg') || args.has('database-url') || ONLY.has('pg-floor');
 const PROCESSES = Number(args.get('processes') ?? 1);
 const REDIS_URL = PROCESSES > 1 ? (args.get('redis-url') ?? process.env.REDIS_URL ?? process.env.TEST_REDIS_URL) : undefined;
-/** The service's pg pool size (src/db/index.ts), given to the PostgreSQL floor. */
-const PG_POOL_SIZE = 10;
+/** The service's pg pool size, read from src/db/index.ts, so the PostgreSQL floor's pool follows it. */
+function servicePoolSize(): number {
+  const m = /new pg\.Pool\(\{[^}]*\bmax: (\d+)/.exec(fs.readFileSync(path.join(ROOT, 'src/db/index.ts'), 'utf8'));
+  if (!m) throw new Error('bench: cannot find the pg pool size (max: N) in src/db/index.ts');
+  return Number(m[1]);
+}
 /** The PostgreSQL server of the --pg parts, and of the copy part (which makes its own database there). */
 const PG_URL = args.get('database-url') ?? process.env.DATABASE_URL ?? process.env.TEST_POSTGRES_URL;
 const log = (s: string) => process.stdout.write(`${s}\n`);
@@ -229,7 +233,7 @@ async function main() {
         nodeArgs: ['--import', 'tsx'],
         args: [pgFloorDb ? 'bench/pg-floor.ts' : 'bench/floor.ts'],
         env: {
-          ...(pgFloorDb ? { FLOOR_DATABASE_URL: pgFloorDb.url, FLOOR_POOL_SIZE: String(PG_POOL_SIZE) } : { FLOOR_DATA_DIR: dataDir }),
+          ...(pgFloorDb ? { FLOOR_DATABASE_URL: pgFloorDb.url, FLOOR_POOL_SIZE: String(servicePoolSize()) } : { FLOOR_DATA_DIR: dataDir }),
           FLOOR_PORT: String(floorPort), FLOOR_API_KEY: floorSetup.apiKey, FLOOR_USER_ID: floorSetup.userId,
         },
         readyUrl: `http://127.0.0.1:${floorPort}/healthz`,
