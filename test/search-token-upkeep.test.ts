@@ -79,6 +79,17 @@ for (const dialect of dialects()) {
       assert.deepEqual((await found('prunedword')).ids, []);
     });
 
+    it('SQLite: the FTS vocabulary holds no trigram once no row holds it (nothing to prune)', { skip: pg && 'PostgreSQL: pruned above' }, async () => {
+      const id = await post('qzjvocabword');
+      const trigrams = async () => {
+        await s.c.searchIndexer.drain();
+        return (await sql<{ n: number }>`select count(*) as n from sheets_fts_terms where term in ('qzj', 'zjv')`.execute(db())).rows[0].n;
+      };
+      assert.equal(await trigrams(), 2);
+      await put(id, 'something else');
+      assert.equal(await trigrams(), 0);
+    });
+
     it('writers that start using tokens being pruned lose no index entry', { skip: !pg && 'PostgreSQL only' }, async () => {
       const ROUNDS = 6;
       const PER_ROUND = 30;
