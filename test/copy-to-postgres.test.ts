@@ -40,6 +40,8 @@ describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POS
     const hook = await post('/v1/webhooks', { url: 'https://hooks.example.invalid/x', events: ['*'] });
     secret = hook.webhook.secret;
     await post('/v1/sheets', { title: 'Second' }); // queues a delivery to the webhook, which fails and waits for its retry
+    // Past TOKEN_CAP distinct tokens: the set-wise fill must cap it as the trigger does (migration 029).
+    made.capped = await post('/v1/sheets', { title: 'Big', content: { col1: `<p>${Array.from({ length: 20500 }, (_, i) => `w${(46656 + i).toString(36)}`).join(' ')} bigtailword</p>` } });
     for (let i = 0; i < 100 && !(await lite.c.db.selectFrom('deliveries').select('id').where('status', '=', 'pending').executeTakeFirst()); i++) {
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -51,7 +53,7 @@ describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POS
   it('copies every table with equal counts, then serves the same data on PostgreSQL', async () => {
     const r = await copy(lite.dataDir, pgDb.url);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^sheets\s+2\s+2$/m);
+    assert.match(r.stdout, /^sheets\s+3\s+3$/m);
     assert.match(r.stdout, /^sheet_revisions\s+1\s+1$/m);
     assert.match(r.stdout, /^deliveries\s+[1-9]\d*\s+[1-9]\d*$/m);
     assert.match(r.stdout, /^idempotency_keys\s+1\s+1$/m);
@@ -70,15 +72,17 @@ describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POS
       assert.equal(replay.body.id, made.sheet.id, 'idempotency records came along');
       const row = await pg.c.db.selectFrom('webhooks').select('secret_enc').executeTakeFirstOrThrow();
       assert.equal(createSecretBox(loadServerKey(pg.c.config)).decrypt(row.secret_enc), secret, 'webhook secrets decrypt with the same key');
-      assert.equal((await pg.req('GET', '/v1/stats', { key })).body.stats.sheets.total, 2);
+      assert.equal((await pg.req('GET', '/v1/stats', { key })).body.stats.sheets.total, 3);
       const [personal] = (await pg.req('GET', '/v1/workspaces', { key })).body.workspaces;
       assert.deepEqual([personal.personal, personal.role], [true, 'owner'], 'the personal workspace came along (made by migration 027 on SQLite, not on the empty target)');
 
       // The token index is filled set-wise after the copy (src/db/pg-token-bulk-load.ts): it must end as the
       // insert trigger would have left it, with the trigger and every index of a freshly migrated database back.
       const stale = await sql<{ n: string }>`select count(*) as n from sheets s left join sheet_tokens t on t.sheet_id = s.id
-        where t.tokens is distinct from sheet_tokens_of(s.search_text) or t.user_id <> s.user_id or t.trashed <> (s.trashed_at is not null)`.execute(pg.c.db);
+        where t.tokens is distinct from (case when t.capped then '{}' else sheet_tokens_of(s.search_text) end) or t.capped <> (s.id = ${made.capped.id})
+          or t.user_id <> s.user_id or t.trashed <> (s.trashed_at is not null)`.execute(pg.c.db);
       assert.equal(stale.rows[0].n, '0');
+      assert.deepEqual((await pg.req('GET', '/v1/sheets?q=bigtailword', { key })).body.sheets.map((x: { id: string }) => x.id), [made.capped.id]);
       const vocab = await sql<{ n: string }>`select count(*) as n from (select unnest(tokens) from sheet_tokens) as x(w) where not exists (select 1 from sheet_token_vocab v where v.token = x.w)`.execute(pg.c.db);
       assert.equal(vocab.rows[0].n, '0');
       const shape = (db: typeof pg.c.db) =>
