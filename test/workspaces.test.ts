@@ -97,7 +97,7 @@ for (const dialect of dialects()) {
       assert.match(invitation.id, /^inv_/);
       assert.ok(invitation.token.length >= 40, 'a long random token');
       assert.equal(invitation.expires_at, '2026-05-01T10:00:00.000Z');
-      assert.ok(invitation.url.endsWith(`/v1/invitations/${invitation.token}/accept`));
+      assert.equal(invitation.url, `${s.url}/console/#/join/${invitation.token}`, 'a page the invitee can open');
       const stored = await s.c.db.selectFrom('workspace_invitations').select('token_hash').where('id', '=', invitation.id).executeTakeFirstOrThrow();
       assert.notEqual(stored.token_hash, invitation.token, 'the token is stored hashed');
       assert.ok(!stored.token_hash.includes(invitation.token.slice(4, 20)));

@@ -26,7 +26,7 @@ export const Invitation = z
     id: z.string().describe('inv_...'),
     role: z.enum(INVITABLE_ROLES),
     token: z.string().describe('Shown only here; the invitee accepts with POST /v1/invitations/{token}/accept and their own key.'),
-    url: z.string(),
+    url: z.string().describe("The console page that accepts it (the invitee signs in with their own key, then clicks Accept)."),
     expires_at: Timestamp,
   })
   .meta({ id: 'WorkspaceInvitation' });

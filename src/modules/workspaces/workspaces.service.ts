@@ -116,7 +116,7 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
         accepted_by: null,
         accepted_at: null,
       });
-      return { id: invitationId, role: input.role, token, url: `${origin}/v1/invitations/${token}/accept`, expires_at: expiresAt };
+      return { id: invitationId, role: input.role, token, url: `${origin}/console/#/join/${token}`, expires_at: expiresAt };
     },
 
     /** Single use: unknown and expired tokens are 404 alike; a used one is 404 too, so a token says nothing once spent. */
