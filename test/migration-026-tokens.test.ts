@@ -30,7 +30,7 @@ test('migration 026 gives sheets tokenized by 022 the tokens search looks for', 
 
     assert.ok((await tokens()).includes('議事'), '022 wrote CJK pairs');
     assert.ok(!(await tokens()).includes('議事録'), '022 wrote no 3-character pieces');
-    assert.deepEqual(await hits('議事録'), [], 'the old tokens miss a 3-character word (the bug 026 mends)');
+    // (Today's search query is not run here: it reads sheet_tokens.capped, which migration 029 adds.)
 
     const rest = await migrator.migrateToLatest();
     assert.equal(rest.error, undefined);
