@@ -131,6 +131,20 @@ export async function registerRateLimits(app: FastifyInstance, deps: Deps): Prom
       { 'retry-after': String(retryAfter) },
     );
   };
+  const tooManySharedReads = (retryAfter: number) => {
+    metrics.rateLimitRejections.inc({ kind: 'shared_read' });
+    return new AppError('rate_limited', `Too many reads through share links from this address (${config.sharedReadLimit} per minute); retry in ${retryAfter} s`, {
+      'retry-after': String(retryAfter),
+    });
+  };
+
+  /** Counts one request of the client address on `check`; its RateLimit headers go on the reply, `refusal` is thrown over the limit. */
+  async function countAddress(check: Check<FastifyRequest>, max: number, refusal: (retryAfter: number) => AppError, req: FastifyRequest, reply: FastifyReply) {
+    const headers: AccountCount['headers'] = {};
+    const retryAfter = await count(check, req, headers, max);
+    reply.headers(headers);
+    if (retryAfter !== undefined) throw refusal(retryAfter);
+  }
 
   const limits: RateLimits = {
     countRequest(req, account) {
@@ -138,13 +152,7 @@ export async function registerRateLimits(app: FastifyInstance, deps: Deps): Prom
       if (!counted) counts.set(req, (counted = countAccount(account)));
       return counted;
     },
-    async authFailure(req, reply) {
-      const headers: AccountCount['headers'] = {};
-      const retryAfter = await count(failureCheck, req, headers, config.authFailureLimit);
-      reply.headers(headers);
-      if (retryAfter === undefined) return;
-      throw tooManyFailures(retryAfter);
-    },
+    authFailure: (req, reply) => countAddress(failureCheck, config.authFailureLimit, tooManyFailures, req, reply),
     async refuseBlockedAddress(req, reply) {
       let r: Checked;
       try {
@@ -160,15 +168,7 @@ export async function registerRateLimits(app: FastifyInstance, deps: Deps): Prom
       throw tooManyFailures(retryAfter);
     },
     async sharedRead(req, reply) {
-      if (config.rateLimitDisabled) return;
-      const headers: AccountCount['headers'] = {};
-      const retryAfter = await count(sharedReadCheck, req, headers, config.sharedReadLimit);
-      reply.headers(headers);
-      if (retryAfter === undefined) return;
-      metrics.rateLimitRejections.inc({ kind: 'shared_read' });
-      throw new AppError('rate_limited', `Too many reads through share links from this address (${config.sharedReadLimit} per minute); retry in ${retryAfter} s`, {
-        'retry-after': String(retryAfter),
-      });
+      if (!config.rateLimitDisabled) await countAddress(sharedReadCheck, config.sharedReadLimit, tooManySharedReads, req, reply);
     },
   };
   app.decorate('rateLimits', limits);

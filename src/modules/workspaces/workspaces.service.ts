@@ -5,6 +5,7 @@ import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Plan } from '../accounts/accounts.repo.js';
 import { paidPlan } from '../accounts/plans.js';
+import { workspaceRows } from './workspaces.personal.js';
 import type { WorkspacesRepo } from './workspaces.repo.js';
 import { requireRole, roleAtLeast, type WorkspaceAction } from './workspaces.roles.js';
 import type { MemberView, WorkspaceView } from './workspaces.schemas.js';
@@ -16,10 +17,15 @@ const notFound = (id: string) => new AppError('not_found', `workspace ${id} not 
 export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; clock: Clock }) {
   const { db, repo, clock } = deps;
 
-  /** The workspace and the caller's role, when the caller may do `action` there: 404 unknown id, 403 otherwise. */
-  async function authorize(userId: string, workspaceId: string, action: WorkspaceAction) {
+  async function existing(workspaceId: string) {
     const workspace = await repo.findById(workspaceId);
     if (!workspace) throw notFound(workspaceId);
+    return workspace;
+  }
+
+  /** The workspace and the caller's role, when the caller may do `action` there: 404 unknown id, 403 otherwise. */
+  async function authorize(userId: string, workspaceId: string, action: WorkspaceAction) {
+    const workspace = await existing(workspaceId);
     const role = await repo.roleOf(workspaceId, userId);
     requireRole(role, action, workspaceId);
     return { workspace, role: role! };
@@ -57,13 +63,8 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
       const at = clock.now();
       const id = newId('wsp', at.getTime());
       const iso = at.toISOString();
-      await transactionAlone(db, (trx) =>
-        repo.insert(
-          { id, name: input.name, personal: 0, created_by: userId, created_at: iso, updated_at: iso },
-          { workspace_id: id, user_id: userId, role: 'owner', created_at: iso },
-          trx,
-        ),
-      );
+      const rows = workspaceRows(id, input.name, false, userId, iso);
+      await transactionAlone(db, (trx) => repo.insert(rows.workspace, rows.owner, trx));
       return { id, name: input.name, role: 'owner', personal: false, created_at: iso };
     },
 
@@ -139,7 +140,7 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
     },
 
     async setRole(userId: string, id: string, memberId: string, nextRole: WorkspaceRole): Promise<MemberView> {
-      await authorize(userId, id, 'members.manage');
+      await existing(id);
       return transactionAlone(db, async (trx) => {
         // The caller's role again, under the members' lock: a concurrent change to it counts.
         const members = await repo.membersLocked(id, trx);
@@ -158,7 +159,7 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
 
     /** Removing a member (admin+, owners only by an owner) or leaving (any member, oneself). */
     async removeMember(userId: string, id: string, memberId: string) {
-      const { workspace } = await authorize(userId, id, memberId === userId ? 'workspace.read' : 'members.manage');
+      const workspace = await existing(id);
       if (workspace.personal === 1) throw new AppError('invalid_request', `workspace ${id} is a personal workspace; it has no other members to remove`);
       return transactionAlone(db, async (trx) => {
         const members = await repo.membersLocked(id, trx);
