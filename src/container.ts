@@ -10,6 +10,7 @@ import { createAccountsRepo } from './modules/accounts/accounts.repo.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { createWorkspacesRepo } from './modules/workspaces/workspaces.repo.js';
 import { createWorkspacesService } from './modules/workspaces/workspaces.service.js';
+import { createWorkspaceAccess } from './modules/workspaces/workspaces.access.js';
 import { createSharesRepo } from './modules/shares/shares.repo.js';
 import { createSharesService } from './modules/shares/shares.service.js';
 import { createApiKeysRepo } from './modules/api-keys/api-keys.repo.js';
@@ -76,6 +77,8 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const workspacesRepo = createWorkspacesRepo(db);
   const accounts = createAccountsService({ db, repo: createAccountsRepo(db), workspaces: workspacesRepo, apiKeys, clock });
   const workspaces = createWorkspacesService({ db, repo: workspacesRepo, clock });
+  // Decides every access to records in workspaces (docs/teams.md); each record service asks it.
+  const access = createWorkspaceAccess(workspacesRepo);
   const sheets = createSheetsService({ repo: createSheetsRepo(db, { rankMaxMatches: config.searchRankMaxMatches }), revisions: createSheetRevisionsRepo(db), outbox, tx, clock, revisionsKeep: config.revisionsKeep });
   const todosRepo = createTodosRepo(db);
   const todos = createTodosService({ repo: todosRepo, outbox, tx, clock });
@@ -115,6 +118,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     apiKeys,
     accounts,
     workspaces,
+    access,
     shares: createSharesService({ repo: createSharesRepo(db), sheets, clock }),
     sheets,
     sessions,

@@ -22,6 +22,8 @@ export interface AuthContext {
   actor: Actor;
   /** When this credential stops working (ISO 8601); absent: never. Keys it creates expire no later. */
   expiresAt?: string;
+  /** A key restricted to one workspace (its id): it reaches only that workspace's records. Absent: every workspace of the account. */
+  workspaceId?: string;
   /** The OAuth grant this credential rests on (an access token's, or a key's made under one): keys it creates end with it. */
   grantId?: string;
 }

@@ -27,3 +27,16 @@ export const expectedVersionField = z
   .min(1)
   .optional()
   .describe('Write only if the record is at this version (same as If-Match); otherwise 412 version_conflict');
+
+/**
+ * `workspace_id` on a create body or a list query: the workspace the record goes into or the list reads
+ * (default: the key's workspace when it is restricted to one, else the caller's personal workspace).
+ */
+export const WorkspaceIdInput = z
+  .string()
+  .regex(/^wsp_[A-Za-z0-9_-]{1,96}$/, 'workspace_id must be a workspace id (wsp_...), as GET /v1/workspaces lists them')
+  .optional()
+  .describe('The workspace (wsp_...) to create in or list; default: your personal workspace (or the workspace your key is restricted to)');
+
+/** `workspace_id` on a record's view: the workspace it is in. */
+export const WorkspaceIdView = z.string().describe('The workspace (wsp_...) this record is in');

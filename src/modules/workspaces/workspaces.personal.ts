@@ -1,5 +1,6 @@
-/** Every account's personal workspace has this id (migration 027 backfilled existing accounts the same way). */
-export const personalWorkspaceId = (userId: string) => `wsp_${userId.replace(/^usr_/, '')}`;
+import { personalWorkspaceId } from '../../lib/workspace-ids.js';
+
+export { personalWorkspaceId };
 
 /** A new workspace's row and its maker's membership as owner. */
 export function workspaceRows(id: string, name: string, personal: boolean, userId: string, at: string) {

@@ -1,0 +1,72 @@
+import type { AuthContext } from '../../auth/context.js';
+import { AppError, forbidden, notFound } from '../../errors.js';
+import { isTeamKey, personalWorkspaceId } from '../../lib/workspace-ids.js';
+import type { WorkspacesRepo } from './workspaces.repo.js';
+import { requireRole } from './workspaces.roles.js';
+
+/** What a request does with records (sheets, sessions, knowledge, todos, ...): REQUIRED_ROLE says who may. */
+export type RecordAction = 'records.read' | 'records.write' | 'webhooks.manage' | 'shares.manage';
+
+/** Who asks: the account and, for a key restricted to one workspace, that workspace (src/auth/context.ts). */
+export type Caller = Pick<AuthContext, 'userId' | 'workspaceId'>;
+
+export { workspaceIdOf } from '../../lib/workspace-ids.js';
+
+/**
+ * Every access rule for records in workspaces is decided here; services ask it before they list, create,
+ * read or change a record. The caller's role is read on every request (never cached), so a removed member
+ * is out on the next request on every process. Personal records keep the one-comparison fast path.
+ */
+export function createWorkspaceAccess(repo: Pick<WorkspacesRepo, 'roleOf' | 'findById' | 'workspaceIdsOf'>) {
+  const { roleOf } = repo;
+
+  /** A key restricted to one workspace reaches nothing outside it. */
+  function requireKeyReach(caller: Caller, workspaceId: string) {
+    if (caller.workspaceId && caller.workspaceId !== workspaceId) {
+      throw new AppError('forbidden', `this key is restricted to workspace ${caller.workspaceId}; it cannot reach workspace ${workspaceId}`);
+    }
+  }
+
+  return {
+    /**
+     * The owner key records of `workspaceId` are listed and created under (default: the key's own
+     * workspace, else the caller's personal one). 404 for a workspace that does not exist, 403 for one
+     * the caller is not in or whose role is too low.
+     */
+    async ownerKey(caller: Caller, workspaceId: string | undefined, action: RecordAction): Promise<string> {
+      const personal = personalWorkspaceId(caller.userId);
+      const wanted = workspaceId ?? caller.workspaceId ?? personal;
+      requireKeyReach(caller, wanted);
+      if (wanted === personal) return caller.userId;
+      const role = await roleOf(wanted, caller.userId);
+      if (role === undefined && !(await repo.findById(wanted))) throw notFound('workspace', wanted);
+      requireRole(role, action, wanted);
+      // A personal workspace one is a member of is one's own (handled above): any other is a team's.
+      return wanted;
+    },
+
+    /** The owner keys whose records the caller may read (its personal one and its team workspaces'), for by-id lookups across them. */
+    async readableKeys(caller: Caller): Promise<string[]> {
+      if (caller.workspaceId) return [await this.ownerKey(caller, caller.workspaceId, 'records.read')];
+      const personal = personalWorkspaceId(caller.userId);
+      return [caller.userId, ...(await repo.workspaceIdsOf(caller.userId)).filter((id) => id !== personal)];
+    },
+
+    /**
+     * The record when the caller may do `action` with it: 404 when there is none, 403 (with
+     * `required_role` for a team record) when it is in a workspace the caller is not in, or the role is too low.
+     */
+    async ownedRow<R extends { user_id: string }>(row: R | undefined, caller: Caller, what: string, id: string, action: RecordAction): Promise<R> {
+      if (!row) throw notFound(what, id);
+      if (row.user_id === caller.userId) {
+        requireKeyReach(caller, personalWorkspaceId(caller.userId));
+        return row;
+      }
+      if (!isTeamKey(row.user_id)) throw forbidden(what, id);
+      requireKeyReach(caller, row.user_id);
+      requireRole(await roleOf(row.user_id, caller.userId), action, row.user_id);
+      return row;
+    },
+  };
+}
+export type WorkspaceAccess = ReturnType<typeof createWorkspaceAccess>;
