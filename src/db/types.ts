@@ -32,6 +32,8 @@ export interface OAuthGrantsTable {
   revoked_at: string | null;
   /** The API key that approved the grant; the grant ends with it. Null for grants older than migration 016. */
   approved_by_key: string | null;
+  /** The one workspace the grant's tokens reach (migration 030), picked on the consent page; null: every workspace. */
+  workspace_id: string | null;
 }
 
 export interface OAuthCodesTable {
@@ -47,6 +49,8 @@ export interface OAuthCodesTable {
   used_at: string | null;
   grant_id: string | null;
   approved_by_key: string | null;
+  /** The workspace picked on the consent page, for the grant (migration 030). */
+  workspace_id: string | null;
 }
 
 export interface OAuthTokensTable {
@@ -73,6 +77,8 @@ export interface ApiKeysTable {
   expires_at: string | null;
   /** The OAuth grant this key was made under (migration 025): the key ends with it. */
   issued_by_grant: string | null;
+  /** The one workspace this key reaches (migration 030); null: every workspace of the account. */
+  workspace_id: string | null;
 }
 
 export interface SheetsTable {

@@ -26,6 +26,7 @@ import * as m026 from './026_tokenizer_cjk_triples.js';
 import * as m027 from './027_workspaces.js';
 import * as m028 from './028_sheet_shares.js';
 import * as m029 from './029_token_cap_vocab_prune.js';
+import * as m030 from './030_workspace_keys.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '027_workspaces': m027,
   '028_sheet_shares': m028,
   '029_token_cap_vocab_prune': m029,
+  '030_workspace_keys': m030,
 };
 
 export const migrationProvider: MigrationProvider = {
