@@ -99,6 +99,28 @@ describe('scale-out: two server processes on one PostgreSQL and one Redis', { sk
     assert.deepEqual(left, Array.from({ length: 30 }, (_, i) => i), 'each passing request saw a distinct count');
   });
 
+  it('a member removed on one process is out on the next request on the other (teams: no cached role)', async () => {
+    const [owner, member] = [await user('pro'), await user('pro')];
+    const team = (await a.req('POST', '/v1/workspaces', { key: owner.key, body: { name: 'Both processes' } })).body.workspace.id;
+    const inv = await a.req('POST', `/v1/workspaces/${team}/invitations`, { key: owner.key, body: { role: 'editor' } });
+    assert.equal((await b.req('POST', `/v1/invitations/${inv.body.invitation.token}/accept`, { key: member.key })).status, 200);
+    const sheet = await a.req('POST', '/v1/sheets', { key: owner.key, body: { title: 'shared', workspace_id: team } });
+    assert.equal(sheet.status, 200, JSON.stringify(sheet.body));
+    const id = sheet.body.sheet.id;
+    for (const p of [a, b]) {
+      assert.equal((await p.req('GET', `/v1/sheets/${id}`, { key: member.key })).status, 200);
+      assert.equal((await p.req('GET', `/v1/sheets?workspace_id=${team}`, { key: member.key })).status, 200);
+    }
+    // Both processes have served the member; the removal goes through a, and b is asked right after.
+    assert.equal((await a.req('DELETE', `/v1/workspaces/${team}/members/${member.userId}`, { key: owner.key })).status, 200);
+    for (const p of [b, a]) {
+      assertError(await p.req('GET', `/v1/sheets/${id}`, { key: member.key }), 403, 'forbidden');
+      assertError(await p.req('PUT', `/v1/sheets/${id}`, { key: member.key, body: { title: 'after removal' } }), 403, 'forbidden');
+      assertError(await p.req('GET', `/v1/sheets?workspace_id=${team}`, { key: member.key }), 403, 'forbidden');
+    }
+    assert.equal((await b.req('GET', `/v1/sheets/${id}`, { key: owner.key })).body.sheet.title, 'shared', 'nothing the removed member sent after removal was written');
+  });
+
   it('a key disabled through one process is refused by the other on its next request', async () => {
     const u = await user('pro');
     const created = await a.req('POST', '/v1/api-keys', { key: u.key, body: { name: 'ci' } });

@@ -1,6 +1,12 @@
 import { lockedForUpdate } from '../../db/dialect.js';
 import type { Db, Executor, WorkspaceInvitationsTable, WorkspaceMembersTable, WorkspaceRole, WorkspacesTable } from '../../db/types.js';
 
+/** The tables whose rows belong to an owner key (a workspace's records), children before parents. */
+const OWNED_TABLES = [
+  'deliveries', 'webhooks', 'exports', 'sheets', 'sheet_counts', 'sessions', 'handovers', 'knowledge', 'todos',
+  'work_logs', 'spark_runs', 'user_sparks', 'outbox',
+] as const;
+
 export function createWorkspacesRepo(db: Db) {
   return {
     async insert(workspace: WorkspacesTable, owner: WorkspaceMembersTable, exec: Executor = db) {
@@ -35,6 +41,18 @@ export function createWorkspacesRepo(db: Db) {
     },
     async rename(id: string, name: string, at: string) {
       await db.updateTable('workspaces').set({ name, updated_at: at }).where('id', '=', id).execute();
+    },
+    /**
+     * A deleted team workspace's records (owner key = its id) go with it, in the deleting transaction:
+     * what hangs off a sheet or a delivery first, then every table keyed by the owner.
+     */
+    async removeRecords(ownerKey: string, exec: Executor) {
+      const sheetIds = exec.selectFrom('sheets').select('id').where('user_id', '=', ownerKey);
+      await exec.deleteFrom('sheet_revisions').where('sheet_id', 'in', sheetIds).execute();
+      await exec.deleteFrom('sheet_shares').where('sheet_id', 'in', sheetIds).execute();
+      const deliveryIds = exec.selectFrom('deliveries').select('id').where('user_id', '=', ownerKey);
+      await exec.deleteFrom('delivery_attempts').where('delivery_id', 'in', deliveryIds).execute();
+      for (const table of OWNED_TABLES) await exec.deleteFrom(table).where('user_id', '=', ownerKey).execute();
     },
     async remove(id: string, exec: Executor) {
       await exec.deleteFrom('workspace_invitations').where('workspace_id', '=', id).execute();

@@ -89,7 +89,10 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
       if (confirm !== workspace.name) {
         throw new AppError('invalid_request', `confirm must be the workspace's name exactly ("${workspace.name}"); nothing was deleted`);
       }
-      await transactionAlone(db, (trx) => repo.remove(id, trx));
+      await transactionAlone(db, async (trx) => {
+        await repo.removeRecords(id, trx);
+        await repo.remove(id, trx);
+      });
       return { id, deleted: true as const };
     },
 

@@ -1,0 +1,206 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { dialects, startServer, type Res, type TestServer } from './helpers.js';
+import { startReceiver, webhookEnv, type Receiver } from './webhooks-helpers.js';
+import { ACTORS, EXPECTED, NOT_RECORD_ROUTES, PLACES, REST_ROUTES, type Actor, type Expected, type Place, type RecordKind } from './fixtures/permission-matrix.js';
+
+/**
+ * Issue 33's permission matrix on REST: every route of test/fixtures/permission-matrix.ts x every caller
+ * x every record place, each cell on a fresh record (writes and deletes do not leak into the next cell).
+ */
+type User = { key: string; userId: string };
+const personal = (u: User) => `wsp_${u.userId.slice(4)}`;
+const rand = () => randomBytes(4).toString('hex');
+
+/** The status line of a request whose body may never end (the event stream): read, then hung up on. */
+function statusOnly(base: string, path: string, key: string | undefined): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(`${base}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} }, (res) => {
+      resolve(res.statusCode ?? 0);
+      res.destroy();
+    });
+    req.on('error', reject);
+  });
+}
+
+function matches(res: { status: number; body?: any }, want: Expected, where: string) {
+  if (want === 'ok') {
+    assert.ok(res.status >= 200 && res.status < 300, `${where}: want 2xx, got ${res.status} ${JSON.stringify(res.body)}`);
+    return;
+  }
+  assert.equal(res.status, want, `${where}: want ${want}, got ${res.status} ${JSON.stringify(res.body)}`);
+  if (want === 403 && res.body) assert.equal(res.body.code, 'forbidden', `${where}: ${JSON.stringify(res.body)}`);
+}
+
+for (const dialect of dialects()) {
+  describe(`permission matrix, REST [${dialect}]`, () => {
+    let s: TestServer;
+    let rcv: Receiver;
+    let team: string;
+    let other: string;
+    const u = {} as Record<'owner' | 'admin' | 'editor' | 'viewer' | 'outsider' | 'foreign', User>;
+    let otherKey: string;
+
+    before(async () => {
+      rcv = await startReceiver();
+      s = await startServer(dialect, { env: webhookEnv(), worker: true });
+      for (const name of ['owner', 'admin', 'editor', 'viewer', 'outsider', 'foreign'] as const) u[name] = await s.user('pro');
+      const made = await s.req('POST', '/v1/workspaces', { key: u.owner.key, body: { name: 'Team' } });
+      team = made.body.workspace.id;
+      other = (await s.req('POST', '/v1/workspaces', { key: u.owner.key, body: { name: 'Other team' } })).body.workspace.id;
+      for (const role of ['admin', 'editor', 'viewer'] as const) {
+        const inv = await s.req('POST', `/v1/workspaces/${team}/invitations`, { key: u.owner.key, body: { role } });
+        const acc = await s.req('POST', `/v1/invitations/${inv.body.invitation.token}/accept`, { key: u[role].key });
+        assert.equal(acc.status, 200, JSON.stringify(acc.body));
+      }
+      const key = await s.req('POST', '/v1/api-keys', { key: u.owner.key, body: { name: 'other team only', workspace_id: other } });
+      assert.equal(key.status, 200, JSON.stringify(key.body));
+      assert.equal(key.body.workspace_id, other);
+      otherKey = key.body.api_key;
+    });
+    after(async () => {
+      await s?.close();
+      await rcv?.close();
+    });
+
+    const keyOf = (a: Actor): string | undefined => (a === 'anon' ? undefined : a === 'otherKey' ? otherKey : u[a].key);
+    /** Who owns the record of a place, and the workspace it goes in. */
+    function placeOf(a: Actor, place: Place): { by: User; ws: string } {
+      if (place === 'team') return { by: u.owner, ws: team };
+      if (place === 'foreign') return { by: u.foreign, ws: personal(u.foreign) };
+      const by = a === 'otherKey' || a === 'anon' ? u.owner : u[a];
+      return { by, ws: personal(by) };
+    }
+    async function ok(by: User, method: string, path: string, body?: unknown): Promise<any> {
+      const r = await s.req(method, path, { key: by.key, body });
+      assert.ok(r.status >= 200 && r.status < 300, `setup ${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+      return r.body;
+    }
+
+    /** A fresh record of `kind` made by the place's owner in its workspace; ids the routes need. */
+    async function make(kind: RecordKind, by: User, ws: string): Promise<Record<string, string>> {
+      const w = { workspace_id: ws };
+      switch (kind) {
+        case 'sheet':
+          return { id: (await ok(by, 'POST', '/v1/sheets', { title: `m ${rand()}`, content: { col1: '<p>x</p>', col2: '<p>y</p>' }, ...w })).sheet.id };
+        case 'session':
+          return { id: (await ok(by, 'POST', '/v1/sessions', { title: 't', summary: 's', ...w })).session.id };
+        case 'knowledge':
+          return { id: (await ok(by, 'POST', '/v1/knowledge', { title: 't', content: 'c', error: 'E', ...w })).id };
+        case 'spark':
+          return { id: (await ok(by, 'POST', '/v1/spark', { action: 'create', name: `s${rand()}`, prompt: 'Say {{content}}', ...w })).id };
+        case 'todo': {
+          const content = `t ${rand()}`;
+          const out = await ok(by, 'POST', '/v1/todos', { todos: [{ content, status: 'pending' }], ...w });
+          return { id: out.todos.find((t: any) => t.content === content).id };
+        }
+        case 'webhook':
+          return { id: (await ok(by, 'POST', '/v1/webhooks', { url: `${rcv.url}/m`, events: ['*'], ...w })).webhook.id };
+        case 'workspace':
+          return {};
+      }
+    }
+
+    /** Steps a route needs before it can succeed (a trashed sheet to restore, a share to revoke, ...). */
+    async function prepare(route: string, by: User, ws: string, ids: Record<string, string>) {
+      const sheet = `/v1/sheets/${ids.id}`;
+      if (route === 'POST /sheets/{id}/restore') await ok(by, 'DELETE', sheet);
+      if (route.includes('{version}')) await ok(by, 'PUT', sheet, { title: 'second' });
+      if (route === 'DELETE /sheets/{id}/shares/{share_id}') ids.share_id = (await ok(by, 'POST', `${sheet}/shares`, {})).share.id;
+      if (route === 'DELETE /sheets/{id}/exports/{export_id}') ids.export_id = (await ok(by, 'POST', `${sheet}/export`, { format: 'txt' })).export_id;
+      if (route === 'POST /webhooks/{id}/deliveries/{delivery_id}/redeliver') {
+        await ok(by, 'POST', '/v1/todos', { todos: [{ content: `wake ${rand()}`, status: 'pending' }], workspace_id: ws });
+        for (let i = 0; i < 200 && !ids.delivery_id; i++) {
+          ids.delivery_id = (await ok(by, 'GET', `/v1/webhooks/${ids.id}/deliveries`)).deliveries[0]?.id;
+          if (!ids.delivery_id) await new Promise((r) => setTimeout(r, 25));
+        }
+        assert.ok(ids.delivery_id, 'a delivery to redeliver');
+      }
+    }
+
+    /** The request of a route for a record (by-id routes) or a workspace (lists and creates). */
+    function call(route: string, ids: Record<string, string>, ws: string): [string, string, unknown?] {
+      const [method, template] = route.split(' ');
+      const path = `/v1${template
+        .replace('{id}', ids.id)
+        .replace('{version}', '1')
+        .replace('{col}', 'col2')
+        .replace('{share_id}', ids.share_id)
+        .replace('{export_id}', ids.export_id)
+        .replace('{delivery_id}', ids.delivery_id)
+        .replace('{external_id}', `x-${rand()}`)}`;
+      const w = { workspace_id: ws };
+      const bodies: Record<string, unknown> = {
+        'POST /sheets': { title: 'n', content: { col1: '<p>n</p>' }, ...w },
+        'PUT /sheets/{id}': { title: 'changed' },
+        'POST /sheets/{id}/append': { html: '<p>more</p>' },
+        'POST /sheets/{id}/replace': { find: 'x', replace: 'z' },
+        'POST /sheets/{id}/columns': {},
+        'POST /sheets/{id}/shares': {},
+        'POST /sheets/{id}/export': { format: 'txt' },
+        'POST /sessions': { title: 't', summary: 's', ...w },
+        'PATCH /sessions/{id}': { title: 'changed' },
+        'PUT /sessions/external/{external_id}': { title: 't', summary: 's', ...w },
+        'POST /sessions/handover': { session_id: ids.id, next_steps: ['go on'] },
+        'POST /knowledge': { title: 't', content: 'c', error: 'E', ...w },
+        'PUT /knowledge/{id}': { title: 'changed' },
+        'POST /spark': { action: 'create', name: `s${rand()}`, prompt: 'Say {{content}}', ...w },
+        'PUT /spark/{id}': { name: `r${rand()}` },
+        'POST /todos': { todos: [{ content: `c ${rand()}`, status: 'pending' }], ...w },
+        'POST /webhooks': { url: `${rcv.url}/n`, events: ['*'], ...w },
+        'POST /stats': { hours: 1, ...w },
+      };
+      const listQuery = method === 'GET' && REST_ROUTES[route].kind === 'workspace' ? `?workspace_id=${ws}${route === 'GET /briefing' ? '&project=p' : ''}` : '';
+      return [method, path + listQuery, bodies[route] ?? (method === 'GET' || method === 'DELETE' ? undefined : {})];
+    }
+
+    it('names every /v1 route of the OpenAPI document (in the matrix or outside it, with a reason)', async () => {
+      const doc = (await s.req('GET', '/v1/openapi.json')).body;
+      const routes = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+      const named = new Set([...Object.keys(REST_ROUTES), ...NOT_RECORD_ROUTES]);
+      assert.deepEqual(routes.filter((r) => !named.has(r)), [], 'routes missing from test/fixtures/permission-matrix.ts');
+      assert.deepEqual(Object.keys(REST_ROUTES).filter((r) => !routes.includes(r)), [], 'matrix routes the API does not have');
+    });
+
+    for (const [route, { access, kind }] of Object.entries(REST_ROUTES)) {
+      it(`${route} (${access})`, async () => {
+        for (const actor of ACTORS) {
+          for (const place of PLACES) {
+            const { by, ws } = placeOf(actor, place);
+            const ids = await make(kind, by, ws);
+            await prepare(route, by, ws, ids);
+            const [method, path, body] = call(route, ids, ws);
+            const where = `${route} as ${actor} on the ${place} record`;
+            const want = EXPECTED[access][actor][place];
+            if (route === 'GET /events/stream') {
+              matches({ status: await statusOnly(s.url, path, keyOf(actor)) }, want, where);
+              continue;
+            }
+            const res: Res = await s.req(method, path, { key: keyOf(actor), body });
+            matches(res, want, where);
+          }
+        }
+        if (kind !== 'workspace') {
+          // An id that exists nowhere: 404 for a member, as for an account of its own.
+          const ids = { id: `zz_${rand()}`, share_id: 'shr_zz', export_id: 'exp_zz', delivery_id: 'dlv_zz' };
+          const [method, path, body] = call(route, ids, team);
+          const res = await s.req(method, path, { key: u.editor.key, body });
+          assert.equal(res.status, 404, `${route} unknown id: ${res.status} ${JSON.stringify(res.body)}`);
+        }
+      });
+    }
+
+    it('a share link opens its sheet with no key, from any workspace, until it is revoked', async () => {
+      for (const place of PLACES) {
+        const { by, ws } = placeOf('owner', place);
+        const { id } = await make('sheet', by, ws);
+        const share = (await ok(by, 'POST', `/v1/sheets/${id}/shares`, {})).share;
+        matches(await s.req('GET', `/v1/shared/${share.token}`), 'ok', `shared ${place} sheet`);
+        await ok(by, 'DELETE', `/v1/sheets/${id}/shares/${share.id}`);
+        assert.equal((await s.req('GET', `/v1/shared/${share.token}`)).status, 404, `revoked ${place} share`);
+      }
+    });
+  });
+}
