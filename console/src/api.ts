@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { inWorkspace } from './workspace.ts';
 
 /** Talks to the public REST API with the session cookie; X-Console: 1 is the server's CSRF check. */
 export class ApiError extends Error {
@@ -22,14 +23,18 @@ export function path(strings: TemplateStringsArray, ...values: (string | number)
   return strings.reduce((out, s, i) => out + s + (i < values.length ? encodeURIComponent(String(values[i])) : ''), '');
 }
 
-export async function api<T = any>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
-  const url = path.startsWith('/console/') ? path : `/v1${path}`;
+/** A /v1 request (lists and creates in the workspace the switcher chose, see workspace.ts) or a /console/ one. */
+export async function api<T = any>(method: string, path: string, bodyIn?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+  const ownRoute = path.startsWith('/console/');
+  const scoped = ownRoute ? { path, body: bodyIn } : inWorkspace(method, path, bodyIn);
+  const url = ownRoute ? path : `/v1${scoped.path}`;
+  const body = scoped.body;
   const headers: Record<string, string> = { 'X-Console': '1', Accept: 'application/json', ...extraHeaders };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(url, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await res.json().catch(() => ({ success: false, error: `HTTP ${res.status}`, code: 'internal_error' }));
   if (!res.ok || data.success === false) {
-    if (res.status === 401 && !path.startsWith('/console/')) onSignedOut();
+    if (res.status === 401 && !ownRoute) onSignedOut();
     throw new ApiError(data.error ?? `HTTP ${res.status}`, res.status, data.code ?? 'error', data);
   }
   return data as T;

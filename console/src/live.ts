@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
+import { inWorkspace } from './workspace.ts';
 
 /**
  * One connection to GET /v1/events/stream for the whole page. EventSource cannot send the
@@ -15,16 +16,21 @@ export interface LiveEvent {
 
 type Listener = (e: LiveEvent) => void;
 const listeners = new Set<Listener>();
-let lastId: string | undefined;
 let running: AbortController | undefined;
 
-async function run(signal: AbortSignal) {
+/**
+ * Follows one event stream (`path` under /v1, with its query) until `signal` aborts, reconnecting after
+ * a drop with Last-Event-ID. `from` is an event id to start after; without it the stream starts at the
+ * server's now.
+ */
+export async function followEvents(path: string, onEvent: Listener, signal: AbortSignal, from?: string) {
+  let lastId = from;
   let delay = 500;
   while (!signal.aborted) {
     try {
       const headers: Record<string, string> = { 'X-Console': '1', Accept: 'text/event-stream' };
       if (lastId) headers['Last-Event-ID'] = lastId;
-      const res = await fetch('/v1/events/stream', { headers, credentials: 'same-origin', signal });
+      const res = await fetch(`/v1${path}`, { headers, credentials: 'same-origin', signal });
       if (res.status === 401) return;
       if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
       delay = 500;
@@ -37,8 +43,10 @@ async function run(signal: AbortSignal) {
         buf += value;
         let end: number;
         while ((end = buf.indexOf('\n\n')) >= 0) {
-          dispatch(buf.slice(0, end));
+          const { id, event } = parseBlock(buf.slice(0, end));
           buf = buf.slice(end + 2);
+          if (id) lastId = id;
+          if (event) onEvent(event);
         }
       }
     } catch {
@@ -70,29 +78,31 @@ function resumePointOf(res: Response): string {
   return eventIdAt(Number.isNaN(date) ? Date.now() - 60_000 : date);
 }
 
-function dispatch(block: string) {
+function parseBlock(block: string): { id?: string; event?: LiveEvent } {
   let data = '';
+  let id: string | undefined;
   for (const line of block.split('\n')) {
     if (line.startsWith('data:')) data += line.slice(5).trimStart();
     // An `id:` counts even on a block without data, as in EventSource.
-    else if (line.startsWith('id:') && line.slice(3).trim()) lastId = line.slice(3).trim();
+    else if (line.startsWith('id:') && line.slice(3).trim()) id = line.slice(3).trim();
   }
-  if (!data) return;
-  const e = JSON.parse(data) as LiveEvent;
-  lastId = e.id;
-  for (const l of [...listeners]) l(e);
+  if (!data) return { id };
+  const event = JSON.parse(data) as LiveEvent;
+  return { id: event.id, event };
 }
 
+/** The console's one live connection, to the workspace in use (the shell restarts it on a switch). */
 export function startLive() {
   if (running) return;
   running = new AbortController();
-  void run(running.signal);
+  void followEvents(inWorkspace('GET', '/events/stream', undefined).path, (e) => {
+    for (const l of [...listeners]) l(e);
+  }, running.signal);
 }
 
 export function stopLive() {
   running?.abort();
   running = undefined;
-  lastId = undefined;
 }
 
 /**

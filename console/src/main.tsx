@@ -14,6 +14,8 @@ import { SparksPage } from './pages/Sparks.tsx';
 import { StatsPage } from './pages/Stats.tsx';
 import { WorkspacesPage } from './pages/Workspaces.tsx';
 import { SearchDialog } from './search.tsx';
+import { WorkspaceSwitcher } from './workspace-switcher.tsx';
+import { setAccount, useWorkspace } from './workspace.ts';
 import type { Me } from './types.ts';
 import './style.css';
 
@@ -74,16 +76,22 @@ function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
 }
 
 function App() {
-  const [me, setMe] = useState<Me | null | undefined>(undefined);
+  const [me, setMeOnly] = useState<Me | null | undefined>(undefined);
+  // The account's remembered workspace is in place before any page asks for records.
+  const setMe = (m: Me | null) => {
+    setAccount(m?.user_id);
+    setMeOnly(m);
+  };
+  const workspace = useWorkspace();
   const route = useHashRoute();
   useEffect(() => {
     setSignedOutHandler(() => setMe(null));
     api<Me>('GET', '/console/session').then(setMe, () => setMe(null));
   }, []);
   useEffect(() => {
+    stopLive();
     if (me) startLive();
-    else stopLive();
-  }, [me]);
+  }, [me, workspace]);
   const [searching, setSearching] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [route.join('/')]);
@@ -118,6 +126,7 @@ function App() {
     <div class="shell">
       <header class="top">
         <a class="brand" href="#/workspaces" title="Workspaces and invitations">Sheet Workspace</a>
+        <WorkspaceSwitcher me={me} />
         <button type="button" class="small ghost menu-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>Menu</button>
         <nav id="main-nav" class={menuOpen ? 'open' : ''} aria-label="Pages">
           {WORK_PAGES.map(link)}
@@ -130,7 +139,7 @@ function App() {
           <button type="button" class="small ghost" onClick={signOut}>Sign out</button>
         </span>
       </header>
-      <main class="content">
+      <main class="content" key={workspace}>
         {badLink ? <p class="notice error" role="alert">This link does not name a valid record. <a href={`#/${page}`}>Back to the list</a></p>
           : page === 'webhooks' ? <WebhooksPage me={me} />
           : page === 'sheets' ? <SheetsPage sheetId={newSheet ? 'new' : idFrom('sht') ?? undefined} sub={rest[1]} />

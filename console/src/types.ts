@@ -6,7 +6,7 @@ export interface Me {
   plan: 'free' | 'pro' | 'business';
 }
 
-export interface Sheet { id: string; title: string; content: Record<string, string>; folder: string | null; tags: string[]; createdAt: string; updatedAt: string; trashedAt: string | null; version: number }
+export interface Sheet { id: string; workspace_id?: string; title: string; content: Record<string, string>; folder: string | null; tags: string[]; createdAt: string; updatedAt: string; trashedAt: string | null; version: number }
 
 export type WorkspaceRole = 'owner' | 'admin' | 'editor' | 'viewer';
 export interface Workspace { id: string; name: string; role: WorkspaceRole; personal: boolean; created_at: string }

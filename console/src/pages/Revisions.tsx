@@ -2,10 +2,12 @@ import { diffWords } from 'diff';
 import { useState } from 'preact/hooks';
 import { api, path, useLoad, when } from '../api.ts';
 import { Confirm, Notice } from '../components.tsx';
+import { useMemberNames } from '../members.ts';
 import { columnOrder } from '../sheet-draft.ts';
 import type { Sheet } from '../types.ts';
+import { isPersonalWorkspace, workspaceInUse } from '../workspace.ts';
 
-interface Actor { type: 'api_key' | 'console' | 'oauth_client'; name: string | null }
+interface Actor { type: 'api_key' | 'console' | 'oauth_client'; name: string | null; user_id?: string | null }
 interface Summary { version: number; title: string; changes: string[]; updatedAt: string; actor: Actor | null }
 
 /** Who made a version, in words: the key's name, "console (key name)", or the connected app. */
@@ -14,6 +16,16 @@ export function byWhom(actor: Actor | null): string {
   if (actor.type === 'console') return actor.name ? `console (${actor.name})` : 'console';
   if (actor.type === 'oauth_client') return actor.name ? `${actor.name} (connected app)` : 'connected app';
   return actor.name ? `${actor.name} (API key)` : 'API key';
+}
+/** The By cell: in a team workspace the member's name first, then the credential they wrote with. */
+function By({ actor, member }: { actor: Actor | null; member: (id: string | null | undefined) => string | undefined }) {
+  const name = member(actor?.user_id);
+  return (
+    <td data-label="By" class="by">
+      {name && <><strong class="member">{name}</strong>{' · '}</>}
+      {byWhom(actor)}
+    </td>
+  );
 }
 interface Version { version: number; title: string; content: Record<string, string>; folder: string | null; tags: string[]; updatedAt: string }
 
@@ -62,6 +74,9 @@ export function Revisions({ id }: { id: string }) {
   const [error, setError] = useState<string>();
   const [restoring, setRestoring] = useState<number>();
   const sheet = data.data?.sheet;
+  // In a personal workspace every version is its owner's own; in a team one, each names its member.
+  const workspace = sheet ? sheet.workspace_id ?? workspaceInUse() : undefined;
+  const member = useMemberNames(workspace && !isPersonalWorkspace(workspace) ? workspace : undefined);
   const versions = sheet ? [sheet.version, ...(data.data?.revisions ?? []).map((r) => r.version)] : [];
   const to = pick.to ?? versions[0];
   const from = pick.from ?? versions[1] ?? versions[0];
@@ -113,7 +128,7 @@ export function Revisions({ id }: { id: string }) {
               <tr data-version={sheet.version}>
                 <td>{sheet.version} (current)</td>
                 <td>{data.data!.current.changes.join(', ')}</td>
-                <td data-label="By" class="by">{byWhom(data.data!.current.actor)}</td>
+                <By actor={data.data!.current.actor} member={member} />
                 <td>{when(sheet.updatedAt)}</td>
                 <td />
               </tr>
@@ -121,7 +136,7 @@ export function Revisions({ id }: { id: string }) {
                 <tr key={r.version} data-version={r.version}>
                   <td>{r.version}</td>
                   <td>{r.changes.join(', ')}</td>
-                  <td data-label="By" class="by">{byWhom(r.actor)}</td>
+                  <By actor={r.actor} member={member} />
                   <td>{when(r.updatedAt)}</td>
                   <td><button type="button" class="small" onClick={() => setRestoring(r.version)}>Restore version {r.version}</button></td>
                 </tr>

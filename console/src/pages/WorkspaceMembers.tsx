@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import { api, path, useLoad, when } from '../api.ts';
 import { Confirm, CopyButton, Notice } from '../components.tsx';
 import type { Me, Workspace, WorkspaceMember, WorkspaceRole } from '../types.ts';
+import { workspacesChanged } from '../workspace.ts';
+import { WorkspaceActivity } from './WorkspaceActivity.tsx';
 
 const ROLES: WorkspaceRole[] = ['owner', 'admin', 'editor', 'viewer'];
 const INVITABLE: WorkspaceRole[] = ['admin', 'editor', 'viewer'];
@@ -74,6 +76,7 @@ function Settings({ workspace, onChanged }: { workspace: Workspace; onChanged: (
       <h2>Settings</h2>
       <form class="row" onSubmit={(e) => act(e, async () => {
         await api('PUT', path`/workspaces/${workspace.id}`, { name });
+        workspacesChanged();
         onChanged();
       })}>
         <input name="rename" aria-label="Workspace name" maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} required />
@@ -81,6 +84,7 @@ function Settings({ workspace, onChanged }: { workspace: Workspace; onChanged: (
       </form>
       <form class="row" onSubmit={(e) => act(e, async () => {
         await api('DELETE', path`/workspaces/${workspace.id}`, { confirm: confirmName });
+        workspacesChanged();
         location.hash = '#/workspaces';
       })}>
         <input name="confirm_delete" aria-label={`Type ${workspace.name} to delete the workspace`} placeholder={`Type "${workspace.name}" to delete`} value={confirmName} onInput={(e) => setConfirmName(e.currentTarget.value)} />
@@ -91,7 +95,7 @@ function Settings({ workspace, onChanged }: { workspace: Workspace; onChanged: (
   );
 }
 
-/** One workspace: its members and their roles, leaving, and for owners and admins invitations, renaming and deleting. */
+/** One workspace: its members and their roles, its recent activity, leaving, and for owners and admins invitations, renaming and deleting. */
 export function WorkspaceMembers({ me, workspace, onChanged }: { me: Me; workspace: Workspace; onChanged: () => void }) {
   const members = useLoad(() => api<{ members: WorkspaceMember[] }>('GET', path`/workspaces/${workspace.id}/members`).then((r) => r.members), [workspace.id]);
   const [error, setError] = useState<string>();
@@ -105,7 +109,10 @@ export function WorkspaceMembers({ me, workspace, onChanged }: { me: Me; workspa
     }
     members.reload();
   };
-  const setRole = (m: WorkspaceMember, role: string) => act(() => api('PUT', path`/workspaces/${workspace.id}/members/${m.user_id}`, { role }));
+  const setRole = (m: WorkspaceMember, role: string) => act(async () => {
+    await api('PUT', path`/workspaces/${workspace.id}/members/${m.user_id}`, { role });
+    if (m.user_id === me.user_id) workspacesChanged();
+  });
   const remove = (m: WorkspaceMember) => {
     const self = m.user_id === me.user_id;
     setConfirm({
@@ -113,7 +120,10 @@ export function WorkspaceMembers({ me, workspace, onChanged }: { me: Me; workspa
       action: self ? 'Leave' : 'Remove',
       run: () => act(async () => {
         await api('DELETE', path`/workspaces/${workspace.id}/members/${m.user_id}`);
-        if (self) location.hash = '#/workspaces';
+        if (self) {
+          workspacesChanged();
+          location.hash = '#/workspaces';
+        }
       }),
     });
   };
@@ -149,6 +159,7 @@ export function WorkspaceMembers({ me, workspace, onChanged }: { me: Me; workspa
           </table>
         </div>
       </section>
+      <WorkspaceActivity workspace={workspace} members={members.data} />
       {workspace.personal
         ? <p class="muted">This is your personal workspace: make a team workspace to invite people.</p>
         : manages(workspace.role) && (

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, path, useLoad, when } from '../api.ts';
 import { Badge, Notice } from '../components.tsx';
 import type { Me, Workspace } from '../types.ts';
+import { chooseWorkspace, useWorkspace, workspacesChanged } from '../workspace.ts';
 import { WorkspaceMembers } from './WorkspaceMembers.tsx';
 
 /** Invitation tokens are `inv_` + 43 base64url characters (workspaces.service.ts); anything else is refused before a request. */
@@ -18,6 +19,7 @@ function CreateWorkspace({ me, onCreated }: { me: Me; onCreated: (w: Workspace) 
     try {
       const r = await api<{ workspace: Workspace }>('POST', '/workspaces', { name });
       setName('');
+      workspacesChanged();
       onCreated(r.workspace);
     } catch (err) {
       setError((err as Error).message);
@@ -48,6 +50,7 @@ export function JoinWorkspace({ initialToken = '', onJoined }: { initialToken?: 
     try {
       const r = await api<{ workspace: Workspace }>('POST', path`/invitations/${token}/accept`);
       setText('');
+      workspacesChanged();
       onJoined(r.workspace);
     } catch (err) {
       setError((err as Error).message);
@@ -69,6 +72,7 @@ export function JoinWorkspace({ initialToken = '', onJoined }: { initialToken?: 
 export function WorkspacesPage({ me, workspaceId, joinToken }: { me: Me; workspaceId?: string; joinToken?: string }) {
   const list = useLoad(() => api<{ workspaces: Workspace[] }>('GET', '/workspaces').then((r) => r.workspaces), [workspaceId]);
   const [joined, setJoined] = useState<Workspace>();
+  const inUse = useWorkspace();
   if (workspaceId) {
     const ws = list.data?.find((w) => w.id === workspaceId);
     return (
@@ -86,21 +90,23 @@ export function WorkspacesPage({ me, workspaceId, joinToken }: { me: Me; workspa
   return (
     <>
       <h1>Workspaces</h1>
-      <p class="muted">Records you make live in your personal workspace for now; team workspaces hold their members and invitations.</p>
+      <p class="muted">Sheets, sessions, knowledge, todos, Sparks, stats and webhooks belong to a workspace: the one chosen at the top of the page is where they are listed and made.</p>
       <Notice error={list.error} />
       {joined && <Notice>You joined <strong>{joined.name}</strong> as {joined.role}.</Notice>}
       {list.data && (
         <section class="card">
           <div class="table-wrap">
             <table>
-              <thead><tr><th>Name</th><th>Your role</th><th>Kind</th><th>Created</th></tr></thead>
+              <thead><tr><th>Name</th><th>Your role</th><th>Kind</th><th>Created</th><th /></tr></thead>
               <tbody>
                 {list.data.map((w) => (
                   <tr key={w.id} data-workspace-id={w.id}>
                     <td data-label="Name"><a href={`#/workspaces/${encodeURIComponent(w.id)}`}>{w.name}</a></td>
                     <td data-label="Your role" class="workspace-role"><Badge value={w.role} /></td>
-                    <td data-label="Kind">{w.personal ? 'personal (current)' : 'team'}</td>
+                    <td data-label="Kind">{w.personal ? 'personal' : 'team'}</td>
                     <td data-label="Created">{when(w.created_at)}</td>
+                    <td>{w.id === inUse ? <span class="muted">in use</span>
+                      : <button type="button" class="small ghost" aria-label={`Work in ${w.name}`} onClick={() => chooseWorkspace(w.id)}>Work here</button>}</td>
                   </tr>
                 ))}
               </tbody>
