@@ -52,7 +52,23 @@ export const EVENT_SCHEMAS = {
 } as const;
 
 export type EventName = keyof typeof EVENT_SCHEMAS;
+/** What a service passes to `outbox.emit`: the event's own fields. */
 export type EventData<E extends EventName> = z.infer<(typeof EVENT_SCHEMAS)[E]>;
+
+/**
+ * Fields every event's data carries besides its own, added by `outbox.emit` alone (so no service can
+ * forget them): the workspace the record is in and the member who acted.
+ */
+export const EVENT_CONTEXT = z.strictObject({
+  workspace_id: z.string().describe('The workspace (wsp_...) the event happened in; its webhooks and event streams receive it.'),
+  actor_id: z
+    .string()
+    .nullable()
+    .describe("The account (usr_...) of the member who acted; null only when a team workspace's event was written without naming one."),
+});
+export type EventContext = z.infer<typeof EVENT_CONTEXT>;
+/** An event's data as stored, delivered and streamed. */
+export type EventPayload<E extends EventName> = EventData<E> & EventContext;
 
 export const EVENT_NAMES = Object.keys(EVENT_SCHEMAS) as EventName[];
 

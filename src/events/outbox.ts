@@ -5,7 +5,8 @@ import { createGroupCommit } from '../db/group-commit.js';
 import { compiledInsert } from '../db/statement-cache.js';
 import type { Db, Trx } from '../db/types.js';
 import { newId } from '../ids.js';
-import { EVENT_SCHEMAS, type EventData, type EventName } from './catalog.js';
+import { isTeamKey, workspaceIdOf } from '../lib/workspace-ids.js';
+import { EVENT_SCHEMAS, type EventContext, type EventData, type EventName } from './catalog.js';
 
 /** What a commit tells its listeners. */
 export interface Committed {
@@ -14,15 +15,20 @@ export interface Committed {
    * commit only needs the worker's fan-out, which leases the new deliveries itself.
    */
   deliveriesDue: boolean;
-  /** The accounts whose events the commit wrote (event streams wake only theirs); undefined: not known, any. */
+  /** The owner keys (accounts, team workspaces) whose events the commit wrote (event streams wake only theirs); undefined: not known, any. */
   accounts?: readonly string[];
 }
 
 export interface Outbox {
   /** This process's outbox, named in its NOTIFY payloads (src/events/wake-payload.ts). */
   readonly origin: string;
-  /** Writes the event in the caller's transaction; it exists only if that transaction commits. */
-  emit<E extends EventName>(trx: Trx, userId: string, event: E, data: EventData<E>): Promise<string>;
+  /**
+   * Writes the event in the caller's transaction; it exists only if that transaction commits. `ownerKey`
+   * is the record's owner key (an account id, or a team workspace's id): its webhooks and streams get the
+   * event. The data gains `workspace_id` and `actor_id` (the account that acted: `actorId`, by default the
+   * owner itself for a personal record).
+   */
+  emit<E extends EventName>(trx: Trx, ownerKey: string, event: E, data: EventData<E>, actorId?: string): Promise<string>;
   /** The accounts `trx` wrote events for since the last call (the transaction runner's, once `fn` is done). */
   takeAccounts(trx: Trx): string[];
   /** Called after a commit that may have written events; wakes delivery and streams at once instead of on a poll tick. */
@@ -38,14 +44,15 @@ export function createOutbox(clock: Clock): Outbox {
   const written = new WeakMap<Trx, Set<string>>();
   return {
     origin: randomBytes(6).toString('hex'),
-    async emit(trx, userId, event, data) {
-      const checked = EVENT_SCHEMAS[event].parse(data);
+    async emit(trx, ownerKey, event, data, actorId) {
+      const context: EventContext = { workspace_id: workspaceIdOf(ownerKey), actor_id: actorId ?? (isTeamKey(ownerKey) ? null : ownerKey) };
+      const checked = { ...EVENT_SCHEMAS[event].parse(data), ...context };
       const now = clock.now();
       const id = newId('evt', now.getTime());
-      await insertEvent(trx, { id, user_id: userId, event, data: JSON.stringify(checked), created_at: now.toISOString(), dispatched_at: null });
+      await insertEvent(trx, { id, user_id: ownerKey, event, data: JSON.stringify(checked), created_at: now.toISOString(), dispatched_at: null });
       const accounts = written.get(trx);
-      if (accounts) accounts.add(userId);
-      else written.set(trx, new Set([userId]));
+      if (accounts) accounts.add(ownerKey);
+      else written.set(trx, new Set([ownerKey]));
       return id;
     },
     takeAccounts(trx) {
