@@ -81,11 +81,11 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const access = createWorkspaceAccess(workspacesRepo);
   const sheets = createSheetsService({ repo: createSheetsRepo(db, { rankMaxMatches: config.searchRankMaxMatches }), revisions: createSheetRevisionsRepo(db), outbox, tx, clock, revisionsKeep: config.revisionsKeep });
   const todosRepo = createTodosRepo(db);
-  const todos = createTodosService({ repo: todosRepo, outbox, tx, clock });
+  const todos = createTodosService({ repo: todosRepo, access, outbox, tx, clock });
   const idempotency = createIdempotencyService({ repo: createIdempotencyRepo(db), clock, box: createSecretBox(loadServerKey(config)) });
   const sessions = createSessionsService({ repo: createSessionsRepo(db), todos: todosRepo, sheets, outbox, tx, clock });
   const briefing = createBriefingService({ sessions, todos: todosRepo });
-  const knowledge = createKnowledgeService({ repo: createKnowledgeRepo(db), outbox, tx, clock });
+  const knowledge = createKnowledgeService({ repo: createKnowledgeRepo(db), access, outbox, tx, clock });
   const sparks = createSparksService({
     ...{ repo: createSparksRepo(db), outbox, tx, clock, sheets, provider: aiProvider, timeoutMs: config.ai.timeoutMs },
     onProviderError: (err, message) => opts.logger?.warn({ err }, message),

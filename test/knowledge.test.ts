@@ -4,8 +4,8 @@ import { assertError, assertIdRouteSecurity, dialects } from './helpers.js';
 import { useServer } from './server-fixture.js';
 import { manualClock } from '../src/clock.js';
 
-const SOLUTION_KEYS = ['content', 'createdAt', 'error', 'id', 'language', 'tags', 'title', 'version'];
-const SNIPPET_KEYS = ['content', 'createdAt', 'description', 'id', 'language', 'tags', 'title', 'version'];
+const SOLUTION_KEYS = ['content', 'createdAt', 'error', 'id', 'language', 'tags', 'title', 'version', 'workspace_id'];
+const SNIPPET_KEYS = ['content', 'createdAt', 'description', 'id', 'language', 'tags', 'title', 'version', 'workspace_id'];
 
 for (const dialect of dialects()) {
   describe(`knowledge [${dialect}]`, () => {
@@ -15,6 +15,7 @@ for (const dialect of dialects()) {
     const save = (type: string | undefined, body: unknown, key = alice.key) =>
       s.req('POST', `/v1/knowledge${type === undefined ? '' : `?type=${type}`}`, { key, body });
     const list = (query: string, key = alice.key) => s.req('GET', `/v1/knowledge${query}`, { key });
+    const personal = () => `wsp_${alice.userId.slice(4)}`;
     const savedEvents = async (id: string) => (await s.events('knowledge.saved')).filter((e) => e.data.id === id).map((e) => e.data);
 
     it('saves a solution with every field and fires knowledge.saved', async () => {
@@ -32,10 +33,11 @@ for (const dialect of dialects()) {
         tags: ['node', 'net'],
         createdAt: '2026-06-01T00:00:00.000Z',
         version: 1,
+        workspace_id: personal(),
       });
       assert.deepEqual(await savedEvents(r.body.id), [{ type: 'solution', id: r.body.id, title: 'ECONNRESET on deploy' }]);
       const bare = await save('solutions', { title: 'b', content: 'c' });
-      assert.deepEqual({ ...bare.body.solution, id: 0, createdAt: 0 }, { id: 0, title: 'b', error: null, content: 'c', language: null, tags: [], createdAt: 0, version: 1 });
+      assert.deepEqual({ ...bare.body.solution, id: 0, createdAt: 0 }, { id: 0, title: 'b', error: null, content: 'c', language: null, tags: [], createdAt: 0, version: 1, workspace_id: personal() });
     });
 
     it('saves a snippet with every field and fires knowledge.saved', async () => {
@@ -53,6 +55,7 @@ for (const dialect of dialects()) {
         tags: ['util'],
         createdAt: '2026-06-01T00:00:00.000Z',
         version: 1,
+        workspace_id: personal(),
       });
       assert.deepEqual(await savedEvents(r.body.id), [{ type: 'snippet', id: r.body.id, title: 'Debounce' }]);
       const got = await s.req('GET', `/v1/knowledge/${r.body.id}`, { key: alice.key });
@@ -126,7 +129,7 @@ for (const dialect of dialects()) {
       assert.deepEqual(r.body, {
         success: true,
         type: 'solution',
-        solution: { id: sol, title: 'new', error: null, content: 'c', language: 'go', tags: ['b'], createdAt: '2026-06-01T00:00:00.000Z', version: 2 },
+        solution: { id: sol, title: 'new', error: null, content: 'c', language: 'go', tags: ['b'], createdAt: '2026-06-01T00:00:00.000Z', version: 2, workspace_id: personal() },
       });
       assert.deepEqual(await savedEvents(sol), [{ type: 'solution', id: sol, title: 'old' }, { type: 'solution', id: sol, title: 'new' }]);
       const same = await s.req('PUT', `/v1/knowledge/${sol}`, { key: alice.key, body: { title: 'new', language: 'go' } });
@@ -137,7 +140,7 @@ for (const dialect of dialects()) {
 
       const snp = (await save('snippets', { title: 's', content: 'x' })).body.id;
       const u = await s.req('PUT', `/v1/knowledge/${snp}`, { key: alice.key, body: { description: 'explained', content: 'y' } });
-      assert.deepEqual({ ...u.body.snippet, createdAt: 0 }, { id: snp, title: 's', content: 'y', language: null, description: 'explained', tags: [], createdAt: 0, version: 2 });
+      assert.deepEqual({ ...u.body.snippet, createdAt: 0 }, { id: snp, title: 's', content: 'y', language: null, description: 'explained', tags: [], createdAt: 0, version: 2, workspace_id: personal() });
       assertError(await s.req('PUT', `/v1/knowledge/${snp}`, { key: alice.key, body: { error: 'e' } }), 400, 'invalid_request', /error.*solutions/);
       assertError(await s.req('PUT', `/v1/knowledge/${snp}`, { key: alice.key, body: { title: '' } }), 400, 'invalid_request', /title/);
       assertError(await s.req('PUT', `/v1/knowledge/${snp}`, { key: alice.key, body: { tags: 'x' } }), 400, 'invalid_request', /tags/);

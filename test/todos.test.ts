@@ -27,7 +27,8 @@ for (const dialect of dialects()) {
       assert.equal(r.body.updated, 0);
       assert.equal(r.body.todos.length, 2);
       const [ship, tests] = r.body.todos;
-      assert.deepEqual(Object.keys(tests).sort(), ['activeForm', 'content', 'createdAt', 'id', 'priority', 'project', 'status', 'version']);
+      assert.deepEqual(Object.keys(tests).sort(), ['activeForm', 'content', 'createdAt', 'id', 'priority', 'project', 'status', 'version', 'workspace_id']);
+      assert.equal(tests.workspace_id, `wsp_${alice.userId.slice(4)}`, 'a personal task is in the personal workspace');
       assert.match(tests.id, /^td_[0-9a-z]{26}$/);
       assert.equal(tests.content, 'Write tests', 'content is stored trimmed');
       assert.equal(tests.status, 'in_progress');
@@ -36,7 +37,7 @@ for (const dialect of dialects()) {
       assert.equal(tests.activeForm, 'Writing tests');
       assert.equal(tests.createdAt, Date.parse('2026-04-02T08:00:00.000Z'));
       assert.equal(Number.isInteger(tests.createdAt), true);
-      assert.deepEqual({ ...ship, id: undefined }, { id: undefined, content: 'Ship', status: 'pending', project: 'alpha', priority: 'medium', activeForm: null, createdAt: tests.createdAt, version: 1 });
+      assert.deepEqual({ ...ship, id: undefined }, { id: undefined, content: 'Ship', status: 'pending', project: 'alpha', priority: 'medium', activeForm: null, createdAt: tests.createdAt, version: 1, workspace_id: tests.workspace_id });
       // todos.synced is an extension beyond the spec's event list (docs/webhooks.md), for the console's live board.
       const synced = (await s.events('todos.synced')).filter((e) => e.user_id === alice.userId);
       assert.equal(synced.length, 1);

@@ -43,12 +43,13 @@ export function registerPrompts(server: McpServer, deps: PromptDeps, auth: AuthS
       },
     },
     async ({ project }) => {
-      const { userId } = await auth();
+      const caller = await auth();
+      const { userId } = caller;
       const handover = await deps.sessions.latestHandover(userId, project).catch((err: unknown) => {
         if (err instanceof AppError && err.code === 'not_found') return null;
         throw err;
       });
-      const open = (await deps.todos.list(userId, { project })).filter((t) => t.status !== 'completed');
+      const open = (await deps.todos.list(caller, { project })).filter((t) => t.status !== 'completed');
       const todoLines = open.map((t) => `- [${t.status}] ${t.content} (priority ${t.priority}, id ${t.id})`);
       const text = [
         `We are resuming work on the project "${project}".`,

@@ -143,7 +143,7 @@ export function createAccountImport(deps: {
     }
     for (const [type, list] of [['solutions', data.knowledge.solutions], ['snippets', data.knowledge.snippets]] as const) {
       for (const k of list) {
-        await knowledge.create(userId, type, {
+        await knowledge.create(auth, type, {
           title: k.title,
           content: k.content,
           language: orUndefined(k.language),
@@ -154,7 +154,7 @@ export function createAccountImport(deps: {
     }
     for (const project of new Set(data.todos.map((t) => t.project))) {
       const items = data.todos.filter((t) => t.project === project).map(({ project: _p, ...item }) => item);
-      for (let i = 0; i < items.length; i += SYNC_MAX_ITEMS) await todos.sync(userId, { project, todos: items.slice(i, i + SYNC_MAX_ITEMS) });
+      for (let i = 0; i < items.length; i += SYNC_MAX_ITEMS) await todos.sync(auth, { project, todos: items.slice(i, i + SYNC_MAX_ITEMS) });
     }
     for (const w of data.workLogs) await stats.recordWorktime(userId, { hours: w.hours, date: w.date, project: orUndefined(w.project), description: orUndefined(w.description) });
     for (const s of data.sparks) await sparks.create(userId, s);

@@ -34,23 +34,23 @@ export function registerKnowledgeRoutes(app: ZApp, knowledge: KnowledgeService) 
     schema: {
       tags,
       operationId: 'listKnowledge',
-      summary: 'List or search solutions and snippets (type=solutions|snippets, or both without type), newest first',
+      summary: 'List or search the solutions and snippets of one workspace (type=solutions|snippets, or both without type), newest first',
       querystring: ListKnowledgeQuery,
       response: responses(ListKnowledgeResponse),
     },
-    handler: async (req) => ({ success: ok, ...(await knowledge.list(req.auth.userId, req.query)) }),
+    handler: async (req) => ({ success: ok, ...(await knowledge.list(req.auth, req.query)) }),
   });
   app.post('/knowledge', {
     schema: {
       tags,
       operationId: 'createKnowledge',
-      summary: 'Save a solution (type=solutions) or a snippet (type=snippets)',
+      summary: 'Save a solution (type=solutions) or a snippet (type=snippets), in your personal workspace or the body\'s workspace_id',
       querystring: CreateKnowledgeQuery,
       body: CreateKnowledgeBody,
       response: responses(etagged(CreateKnowledgeResponse), 413, 415),
     },
     handler: async (req, reply) => {
-      const entry = withEtag(reply, await knowledge.create(req.auth.userId, req.query.type, req.body));
+      const entry = withEtag(reply, await knowledge.create(req.auth, req.query.type, req.body));
       return { success: ok, id: entry.type === 'solution' ? entry.solution.id : entry.snippet.id, ...entry };
     },
   });
@@ -64,7 +64,7 @@ export function registerKnowledgeRoutes(app: ZApp, knowledge: KnowledgeService) 
       response: { ...responses(etagged(KnowledgeEntryResponse), 403, 404), 304: NotModifiedResponse },
     },
     handler: async (req, reply) => {
-      const entry = await knowledge.get(req.auth.userId, req.params.id);
+      const entry = await knowledge.get(req.auth, req.params.id);
       if (notModified(req.headers['if-none-match'], versionOf(entry))) return sendNotModified(reply, versionOf(entry));
       return { success: ok, ...withEtag(reply, entry) };
     },
@@ -83,7 +83,7 @@ export function registerKnowledgeRoutes(app: ZApp, knowledge: KnowledgeService) 
     handler: async (req, reply) => {
       const { expected_version, ...patch } = req.body;
       const expected = expectedVersions(req.headers['if-match'], expected_version);
-      return { success: ok, ...withEtag(reply, await knowledge.update(req.auth.userId, req.params.id, patch, expected)) };
+      return { success: ok, ...withEtag(reply, await knowledge.update(req.auth, req.params.id, patch, expected)) };
     },
   });
   app.delete('/knowledge/:id', {
@@ -95,6 +95,6 @@ export function registerKnowledgeRoutes(app: ZApp, knowledge: KnowledgeService) 
       headers: IfMatchHeaders,
       response: responses(DeleteKnowledgeResponse, 403, 404, 412),
     },
-    handler: async (req) => ({ success: ok, ...(await knowledge.remove(req.auth.userId, req.params.id, expectedVersions(req.headers['if-match']))) }),
+    handler: async (req) => ({ success: ok, ...(await knowledge.remove(req.auth, req.params.id, expectedVersions(req.headers['if-match']))) }),
   });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Tags, Timestamp, queryInt, expectedVersionField } from '../../lib/schema-fields.js';
+import { Tags, Timestamp, WorkspaceIdInput, WorkspaceIdView, queryInt, expectedVersionField } from '../../lib/schema-fields.js';
 import { SnippetField, fieldsQuery } from '../../lib/fields.js';
 
 export const KNOWLEDGE_TYPES = ['solutions', 'snippets'] as const;
@@ -19,6 +19,7 @@ export const Solution = z
     tags: z.array(z.string()),
     createdAt: Timestamp,
     version: z.number().int().describe('1 at creation, +1 on every change.'),
+    workspace_id: WorkspaceIdView,
   })
   .meta({ id: 'Solution' });
 export const Snippet = z
@@ -31,6 +32,7 @@ export const Snippet = z
     tags: z.array(z.string()),
     createdAt: Timestamp,
     version: z.number().int().describe('1 at creation, +1 on every change.'),
+    workspace_id: WorkspaceIdView,
   })
   .meta({ id: 'Snippet' });
 export type SolutionView = z.infer<typeof Solution>;
@@ -50,6 +52,7 @@ export const ListKnowledgeQuery = z.object({
   tag: z.string().max(100).optional().describe('Only entries carrying exactly this tag (case-sensitive).'),
   limit: queryInt('limit').optional().describe('Per list. Default 20; values above 100 are clamped to 100.'),
   fields: fieldsQuery([...new Set([...Object.keys(Solution.shape), ...Object.keys(Snippet.shape)])]).optional(),
+  workspace_id: WorkspaceIdInput,
 });
 export const CreateKnowledgeQuery = z.object({
   type: z.enum(KNOWLEDGE_TYPES, typeError).describe('Which kind to save: solutions or snippets.'),
@@ -67,6 +70,7 @@ export const CreateKnowledgeBody = z.object({
   tags: Tags.optional(),
   error: Long.optional().describe('Solutions only: the error message text.'),
   description: Long.optional().describe('Snippets only: what the snippet does.'),
+  workspace_id: WorkspaceIdInput,
 });
 export type CreateKnowledgeInput = z.infer<typeof CreateKnowledgeBody>;
 

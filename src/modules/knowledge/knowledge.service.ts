@@ -1,13 +1,14 @@
 import type { Clock } from '../../clock.js';
 import { normalizeForSearch } from '../../lib/search-text.js';
 import type { KnowledgeTable, Trx } from '../../db/types.js';
-import { ownedRow } from '../../db/owned.js';
-import { invalid, versionConflict } from '../../errors.js';
+import { AppError, invalid, notFound, versionConflict } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import { newId } from '../../ids.js';
 import { pickFields } from '../../lib/fields.js';
 import { bestSnippet } from '../../lib/snippet.js';
+import { workspaceIdOf } from '../../lib/workspace-ids.js';
+import type { Caller, WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import { errorSearchTerms } from './knowledge.terms.js';
 import type { KnowledgeRepo } from './knowledge.repo.js';
 import {
@@ -29,10 +30,19 @@ const ONLY_FOR: Record<'error' | 'description', KnowledgeKind> = { error: 'solut
 export type KnowledgeEntry = { type: 'solution'; solution: SolutionView } | { type: 'snippet'; snippet: SnippetView };
 
 export function toEntry(row: KnowledgeTable): KnowledgeEntry {
-  const base = { id: row.id, title: row.title, content: row.content, language: row.language, tags: JSON.parse(row.tags) as string[], createdAt: row.created_at, version: row.version };
+  const base = {
+    id: row.id,
+    title: row.title,
+    content: row.content,
+    language: row.language,
+    tags: JSON.parse(row.tags) as string[],
+    createdAt: row.created_at,
+    version: row.version,
+    workspace_id: workspaceIdOf(row.user_id),
+  };
   if (row.type === 'solution') {
-    const { id, title, content, language, tags, createdAt, version } = base;
-    return { type: 'solution', solution: { id, title, error: row.error, content, language, tags, createdAt, version } };
+    const { id, title, content, language, tags, createdAt, version, workspace_id } = base;
+    return { type: 'solution', solution: { id, title, error: row.error, content, language, tags, createdAt, version, workspace_id } };
   }
   return { type: 'snippet', snippet: { ...base, description: row.description } };
 }
@@ -50,21 +60,43 @@ function checkFieldsFit(kind: KnowledgeKind, input: { error?: unknown; descripti
   }
 }
 
-export function createKnowledgeService(deps: { repo: KnowledgeRepo; outbox: Outbox; tx: TxRunner; clock: Clock }) {
-  const { repo, outbox, tx, clock } = deps;
+/** By-id options: the workspace the entry is expected in (MCP tools take it); one elsewhere is a 403. */
+export interface InWorkspace {
+  workspace_id?: string;
+}
 
-  /** With a transaction, the row stays locked until it ends, so a read-modify-write cannot lose a concurrent one. */
-  async function owned(userId: string, id: string, trx?: Trx) {
-    return ownedRow(trx ? await repo.findByIdLocked(id, trx) : await repo.findById(id), userId, 'knowledge entry', id);
+export function createKnowledgeService(deps: { repo: KnowledgeRepo; access: WorkspaceAccess; outbox: Outbox; tx: TxRunner; clock: Clock }) {
+  const { repo, access, outbox, tx, clock } = deps;
+
+  /**
+   * The entry when the caller may do `action` with it. Checked before any transaction: on SQLite the
+   * role lookup cannot run inside one (its one connection is held). An entry never changes workspace,
+   * so the check still holds for the row the transaction locks later.
+   */
+  async function permitted(caller: Caller, id: string, action: 'records.read' | 'records.write', opts: InWorkspace = {}) {
+    const row = await access.ownedRow(await repo.findById(id), caller, 'knowledge entry', id, action);
+    const actual = workspaceIdOf(row.user_id);
+    if (opts.workspace_id !== undefined && actual !== opts.workspace_id) {
+      throw new AppError('forbidden', `knowledge entry ${id} is in workspace ${actual}, not in workspace ${opts.workspace_id}`);
+    }
+    return row;
   }
 
-  async function listKind(userId: string, kind: KnowledgeKind, query: { q?: string; tag?: string; limit?: number }) {
-    return repo.list({ userId, kind, ...errorSearchTerms(query.q), tag: query.tag, limit: Math.min(query.limit ?? LIST_DEFAULT, LIST_MAX) });
+  /** The row locked until the transaction ends, so a read-modify-write cannot lose a concurrent one. */
+  async function locked(id: string, trx: Trx) {
+    const row = await repo.findByIdLocked(id, trx);
+    if (!row) throw notFound('knowledge entry', id);
+    return row;
+  }
+
+  async function listKind(ownerKey: string, kind: KnowledgeKind, query: { q?: string; tag?: string; limit?: number }) {
+    return repo.list({ userId: ownerKey, kind, ...errorSearchTerms(query.q), tag: query.tag, limit: Math.min(query.limit ?? LIST_DEFAULT, LIST_MAX) });
   }
 
   return {
     /** With type, one list; without, both (decisions.md). */
-    async list(userId: string, query: { type?: KnowledgeType; q?: string; tag?: string; limit?: number; fields?: string[] }) {
+    async list(caller: Caller, query: { type?: KnowledgeType; q?: string; tag?: string; limit?: number; fields?: string[]; workspace_id?: string }) {
+      const ownerKey = await access.ownerKey(caller, query.workspace_id, 'records.read');
       const { terms } = errorSearchTerms(query.q);
       const listed = <T extends SolutionView | SnippetView>(view: T, texts: (string | null)[]) => {
         const item = pickFields(view, query.fields);
@@ -73,13 +105,13 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; outbox: Outb
       type Listed<T> = Partial<T> & { id: string; snippet?: string };
       const out: { solutions?: Listed<SolutionView>[]; snippets?: Listed<SnippetView>[] } = {};
       if (query.type !== 'snippets') {
-        out.solutions = (await listKind(userId, 'solution', query)).map((r) => {
+        out.solutions = (await listKind(ownerKey, 'solution', query)).map((r) => {
           const v = (toEntry(r) as { solution: SolutionView }).solution;
           return listed(v, [v.error]);
         });
       }
       if (query.type !== 'solutions') {
-        out.snippets = (await listKind(userId, 'snippet', query)).map((r) => {
+        out.snippets = (await listKind(ownerKey, 'snippet', query)).map((r) => {
           const v = (toEntry(r) as { snippet: SnippetView }).snippet;
           return listed(v, [v.description]);
         });
@@ -87,28 +119,30 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; outbox: Outb
       return out;
     },
 
-    async get(userId: string, id: string) {
-      return toEntry(await owned(userId, id));
+    async get(caller: Caller, id: string, opts?: InWorkspace) {
+      return toEntry(await permitted(caller, id, 'records.read', opts));
     },
 
     /** How many entries of each listed kind match q and tag, ignoring limit (for lists that report a total). */
-    async counts(userId: string, query: { type?: KnowledgeType; q?: string; tag?: string }) {
-      const f = { userId, ...errorSearchTerms(query.q), tag: query.tag };
+    async counts(caller: Caller, query: { type?: KnowledgeType; q?: string; tag?: string; workspace_id?: string }) {
+      const ownerKey = await access.ownerKey(caller, query.workspace_id, 'records.read');
+      const f = { userId: ownerKey, ...errorSearchTerms(query.q), tag: query.tag };
       return {
         solutions: query.type === 'snippets' ? undefined : await repo.count({ ...f, kind: 'solution' }),
         snippets: query.type === 'solutions' ? undefined : await repo.count({ ...f, kind: 'snippet' }),
       };
     },
 
-    create(userId: string, type: KnowledgeType, input: CreateKnowledgeInput) {
+    async create(caller: Caller, type: KnowledgeType, input: CreateKnowledgeInput) {
       const kind = KIND_OF[type];
       checkFieldsFit(kind, input);
+      const ownerKey = await access.ownerKey(caller, input.workspace_id, 'records.write');
       return tx(async (trx) => {
         const now = clock.now();
         const fields = { title: input.title, content: input.content, error: input.error ?? null, description: input.description ?? null };
         const row: KnowledgeTable = {
           id: newId(kind === 'solution' ? 'sol' : 'snp', now.getTime()),
-          user_id: userId,
+          user_id: ownerKey,
           type: kind,
           ...fields,
           language: input.language ?? null,
@@ -119,7 +153,7 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; outbox: Outb
           version: 1,
         };
         await repo.insert(row, trx);
-        await outbox.emit(trx, userId, 'knowledge.saved', { type: kind, id: row.id, title: row.title });
+        await outbox.emit(trx, ownerKey, 'knowledge.saved', { type: kind, id: row.id, title: row.title }, caller.userId);
         return toEntry(row);
       });
     },
@@ -129,9 +163,10 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; outbox: Outb
      * that changes nothing fires nothing and keeps the version. `expected` (If-Match / expected_version)
      * is checked against the locked row.
      */
-    update(userId: string, id: string, input: UpdateKnowledgeInput, expected?: ExpectedVersions) {
+    async update(caller: Caller, id: string, input: UpdateKnowledgeInput, expected?: ExpectedVersions, opts?: InWorkspace) {
+      await permitted(caller, id, 'records.write', opts);
       return tx(async (trx) => {
-        const row = await owned(userId, id, trx);
+        const row = await locked(id, trx);
         checkFieldsFit(row.type, input);
         if (expected && !expected.includes(row.version)) throw versionConflict('knowledge entry', id, row.version);
         const next: KnowledgeTable = { ...row };
@@ -149,14 +184,15 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; outbox: Outb
         next.version = row.version + 1;
         const { id: _id, user_id: _user, type: _type, created_at: _created, ...patch } = next;
         await repo.update(id, patch, trx);
-        await outbox.emit(trx, userId, 'knowledge.saved', { type: next.type, id, title: next.title });
+        await outbox.emit(trx, row.user_id, 'knowledge.saved', { type: next.type, id, title: next.title }, caller.userId);
         return toEntry(next);
       });
     },
 
-    remove(userId: string, id: string, expected?: ExpectedVersions) {
+    async remove(caller: Caller, id: string, expected?: ExpectedVersions, opts?: InWorkspace) {
+      await permitted(caller, id, 'records.write', opts);
       return tx(async (trx) => {
-        const row = await owned(userId, id, trx);
+        const row = await locked(id, trx);
         if (expected && !expected.includes(row.version)) throw versionConflict('knowledge entry', id, row.version);
         await repo.remove(id, trx);
         return { id, type: row.type, deleted: true as const };

@@ -10,6 +10,10 @@ export function createTodosRepo(db: Db) {
     findByIdLocked(id: string, exec: Executor) {
       return lockedForUpdate(exec, exec.selectFrom('todos').selectAll().where('id', '=', id)).executeTakeFirst();
     },
+    async findByIds(ids: string[]) {
+      if (ids.length === 0) return [];
+      return db.selectFrom('todos').selectAll().where('id', 'in', ids).execute();
+    },
     async findByIdsLocked(ids: string[], exec: Executor) {
       if (ids.length === 0) return [];
       // In id order, so two syncs naming the same tasks lock them in the same order.

@@ -12,7 +12,7 @@ export function registerTodoRoutes(app: ZApp, todos: TodosService) {
 
   app.get('/todos', {
     schema: { tags, operationId: 'listTodos', summary: 'List tasks, optionally by status and project (newest first)', querystring: ListTodosQuery, response: responses(ListTodosResponse) },
-    handler: async (req) => ({ success: ok, todos: await todos.list(req.auth.userId, req.query) }),
+    handler: async (req) => ({ success: ok, todos: await todos.list(req.auth, req.query) }),
   });
   app.post('/todos', {
     schema: {
@@ -23,10 +23,10 @@ export function registerTodoRoutes(app: ZApp, todos: TodosService) {
       body: SyncTodosBody,
       response: responses(SyncTodosResponse, 403, 404, 412, 413, 415),
     },
-    handler: async (req) => ({ success: ok, ...(await todos.sync(req.auth.userId, req.body)) }),
+    handler: async (req) => ({ success: ok, ...(await todos.sync(req.auth, req.body)) }),
   });
   app.delete('/todos/:id', {
     schema: { tags, operationId: 'deleteTodo', summary: 'Remove one task', params: IdParams, headers: IfMatchHeaders, response: responses(DeleteTodoResponse, 403, 404, 412) },
-    handler: async (req) => ({ success: ok, ...(await todos.remove(req.auth.userId, req.params.id, expectedVersions(req.headers['if-match']))) }),
+    handler: async (req) => ({ success: ok, ...(await todos.remove(req.auth, req.params.id, expectedVersions(req.headers['if-match']))) }),
   });
 }

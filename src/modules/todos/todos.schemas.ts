@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { expectedVersionField } from '../../lib/schema-fields.js';
+import { WorkspaceIdInput, WorkspaceIdView, expectedVersionField } from '../../lib/schema-fields.js';
 
 export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export const TODO_PRIORITIES = ['low', 'medium', 'high'] as const;
@@ -19,6 +19,7 @@ export const Todo = z
     activeForm: z.string().nullable().describe('Present-tense form shown while the task is in progress (coding assistants).'),
     createdAt: z.number().int().describe('Epoch time in milliseconds.'),
     version: z.number().int().describe('1 at creation, +1 on every change.'),
+    workspace_id: WorkspaceIdView,
   })
   .meta({ id: 'Todo' });
 export type TodoView = z.infer<typeof Todo>;
@@ -26,10 +27,11 @@ export type TodoView = z.infer<typeof Todo>;
 export const ListTodosQuery = z.object({
   status: Status.optional(),
   project: Project.optional().describe('Only tasks of this project; an empty value selects tasks with no project.'),
+  workspace_id: WorkspaceIdInput,
 });
 
 export const SyncTodoItem = z.object({
-  id: z.string().min(1).max(100).optional().describe('Updates exactly this task; unknown -> 404, another account\'s -> 403.'),
+  id: z.string().min(1).max(100).optional().describe('Updates exactly this task; unknown -> 404, a task of another account or of another workspace than the one synced -> 403.'),
   content: z.string().trim().min(1, 'content must not be empty').max(10_000),
   status: Status,
   priority: Priority.optional().describe('Default medium on create; kept on update when omitted.'),
@@ -43,6 +45,7 @@ export type SyncTodoItemInput = z.infer<typeof SyncTodoItem>;
 export const SyncTodosBody = z.object({
   todos: z.array(SyncTodoItem).max(SYNC_MAX_ITEMS, `todos must have at most ${SYNC_MAX_ITEMS} items`),
   project: Project.optional().describe('Omitted or "" means no project.'),
+  workspace_id: WorkspaceIdInput,
 });
 export type SyncTodosInput = z.infer<typeof SyncTodosBody>;
 

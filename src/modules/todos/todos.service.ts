@@ -1,10 +1,11 @@
 import type { Clock } from '../../clock.js';
 import type { TodosTable, Trx } from '../../db/types.js';
-import { ownedRow } from '../../db/owned.js';
-import { invalid, versionConflict } from '../../errors.js';
+import { AppError, invalid, notFound, versionConflict } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import { newId } from '../../ids.js';
+import { workspaceIdOf } from '../../lib/workspace-ids.js';
+import type { Caller, WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { TodosRepo } from './todos.repo.js';
 import type { SyncTodoItemInput, SyncTodosInput, TodoView } from './todos.schemas.js';
 
@@ -22,8 +23,17 @@ export function toTodoView(row: TodosTable): TodoView {
     activeForm: row.active_form,
     createdAt: Date.parse(row.created_at),
     version: row.version,
+    workspace_id: workspaceIdOf(row.user_id),
   };
 }
+
+/** By-id options: the workspace the task is expected in (MCP tools take it); one elsewhere is a 403. */
+export interface InWorkspace {
+  workspace_id?: string;
+}
+
+const elsewhere = (id: string, actual: string, wanted: string, doing: string) =>
+  new AppError('forbidden', `todo ${id} is in workspace ${actual}, not in workspace ${wanted} ${doing}`);
 
 /** What a sync element can change; a sync that changes none of them keeps the version. */
 const FIELDS = ['content', 'status', 'priority', 'active_form'] as const;
@@ -46,15 +56,29 @@ async function retried<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createTodosService(deps: { repo: TodosRepo; outbox: Outbox; tx: TxRunner; clock: Clock }) {
-  const { repo, outbox, tx, clock } = deps;
+export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAccess; outbox: Outbox; tx: TxRunner; clock: Clock }) {
+  const { repo, access, outbox, tx, clock } = deps;
 
-  /** Every id in the batch must exist and be the caller's, or nothing is written. */
-  async function resolveIds(trx: Trx, userId: string, ids: string[]) {
-    const rows = new Map((await repo.findByIdsLocked([...new Set(ids)], trx)).map((r) => [r.id, r]));
+  /**
+   * Every id in the batch must name a task of the workspace being synced (owner key `ownerKey`, whose
+   * write access the caller already has), or nothing is written: 404 unknown, 403 elsewhere. Checked
+   * before the transaction: on SQLite the role lookup cannot run inside one (its one connection is
+   * held). A task never changes workspace, so the check still holds for the rows locked later.
+   */
+  async function checkIds(caller: Caller, ownerKey: string, ids: string[]) {
+    const rows = new Map((await repo.findByIds([...new Set(ids)])).map((r) => [r.id, r]));
     for (const id of ids) {
-      ownedRow(rows.get(id), userId, 'todo', id);
+      const row = rows.get(id);
+      if (row?.user_id === ownerKey) continue;
+      await access.ownedRow(row, caller, 'todo', id, 'records.write');
+      throw elsewhere(id, workspaceIdOf(row!.user_id), workspaceIdOf(ownerKey), 'being synced');
     }
+  }
+
+  /** The checked tasks, locked until the transaction ends; one deleted since the check is a 404. */
+  async function lockIds(trx: Trx, ids: string[]) {
+    const rows = new Map((await repo.findByIdsLocked([...new Set(ids)], trx)).map((r) => [r.id, r]));
+    for (const id of ids) if (!rows.has(id)) throw notFound('todo', id);
     return rows;
   }
 
@@ -92,12 +116,12 @@ export function createTodosService(deps: { repo: TodosRepo; outbox: Outbox; tx: 
    * The element's task by project + trimmed content, created when there is none. The insert goes
    * through the unique content key, so concurrent syncs of the same element converge on one task.
    */
-  async function matchOrCreate(trx: Trx, userId: string, project: string, item: SyncTodoItemInput, now: Date) {
+  async function matchOrCreate(trx: Trx, ownerKey: string, project: string, item: SyncTodoItemInput, now: Date) {
     const key = item.content.trim();
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const row: TodosTable = {
         id: newId('td', now.getTime()),
-        user_id: userId,
+        user_id: ownerKey,
         content: item.content,
         status: item.status,
         project,
@@ -110,18 +134,19 @@ export function createTodosService(deps: { repo: TodosRepo; outbox: Outbox; tx: 
       };
       if (await repo.insertUnlessKeyTaken(row, trx)) return { created: true, row, changed: true };
       // Taken: by a committed task (PostgreSQL waited for its transaction), unless it was deleted since.
-      const target = await repo.findByKeyLocked({ userId, project, key }, trx);
+      const target = await repo.findByKeyLocked({ userId: ownerKey, project, key }, trx);
       if (target) {
         const row = await change(trx, target, item, now);
         return { created: false, row, changed: row !== target };
       }
     }
-    throw new Error(`todo content key kept changing under sync (user ${userId})`);
+    throw new Error(`todo content key kept changing under sync (owner ${ownerKey})`);
   }
 
   return {
-    async list(userId: string, query: { status?: TodosTable['status']; project?: string }) {
-      const rows = await repo.list({ userId, project: query.project, statuses: query.status ? [query.status] : undefined });
+    async list(caller: Caller, query: { status?: TodosTable['status']; project?: string; workspace_id?: string }) {
+      const ownerKey = await access.ownerKey(caller, query.workspace_id, 'records.read');
+      const rows = await repo.list({ userId: ownerKey, project: query.project, statuses: query.status ? [query.status] : undefined });
       return rows.map(toTodoView);
     },
 
@@ -131,14 +156,17 @@ export function createTodosService(deps: { repo: TodosRepo; outbox: Outbox; tx: 
      * otherwise it creates one. Tasks not in the list are left alone. Runs in one transaction
      * holding the tasks it touches, so any failure changes nothing and concurrent syncs converge.
      */
-    sync(userId: string, input: SyncTodosInput) {
+    async sync(caller: Caller, input: SyncTodosInput) {
       const project = input.project ?? NO_PROJECT;
       if (input.todos.some((t) => t.expected_version !== undefined && !t.id)) {
         throw invalid('expected_version is only accepted on an element with id (the task it checks)');
       }
+      const ownerKey = await access.ownerKey(caller, input.workspace_id, 'records.write');
+      const ids = input.todos.flatMap((t) => (t.id ? [t.id] : []));
+      await checkIds(caller, ownerKey, ids);
       return retried(() =>
         tx(async (trx) => {
-          const byId = await resolveIds(trx, userId, input.todos.flatMap((t) => (t.id ? [t.id] : [])));
+          const byId = await lockIds(trx, ids);
           let created = 0;
           let updated = 0;
           const createdIds = new Set<string>();
@@ -155,7 +183,7 @@ export function createTodosService(deps: { repo: TodosRepo; outbox: Outbox; tx: 
               if (row !== target) changedIds.add(row.id);
               updated++;
             } else {
-              const out = await matchOrCreate(trx, userId, project, item, now);
+              const out = await matchOrCreate(trx, ownerKey, project, item, now);
               row = out.row;
               if (out.created) created++;
               else updated++;
@@ -167,27 +195,27 @@ export function createTodosService(deps: { repo: TodosRepo; outbox: Outbox; tx: 
           // Only when a task was created or changed: a sync that repeats the board says nothing.
           if (createdIds.size + changedIds.size > 0) {
             const changedOnly = [...changedIds].filter((id) => !createdIds.has(id));
-            await outbox.emit(trx, userId, 'todos.synced', {
-              project,
-              created: createdIds.size,
-              updated: changedOnly.length,
-              todo_ids: [...createdIds, ...changedOnly],
-            });
+            const data = { project, created: createdIds.size, updated: changedOnly.length, todo_ids: [...createdIds, ...changedOnly] };
+            await outbox.emit(trx, ownerKey, 'todos.synced', data, caller.userId);
           }
-          const todos = (await repo.list({ userId, project }, trx)).map(toTodoView);
+          const todos = (await repo.list({ userId: ownerKey, project }, trx)).map(toTodoView);
           return { created, updated, todos };
         }),
       );
     },
 
-    remove(userId: string, id: string, expected?: ExpectedVersions) {
+    async remove(caller: Caller, id: string, expected?: ExpectedVersions, opts: InWorkspace = {}) {
+      const checked = await access.ownedRow(await repo.findById(id), caller, 'todo', id, 'records.write');
+      const actual = workspaceIdOf(checked.user_id);
+      if (opts.workspace_id !== undefined && actual !== opts.workspace_id) throw elsewhere(id, actual, opts.workspace_id, 'named');
       return retried(() =>
         tx(async (trx) => {
-          const row = ownedRow(await repo.findByIdLocked(id, trx), userId, 'todo', id);
+          const row = await repo.findByIdLocked(id, trx);
+          if (!row) throw notFound('todo', id);
           if (expected && !expected.includes(row.version)) throw versionConflict('todo', id, row.version);
           await repo.remove(id, trx);
           if (row.content_key !== null) await passKeyOn(trx, row, row.content_key);
-          await outbox.emit(trx, userId, 'todo.deleted', { todo_id: id, project: row.project, deleted_at: clock.now().toISOString() });
+          await outbox.emit(trx, row.user_id, 'todo.deleted', { todo_id: id, project: row.project, deleted_at: clock.now().toISOString() }, caller.userId);
           return { id, deleted: true as const };
         }),
       );
