@@ -7,6 +7,7 @@ import { newId } from '../../ids.js';
 import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import type { Caller, WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { TodosRepo } from './todos.repo.js';
+import { ATTEMPTS, retried } from './todos.retry.js';
 import type { SyncTodoItemInput, SyncTodosInput, TodoView } from './todos.schemas.js';
 
 /** Stored and matched as "no project" when a request omits project. */
@@ -37,24 +38,6 @@ const elsewhere = (id: string, actual: string, wanted: string, doing: string) =>
 
 /** What a sync element can change; a sync that changes none of them keeps the version. */
 const FIELDS = ['content', 'status', 'priority', 'active_form'] as const;
-
-/**
- * PostgreSQL only: a deadlock between syncs that name the same tasks in different orders, or a
- * rename by id onto a content key that a concurrent sync took first. The whole transaction is
- * rolled back, so it simply runs again.
- */
-const RETRYABLE = new Set(['40P01', '40001', '23505']);
-const ATTEMPTS = 3;
-
-async function retried<T>(fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (attempt >= ATTEMPTS || !RETRYABLE.has(String((err as { code?: unknown }).code))) throw err;
-    }
-  }
-}
 
 export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAccess; outbox: Outbox; tx: TxRunner; clock: Clock }) {
   const { repo, access, outbox, tx, clock } = deps;
