@@ -69,16 +69,17 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const redis = config.redisUrl ? await openRedis(config.redisUrl, opts.logger) : undefined;
   const metrics = createMetrics({ defaultMetrics: !!opts.logger });
 
+  const workspacesRepo = createWorkspacesRepo(db);
+  // Decides every access to records in workspaces (docs/teams.md); each record service asks it.
+  const access = createWorkspaceAccess(workspacesRepo);
   const apiKeys = createApiKeysService({
     repo: createApiKeysRepo(db),
     clock,
+    access,
     onTouchError: (err) => opts.logger?.warn({ err }, 'could not update last_used_at'),
   });
-  const workspacesRepo = createWorkspacesRepo(db);
   const accounts = createAccountsService({ db, repo: createAccountsRepo(db), workspaces: workspacesRepo, apiKeys, clock });
   const workspaces = createWorkspacesService({ db, repo: workspacesRepo, clock });
-  // Decides every access to records in workspaces (docs/teams.md); each record service asks it.
-  const access = createWorkspaceAccess(workspacesRepo);
   const sheets = createSheetsService({ repo: createSheetsRepo(db, { rankMaxMatches: config.searchRankMaxMatches }), revisions: createSheetRevisionsRepo(db), outbox, tx, clock, revisionsKeep: config.revisionsKeep });
   const todosRepo = createTodosRepo(db);
   const todos = createTodosService({ repo: todosRepo, access, outbox, tx, clock });
@@ -97,7 +98,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const consoleSessions = createConsoleSessionsService({ repo: createConsoleSessionsRepo(db), apiKeys, clock });
   const oauthRepo = createOAuthRepo(db);
   const oauthClients = createOAuthClients({ repo: oauthRepo, clock, client: oauthHttpClient(config.webhooks) });
-  const oauth = createOAuthService({ db, repo: oauthRepo, clients: oauthClients, clock, onTouchError: (err) => opts.logger?.warn({ err }, 'could not update a grant\'s last_used_at') });
+  const oauth = createOAuthService({ db, repo: oauthRepo, clients: oauthClients, clock, access, workspaces, onTouchError: (err) => opts.logger?.warn({ err }, 'could not update a grant\'s last_used_at') });
   // The worker itself is started by server.ts (or a test), not here: API-only processes share this engine for POST /webhooks/{id}/test.
   const webhookDelivery = createDeliveryEngine({ db, dialect: database.dialect, clock, config, onAttempt: metrics.observeDeliveryAttempt });
   metrics.setQueueDepthSource(() => countPendingDeliveries(db));

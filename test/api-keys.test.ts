@@ -13,7 +13,7 @@ for (const dialect of dialects()) {
     it('issues a key shown once, stores only its hash, and lists it by prefix', async () => {
       const r = await s.req('POST', '/v1/api-keys', { key: alice.key, body: { name: 'ci' } });
       assert.equal(r.status, 200);
-      assert.deepEqual(Object.keys(r.body).sort(), ['api_key', 'expires_at', 'id', 'name', 'scopes', 'success']);
+      assert.deepEqual(Object.keys(r.body).sort(), ['api_key', 'expires_at', 'id', 'name', 'scopes', 'success', 'workspace_id']);
       assert.match(r.body.api_key, /^sk_[A-Za-z0-9_-]{43}$/);
       assert.match(r.body.id, /^key_/);
       assert.equal(r.body.name, 'ci');
@@ -26,7 +26,7 @@ for (const dialect of dialects()) {
       assert.equal(list.status, 200);
       assert.equal(JSON.stringify(list.body).includes(r.body.api_key), false, 'the full key is never listed');
       const listed = list.body.api_keys.find((k: any) => k.id === r.body.id);
-      assert.deepEqual(Object.keys(listed).sort(), ['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'scopes', 'status']);
+      assert.deepEqual(Object.keys(listed).sort(), ['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'scopes', 'status', 'workspace_id']);
       assert.equal(listed.prefix, r.body.api_key.slice(0, 12));
       assert.equal(listed.status, 'active');
       assert.match(listed.created_at, ISO);

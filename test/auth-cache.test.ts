@@ -83,7 +83,7 @@ describe('authenticated keys kept in memory [sqlite]', () => {
     const repo = createApiKeysRepo(s.c.db);
     let reads = 0;
     const counting = { ...repo, authGeneration: () => (reads++, repo.authGeneration()) };
-    const keys = createApiKeysService({ repo: counting, clock: systemClock });
+    const keys = createApiKeysService({ repo: counting, clock: systemClock, access: s.c.access });
     const header = `Bearer ${key}`;
     const first = await Promise.all(Array.from({ length: 20 }, () => keys.authenticate(header)));
     assert.equal(first.length, 20);

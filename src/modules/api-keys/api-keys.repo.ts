@@ -8,7 +8,8 @@ import type { MaybePromise } from '../../lib/maybe-async.js';
 /**
  * Run on every authenticated request, so compiled once (the lookup itself still reads the database
  * each time). The key's name comes along (same row, no extra read): writes name it as their actor.
- * A key made under an OAuth grant (migration 025) brings the grant's status and its approving key's
+ * A key's workspace (migration 030) restricts what it reaches. A key made under an OAuth grant
+ * (migration 025) brings the grant's status and its approving key's
  * state (primary-key joins; null columns for other keys), so it ends with the grant.
  */
 const byHash = compiledOnce((db: Db, hash: string) =>
@@ -17,7 +18,7 @@ const byHash = compiledOnce((db: Db, hash: string) =>
     .innerJoin('users', 'users.id', 'api_keys.user_id')
     .leftJoin('oauth_grants', 'oauth_grants.id', 'api_keys.issued_by_grant')
     .leftJoin('api_keys as approver', 'approver.id', 'oauth_grants.approved_by_key')
-    .select(['api_keys.id', 'api_keys.name', 'api_keys.user_id', 'api_keys.status', 'api_keys.last_used_at', 'api_keys.scopes', 'api_keys.expires_at', 'users.plan'])
+    .select(['api_keys.id', 'api_keys.name', 'api_keys.user_id', 'api_keys.status', 'api_keys.last_used_at', 'api_keys.scopes', 'api_keys.expires_at', 'api_keys.workspace_id', 'users.plan'])
     .select(['api_keys.issued_by_grant', 'oauth_grants.status as grant_status', 'oauth_grants.approved_by_key'])
     .select(['approver.id as key_id', 'approver.status as key_status', 'approver.expires_at as key_expires_at'])
     .where('api_keys.key_hash', '=', hash),

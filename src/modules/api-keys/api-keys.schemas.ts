@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { Timestamp } from '../../lib/schema-fields.js';
+import { Timestamp, WorkspaceIdInput } from '../../lib/schema-fields.js';
 import { FULL_ACCESS, SCOPES } from '../../auth/scopes.js';
 
 export const ScopeName = z.enum([FULL_ACCESS, ...SCOPES]);
+
+const KeyWorkspace = z.string().nullable().describe('The one workspace (wsp_...) the key reaches; null: every workspace of the account.');
 
 export const ApiKey = z
   .object({
@@ -14,6 +16,7 @@ export const ApiKey = z
     last_used_at: Timestamp.nullable().describe('Updated at most once a minute.'),
     scopes: z.array(z.string()).describe('What the key may do; ["*"] is full access.'),
     expires_at: Timestamp.nullable().describe('After this instant the key answers 401; null: never.'),
+    workspace_id: KeyWorkspace,
   })
   .meta({ id: 'ApiKey' });
 
@@ -32,6 +35,12 @@ export const CreateApiKeyBody = z.object({
     .describe(
       'When the key stops working (must be in the future); absent or null: never. A credential that itself expires (an expiring key, an OAuth access token) cannot create a key that outlives it: absent means its own expiry, and a later time or null is a 400.',
     ),
+  workspace_id: WorkspaceIdInput.unwrap()
+    .nullable()
+    .optional()
+    .describe(
+      'Restrict the key to one workspace (wsp_...) you are a member of: it sees and writes only there (lists default to it, other workspaces answer 403), and its scopes and your role still apply. Absent: the workspace the creating credential is restricted to, else every workspace (null). A restricted credential cannot make a key for another workspace or for every workspace (403).',
+    ),
 });
 
 export const ListApiKeysResponse = z.object({ success: z.literal(true), api_keys: z.array(ApiKey) });
@@ -42,5 +51,6 @@ export const CreateApiKeyResponse = z.object({
   name: z.string(),
   scopes: z.array(z.string()),
   expires_at: Timestamp.nullable(),
+  workspace_id: KeyWorkspace,
 });
 export const DisableApiKeyResponse = z.object({ success: z.literal(true), id: z.string(), status: z.literal('disabled') });

@@ -7,6 +7,7 @@ import { newId } from '../../ids.js';
 import type { ApiKeysRepo } from './api-keys.repo.js';
 import { approverEnded } from './approver.js';
 import type { AuthContext } from '../../auth/context.js';
+import type { WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import { FULL_ACCESS, firstMissing, insufficientScope } from '../../auth/scopes.js';
 import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 import { newSecretToken } from '../../lib/secret-token.js';
@@ -20,6 +21,10 @@ export interface NewKeyOptions {
   issuerExpiresAt?: string;
   /** The OAuth grant the issuing credential rests on: the key is linked to it and ends with it. */
   issuerGrant?: string;
+  /** The one workspace the key reaches; absent: the issuer's (if it is restricted), null: every workspace. */
+  workspace_id?: string | null;
+  /** The workspace the issuing credential is restricted to: the key cannot reach beyond it. */
+  issuerWorkspace?: string;
 }
 
 const KEY_FORMAT = /^sk_[A-Za-z0-9_-]{43}$/;
@@ -27,6 +32,8 @@ const PREFIX_LENGTH = 12;
 const TOUCH_INTERVAL_MS = 60_000;
 /** Authenticated keys kept in memory at most (oldest out); each is a few hundred bytes. */
 const MAX_KNOWN_KEYS = 10_000;
+/** Who lists or disables keys: the account, and the workspace its credential is restricted to. */
+type KeyCaller = Pick<AuthContext, 'userId' | 'workspaceId'>;
 type KeyRow = NonNullable<Awaited<ReturnType<ApiKeysRepo['findByHash']>>>;
 
 /** Keys carry 32 random bytes, so one fast SHA-256 is a safe at-rest hash (no dictionary to attack). */
@@ -42,6 +49,7 @@ export function publicKey(row: ApiKeysTable) {
     last_used_at: row.last_used_at,
     scopes: parseScopes(row.scopes),
     expires_at: row.expires_at,
+    workspace_id: row.workspace_id,
   };
 }
 
@@ -63,11 +71,35 @@ function keyExpiry(opts: NewKeyOptions, now: Date): Date | null {
   return asked;
 }
 
-export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; onTouchError?: (err: unknown) => void }) {
-  const { repo, clock } = deps;
+/** Checks that the key's maker may have a key restricted to a workspace (a member, within its own restriction). */
+type KeyAccess = Pick<WorkspaceAccess, 'ownerKey'>;
 
-  async function owned(userId: string, id: string) {
-    return ownedRow(await repo.findById(id), userId, 'API key', id);
+export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; access: KeyAccess; onTouchError?: (err: unknown) => void }) {
+  const { repo, clock, access } = deps;
+
+  /** A key of the account; a credential restricted to a workspace sees only the keys restricted to the same one. */
+  async function owned(caller: KeyCaller, id: string) {
+    const row = ownedRow(await repo.findById(id), caller.userId, 'API key', id);
+    if (caller.workspaceId && row.workspace_id !== caller.workspaceId) {
+      throw new AppError('forbidden', `this credential is restricted to workspace ${caller.workspaceId}; API key ${id} is not restricted to it`);
+    }
+    return row;
+  }
+
+  /**
+   * The workspace a new key is restricted to. The maker must be a member of it (any role: the key's
+   * writes are still checked against the role on every request), and a maker restricted to one
+   * workspace makes keys for that one only: by default, and a 403 for another or for none (null).
+   */
+  async function keyWorkspace(userId: string, opts: NewKeyOptions): Promise<string | null> {
+    const wanted = opts.workspace_id === undefined ? opts.issuerWorkspace : opts.workspace_id;
+    if (wanted === undefined) return null;
+    if (wanted === null) {
+      if (opts.issuerWorkspace) throw new AppError('forbidden', `this credential is restricted to workspace ${opts.issuerWorkspace}; it cannot make a key for every workspace`);
+      return null;
+    }
+    await access.ownerKey({ userId, workspaceId: opts.issuerWorkspace }, wanted, 'records.read');
+    return wanted;
   }
 
   /**
@@ -125,6 +157,7 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
       if (missing) throw insufficientScope(missing);
       const now = clock.now();
       const expiresAt = keyExpiry(opts, now);
+      const workspaceId = await keyWorkspace(userId, opts);
       const apiKey = newSecretToken('sk');
       const row: ApiKeysTable = {
         id: newId('key', now.getTime()),
@@ -139,17 +172,19 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
         scopes: JSON.stringify(scopes),
         expires_at: expiresAt?.toISOString() ?? null,
         issued_by_grant: opts.issuerGrant ?? null,
+        workspace_id: workspaceId,
       };
       await repo.insert(row, exec);
       return { id: row.id, name, api_key: apiKey, key: publicKey(row) };
     },
 
-    async list(userId: string) {
-      return (await repo.listByUser(userId)).map(publicKey);
+    async list(caller: KeyCaller) {
+      const rows = await repo.listByUser(caller.userId);
+      return (caller.workspaceId ? rows.filter((r) => r.workspace_id === caller.workspaceId) : rows).map(publicKey);
     },
 
-    async disable(userId: string, id: string) {
-      const row = await owned(userId, id);
+    async disable(caller: KeyCaller, id: string) {
+      const row = await owned(caller, id);
       if (row.status !== 'disabled') await repo.disable(id, clock.now().toISOString());
       return { id, status: 'disabled' as const };
     },
@@ -188,6 +223,7 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; on
         actor: { type: 'api_key', id: row.id, name: row.name },
         ...(row.expires_at ? { expiresAt: row.expires_at } : {}),
         ...(row.issued_by_grant ? { grantId: row.issued_by_grant } : {}),
+        ...(row.workspace_id ? { workspaceId: row.workspace_id } : {}),
       };
     },
   };

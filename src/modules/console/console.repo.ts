@@ -19,6 +19,7 @@ export function createConsoleSessionsRepo(db: Db) {
           'api_keys.status as key_status',
           'api_keys.expires_at as key_expires_at',
           'api_keys.name as key_name',
+          'api_keys.workspace_id',
           'users.plan',
           'users.name',
         ])

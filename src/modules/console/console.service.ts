@@ -60,8 +60,10 @@ export function createConsoleSessionsService(deps: { repo: ConsoleSessionsRepo; 
 
     async authenticate(token: string): Promise<AuthContext> {
       const row = await resolve(token);
-      // Keys made from the console never outlive the key the session was opened with.
-      return { userId: row.user_id, plan: row.plan, keyId: row.key_id, expiresAt: row.key_expires_at ?? undefined, actor: { type: 'console', id: row.key_id, name: row.key_name } };
+      // Keys made from the console never outlive the key the session was opened with, nor reach
+      // beyond the workspace it is restricted to.
+      const restricted = row.workspace_id ? { workspaceId: row.workspace_id } : {};
+      return { userId: row.user_id, plan: row.plan, keyId: row.key_id, expiresAt: row.key_expires_at ?? undefined, actor: { type: 'console', id: row.key_id, name: row.key_name }, ...restricted };
     },
 
     async describe(token: string) {

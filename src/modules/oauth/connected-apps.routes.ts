@@ -9,7 +9,7 @@ export function registerConnectedAppRoutes(app: ZApp, oauth: OAuthService) {
   const tags = ['Connected apps'];
   app.get('/connected-apps', {
     schema: { tags, operationId: 'listConnectedApps', summary: 'Apps you connected with OAuth (claude.ai, ChatGPT, ...)', response: responses(ListConnectedAppsResponse, 403) },
-    handler: async (req) => ({ success: true as const, connected_apps: await oauth.listGrants(req.auth.userId) }),
+    handler: async (req) => ({ success: true as const, connected_apps: await oauth.listGrants(req.auth) }),
   });
   app.delete('/connected-apps/:id', {
     schema: {
@@ -19,6 +19,6 @@ export function registerConnectedAppRoutes(app: ZApp, oauth: OAuthService) {
       params: IdParams,
       response: responses(RevokeConnectedAppResponse, 403, 404),
     },
-    handler: async (req) => ({ success: true as const, ...(await oauth.revokeGrant(req.auth.userId, req.params.id)) }),
+    handler: async (req) => ({ success: true as const, ...(await oauth.revokeGrant(req.auth, req.params.id)) }),
   });
 }

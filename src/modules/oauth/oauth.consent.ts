@@ -32,7 +32,7 @@ const SCOPE_LABELS: Record<string, string> = {
 
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1d2433}
 h1{font-size:1.3rem}fieldset{border:1px solid #cfd6e4;border-radius:6px;margin:1rem 0}label{display:block;margin:.3rem 0}
-input[type=password]{width:100%;padding:.4rem;box-sizing:border-box}.host{font-family:monospace}
+input[type=password],input[type=text]{width:100%;padding:.4rem;box-sizing:border-box}.host{font-family:monospace}
 .err{color:#a4161a;font-weight:600}button{padding:.5rem 1.2rem;margin-right:.5rem;font-size:1rem}`;
 
 export interface ConsentView {
@@ -43,7 +43,24 @@ export interface ConsentView {
   params: Record<string, string>;
   csrf: string;
   signedInAs?: string;
+  /** The signed-in person's workspaces to pick from (personal first); without a session the id is typed. */
+  workspaces?: { id: string; name: string; personal: boolean }[];
+  /** The workspace picked before (shown again with an error); default: the personal one. */
+  workspaceId?: string;
   error?: string;
+}
+
+/** Which one workspace the app may reach: a choice among the signed-in person's, else a typed id. */
+function workspaceField(v: ConsentView): string {
+  if (v.workspaces?.length) {
+    const chosen = v.workspaces.some((w) => w.id === v.workspaceId) ? v.workspaceId : v.workspaces[0]!.id;
+    const options = v.workspaces
+      .map((w) => `<label><input type="radio" name="workspace_id" value="${esc(w.id)}"${w.id === chosen ? ' checked' : ''}> ${esc(w.personal ? 'Personal' : w.name)} <small>(${esc(w.id)})</small></label>`)
+      .join('');
+    return `<fieldset><legend>In the workspace</legend>${options}</fieldset>`;
+  }
+  return `<label for="workspace_id">Workspace (wsp_..., as GET /v1/workspaces lists them; empty: your personal one, or the one the key is restricted to)</label>
+<input id="workspace_id" name="workspace_id" type="text" autocomplete="off" value="${esc(v.workspaceId ?? '')}" placeholder="wsp_...">`;
 }
 
 export function consentPage(v: ConsentView): string {
@@ -63,6 +80,7 @@ export function consentPage(v: ConsentView): string {
 ${v.error ? `<p class="err" role="alert">${esc(v.error)}</p>` : ''}
 <form method="post" action="/oauth/authorize">${hidden}<input type="hidden" name="csrf_token" value="${esc(v.csrf)}">
 <fieldset><legend>It may</legend>${boxes}</fieldset>
+${workspaceField(v)}
 ${who}
 <p><button type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny" formnovalidate>Deny</button></p>
 </form></body></html>`;

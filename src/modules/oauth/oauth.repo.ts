@@ -114,7 +114,7 @@ export function createOAuthRepo(db: Executor) {
         .innerJoin('oauth_grants', 'oauth_grants.id', 'oauth_tokens.grant_id')
         .innerJoin('users', 'users.id', 'oauth_grants.user_id')
         .leftJoin('api_keys', 'api_keys.id', 'oauth_grants.approved_by_key')
-        .select(['oauth_tokens.expires_at', 'oauth_tokens.kind', 'oauth_grants.id as grant_id', 'oauth_grants.status', 'oauth_grants.scopes', 'oauth_grants.user_id', 'oauth_grants.last_used_at', 'oauth_grants.client_id', 'oauth_grants.client_name', 'users.plan'])
+        .select(['oauth_tokens.expires_at', 'oauth_tokens.kind', 'oauth_grants.id as grant_id', 'oauth_grants.status', 'oauth_grants.scopes', 'oauth_grants.user_id', 'oauth_grants.last_used_at', 'oauth_grants.client_id', 'oauth_grants.client_name', 'oauth_grants.workspace_id', 'users.plan'])
         .select('oauth_grants.approved_by_key')
         .select(APPROVER_COLUMNS)
         .where('oauth_tokens.token_hash', '=', hash)

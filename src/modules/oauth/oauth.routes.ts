@@ -209,6 +209,7 @@ function sendOAuthError(reply: FastifyReply, err: OAuthError) {
   return reply.code(err.status).header('cache-control', 'no-store').send(err.body());
 }
 
+const WORKSPACE_ID = /^wsp_[A-Za-z0-9_-]{1,96}$/;
 const AUTHORIZE_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'scope', 'state', 'resource'] as const;
 
 interface Checked {
@@ -265,7 +266,8 @@ async function sessionUser(deps: OAuthRouteDeps, req: FastifyRequest): Promise<{
   }
 }
 
-async function authorizePage(req: FastifyRequest, reply: FastifyReply, deps: OAuthRouteDeps, f: Form, error?: string) {
+/** The consent page; with an error, shown again (401 by default: a key or choice to correct). */
+async function authorizePage(req: FastifyRequest, reply: FastifyReply, deps: OAuthRouteDeps, f: Form, error?: string, status = 401) {
   const c = await checkClient(deps, f, req, reply);
   if (!c) return reply;
   const origin = originOf(deps.publicUrl, req);
@@ -279,12 +281,13 @@ async function authorizePage(req: FastifyRequest, reply: FastifyReply, deps: OAu
   const csrf = randomBytes(24).toString('base64url');
   const secure = origin.startsWith('https:') ? '; Secure' : '';
   const session = await sessionUser(deps, req);
+  const workspaces = session && (await deps.oauth.consentWorkspaces(session.auth));
   return reply
-    .code(error ? 401 : 200)
+    .code(error ? status : 200)
     .headers(CONSENT_HEADERS)
     .header('set-cookie', `${CSRF_COOKIE}=${csrf}; Path=/oauth; HttpOnly; SameSite=Strict${secure}`)
     .type('text/html; charset=utf-8')
-    .send(consentPage({ clientName: c.client.name, redirectHost: new URL(c.redirectUri).host || c.redirectUri, scopes, params: c.params, csrf, signedInAs: session?.name, error }));
+    .send(consentPage({ clientName: c.client.name, redirectHost: new URL(c.redirectUri).host || c.redirectUri, scopes, params: c.params, csrf, signedInAs: session?.name, workspaces, workspaceId: one(f.workspace_id), error }));
 }
 
 function csrfValid(req: FastifyRequest, sent: string | undefined): boolean {
@@ -337,6 +340,16 @@ async function decide(req: FastifyRequest, reply: FastifyReply, deps: OAuthRoute
   // The app never gets more than the credential that approved it.
   const beyond = scopes.find((s) => !hasScope(auth.scopes, s));
   if (beyond) return authorizePage(req, reply, deps, f, `This API key lacks ${beyond}; untick it or use another key.`);
-  const code = await deps.oauth.issueCode(auth.userId, { clientId: c.client.id, redirectUri: c.redirectUri, codeChallenge: c.params.code_challenge, scopes, resource: requested.resource, approvedByKey: auth.keyId });
+  const workspaceId = one(f.workspace_id)?.trim() || undefined;
+  if (workspaceId !== undefined && !WORKSPACE_ID.test(workspaceId)) return authorizePage(req, reply, deps, f, 'The workspace must be a workspace id (wsp_...), as GET /v1/workspaces lists them, or empty for your personal one.', 400);
+  const approval = { clientId: c.client.id, redirectUri: c.redirectUri, codeChallenge: c.params.code_challenge, scopes, resource: requested.resource, approvedByKey: auth.keyId, workspaceId };
+  let code: string;
+  try {
+    code = await deps.oauth.issueCode(auth, approval);
+  } catch (err) {
+    // Not a member of the picked workspace, or beyond the approving key's own workspace.
+    if (!(err instanceof AppError && (err.code === 'forbidden' || err.code === 'not_found'))) throw err;
+    return authorizePage(req, reply, deps, f, `${err.message}. Pick one of your workspaces.`, err.code === 'forbidden' ? 403 : 404);
+  }
   return redirectWith(reply, c, origin, { code });
 }

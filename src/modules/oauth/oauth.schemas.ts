@@ -9,6 +9,7 @@ export const ConnectedApp = z
     scopes: z.array(z.string()).describe('What the person approved for this app.'),
     created_at: Timestamp,
     last_used_at: Timestamp.nullable().describe('Updated at most once a minute.'),
+    workspace_id: z.string().nullable().describe('The one workspace (wsp_...) the app reaches, picked on the consent page; null: every workspace (apps connected before workspaces).'),
   })
   .meta({ id: 'ConnectedApp' });
 

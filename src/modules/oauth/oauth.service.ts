@@ -11,6 +11,9 @@ import { SCOPES } from '../../auth/scopes.js';
 import type { OAuthClients } from './oauth.clients.js';
 import { OAuthError } from './oauth.errors.js';
 import type { OAuthRepo } from './oauth.repo.js';
+import type { Caller, WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import type { WorkspacesService } from '../workspaces/workspaces.service.js';
+import { personalWorkspaceId } from '../../lib/workspace-ids.js';
 import { hashSecretToken, newSecretToken } from '../../lib/secret-token.js';
 
 export const ACCESS_TTL_MS = 3600_000;
@@ -60,12 +63,28 @@ export interface Approval {
   resource: string;
   /** The API key that approved (typed on the consent page, or the console session's key): the grant ends with it. */
   approvedByKey: string;
+  /** The workspace picked on the consent page; absent: the approving key's, else the personal one. */
+  workspaceId?: string;
 }
 
 const earlier = (a: string, b: string | null) => (b && Date.parse(b) < Date.parse(a) ? b : a);
 
-export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAuthClients; clock: Clock; onTouchError?: (err: unknown) => void }) {
-  const { db, repo, clients, clock } = deps;
+export interface OAuthServiceDeps {
+  db: Db;
+  repo: OAuthRepo;
+  clients: OAuthClients;
+  clock: Clock;
+  /** The consent's workspace: the approver must be in it, within its own key's restriction. */
+  access: Pick<WorkspaceAccess, 'ownerKey'>;
+  workspaces: Pick<WorkspacesService, 'list'>;
+  onTouchError?: (err: unknown) => void;
+}
+
+/** A grant the caller may see: every one of the account's, or for a restricted credential those of its workspace. */
+const grantVisible = (caller: Caller, g: { workspace_id: string | null }) => !caller.workspaceId || g.workspace_id === caller.workspaceId;
+
+export function createOAuthService(deps: OAuthServiceDeps) {
+  const { db, repo, clients, clock, access } = deps;
 
   async function tokensFor(grantId: string, scopes: string[], exec: Executor) {
     const now = clock.now();
@@ -82,8 +101,20 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
   const revoke = (grantId: string) => repo.revokeGrant(grantId, clock.now().toISOString());
 
   return {
-    /** After consent: a single-use code for the approval, valid one minute. */
-    async issueCode(userId: string, a: Approval) {
+    /** The workspaces the consent page offers the approver (only its own one to a restricted credential). */
+    async consentWorkspaces(caller: Caller) {
+      const all = await deps.workspaces.list(caller.userId);
+      return caller.workspaceId ? all.filter((w) => w.id === caller.workspaceId) : all;
+    },
+
+    /**
+     * After consent: a single-use code for the approval, valid one minute. The grant will reach only
+     * the picked workspace; one the approver is not in, or beyond its key's restriction, is a 403/404 AppError.
+     */
+    async issueCode(caller: Caller, a: Approval) {
+      const workspaceId = a.workspaceId ?? caller.workspaceId ?? personalWorkspaceId(caller.userId);
+      await access.ownerKey(caller, workspaceId, 'records.read');
+      const userId = caller.userId;
       const code = newSecretToken('swac');
       const now = clock.now();
       // Each approval also clears expired codes and tokens (indexed deletes), so the tables stay small.
@@ -101,6 +132,7 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
         used_at: null,
         grant_id: null,
         approved_by_key: a.approvedByKey,
+        workspace_id: workspaceId,
       });
       return code;
     },
@@ -131,7 +163,7 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
       const tokens = await transactionAlone(db, async (trx) => {
         if (!(await repo.useCode(row.code_hash, now.toISOString(), grantId, trx))) return undefined;
         await repo.insertGrant(
-          { id: grantId, user_id: row.user_id, client_id: client.id, client_name: client.name, scopes: row.scopes, resource: row.resource, status: 'active', created_at: now.toISOString(), last_used_at: null, revoked_at: null, approved_by_key: row.approved_by_key },
+          { id: grantId, user_id: row.user_id, client_id: client.id, client_name: client.name, scopes: row.scopes, resource: row.resource, status: 'active', created_at: now.toISOString(), last_used_at: null, revoked_at: null, approved_by_key: row.approved_by_key, workspace_id: row.workspace_id },
           trx,
         );
         return tokensFor(grantId, scopes, trx);
@@ -211,24 +243,29 @@ export function createOAuthService(deps: { db: Db; repo: OAuthRepo; clients: OAu
         // The token stops at its own expiry or its approving key's, whichever comes first.
         expiresAt: earlier(row.expires_at, row.key_expires_at),
         grantId: row.grant_id,
+        ...(row.workspace_id ? { workspaceId: row.workspace_id } : {}),
       };
     },
 
     /** Connected apps of an account: the active grants whose approving key still vouches for them. */
-    async listGrants(userId: string) {
+    async listGrants(caller: Caller) {
       const now = clock.now();
-      return (await repo.listGrants(userId)).filter((g) => !approverEnded(g, now)).map((g) => ({
+      return (await repo.listGrants(caller.userId)).filter((g) => !approverEnded(g, now) && grantVisible(caller, g)).map((g) => ({
         id: g.id,
         client_id: g.client_id,
         client_name: g.client_name,
         scopes: JSON.parse(g.scopes) as string[],
         created_at: g.created_at,
         last_used_at: g.last_used_at,
+        workspace_id: g.workspace_id,
       }));
     },
 
-    async revokeGrant(userId: string, id: string) {
-      ownedRow(await repo.findGrant(id), userId, 'Connected app', id);
+    async revokeGrant(caller: Caller, id: string) {
+      const grant = ownedRow(await repo.findGrant(id), caller.userId, 'Connected app', id);
+      if (!grantVisible(caller, grant)) {
+        throw new AppError('forbidden', `this credential is restricted to workspace ${caller.workspaceId}; connected app ${id} is not restricted to it`);
+      }
       await revoke(id);
       return { id, status: 'revoked' as const };
     },
