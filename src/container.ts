@@ -102,8 +102,8 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   // The worker itself is started by server.ts (or a test), not here: API-only processes share this engine for POST /webhooks/{id}/test.
   const webhookDelivery = createDeliveryEngine({ db, dialect: database.dialect, clock, config, onAttempt: metrics.observeDeliveryAttempt });
   metrics.setQueueDepthSource(() => countPendingDeliveries(db));
-  const webhooks = createWebhooksService({ repo: createWebhooksRepo(db), tx, clock, engine: webhookDelivery, wake: () => outbox.committed({ deliveriesDue: true, accounts: [] }) });
-  const events = createEventsService({ db, outbox, clock, dialect: database.dialect, databaseUrl: config.databaseUrl, pollMs: config.eventStreamPollMs, heartbeatMs: config.eventStreamHeartbeatMs,
+  const webhooks = createWebhooksService({ repo: createWebhooksRepo(db), access, tx, clock, engine: webhookDelivery, wake: () => outbox.committed({ deliveriesDue: true, accounts: [] }) });
+  const events = createEventsService({ db, outbox, access, clock, dialect: database.dialect, databaseUrl: config.databaseUrl, pollMs: config.eventStreamPollMs, heartbeatMs: config.eventStreamHeartbeatMs,
     caps: config.eventStreamCaps, onRead: (kind) => metrics.eventStreamOutboxReads.inc({ kind }), logger: opts.logger });
 
   return {

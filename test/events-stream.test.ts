@@ -78,6 +78,8 @@ for (const dialect of dialects()) {
         columns: [],
         version: restored.body.sheet.version,
         updated_at: restored.body.sheet.updatedAt,
+        workspace_id: `wsp_${alice.userId.slice(4)}`,
+        actor_id: alice.userId,
       });
       assert.equal((await s.req('POST', `/v1/sheets/${id}/restore`, { key: alice.key })).status, 200, 'restoring an active sheet');
       const outbox = (await s.events('sheet.updated')).filter((e) => e.data.sheet_id === id);
@@ -176,13 +178,14 @@ for (const dialect of dialects()) {
 
     it('sends todos.synced when a sync changes tasks, nothing for a sync that changes nothing, and todo.deleted', async () => {
       const a = await stream(alice.key, '?events=todos.synced,todo.deleted');
+      const mine = { workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId };
       const body = { project: 'live', todos: [{ content: 'Write docs', status: 'pending' }, { content: 'Ship', status: 'pending' }] };
       const first = await s.req('POST', '/v1/todos', { key: alice.key, body });
       assert.equal(first.status, 200, JSON.stringify(first.body));
       const ids = (first.body.todos as { id: string }[]).map((t) => t.id).sort();
       const [synced] = await a.waitFor(1);
       assert.equal(synced.event, 'todos.synced');
-      assert.deepEqual({ ...synced.data.data, todo_ids: [...synced.data.data.todo_ids].sort() }, { project: 'live', created: 2, updated: 0, todo_ids: ids });
+      assert.deepEqual({ ...synced.data.data, todo_ids: [...synced.data.data.todo_ids].sort() }, { project: 'live', created: 2, updated: 0, todo_ids: ids, ...mine });
 
       assert.equal((await s.req('POST', '/v1/todos', { key: alice.key, body })).status, 200, 'the same board again changes nothing');
       const moved = await s.req('POST', '/v1/todos', { key: alice.key, body: { project: 'live', todos: [{ content: 'Ship', status: 'in_progress' }] } });
@@ -190,7 +193,7 @@ for (const dialect of dialects()) {
       assert.equal((await s.req('DELETE', `/v1/todos/${shipId}`, { key: alice.key })).status, 200);
       const got = await a.waitFor(3);
       assert.deepEqual(got.map((e) => e.event), ['todos.synced', 'todos.synced', 'todo.deleted'], 'the unchanged sync emitted nothing');
-      assert.deepEqual(got[1].data.data, { project: 'live', created: 0, updated: 1, todo_ids: [shipId] });
+      assert.deepEqual(got[1].data.data, { project: 'live', created: 0, updated: 1, todo_ids: [shipId], ...mine });
       assert.equal(got[2].data.data.todo_id, shipId);
       assert.equal(got[2].data.data.project, 'live');
       assert.ok(!Number.isNaN(Date.parse(got[2].data.data.deleted_at)));

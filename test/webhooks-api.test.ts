@@ -19,7 +19,8 @@ for (const dialect of dialects()) {
       assert.equal(r.status, 200);
       assert.equal(r.body.success, true);
       const w = r.body.webhook;
-      assert.deepEqual(Object.keys(w).sort(), ['created_at', 'disabled_at', 'disabled_reason', 'events', 'id', 'name', 'secret', 'status', 'url']);
+      assert.deepEqual(Object.keys(w).sort(), ['created_at', 'disabled_at', 'disabled_reason', 'events', 'id', 'name', 'secret', 'status', 'url', 'workspace_id']);
+      assert.equal(w.workspace_id, `wsp_${alice.userId.slice(4)}`, 'without workspace_id: the personal workspace');
       assert.match(w.id, /^wh_[0-9a-z]{26}$/);
       assert.equal(w.url, 'https://hooks.example.com/in');
       assert.deepEqual(w.events, ['sheet.created', 'export.completed']);

@@ -48,7 +48,8 @@ for (const dialect of dialects()) {
       assert.deepEqual(Object.keys(got.body).sort(), ['data', 'event', 'timestamp']);
       assert.equal(got.body.event, 'sheet.created');
       assert.match(got.body.timestamp, ISO);
-      assert.deepEqual(got.body.data, { sheet_id: sheet.body.id, name: 'Signed ✓ 日本語', created_at: sheet.body.sheet.createdAt });
+      const ctx = { workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId };
+      assert.deepEqual(got.body.data, { sheet_id: sheet.body.id, name: 'Signed ✓ 日本語', created_at: sheet.body.sheet.createdAt, ...ctx });
 
       // The delivery log shows it, keyed by the same id the receiver saw.
       await s.worker!.idle();
@@ -94,16 +95,19 @@ for (const dialect of dialects()) {
       }
       for (const e of expected) assert.ok(byEvent.has(e), `${e} arrived`);
       // Issue 13: sheet.updated names the sheet's new version and the content columns changed (none here).
-      assert.deepEqual(byEvent.get('sheet.updated')![0], { sheet_id: sheet.id, changes: ['title', 'tags'], columns: [], version: 2, updated_at: byEvent.get('sheet.updated')![0].updated_at });
-      assert.deepEqual(byEvent.get('session.saved')![0], { session_id: session.id, title: 'S' });
-      assert.deepEqual(byEvent.get('session.handover')![0], { session_id: session.id, handover_id: handover.handover_id });
-      assert.deepEqual(byEvent.get('knowledge.saved')![0], { type: 'solution', id: sol.id, title: 'Fix' });
+      // Every event's data names its workspace and the account that acted (issue 33.6).
+      const ctx = { workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId };
+      for (const [e, all] of byEvent) for (const d of all) assert.deepEqual([e, d.workspace_id, d.actor_id], [e, ctx.workspace_id, ctx.actor_id]);
+      assert.deepEqual(byEvent.get('sheet.updated')![0], { sheet_id: sheet.id, changes: ['title', 'tags'], columns: [], version: 2, updated_at: byEvent.get('sheet.updated')![0].updated_at, ...ctx });
+      assert.deepEqual(byEvent.get('session.saved')![0], { session_id: session.id, title: 'S', ...ctx });
+      assert.deepEqual(byEvent.get('session.handover')![0], { session_id: session.id, handover_id: handover.handover_id, ...ctx });
+      assert.deepEqual(byEvent.get('knowledge.saved')![0], { type: 'solution', id: sol.id, title: 'Fix', ...ctx });
       const ex = byEvent.get('export.completed')![0];
-      assert.deepEqual(Object.keys(ex).sort(), ['format', 'sheet_id', 'url']);
+      assert.deepEqual(Object.keys(ex).sort(), ['actor_id', 'format', 'sheet_id', 'url', 'workspace_id']);
       assert.equal(ex.sheet_id, sheet.id);
       assert.equal(ex.format, 'markdown');
       const sp = byEvent.get('spark.executed')![0];
-      assert.deepEqual(Object.keys(sp).sort(), ['executed_at', 'sheet_id', 'spark_id', 'spark_name']);
+      assert.deepEqual(Object.keys(sp).sort(), ['actor_id', 'executed_at', 'sheet_id', 'spark_id', 'spark_name', 'workspace_id']);
       assert.equal(sp.spark_id, 'spk_word_count');
       assert.equal(sp.sheet_id, sheet.id);
       const del = byEvent.get('sheet.deleted')![0];

@@ -7,6 +7,7 @@ import { outboxEnvelope } from '../events/envelope.js';
 import { newId } from '../ids.js';
 import { paidPlan } from '../modules/accounts/plans.js';
 import type { ClaimedDelivery } from './claimed-delivery.js';
+import { ownerPlan } from './owner-plan.js';
 import { createAttemptRecorder } from './recorder.js';
 
 /**
@@ -57,8 +58,8 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
       const owners = [...new Set(events.map((e) => e.user_id))];
       const hooks = await trx
         .selectFrom('webhooks')
-        .innerJoin('users', 'users.id', 'webhooks.user_id')
-        .select(['webhooks.id', 'webhooks.user_id', 'webhooks.events', 'webhooks.url', 'webhooks.secret_enc', 'users.plan'])
+        .leftJoin('users', 'users.id', 'webhooks.user_id')
+        .select(['webhooks.id', 'webhooks.user_id', 'webhooks.events', 'webhooks.url', 'webhooks.secret_enc', ownerPlan('users.plan', 'webhooks.user_id').as('plan')])
         .where('webhooks.user_id', 'in', owners)
         .where('webhooks.status', '=', 'enabled')
         .execute();
@@ -125,9 +126,9 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
     db
       .selectFrom('deliveries as d')
       .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-      .innerJoin('users as u', 'u.id', 'd.user_id')
+      .leftJoin('users as u', 'u.id', 'd.user_id')
       .selectAll('d')
-      .select(['w.url', 'w.secret_enc', 'w.status as webhook_status', 'u.plan'])
+      .select(['w.url', 'w.secret_enc', 'w.status as webhook_status', ownerPlan('u.plan', 'd.user_id').as('plan')])
       .where('d.id', 'in', ids)
       .where('d.claimed_by', '=', token)
       .execute();

@@ -160,8 +160,8 @@ export function createAccountImport(deps: {
     for (const s of data.sparks) await sparks.create(userId, s);
     const madeWebhooks: { id: string; url: string; secret: string }[] = [];
     for (const w of data.webhooks) {
-      const made = await webhooks.create(userId, account.plan, { url: w.url, events: w.events, name: orUndefined(w.name) });
-      if (w.status === 'disabled') await webhooks.disable(userId, made.id, 'disabled in the account this one was imported from; enable it to receive events');
+      const made = await webhooks.create(auth, account.plan, { url: w.url, events: w.events, name: orUndefined(w.name) });
+      if (w.status === 'disabled') await webhooks.disable(auth, made.id, 'disabled in the account this one was imported from; enable it to receive events');
       madeWebhooks.push({ id: made.id, url: made.url, secret: made.secret });
     }
     return { user_id: userId, api_key: account.api_key, webhooks: madeWebhooks };

@@ -4,9 +4,13 @@ import { authenticateRequest, type Credentials } from '../../http/auth.js';
 import { EVENT_NAMES } from '../../events/catalog.js';
 import { responses } from '../../http/schemas.js';
 import type { ZApp } from '../../http/types.js';
+import { WorkspaceIdInput } from '../../lib/schema-fields.js';
 import type { EventsService } from './events.service.js';
 
 const StreamQuery = z.object({
+  workspace_id: WorkspaceIdInput.describe(
+    "The workspace whose events to stream (needs a member's records.read; default: your personal workspace, or the one your key is restricted to)",
+  ),
   events: z
     .string()
     .max(1000)
@@ -47,7 +51,7 @@ export function registerEventRoutes(app: ZApp, events: EventsService, auth: Stre
     schema: {
       tags: ['Events'],
       operationId: 'streamEvents',
-      summary: "Stream the account's events (Server-Sent Events): Bearer key or console session; resume with Last-Event-ID",
+      summary: "Stream a workspace's events (Server-Sent Events): Bearer key or console session; resume with Last-Event-ID",
       description:
         'A scoped credential receives only the events its scopes read: sheet.* and export.completed need sheets:read, session.* ' +
         'sessions:read, knowledge.saved knowledge:read, spark.executed sparks:run or stats:read. A credential that reads none of them: 403. ' +
@@ -55,13 +59,15 @@ export function registerEventRoutes(app: ZApp, events: EventsService, auth: Stre
         '(EVENT_STREAM_MAX_PER_ADDRESS, default 50): one more is 429 rate_limited with Retry-After.',
       querystring: StreamQuery,
       headers: StreamHeaders,
-      response: responses(StreamBody, 403),
+      response: responses(StreamBody, 403, 404),
     },
     handler: async (req, reply) => {
       const filter = events.forScopes(req.auth.scopes, events.parseFilter(req.query.events, EVENT_NAMES));
+      const workspaceId = req.query.workspace_id;
+      const ownerKey = await events.streamKey(req.auth, workspaceId);
       const ac = new AbortController();
       // Validates Last-Event-ID and takes a stream slot, so a bad id (400) or one stream too many (429) is still an ordinary JSON error.
-      const opener = { userId: req.auth.userId, credentialId: req.auth.keyId, address: req.ip };
+      const opener = { ownerKey, credentialId: req.auth.keyId, address: req.ip };
       const cursor = events.open(opener, { lastEventId: req.headers['last-event-id'], events: filter, signal: ac.signal });
       reply.hijack();
       const res = reply.raw;
@@ -72,14 +78,14 @@ export function registerEventRoutes(app: ZApp, events: EventsService, auth: Stre
         'x-accel-buffering': 'no',
       });
       res.write('retry: 2000\n: connected\n\n');
-      // A key disabled or expired, a grant revoked, a session ended after the stream opened: it ends at
-      // the next heartbeat or batch, whichever comes first. Any failure (even a database error) ends it;
-      // the client reconnects with Last-Event-ID.
+      // A key disabled or expired, a grant revoked, a session ended, the caller removed from the workspace
+      // after the stream opened: it ends at the next heartbeat or batch, whichever comes first. Any failure
+      // (even a database error) ends it; the client reconnects with Last-Event-ID.
       const { userId, keyId } = req.auth;
       const stillValid = async () => {
         try {
           const now = await authenticateRequest(req, auth);
-          return now.userId === userId && now.keyId === keyId;
+          return now.userId === userId && now.keyId === keyId && (await events.streamKey(now, workspaceId)) === ownerKey;
         } catch {
           return false;
         }

@@ -7,6 +7,7 @@ import type { Outbox } from '../../events/outbox.js';
 import { decodeWake } from '../../events/wake-payload.js';
 import { EVENT_READ_SCOPES, eventScopeError, readableEvents } from '../../events/event-scopes.js';
 import type { Granted } from '../../auth/scopes.js';
+import type { Caller, WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import { createAccountFeeds, type OutboxRow } from './account-feed.js';
 import { createStreamCursor, cursorAt, type EventCursor } from './stream-cursor.js';
 import { createStreamLimits, type StreamCaps } from './stream-limits.js';
@@ -26,6 +27,7 @@ const EVENT_ID = /^evt_[0-9a-hjkmnp-tv-z]{26}$/;
 export interface EventsDeps {
   db: Db;
   outbox: Outbox;
+  access: Pick<WorkspaceAccess, 'ownerKey'>;
   clock: Clock;
   dialect: Dialect;
   databaseUrl?: string;
@@ -37,15 +39,18 @@ export interface EventsDeps {
   logger?: { warn(o: object, m: string): void };
 }
 
-/** Who opens a stream, for the caps: the credential (API key or OAuth grant) and the client address. */
+/**
+ * Who opens a stream: the owner key whose events it carries (see `streamKey`), and for the caps the
+ * credential (API key or OAuth grant) and the client address.
+ */
 export interface StreamOpener {
-  userId: string;
+  ownerKey: string;
   credentialId: string;
   address: string;
 }
 
 export function createEventsService(deps: EventsDeps) {
-  const { db, outbox, clock } = deps;
+  const { db, outbox, access, clock } = deps;
   const limits = createStreamLimits(deps.caps ?? { perCredential: 10, perAddress: 50 });
   let streams = 0;
   let reads = 0;
@@ -117,7 +122,7 @@ export function createEventsService(deps: EventsDeps) {
    * any wait at once.
    */
   function open(opener: StreamOpener, opts: { lastEventId?: string; events?: EventName[]; signal: AbortSignal }): EventCursor {
-    const { userId } = opener;
+    const { ownerKey } = opener;
     const { lastEventId, events, signal } = opts;
     if (lastEventId !== undefined && !EVENT_ID.test(lastEventId)) {
       throw new AppError('invalid_request', 'Last-Event-ID must be an event id (evt_ followed by 26 characters)');
@@ -133,7 +138,7 @@ export function createEventsService(deps: EventsDeps) {
       release();
     }, { once: true });
     return createStreamCursor({
-      userId,
+      userId: ownerKey,
       floor,
       events,
       live: lastEventId === undefined,
@@ -144,7 +149,7 @@ export function createEventsService(deps: EventsDeps) {
       readAlone(from, limit) {
         reads++;
         deps.onRead?.('catch_up');
-        return query(userId, from, limit, events);
+        return query(ownerKey, from, limit, events);
       },
       signal,
     });
@@ -153,6 +158,12 @@ export function createEventsService(deps: EventsDeps) {
   return {
     parseFilter,
     forScopes,
+    /**
+     * The owner key whose events a stream of `workspaceId` carries: a team workspace's needs a member
+     * (records.read); without it the caller's personal events (or those of the workspace its key is
+     * restricted to). Asked again while the stream runs, so a removed member's stream ends.
+     */
+    streamKey: (caller: Caller, workspaceId: string | undefined) => access.ownerKey(caller, workspaceId, 'records.read'),
     open,
     /** How often an open stream sends a heartbeat comment (EVENT_STREAM_HEARTBEAT_MS, default 15 s). */
     heartbeatMs: deps.heartbeatMs ?? 15_000,

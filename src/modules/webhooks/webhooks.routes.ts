@@ -10,6 +10,7 @@ import {
   DeliveryResponse,
   ListDeliveriesQuery,
   ListDeliveriesResponse,
+  ListWebhooksQuery,
   ListWebhooksResponse,
   WebhookResponse,
 } from './webhooks.schemas.js';
@@ -19,8 +20,14 @@ export function registerWebhookRoutes(app: ZApp, webhooks: WebhooksService) {
   const ok = true as const;
 
   app.get('/webhooks', {
-    schema: { tags, operationId: 'listWebhooks', summary: 'List registered webhooks (never their secrets)', response: responses(ListWebhooksResponse) },
-    handler: async (req) => ({ success: ok, webhooks: await webhooks.list(req.auth.userId) }),
+    schema: {
+      tags,
+      operationId: 'listWebhooks',
+      summary: "List a workspace's webhooks (never their secrets)",
+      querystring: ListWebhooksQuery,
+      response: responses(ListWebhooksResponse, 403, 404),
+    },
+    handler: async (req) => ({ success: ok, webhooks: await webhooks.list(req.auth, req.query.workspace_id) }),
   });
   app.post('/webhooks', {
     schema: {
@@ -28,17 +35,17 @@ export function registerWebhookRoutes(app: ZApp, webhooks: WebhooksService) {
       operationId: 'createWebhook',
       summary: 'Register a webhook (Pro plan or higher); the secret is returned only here',
       body: CreateWebhookBody,
-      response: responses(CreateWebhookResponse, 403, 415),
+      response: responses(CreateWebhookResponse, 403, 404, 415),
     },
-    handler: async (req) => ({ success: ok, webhook: await webhooks.create(req.auth.userId, req.auth.plan, req.body, req.auth.scopes) }),
+    handler: async (req) => ({ success: ok, webhook: await webhooks.create(req.auth, req.auth.plan, req.body, req.auth.scopes) }),
   });
   app.delete('/webhooks/:id', {
     schema: { tags, operationId: 'deleteWebhook', summary: 'Delete a webhook and its delivery log', params: IdParams, response: responses(DeleteWebhookResponse, 403, 404) },
-    handler: async (req) => ({ success: ok, ...(await webhooks.remove(req.auth.userId, req.params.id)) }),
+    handler: async (req) => ({ success: ok, ...(await webhooks.remove(req.auth, req.params.id)) }),
   });
   app.post('/webhooks/:id/enable', {
     schema: { tags, operationId: 'enableWebhook', summary: 'Enable a disabled webhook so new events flow again', params: IdParams, response: responses(WebhookResponse, 403, 404) },
-    handler: async (req) => ({ success: ok, webhook: await webhooks.enable(req.auth.userId, req.auth.plan, req.params.id) }),
+    handler: async (req) => ({ success: ok, webhook: await webhooks.enable(req.auth, req.auth.plan, req.params.id) }),
   });
   app.get('/webhooks/:id/deliveries', {
     schema: {
@@ -49,7 +56,7 @@ export function registerWebhookRoutes(app: ZApp, webhooks: WebhooksService) {
       querystring: ListDeliveriesQuery,
       response: responses(ListDeliveriesResponse, 403, 404),
     },
-    handler: async (req) => ({ success: ok, ...(await webhooks.deliveries(req.auth.userId, req.params.id, req.query)) }),
+    handler: async (req) => ({ success: ok, ...(await webhooks.deliveries(req.auth, req.params.id, req.query)) }),
   });
   app.post('/webhooks/:id/deliveries/:delivery_id/redeliver', {
     schema: {
@@ -61,7 +68,7 @@ export function registerWebhookRoutes(app: ZApp, webhooks: WebhooksService) {
     },
     handler: async (req) => ({
       success: ok,
-      delivery: await webhooks.redeliver(req.auth.userId, req.auth.plan, req.params.id, req.params.delivery_id),
+      delivery: await webhooks.redeliver(req.auth, req.auth.plan, req.params.id, req.params.delivery_id),
     }),
   });
   app.post('/webhooks/:id/test', {
@@ -72,6 +79,6 @@ export function registerWebhookRoutes(app: ZApp, webhooks: WebhooksService) {
       params: IdParams,
       response: responses(DeliveryResponse, 403, 404),
     },
-    handler: async (req) => ({ success: ok, delivery: await webhooks.test(req.auth.userId, req.auth.plan, req.params.id) }),
+    handler: async (req) => ({ success: ok, delivery: await webhooks.test(req.auth, req.auth.plan, req.params.id) }),
   });
 }

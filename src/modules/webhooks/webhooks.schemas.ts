@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, queryInt } from '../../lib/schema-fields.js';
+import { Timestamp, WorkspaceIdInput, WorkspaceIdView, queryInt } from '../../lib/schema-fields.js';
 import { EVENT_NAMES } from '../../events/catalog.js';
 
 const EventOrStar = z.string().refine((e) => e === '*' || (EVENT_NAMES as string[]).includes(e), {
@@ -25,6 +25,9 @@ export const CreateWebhookBody = z.object({
   url: HttpsUrl.describe('HTTPS delivery target. Must not carry credentials.'),
   events: z.array(EventOrStar).min(1, 'events must name at least one event, or *').max(20).describe('Event names, or `*` for all events.'),
   name: z.string().trim().max(200).optional(),
+  workspace_id: WorkspaceIdInput.describe(
+    "The workspace whose events the webhook receives (default: your personal one); a team workspace's webhooks need the admin role there",
+  ),
 });
 export type CreateWebhookInput = z.infer<typeof CreateWebhookBody>;
 
@@ -38,6 +41,7 @@ export const Webhook = z
     created_at: Timestamp,
     disabled_at: Timestamp.nullable(),
     disabled_reason: z.string().nullable().describe('Why the webhook was disabled (the last delivery error).'),
+    workspace_id: WorkspaceIdView.describe('The workspace (wsp_...) whose events this webhook receives'),
   })
   .meta({ id: 'Webhook' });
 export type WebhookView = z.infer<typeof Webhook>;
@@ -71,6 +75,8 @@ export const Delivery = z
 export type DeliveryView = z.infer<typeof Delivery>;
 
 export const DeliveryParams = z.object({ id: z.string().min(1).max(100), delivery_id: z.string().min(1).max(100) });
+
+export const ListWebhooksQuery = z.object({ workspace_id: WorkspaceIdInput });
 
 export const ListDeliveriesQuery = z.object({
   limit: queryInt('limit').optional().describe('Default 20; values above 100 are clamped to 100.'),

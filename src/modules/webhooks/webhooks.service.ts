@@ -1,6 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { DeliveriesTable, Trx, WebhooksTable } from '../../db/types.js';
-import { ownedRow } from '../../db/owned.js';
+import type { DeliveriesTable, WebhooksTable } from '../../db/types.js';
 import { AppError, notFound } from '../../errors.js';
 import { envelope } from '../../events/envelope.js';
 import type { TxRunner } from '../../events/outbox.js';
@@ -12,6 +11,7 @@ import type { Plan } from '../accounts/accounts.repo.js';
 import { paidPlan } from '../accounts/plans.js';
 import { requireReadableEvents } from '../../events/event-scopes.js';
 import type { Granted } from '../../auth/scopes.js';
+import { workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { WebhooksRepo } from './webhooks.repo.js';
 import type { CreateWebhookInput, DeliveryView, WebhookView } from './webhooks.schemas.js';
 
@@ -29,7 +29,13 @@ export function toWebhookView(row: WebhooksTable): WebhookView {
     created_at: row.created_at,
     disabled_at: row.disabled_at,
     disabled_reason: row.disabled_reason,
+    workspace_id: workspaceIdOf(row.user_id),
   };
+}
+
+/** By-id options: the workspace the webhook is expected in. */
+export interface InWorkspace {
+  workspace_id?: string;
 }
 
 function requirePaid(plan: Plan) {
@@ -40,16 +46,26 @@ function requirePaid(plan: Plan) {
 
 export function createWebhooksService(deps: {
   repo: WebhooksRepo;
+  access: Pick<WorkspaceAccess, 'ownerKey' | 'ownedRow'>;
   tx: TxRunner;
   clock: Clock;
   engine: DeliveryEngine;
   /** Wakes the delivery workers (this process's and, over NOTIFY, the others). */
   wake: () => void;
 }) {
-  const { repo, tx, clock, engine, wake } = deps;
+  const { repo, access, tx, clock, engine, wake } = deps;
 
-  async function owned(userId: string, id: string, exec?: Trx) {
-    return ownedRow(await repo.findById(id, exec), userId, 'webhook', id);
+  /**
+   * A webhook of a team workspace is read by its members and changed by its admins. `inWorkspace`: the
+   * workspace the caller expects it in (MCP tools take it); one elsewhere is a 403.
+   */
+  async function owned(caller: Caller, id: string, action: 'records.read' | 'webhooks.manage', inWorkspace?: string) {
+    const row = await access.ownedRow(await repo.findById(id), caller, 'webhook', id, action);
+    const actual = workspaceIdOf(row.user_id);
+    if (inWorkspace !== undefined && inWorkspace !== actual) {
+      throw new AppError('forbidden', `webhook ${id} is in workspace ${actual}, not in workspace ${inWorkspace}`);
+    }
+    return row;
   }
 
   async function deliveryViews(rows: DeliveriesTable[]): Promise<DeliveryView[]> {
@@ -77,23 +93,26 @@ export function createWebhooksService(deps: {
   }
 
   return {
-    async list(userId: string) {
-      return (await repo.listByUser(userId)).map(toWebhookView);
+    /** The webhooks of one workspace (default: personal). */
+    async list(caller: Caller, workspaceId?: string) {
+      return (await repo.listByUser(await access.ownerKey(caller, workspaceId, 'records.read'))).map(toWebhookView);
     },
 
     /** `scopes`: the calling credential's; it may only subscribe to events it could read itself. */
-    async create(userId: string, plan: Plan, input: CreateWebhookInput, scopes?: Granted) {
+    async create(caller: Caller, plan: Plan, input: CreateWebhookInput, scopes?: Granted) {
+      // Owned by the workspace's owner key, so it receives exactly that workspace's events.
+      const ownerKey = await access.ownerKey(caller, input.workspace_id, 'webhooks.manage');
       requirePaid(plan);
       requireReadableEvents(scopes, input.events);
-      if ((await repo.listByUser(userId)).length >= MAX_WEBHOOKS_PER_ACCOUNT) {
-        throw new AppError('invalid_request', `an account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first`);
+      if ((await repo.listByUser(ownerKey)).length >= MAX_WEBHOOKS_PER_ACCOUNT) {
+        throw new AppError('invalid_request', `a workspace can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first`);
       }
       const now = clock.now();
       const secret = newWebhookSecret();
       const events = [...new Set(input.events)];
       const row: WebhooksTable = {
         id: newId('wh', now.getTime()),
-        user_id: userId,
+        user_id: ownerKey,
         url: input.url,
         events: JSON.stringify(events.includes('*') ? ['*'] : events),
         name: input.name || null,
@@ -107,40 +126,40 @@ export function createWebhooksService(deps: {
       return { ...toWebhookView(row), secret };
     },
 
-    remove(userId: string, id: string) {
+    async remove(caller: Caller, id: string, opts: InWorkspace = {}) {
+      await owned(caller, id, 'webhooks.manage', opts.workspace_id);
       return tx(async (trx) => {
-        await owned(userId, id, trx);
         await repo.remove(id, trx);
         return { id, deleted: true as const };
       });
     },
 
     /** Stops a webhook's new deliveries with a reason shown to its owner (an imported webhook that was disabled where it came from). */
-    async disable(userId: string, id: string, reason: string) {
-      const row = await owned(userId, id);
+    async disable(caller: Caller, id: string, reason: string) {
+      const row = await owned(caller, id, 'webhooks.manage');
       const patch = { status: 'disabled' as const, disabled_at: clock.now().toISOString(), disabled_reason: reason };
       await repo.update(id, patch);
       return toWebhookView({ ...row, ...patch });
     },
 
     /** Re-enables a disabled webhook: new events flow again; deliveries stopped by the disable stay stopped (redeliver them one by one). */
-    async enable(userId: string, plan: Plan, id: string) {
-      const row = await owned(userId, id);
+    async enable(caller: Caller, plan: Plan, id: string, opts: InWorkspace = {}) {
+      const row = await owned(caller, id, 'webhooks.manage', opts.workspace_id);
       requirePaid(plan);
       const patch = { status: 'enabled' as const, disabled_at: null, disabled_reason: null };
       await repo.update(id, patch);
       return toWebhookView({ ...row, ...patch });
     },
 
-    async deliveries(userId: string, id: string, query: { limit?: number; offset?: number }) {
-      await owned(userId, id);
+    async deliveries(caller: Caller, id: string, query: { limit?: number; offset?: number }, opts: InWorkspace = {}) {
+      await owned(caller, id, 'records.read', opts.workspace_id);
       const { rows, total } = await repo.listDeliveries(id, Math.min(query.limit ?? DELIVERIES_DEFAULT, DELIVERIES_MAX), query.offset ?? 0);
       return { deliveries: await deliveryViews(rows), total };
     },
 
     /** Queues one delivery again at once, with a fresh retry schedule. */
-    async redeliver(userId: string, plan: Plan, id: string, deliveryId: string) {
-      const hook = await owned(userId, id);
+    async redeliver(caller: Caller, plan: Plan, id: string, deliveryId: string, opts: InWorkspace = {}) {
+      const hook = await owned(caller, id, 'webhooks.manage', opts.workspace_id);
       const d = await repo.findDelivery(deliveryId);
       if (!d || d.webhook_id !== id) throw notFound('delivery', deliveryId);
       requirePaid(plan);
@@ -165,12 +184,12 @@ export function createWebhooksService(deps: {
     },
 
     /** Sends a signed webhook.test event now (disabled webhooks too, to check a receiver before enabling) and returns the outcome. Not retried. */
-    async test(userId: string, plan: Plan, id: string) {
-      const hook = await owned(userId, id);
+    async test(caller: Caller, plan: Plan, id: string, opts: InWorkspace = {}) {
+      const hook = await owned(caller, id, 'webhooks.manage', opts.workspace_id);
       requirePaid(plan);
       const now = clock.now().toISOString();
       const body = envelope({ event: TEST_EVENT, timestamp: now, data: { webhook_id: id, message: 'Test delivery from Sheet Workspace' } });
-      const d = await engine.queue.insertClaimed(hook.id, userId, TEST_EVENT, body, 'test');
+      const d = await engine.queue.insertClaimed(hook.id, hook.user_id, TEST_EVENT, body, 'test');
       await engine.attempt(d);
       const row = await repo.findDelivery(d.id);
       const [view] = await deliveryViews([row!]);
