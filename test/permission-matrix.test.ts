@@ -4,7 +4,10 @@ import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { dialects, startServer, type Res, type TestServer } from './helpers.js';
 import { startReceiver, webhookEnv, type Receiver } from './webhooks-helpers.js';
-import { ACTORS, EXPECTED, NOT_RECORD_ROUTES, PLACES, REST_ROUTES, type Actor, type Expected, type Place, type RecordKind } from './fixtures/permission-matrix.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { httpClient } from './mcp-helpers.js';
+import { ACTORS, EXPECTED, MCP_TOOLS, NOT_RECORD_ROUTES, NOT_RECORD_TOOLS, PLACES, REST_ROUTES, type Actor, type Expected, type Place, type RecordKind } from './fixtures/permission-matrix.js';
 
 /**
  * Issue 33's permission matrix on REST: every route of test/fixtures/permission-matrix.ts x every caller
@@ -88,7 +91,7 @@ for (const dialect of dialects()) {
         case 'session':
           return { id: (await ok(by, 'POST', '/v1/sessions', { title: 't', summary: 's', ...w })).session.id };
         case 'knowledge':
-          return { id: (await ok(by, 'POST', '/v1/knowledge', { title: 't', content: 'c', error: 'E', ...w })).id };
+          return { id: (await ok(by, 'POST', '/v1/knowledge?type=solutions', { title: 't', content: 'c', error: 'E', ...w })).id };
         case 'spark':
           return { id: (await ok(by, 'POST', '/v1/spark', { action: 'create', name: `s${rand()}`, prompt: 'Say {{content}}', ...w })).id };
         case 'todo': {
@@ -152,7 +155,8 @@ for (const dialect of dialects()) {
         'POST /webhooks': { url: `${rcv.url}/n`, events: ['*'], ...w },
         'POST /stats': { hours: 1, ...w },
       };
-      const listQuery = method === 'GET' && REST_ROUTES[route].kind === 'workspace' ? `?workspace_id=${ws}${route === 'GET /briefing' ? '&project=p' : ''}` : '';
+      const listQuery =
+        method === 'GET' && REST_ROUTES[route].kind === 'workspace' ? `?workspace_id=${ws}${route === 'GET /briefing' ? '&project=p' : ''}` : route === 'POST /knowledge' ? '?type=solutions' : '';
       return [method, path + listQuery, bodies[route] ?? (method === 'GET' || method === 'DELETE' ? undefined : {})];
     }
 
@@ -191,6 +195,92 @@ for (const dialect of dialects()) {
         }
       });
     }
+
+    /** The REST route whose preparation a tool needs (the same records, the same steps). */
+    const TOOL_PREP: Record<string, string> = {
+      restore_sheet: 'POST /sheets/{id}/restore',
+      get_sheet_revision: 'GET /sheets/{id}/revisions/{version}',
+      restore_sheet_revision: 'POST /sheets/{id}/revisions/{version}/restore',
+      revoke_sheet_share: 'DELETE /sheets/{id}/shares/{share_id}',
+      revoke_sheet_export: 'DELETE /sheets/{id}/exports/{export_id}',
+      redeliver_webhook_delivery: 'POST /webhooks/{id}/deliveries/{delivery_id}/redeliver',
+    };
+    function toolArgs(tool: string, ids: Record<string, string>, ws: string): Record<string, unknown> {
+      const { id } = ids;
+      const w = { workspace_id: ws };
+      const args: Record<string, Record<string, unknown>> = {
+        list_sheets: w, search_sheets: { q: 'x', ...w }, create_sheet: { title: 'n', content: { col1: '<p>n</p>' }, ...w },
+        get_sheet: { id }, get_sheet_content: { id, format: 'html' }, update_sheet: { id, tags: ['m'] }, trash_sheet: { id }, restore_sheet: { id },
+        export_sheet: { id, format: 'txt' }, list_sheet_exports: { id }, revoke_sheet_export: { id, export_id: ids.export_id },
+        append_to_sheet: { id, html: '<p>more</p>' }, replace_in_sheet: { id, find: 'x', replace: 'z' }, add_column: { id }, remove_column: { id, col: 'col2' },
+        list_sheet_revisions: { id }, get_sheet_revision: { id, version: 1 }, restore_sheet_revision: { id, version: 1 },
+        share_sheet: { sheet_id: id }, list_sheet_shares: { sheet_id: id }, revoke_sheet_share: { sheet_id: id, share_id: ids.share_id },
+        save_session: { title: 't', summary: 's', ...w }, list_sessions: w, get_session: { id }, update_session: { id, tags: ['m'] },
+        create_handover: { session_id: id, next_steps: ['go on'] }, get_latest_handover: { project: 'p', ...w }, get_briefing: { project: 'p', ...w },
+        search_knowledge: { q: 't', ...w }, save_knowledge: { type: 'snippets', title: 't', content: 'c', ...w }, get_knowledge: { id },
+        update_knowledge: { id, language: 'ts' }, delete_knowledge: { id },
+        list_todos: w, sync_todos: { todos: [{ content: `c ${rand()}`, status: 'pending' }], ...w }, delete_todo: { id },
+        log_work_time: { hours: 1, ...w }, get_stats: w,
+        list_sparks: w, create_spark: { name: `s${rand()}`, prompt: 'Say {{content}}', ...w }, get_spark: { id }, update_spark: { id, name: `r${rand()}` }, delete_spark: { id },
+        list_webhooks: w, register_webhook: { url: `${rcv.url}/n`, events: ['*'], ...w }, delete_webhook: { id }, enable_webhook: { id }, test_webhook: { id },
+        list_webhook_deliveries: { id }, redeliver_webhook_delivery: { id, delivery_id: ids.delivery_id },
+      };
+      return args[tool];
+    }
+    /** A tool's answer as a status: 200 for a result, else the status its error names. */
+    function toolStatus(r: unknown): { status: number; body: any } {
+      const res = r as CallToolResult;
+      const text = (res.content?.[0] as { text?: string } | undefined)?.text ?? '{}';
+      if (!res.isError) return { status: 200, body: undefined };
+      const body = JSON.parse(text);
+      return { status: body.status ?? 500, body };
+    }
+
+    it('names every MCP tool (in the matrix or outside it, with a reason)', async () => {
+      const client = await httpClient(s, u.owner.key);
+      try {
+        const tools = (await client.listTools()).tools.map((t) => t.name);
+        const named = new Set([...Object.keys(MCP_TOOLS), ...NOT_RECORD_TOOLS]);
+        assert.deepEqual(tools.filter((t) => !named.has(t)), [], 'tools missing from test/fixtures/permission-matrix.ts');
+        assert.deepEqual(Object.keys(MCP_TOOLS).filter((t) => !tools.includes(t)), [], 'matrix tools MCP does not list');
+        for (const [name, { kind }] of Object.entries(MCP_TOOLS)) {
+          if (kind !== 'workspace') continue;
+          const schema = (await client.listTools()).tools.find((t) => t.name === name)!.inputSchema;
+          assert.ok(schema.properties && 'workspace_id' in schema.properties, `${name} takes workspace_id`);
+        }
+      } finally {
+        await client.close();
+      }
+      assert.equal((await s.req('POST', '/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })).status, 401, 'no key, no MCP');
+    });
+
+    describe('MCP tools', () => {
+      const clients = {} as Record<Actor, Client>;
+      before(async () => {
+        for (const actor of ACTORS) if (actor !== 'anon') clients[actor] = await httpClient(s, keyOf(actor)!);
+      });
+      after(async () => {
+        for (const c of Object.values(clients)) await c.close();
+      });
+      for (const [tool, { access, kind }] of Object.entries(MCP_TOOLS)) {
+        it(`${tool} (${access})`, async () => {
+          for (const actor of ACTORS) {
+            if (actor === 'anon') continue;
+            for (const place of PLACES) {
+              const { by, ws } = placeOf(actor, place);
+              const ids = await make(kind, by, ws);
+              if (TOOL_PREP[tool]) await prepare(TOOL_PREP[tool], by, ws, ids);
+              if (tool === 'get_latest_handover') {
+                const session = (await ok(by, 'POST', '/v1/sessions', { title: 't', summary: 's', project: 'p', workspace_id: ws })).session.id;
+                await ok(by, 'POST', '/v1/sessions/handover', { session_id: session, next_steps: ['a'] });
+              }
+              const res = toolStatus(await clients[actor].callTool({ name: tool, arguments: toolArgs(tool, ids, ws) }));
+              matches(res, EXPECTED[access][actor][place], `${tool} as ${actor} on the ${place} record`);
+            }
+          }
+        });
+      }
+    });
 
     it('a share link opens its sheet with no key, from any workspace, until it is revoked', async () => {
       for (const place of PLACES) {

@@ -179,5 +179,24 @@ for (const dialect of dialects()) {
       const left = await s.c.db.selectFrom('workspace_members').select('user_id').where('workspace_id', '=', id).execute();
       assert.deepEqual(left, []);
     });
+
+    it("a deleted team workspace's records go with it; the owner's personal records stay", async () => {
+      const id = await team('Short-lived');
+      const editor = await join(id, 'editor');
+      const mine = await call(owner, 'POST', '/v1/knowledge?type=solutions', { title: 'mine', content: 'kept', error: 'E' });
+      const theirs = await call(editor, 'POST', '/v1/knowledge?type=solutions', { title: 'team', content: 'goes', error: 'E', workspace_id: id });
+      assert.equal(theirs.status, 200, JSON.stringify(theirs.body));
+      assert.equal(theirs.body.solution.workspace_id, id);
+      const synced = await call(editor, 'POST', '/v1/todos', { workspace_id: id, todos: [{ content: 'team task', status: 'pending' }] });
+      assert.equal(synced.status, 200, JSON.stringify(synced.body));
+      assert.equal((await call(owner, 'DELETE', `/v1/workspaces/${id}`, { confirm: 'Short-lived' })).status, 200);
+      assertError(await call(owner, 'GET', `/v1/knowledge/${theirs.body.id}`), 404, 'not_found');
+      assertError(await call(editor, 'GET', `/v1/todos?workspace_id=${id}`), 404, 'not_found');
+      for (const table of ['knowledge', 'todos', 'outbox'] as const) {
+        const rows = await s.c.db.selectFrom(table).select('id').where('user_id', '=', id).execute();
+        assert.deepEqual(rows, [], `${table} rows of the deleted workspace`);
+      }
+      assert.equal((await call(owner, 'GET', `/v1/knowledge/${mine.body.id}`)).status, 200);
+    });
   });
 }
