@@ -80,7 +80,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   });
   const accounts = createAccountsService({ db, repo: createAccountsRepo(db), workspaces: workspacesRepo, apiKeys, clock });
   const workspaces = createWorkspacesService({ db, repo: workspacesRepo, clock });
-  const sheets = createSheetsService({ repo: createSheetsRepo(db, { rankMaxMatches: config.searchRankMaxMatches }), revisions: createSheetRevisionsRepo(db), outbox, tx, clock, revisionsKeep: config.revisionsKeep });
+  const sheets = createSheetsService({ repo: createSheetsRepo(db, { rankMaxMatches: config.searchRankMaxMatches }), revisions: createSheetRevisionsRepo(db), access, outbox, tx, clock, revisionsKeep: config.revisionsKeep });
   const todosRepo = createTodosRepo(db);
   const todos = createTodosService({ repo: todosRepo, access, outbox, tx, clock });
   const idempotency = createIdempotencyService({ repo: createIdempotencyRepo(db), clock, box: createSecretBox(loadServerKey(config)) });

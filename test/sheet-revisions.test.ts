@@ -49,7 +49,7 @@ for (const dialect of dialects()) {
       const list = await req('GET', `/sheets/${id}/revisions`);
       assert.equal(list.status, 200);
       assert.equal(list.body.total, 4);
-      const actor = { type: 'api_key', id: keyId, name: 'default' };
+      const actor = { type: 'api_key', id: keyId, name: 'default', user_id: alice.userId };
       assert.deepEqual(list.body.revisions, [
         { version: 4, title: 'Two', folder: 'F', tags: ['a'], changes: ['trashed'], updatedAt: '2026-04-01T09:00:02.000Z', actor },
         { version: 3, title: 'Two', folder: 'F', tags: ['a'], changes: ['content', 'folder'], updatedAt: '2026-04-01T09:00:02.000Z', actor },
@@ -141,8 +141,8 @@ for (const dialect of dialects()) {
       ok(await client.callTool({ name: 'update_sheet', arguments: { id, title: 'oauth edit' } }));
       await req('PUT', `/sheets/${id}`, { title: 'key edit' });
       const list = (await req('GET', `/sheets/${id}/revisions`)).body.revisions;
-      assert.deepEqual(list[0].actor, { type: 'oauth_client', id: provider.info!.client_id, name: 'Revision Agent' });
-      assert.deepEqual(list[1].actor, { type: 'console', id: keyId, name: 'default' }, 'the console names the key it was opened with');
+      assert.deepEqual(list[0].actor, { type: 'oauth_client', id: provider.info!.client_id, name: 'Revision Agent', user_id: alice.userId });
+      assert.deepEqual(list[1].actor, { type: 'console', id: keyId, name: 'default', user_id: alice.userId }, 'the console names the key it was opened with');
       await client.close();
     });
 

@@ -18,7 +18,8 @@ for (const dialect of dialects()) {
       assert.match(r.body.id, /^sht_[0-9a-z]{26}$/);
       assert.equal(r.body.title, 'Plan');
       const sheet = r.body.sheet;
-      assert.deepEqual(Object.keys(sheet).sort(), ['content', 'createdAt', 'folder', 'id', 'tags', 'title', 'trashedAt', 'updatedAt', 'version']);
+      assert.deepEqual(Object.keys(sheet).sort(), ['content', 'createdAt', 'folder', 'id', 'tags', 'title', 'trashedAt', 'updatedAt', 'version', 'workspace_id']);
+      assert.equal(sheet.workspace_id, `wsp_${alice.userId.slice(4)}`, 'a personal sheet is in its owner\'s personal workspace');
       assert.deepEqual(sheet.content, { col1: '<p>Hi</p>' });
       assert.equal(sheet.folder, 'Work');
       assert.deepEqual(sheet.tags, ['x', 'y']);
@@ -26,7 +27,8 @@ for (const dialect of dialects()) {
       assert.match(sheet.updatedAt, ISO);
       assert.equal(sheet.trashedAt, null);
       const [ev] = (await s.events('sheet.created')).filter((e) => e.data.sheet_id === r.body.id);
-      assert.deepEqual(ev.data, { sheet_id: r.body.id, name: 'Plan', created_at: '2026-03-10T12:00:00.000Z' });
+      const context = { workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId };
+      assert.deepEqual(ev.data, { sheet_id: r.body.id, name: 'Plan', created_at: '2026-03-10T12:00:00.000Z', ...context });
       assert.equal(ev.user_id, alice.userId);
     });
 
@@ -69,7 +71,7 @@ for (const dialect of dialects()) {
       assert.equal(r.body.sheet.folder, 'F');
       assert.equal(r.body.sheet.updatedAt, '2026-03-10T12:00:01.000Z');
       const evs = (await s.events('sheet.updated')).filter((e) => e.data.sheet_id === body.id);
-      assert.deepEqual(evs.map((e) => e.data), [{ sheet_id: body.id, changes: ['content', 'folder'], columns: ['col2', 'col3', 'col4'], version: 2, updated_at: '2026-03-10T12:00:01.000Z' }]);
+      assert.deepEqual(evs.map((e) => e.data), [{ sheet_id: body.id, changes: ['content', 'folder'], columns: ['col2', 'col3', 'col4'], version: 2, updated_at: '2026-03-10T12:00:01.000Z', workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }]);
       const same = await s.req('PUT', `/v1/sheets/${body.id}`, { key: alice.key, body: { title: 'm', content: { col1: 'a' } } });
       assert.equal(same.status, 200);
       assert.equal((await s.events('sheet.updated')).filter((e) => e.data.sheet_id === body.id).length, 1, 'a no-op update fires nothing');
@@ -87,7 +89,7 @@ for (const dialect of dialects()) {
       const trash = await s.req('GET', '/v1/sheets?trashed=true', { key: alice.key });
       assert.equal(trash.body.sheets.some((x: any) => x.id === body.id), true);
       const ev = (await s.events('sheet.deleted')).filter((e) => e.data.sheet_id === body.id);
-      assert.deepEqual(ev.map((e) => e.data), [{ sheet_id: body.id, deleted_at: clock.now().toISOString() }]);
+      assert.deepEqual(ev.map((e) => e.data), [{ sheet_id: body.id, deleted_at: clock.now().toISOString(), workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }]);
 
       const restored = await s.req('POST', `/v1/sheets/${body.id}/restore`, { key: alice.key });
       assert.equal(restored.status, 200);

@@ -99,8 +99,7 @@ function decodeCursor(cursor: string | undefined): number {
 function listSheets(sheetsService: SheetsService, auth: AuthSource, cursor: string | undefined): Promise<ListResourcesResult> {
   const offset = decodeCursor(cursor);
   return orMcpError(async () => {
-    const { userId } = await auth();
-    const { sheets, total } = await sheetsService.list(userId, { limit: RESOURCE_PAGE_SIZE, offset });
+    const { sheets, total } = await sheetsService.list(await auth(), { limit: RESOURCE_PAGE_SIZE, offset });
     const next = offset + sheets.length;
     return {
       // Without fields= every item has its title; the list type allows picked fields, hence the fallback.
@@ -133,8 +132,7 @@ export function registerResources(server: McpServer, deps: ResourceDeps, auth: A
     },
     (uri, { id }) =>
       asResource(uri, async () => {
-        const { userId } = await auth();
-        return deps.sheets.get(userId, uriPart('id', id));
+        return deps.sheets.get(await auth(), uriPart('id', id));
       }),
   );
 

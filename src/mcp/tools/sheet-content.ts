@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { SheetsService } from '../../modules/sheets/sheets.service.js';
 import { AppError, invalid } from '../../errors.js';
-import { IdParams } from '../../lib/schema-fields.js';
+import { IdParams, WorkspaceIdView } from '../../lib/schema-fields.js';
 import { outlineColumns } from '../../modules/sheets/sheets.outline.js';
 import { COLUMN_KEY, ColumnOutlineSchema, ReadFormat, SheetWindowSchema } from '../../modules/sheets/sheets.schemas.js';
 import { columnOrder } from '../../modules/sheets/sheets.columns.js';
@@ -27,6 +27,7 @@ const Output = z.object({
   id: z.string(),
   title: z.string(),
   version: z.number().int().describe('The sheet\'s version: send it as expected_version to write only if nobody changed it since.'),
+  workspace_id: WorkspaceIdView,
   column: z.string().optional(),
   format: ReadFormat.optional(),
   content: z.string().optional().describe('The window of the column.'),
@@ -59,8 +60,9 @@ export function registerSheetContentTools(t: ToolRegistry, deps: SheetContentToo
     output: Output,
     annotations: READ_ONLY,
     run: async (args, auth) => {
-      const sheet = await deps.sheets.get(auth.userId, args.id);
-      if (args.summary_only) return { success: true as const, id: sheet.id, title: sheet.title, version: sheet.version, columns: await outlineColumns(sheet.content) };
+      const sheet = await deps.sheets.get(auth, args.id);
+      const head = { success: true as const, id: sheet.id, title: sheet.title, version: sheet.version, workspace_id: sheet.workspace_id };
+      if (args.summary_only) return { ...head, columns: await outlineColumns(sheet.content) };
       const format: Format = args.format ?? 'markdown';
       if (args.lines !== undefined && args.offset !== undefined) throw invalid("field 'lines': use either lines or offset, not both");
       const lines = args.lines === undefined ? undefined : linesArgument(args.lines);
@@ -73,10 +75,7 @@ export function registerSheetContentTools(t: ToolRegistry, deps: SheetContentToo
         const { content, window } = await windowContent(sheet.content, { format, columns: [column], maxChars, offsetChars: args.offset, lines });
         const w = window.columns[column];
         const out = {
-          success: true as const,
-          id: sheet.id,
-          title: sheet.title,
-          version: sheet.version,
+          ...head,
           column,
           format,
           content: content[column],

@@ -31,14 +31,14 @@ export function registerSheetEditTools(t: ToolRegistry, deps: SheetEditToolDeps)
   t.define('list_sheet_revisions', {
     title: 'List earlier versions of a sheet',
     description:
-      'List the kept earlier versions of a sheet (not the current one), newest first: version, title, what that write changed, when, and who (API key, console or OAuth client). ' +
+      'List the kept earlier versions of a sheet (not the current one), newest first: version, title, what that write changed, when, and who (API key, console or OAuth client, and the member account user_id). ' +
       'Use get_sheet_revision to read one and restore_sheet_revision to bring it back.',
     input: z.object({ id: SheetId, limit: page('limit').describe('Default 50, at most 100.'), offset: page('offset') }),
     output: ListRevisionsResponse.extend({ has_more: z.boolean() }),
     annotations: READ_ONLY,
     source: 'querystring',
     run: async ({ id, ...q }, auth) => {
-      const r = await deps.sheets.listRevisions(auth.userId, id, q);
+      const r = await deps.sheets.listRevisions(auth, id, q);
       return { success: true as const, ...r, has_more: hasMore(r.total, q.offset, r.revisions.length) };
     },
   });
@@ -49,7 +49,7 @@ export function registerSheetEditTools(t: ToolRegistry, deps: SheetEditToolDeps)
     input: z.object({ id: SheetId, version: Version }),
     output: RevisionResponse,
     annotations: READ_ONLY,
-    run: async (args, auth) => ({ success: true as const, revision: await deps.sheets.getRevision(auth.userId, args.id, args.version) }),
+    run: async (args, auth) => ({ success: true as const, revision: await deps.sheets.getRevision(auth, args.id, args.version) }),
   });
 
   t.define('restore_sheet_revision', {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SheetsService } from '../../modules/sheets/sheets.service.js';
+import type { Caller } from '../../modules/workspaces/workspaces.access.js';
 import { expectedVersions } from '../../auth/expected-versions.js';
 import { IdParams, expectedVersionField } from '../../lib/schema-fields.js';
 import {
@@ -36,8 +37,8 @@ export interface SheetToolDeps {
 }
 
 export function registerSheetTools(t: ToolRegistry, deps: SheetToolDeps): void {
-  const list = async (tool: string, args: z.output<typeof ListInput>, userId: string) => {
-    const r = await deps.sheets.list(userId, { ...args, fields: COMPACT_SHEET_FIELDS });
+  const list = async (tool: string, args: z.output<typeof ListInput>, caller: Caller) => {
+    const r = await deps.sheets.list(caller, { ...args, fields: COMPACT_SHEET_FIELDS });
     return { success: true as const, ...r, ...paged(tool, r.total, args.offset, r.sheets.length) };
   };
 
@@ -46,12 +47,13 @@ export function registerSheetTools(t: ToolRegistry, deps: SheetToolDeps): void {
     description:
       "List the user's sheets (documents made of HTML columns col1..col99), newest first, with total and has_more. " +
       'Use offset to page. Set trashed=true to see the trash. To find sheets by words, prefer search_sheets. ' +
+      'workspace_id (from list_workspaces) lists a team workspace instead of your personal one; every item says its workspace_id. ' +
       'Items are compact (id, title, folder, tags, updatedAt, no content): read a sheet with get_sheet_content (in pieces, outline first) or get_sheet (whole).',
     input: ListInput,
     output: ListOutput,
     annotations: READ_ONLY,
     source: 'querystring',
-    run: (args, auth) => list('list_sheets', args, auth.userId),
+    run: (args, auth) => list('list_sheets', args, auth),
   });
 
   t.define('search_sheets', {
@@ -59,12 +61,12 @@ export function registerSheetTools(t: ToolRegistry, deps: SheetToolDeps): void {
     description:
       'Find sheets whose title or visible text contains all the given words (case-insensitive, works for Japanese/Chinese/Korean). ' +
       'Returns compact items best match first (sort=updated: last changed first) (id, title, folder, tags, updatedAt and a snippet: up to 240 characters around the match, matched words in <mark>), ' +
-      'with total and has_more. Read a found sheet with get_sheet_content.',
+      'with total and has_more. workspace_id searches a team workspace instead of your personal one. Read a found sheet with get_sheet_content.',
     input: SearchInput,
     output: ListOutput,
     annotations: READ_ONLY,
     source: 'querystring',
-    run: (args, auth) => list('search_sheets', args, auth.userId),
+    run: (args, auth) => list('search_sheets', args, auth),
   });
 
   t.define('get_sheet', {
@@ -75,7 +77,7 @@ export function registerSheetTools(t: ToolRegistry, deps: SheetToolDeps): void {
     input: z.object({ id: SheetId }),
     output: SheetResponse,
     annotations: READ_ONLY,
-    run: async (args, auth) => ({ success: true as const, sheet: await deps.sheets.get(auth.userId, args.id) }),
+    run: async (args, auth) => ({ success: true as const, sheet: await deps.sheets.get(auth, args.id) }),
   });
 
   t.define('create_sheet', {
@@ -83,7 +85,7 @@ export function registerSheetTools(t: ToolRegistry, deps: SheetToolDeps): void {
     title: 'Create a sheet',
     description:
       'Create a new sheet. content maps column keys col1..col99 to HTML strings (e.g. {"col1": "<h1>Plan</h1><p>...</p>"}). ' +
-      'Optional folder and tags. Fires the sheet.created webhook event.',
+      'Optional folder and tags; optional workspace_id (from list_workspaces) creates it in a team workspace (needs the editor role). Fires the sheet.created webhook event.',
     input: CreateSheetBody,
     output: CreateSheetResponse,
     annotations: ADDITIVE,

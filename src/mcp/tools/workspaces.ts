@@ -35,7 +35,7 @@ export function registerWorkspaceTools(t: ToolRegistry, deps: WorkspaceToolDeps,
     input: CreateShareBody.extend({ sheet_id: SheetId }),
     output: ShareResponse,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: async ({ sheet_id, ...body }, auth) => ({ success: true as const, share: await deps.shares.create(auth.userId, sheet_id, body, origin) }),
+    run: async ({ sheet_id, ...body }, auth) => ({ success: true as const, share: await deps.shares.create(auth, sheet_id, body, origin) }),
   });
 
   t.define('list_sheet_shares', {
@@ -45,7 +45,7 @@ export function registerWorkspaceTools(t: ToolRegistry, deps: WorkspaceToolDeps,
     output: ListSharesResponse,
     annotations: READ_ONLY,
     source: 'querystring',
-    run: async (args, auth) => ({ success: true as const, shares: await deps.shares.list(auth.userId, args.sheet_id) }),
+    run: async (args, auth) => ({ success: true as const, shares: await deps.shares.list(auth, args.sheet_id) }),
   });
 
   t.define('revoke_sheet_share', {
@@ -54,6 +54,6 @@ export function registerWorkspaceTools(t: ToolRegistry, deps: WorkspaceToolDeps,
     input: z.object({ sheet_id: SheetId, share_id: IdParams.shape.id.describe('Share id, e.g. shr_01j...') }),
     output: RevokeShareResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, ...(await deps.shares.revoke(auth.userId, args.sheet_id, args.share_id)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.shares.revoke(auth, args.sheet_id, args.share_id)) }),
   });
 }

@@ -29,15 +29,15 @@ export function registerShareRoutes(app: ZApp, shares: SharesService, publicUrl:
       body: CreateShareBody,
       response: responses(ShareResponse, 403, 404, 409, 415),
     },
-    handler: async (req) => ({ success: ok, share: await shares.create(req.auth.userId, req.params.id, req.body, requestOrigin(publicUrl, req)) }),
+    handler: async (req) => ({ success: ok, share: await shares.create(req.auth, req.params.id, req.body, requestOrigin(publicUrl, req)) }),
   });
   app.get('/sheets/:id/shares', {
     schema: { tags, operationId: 'listSheetShares', summary: "A sheet's live and expired links (never their tokens)", params: IdParams, response: responses(ListSharesResponse, 403, 404) },
-    handler: async (req) => ({ success: ok, shares: await shares.list(req.auth.userId, req.params.id) }),
+    handler: async (req) => ({ success: ok, shares: await shares.list(req.auth, req.params.id) }),
   });
   app.delete('/sheets/:id/shares/:share_id', {
     schema: { tags, operationId: 'revokeSheetShare', summary: 'End a link at once', params: ShareParams, response: responses(RevokeShareResponse, 403, 404) },
-    handler: async (req) => ({ success: ok, ...(await shares.revoke(req.auth.userId, req.params.id, req.params.share_id)) }),
+    handler: async (req) => ({ success: ok, ...(await shares.revoke(req.auth, req.params.id, req.params.share_id)) }),
   });
 }
 

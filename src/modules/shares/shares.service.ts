@@ -3,7 +3,9 @@ import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { convertHtml } from '../../lib/html-convert.js';
 import { renderSheet } from '../exports/exports.render.js';
+import type { SheetsService } from '../sheets/sheets.service.js';
 import type { SheetView } from '../sheets/sheets.schemas.js';
+import type { Caller } from '../workspaces/workspaces.access.js';
 import type { SharesRepo } from './shares.repo.js';
 import type { SharedSheetView } from './shares.schemas.js';
 import { hashSecretToken, newSecretToken } from '../../lib/secret-token.js';
@@ -14,21 +16,30 @@ export const SHARE_PAGE_PATH = '/s';
 // Unknown, expired, revoked, and links of trashed or deleted sheets all look the same from outside.
 const gone = () => new AppError('not_found', 'share link not found: it may have expired or been revoked');
 
-export function createSharesService(deps: { repo: SharesRepo; sheets: { get(userId: string, id: string): Promise<SheetView> }; clock: Clock }) {
+export function createSharesService(deps: { repo: SharesRepo; sheets: Pick<SheetsService, 'get'>; clock: Clock }) {
   const { repo, sheets, clock } = deps;
 
-  /** The sheet, when the caller may share it (404 unknown, 403 someone else's); a trashed sheet cannot be shared. */
-  async function shareable(userId: string, sheetId: string) {
-    const sheet = await sheets.get(userId, sheetId);
+  /**
+   * The sheet, when the caller may manage its links: its own, or a team sheet with the editor role or
+   * higher ('shares.manage'); 404 unknown, 403 (with required_role for a team's) otherwise.
+   */
+  const managed = (caller: Caller, sheetId: string) => sheets.get(caller, sheetId, 'shares.manage');
+
+  /** The sheet, when the caller may share it; a trashed sheet cannot be shared. */
+  async function shareable(caller: Caller, sheetId: string) {
+    const sheet = await managed(caller, sheetId);
     if (sheet.trashedAt !== null) throw new AppError('conflict', `sheet ${sheetId} is in the trash; restore it before sharing it`);
     return sheet;
   }
 
-  /** The sheet behind a live link, read as the link's maker; any miss is the same 404. */
+  /**
+   * The sheet behind a live link, read as the link's maker: a link to a team sheet stops working when its
+   * maker leaves the workspace (an ex-member's link does not keep reading the team's sheet). Any miss is the same 404.
+   */
   async function resolve(token: string): Promise<SheetView> {
     const share = await repo.findByTokenHash(hashSecretToken(token));
     if (!share || (share.expires_at !== null && share.expires_at <= clock.now().toISOString())) throw gone();
-    const sheet = await sheets.get(share.created_by, share.sheet_id).catch((err: unknown) => {
+    const sheet = await sheets.get({ userId: share.created_by }, share.sheet_id).catch((err: unknown) => {
       if (err instanceof AppError && (err.code === 'not_found' || err.code === 'forbidden')) throw gone();
       throw err;
     });
@@ -37,25 +48,25 @@ export function createSharesService(deps: { repo: SharesRepo; sheets: { get(user
   }
 
   return {
-    async create(userId: string, sheetId: string, input: { expires_in_hours?: number }, origin: string) {
-      await shareable(userId, sheetId);
+    async create(caller: Caller, sheetId: string, input: { expires_in_hours?: number }, origin: string) {
+      await shareable(caller, sheetId);
       const at = clock.now();
       const token = newSecretToken();
       const id = newId('shr', at.getTime());
       const expiresAt = input.expires_in_hours === undefined ? null : new Date(at.getTime() + input.expires_in_hours * 3_600_000).toISOString();
-      await repo.insert({ id, sheet_id: sheetId, created_by: userId, token_hash: hashSecretToken(token), created_at: at.toISOString(), expires_at: expiresAt });
+      await repo.insert({ id, sheet_id: sheetId, created_by: caller.userId, token_hash: hashSecretToken(token), created_at: at.toISOString(), expires_at: expiresAt });
       return { id, url: `${origin}${SHARE_PAGE_PATH}/${token}`, token, expires_at: expiresAt };
     },
 
-    async list(userId: string, sheetId: string) {
-      await sheets.get(userId, sheetId);
+    async list(caller: Caller, sheetId: string) {
+      await managed(caller, sheetId);
       const rows = await repo.listForSheet(sheetId);
       return rows.map((r) => ({ id: r.id, created_by: r.created_by, created_at: r.created_at, expires_at: r.expires_at }));
     },
 
     /** Ends a link at once: the next read of its token is a 404. */
-    async revoke(userId: string, sheetId: string, shareId: string) {
-      await sheets.get(userId, sheetId);
+    async revoke(caller: Caller, sheetId: string, shareId: string) {
+      await managed(caller, sheetId);
       if (!(await repo.remove(sheetId, shareId))) throw new AppError('not_found', `share ${shareId} of sheet ${sheetId} not found`);
       return { id: shareId, revoked: true as const };
     },

@@ -25,16 +25,19 @@ const occurrences = (text: string, find: string) => text.split(find).length - 1;
 export function createSheetEdits(deps: {
   writer: SheetWriter;
   tx: TxRunner;
-  /** Reads the sheet's long columns, as `edit` would leave them, off the event loop before the transaction. */
-  prepare: (userId: string, id: string, edit: (content: Content) => unknown) => Promise<void>;
+  /**
+   * Before the transaction: checks the caller may write the sheet and reads its long columns, as `edit`
+   * would leave them, off the event loop; answers the owner key to lock the row under.
+   */
+  writable: (caller: AuthContext, id: string, edit: (content: Content) => unknown) => Promise<string>;
 }) {
   const { writer, tx } = deps;
 
   /** Runs `edit` on the locked sheet's content; writes a new version when the content changed. */
   async function editContent<R>(auth: AuthContext, id: string, expected: ExpectedVersions, edit: (content: Content) => R) {
-    await deps.prepare(auth.userId, id, edit);
+    const ownerKey = await deps.writable(auth, id, edit);
     return tx(async (trx) => {
-      const row = await writer.lockOwned(trx, auth.userId, id, expected);
+      const row = await writer.lockOwned(trx, ownerKey, id, expected);
       const current = toSheetView(row);
       const content = { ...current.content };
       const result = edit(content);

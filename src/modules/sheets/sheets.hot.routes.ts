@@ -47,7 +47,7 @@ export function hotSheetRead(deps: Deps): HotRoute {
     const counted = await limits.countRequest(req, auth);
     if (counted.refusal) throw counted.refusal;
     requireScopes(auth.scopes, scopes);
-    const read = deps.sheets.getJson(auth.userId, id);
+    const read = deps.sheets.getJson(auth, id);
     const { version, json } = read instanceof Promise ? await read : read;
     const headers = { ...counted.headers, etag: etagOf(version) };
     if (notModified(req.headers['if-none-match'], version)) return { status: 304, route: ROUTE, headers };

@@ -8,6 +8,7 @@ export type SearchSort = 'relevance' | 'updated';
 
 /** Which of the owner's sheets a list or search asks for, and which page of them. */
 export interface SheetListFilter {
+  /** The owner key: the account for personal sheets, the workspace (wsp_...) for a team's (docs/teams.md). */
   userId: string;
   /** With terms: relevance (the default) or updated, newest first. */
   sort?: SearchSort;

@@ -2,6 +2,7 @@ import { AppError } from '../../errors.js';
 import { OFF_THREAD_MIN_CHARS, prepareHtmlTexts } from '../../lib/html-text-pool.js';
 import type { TxRunner } from '../../events/outbox.js';
 import type { AuthContext } from '../../auth/context.js';
+import type { Caller } from '../workspaces/workspaces.access.js';
 import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import { unpackContent, type SheetRevisionsRepo } from './sheets.revisions.repo.js';
 import { fieldChanges, type SheetWriter } from './sheets.write.js';
@@ -15,17 +16,27 @@ const revisionNotFound = (id: string, version: number) =>
 
 const parseJson = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
 
+type StoredActor = { type: 'api_key' | 'console' | 'oauth_client'; id: string | null; name: string | null; user_id?: string };
+/** Who wrote: writes from before workspaces stored no account, shown as user_id null. */
+const actorView = (text: string | null) => {
+  const actor = parseJson<StoredActor | null>(text, null);
+  return actor && { type: actor.type, id: actor.id, name: actor.name, user_id: actor.user_id ?? null };
+};
+
 /** Earlier versions of a sheet: list, read, and restore one as a new version. */
 export function createSheetRevisions(deps: {
   revisions: SheetRevisionsRepo;
   writer: SheetWriter;
   tx: TxRunner;
-  owned: (userId: string, id: string) => Promise<SheetRow>;
+  /** The sheet when the caller may read it. */
+  owned: (caller: Caller, id: string) => Promise<SheetRow>;
+  /** Checks the caller may write the sheet (before the transaction); the owner key to lock it under. */
+  writable: (caller: Caller, id: string) => Promise<string>;
 }) {
   const { revisions, writer, tx, owned } = deps;
 
-  async function revisionOf(userId: string, id: string, version: number) {
-    await owned(userId, id);
+  async function revisionOf(caller: Caller, id: string, version: number) {
+    await owned(caller, id);
     const row = await revisions.find(id, version);
     if (!row) throw revisionNotFound(id, version);
     return {
@@ -39,9 +50,7 @@ export function createSheetRevisions(deps: {
   }
 
   /** The restored columns become the sheet's search text: long ones are read off the event loop before the transaction. */
-  async function prepareRevision(userId: string, id: string, version: number) {
-    // Never parse content the caller cannot restore; the transaction answers 403 or 404.
-    if (!(await owned(userId, id).catch(() => undefined))) return;
+  async function prepareRevision(id: string, version: number) {
     const kept = await revisions.find(id, version);
     if (!kept) return;
     const content = unpackContent(kept.content);
@@ -49,8 +58,8 @@ export function createSheetRevisions(deps: {
   }
 
   return {
-    async listRevisions(userId: string, id: string, query: { limit?: number; offset?: number }) {
-      const sheet = await owned(userId, id);
+    async listRevisions(caller: Caller, id: string, query: { limit?: number; offset?: number }) {
+      const sheet = await owned(caller, id);
       const { rows, total } = await revisions.list(id, Math.min(query.limit ?? REVISIONS_LIST_DEFAULT, REVISIONS_LIST_MAX), query.offset ?? 0);
       return {
         revisions: rows.map((r) => ({
@@ -60,14 +69,14 @@ export function createSheetRevisions(deps: {
           tags: JSON.parse(r.tags) as string[],
           changes: parseJson<string[]>(r.changes, []),
           updatedAt: r.updated_at,
-          actor: parseJson(r.actor, null),
+          actor: actorView(r.actor),
         })),
         total,
         current: {
           version: sheet.version,
           changes: parseJson<string[]>(sheet.last_changes, []),
           updatedAt: sheet.updated_at,
-          actor: parseJson(sheet.last_actor, null),
+          actor: actorView(sheet.last_actor),
         },
       };
     },
@@ -76,9 +85,11 @@ export function createSheetRevisions(deps: {
 
     /** A new version equal to the revision (its trash state stays as it is); identical to the current one: no change. */
     async restoreRevision(auth: AuthContext, id: string, version: number, expected?: ExpectedVersions) {
-      await prepareRevision(auth.userId, id, version);
+      // Never parse content the caller cannot restore: the access check comes first.
+      const ownerKey = await deps.writable(auth, id);
+      await prepareRevision(id, version);
       return tx(async (trx) => {
-        const row = await writer.lockOwned(trx, auth.userId, id, expected);
+        const row = await writer.lockOwned(trx, ownerKey, id, expected);
         const kept = await revisions.find(id, version, trx);
         if (!kept) throw revisionNotFound(id, version);
         const current = toSheetView(row);

@@ -70,8 +70,8 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
   const ok = true as const;
 
   app.get('/sheets', {
-    schema: { tags, operationId: 'listSheets', summary: 'List own sheets, or search them with q', querystring: ListSheetsQuery, response: responses(ListSheetsResponse) },
-    handler: async (req) => ({ success: ok, ...(await sheets.list(req.auth.userId, req.query)) }),
+    schema: { tags, operationId: 'listSheets', summary: 'List the sheets of a workspace (workspace_id; default your personal one), or search them with q', querystring: ListSheetsQuery, response: responses(ListSheetsResponse) },
+    handler: async (req) => ({ success: ok, ...(await sheets.list(req.auth, req.query)) }),
   });
   app.get('/sheets/:id', {
     schema: {
@@ -84,7 +84,7 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
       response: { ...responses(etagged(GetSheetResponse), 403, 404), 304: NotModifiedResponse },
     },
     handler: async (req, reply) => {
-      const sheet = await sheets.get(req.auth.userId, req.params.id);
+      const sheet = await sheets.get(req.auth, req.params.id);
       if (notModified(req.headers['if-none-match'], sheet.version)) return sendNotModified(reply, sheet.version);
       return withEtag(reply, { success: ok, ...(await readSheet(sheet, req.query)) });
     },
@@ -149,11 +149,11 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
       querystring: ListRevisionsQuery,
       response: responses(ListRevisionsResponse, 403, 404),
     },
-    handler: async (req) => ({ success: ok, ...(await sheets.listRevisions(req.auth.userId, req.params.id, req.query)) }),
+    handler: async (req) => ({ success: ok, ...(await sheets.listRevisions(req.auth, req.params.id, req.query)) }),
   });
   app.get('/sheets/:id/revisions/:version', {
     schema: { tags, operationId: 'getSheetRevision', summary: 'One earlier version of a sheet, with its content', params: RevisionParams, response: responses(RevisionResponse, 403, 404) },
-    handler: async (req) => ({ success: ok, revision: await sheets.getRevision(req.auth.userId, req.params.id, req.params.version) }),
+    handler: async (req) => ({ success: ok, revision: await sheets.getRevision(req.auth, req.params.id, req.params.version) }),
   });
   app.post('/sheets/:id/revisions/:version/restore', {
     schema: {
@@ -238,6 +238,6 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
       params: IdParams,
       response: responses(OutlineResponse, 403, 404),
     },
-    handler: async (req) => ({ success: ok, columns: await outlineColumns((await sheets.get(req.auth.userId, req.params.id)).content) }),
+    handler: async (req) => ({ success: ok, columns: await outlineColumns((await sheets.get(req.auth, req.params.id)).content) }),
   });
 }

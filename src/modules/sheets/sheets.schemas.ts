@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SnippetField, fieldsQuery } from '../../lib/fields.js';
-import { Tags, Timestamp, expectedVersionField, queryBool, queryInt } from '../../lib/schema-fields.js';
+import { Tags, Timestamp, WorkspaceIdInput, WorkspaceIdView, expectedVersionField, queryBool, queryInt } from '../../lib/schema-fields.js';
 import { READ_FORMATS, parseLines } from './sheets.window.js';
 
 export const COLUMN_KEY = /^col[1-9][0-9]?$/;
@@ -20,6 +20,7 @@ export const Sheet = z
     updatedAt: Timestamp,
     trashedAt: Timestamp.nullable().describe('Set while the sheet is in the trash; trashed sheets are purged after 30 days.'),
     version: z.number().int().describe('1 at creation, +1 on every change (trash and restore too); the ETag is this number in quotes.'),
+    workspace_id: WorkspaceIdView,
   })
   .meta({ id: 'Sheet' });
 export type SheetView = z.infer<typeof Sheet>;
@@ -30,6 +31,7 @@ export const ListSheetsQuery = z.object({
   q: z.string().max(200).optional().describe('Words matched (all of them) in the title and the text of the HTML, case-insensitively; works for CJK.'),
   trashed: queryBool('trashed').optional().describe('true lists the trash instead of active sheets.'),
   fields: fieldsQuery(Object.keys(Sheet.shape)).optional(),
+  workspace_id: WorkspaceIdInput,
   sort: z
     .enum(['relevance', 'updated'])
     .optional()
@@ -43,6 +45,7 @@ export const CreateSheetBody = z.object({
   content: z.record(columnKey, Html, contentShape).optional(),
   folder: z.string().max(200).optional(),
   tags: Tags.optional(),
+  workspace_id: WorkspaceIdInput,
 });
 export type CreateSheetInput = z.infer<typeof CreateSheetBody>;
 
@@ -77,9 +80,10 @@ export const Actor = z
     type: z.enum(['api_key', 'console', 'oauth_client']),
     id: z.string().nullable(),
     name: z.string().nullable(),
+    user_id: z.string().nullable().describe('The account (usr_...) of the member who wrote, so a team sees who it was; null for writes older than workspaces.'),
   })
   .nullable()
-  .describe('Who made the write: an API key (its name and id), the web console (with the key it was opened with) or an OAuth client; null for writes older than revisions.')
+  .describe('Who made the write: an API key (its name and id), the web console (with the key it was opened with) or an OAuth client, and the account that used it; null for writes older than revisions.')
   .meta({ id: 'Actor' });
 
 export const RevisionSummary = z.object({

@@ -1,8 +1,8 @@
 import type { AuthContext } from '../../auth/context.js';
+import type { Caller, RecordAction, WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import type { Clock } from '../../clock.js';
 import { searchTerms } from '../../lib/search-text.js';
-import { ownedRow } from '../../db/owned.js';
 import type { SheetsTable, Trx } from '../../db/types.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
@@ -16,8 +16,8 @@ import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 import { createSheetRevisions } from './sheets.revisions.js';
 import type { SheetRevisionsRepo } from './sheets.revisions.repo.js';
 import type { CreateSheetInput, SheetView, UpdateSheetInput } from './sheets.schemas.js';
-import { sheetJson, sheetSearchText, sheetView, toSheetView, type Content } from './sheets.view.js';
-import { createSheetWriter, fieldChanges } from './sheets.write.js';
+import { sheetJson, sheetSearchText, sheetView, toSheetView, type Content, type SheetRow, type StoredSheetRow } from './sheets.view.js';
+import { actorJson, createSheetWriter, fieldChanges } from './sheets.write.js';
 
 export const LIST_DEFAULT = 50;
 export const LIST_MAX = 100;
@@ -36,13 +36,27 @@ export function createSheetsService(deps: {
   outbox: Outbox;
   tx: TxRunner;
   clock: Clock;
+  /** Decides who may read and write a sheet in which workspace (src/modules/workspaces/workspaces.access.ts). */
+  access: WorkspaceAccess;
   revisionsKeep?: number;
 }) {
-  const { repo, outbox, tx, clock } = deps;
+  const { repo, outbox, tx, clock, access } = deps;
   const writer = createSheetWriter({ revisions: deps.revisions, outbox, clock, keep: deps.revisionsKeep ?? REVISIONS_KEEP_DEFAULT });
 
-  async function owned(userId: string, id: string) {
-    return ownedRow(await repo.findById(id), userId, 'sheet', id);
+  /** The sheet when the caller may do `action` with it (404 unknown, 403 another's or a role too low). */
+  async function owned(caller: Caller, id: string, action: RecordAction = 'records.read'): Promise<SheetRow> {
+    return access.ownedRow(await repo.findById(id), caller, 'sheet', id, action);
+  }
+
+  /**
+   * Before a write's transaction: the caller's right to write the sheet (a team member's role is read
+   * here, not under the row lock), and, with `prepare`, its stored columns' search text (below). Answers
+   * the owner key the transaction locks the row under.
+   */
+  async function writable(caller: Caller, id: string, prepare = false, edit?: (content: Content) => unknown): Promise<string> {
+    const row = await owned(caller, id, 'records.write');
+    if (prepare) await prepareStoredColumns(row, edit);
+    return row.user_id;
   }
 
   /**
@@ -51,10 +65,7 @@ export function createSheetsService(deps: {
    * write are read there too; under the row lock it runs again, and finds them ready unless the sheet
    * changed in between.
    */
-  async function prepareStoredColumns(userId: string, id: string, edit?: (content: Content) => unknown) {
-    const row = await repo.findById(id);
-    // Someone else's sheet: lockOwned answers 403 next; never parse content the caller cannot write.
-    if (!row || row.user_id !== userId) return;
+  async function prepareStoredColumns(row: SheetRow, edit?: (content: Content) => unknown) {
     if (row.content.length < OFF_THREAD_MIN_CHARS && !edit) return;
     const stored = JSON.parse(row.content) as Content;
     const edited = { ...stored };
@@ -67,14 +78,14 @@ export function createSheetsService(deps: {
     await prepareHtmlTexts([...Object.values(stored), ...changed]);
   }
 
-  /** Creates a sheet inside the caller's transaction (handovers reuse this). */
-  async function createIn(trx: Trx, userId: string, input: CreateSheetInput, auth?: AuthContext): Promise<SheetView> {
+  /** Creates a sheet under `ownerKey` (access.ownerKey's answer) inside the caller's transaction (handovers reuse this). */
+  async function createIn(trx: Trx, ownerKey: string, input: CreateSheetInput, auth?: AuthContext): Promise<SheetView> {
     const now = clock.now();
     const content = input.content ?? {};
     checkNesting(content, Object.keys(content));
     const row: SheetsTable = {
       id: newId('sht', now.getTime()),
-      user_id: userId,
+      user_id: ownerKey,
       title: input.title,
       content: JSON.stringify(content),
       folder: input.folder ?? null,
@@ -85,20 +96,24 @@ export function createSheetsService(deps: {
       trashed_at: null,
       version: 1,
       last_changes: JSON.stringify(['created']),
-      last_actor: JSON.stringify(auth?.actor ?? null),
+      last_actor: actorJson(auth),
     };
     await repo.insert(row, trx);
-    await outbox.emit(trx, userId, 'sheet.created', { sheet_id: row.id, name: row.title, created_at: row.created_at });
+    await outbox.emit(trx, ownerKey, 'sheet.created', { sheet_id: row.id, name: row.title, created_at: row.created_at }, auth?.userId);
     return sheetView(row, content, input.tags ?? []);
   }
 
   return {
     createIn,
 
-    async list(userId: string, query: { limit?: number; offset?: number; q?: string; trashed?: boolean; fields?: string[]; sort?: 'relevance' | 'updated' }) {
+    /** One workspace's sheets (`workspace_id`, default personal), or those matching `q`. */
+    async list(
+      caller: Caller,
+      query: { limit?: number; offset?: number; q?: string; trashed?: boolean; fields?: string[]; sort?: 'relevance' | 'updated'; workspace_id?: string },
+    ) {
       const terms = searchTerms(query.q);
       const { rows, total } = await repo.list({
-        userId,
+        userId: await access.ownerKey(caller, query.workspace_id, 'records.read'),
         trashed: query.trashed ?? false,
         terms,
         sort: query.sort,
@@ -112,21 +127,30 @@ export function createSheetsService(deps: {
       return { sheets: await mapInTurns(rows, 10, (row) => sheetSearchItem(toSheetView(row), terms, query.fields)), total };
     },
 
-    async get(userId: string, id: string) {
-      return toSheetView(await owned(userId, id));
+    /** One sheet in any workspace the caller may read (`action`: what the caller is about to do with it, e.g. shares.manage). */
+    async get(caller: Caller, id: string, action: RecordAction = 'records.read') {
+      return toSheetView(await owned(caller, id, action));
     },
 
-    /** What get() answers, as JSON bytes (sheetJson), with its version for the ETag; at once when SQLite reads it at once. */
-    getJson(userId: string, id: string): MaybePromise<{ version: number; json: Buffer }> {
+    /**
+     * What get() answers, as JSON bytes (sheetJson), with its version for the ETag; at once when SQLite
+     * reads it at once and the sheet is the caller's own (the one comparison GET by id's speed rests on).
+     * A team sheet, or a key restricted to a workspace, takes access.ownedRow's path (a role read).
+     */
+    getJson(caller: Caller, id: string): MaybePromise<{ version: number; json: Buffer }> {
+      const answer = (row: StoredSheetRow) => ({ version: row.version, json: sheetJson(row) });
       return andThen(repo.findStoredById(id), (found) => {
-        const row = ownedRow(found, userId, 'sheet', id);
-        return { version: row.version, json: sheetJson(row) };
+        if (found && found.user_id === caller.userId && caller.workspaceId === undefined) return answer(found);
+        return access.ownedRow(found, caller, 'sheet', id, 'records.read').then(answer);
       });
     },
 
+    /** A new sheet in `input.workspace_id` (default: the caller's personal workspace, or its key's). */
     async create(auth: AuthContext, input: CreateSheetInput) {
-      await prepareHtmlTexts(Object.values(input.content ?? {}));
-      return tx((trx) => createIn(trx, auth.userId, input, auth));
+      const { workspace_id, ...fields } = input;
+      const ownerKey = await access.ownerKey(auth, workspace_id, 'records.write');
+      await prepareHtmlTexts(Object.values(fields.content ?? {}));
+      return tx((trx) => createIn(trx, ownerKey, fields, auth));
     },
 
     /**
@@ -135,9 +159,9 @@ export function createSheetsService(deps: {
      */
     async update(auth: AuthContext, id: string, input: UpdateSheetInput, expected?: ExpectedVersions) {
       await prepareHtmlTexts(Object.values(input.content ?? {}));
-      if (input.title !== undefined || input.content !== undefined) await prepareStoredColumns(auth.userId, id);
+      const ownerKey = await writable(auth, id, input.title !== undefined || input.content !== undefined);
       return tx(async (trx) => {
-        const row = await writer.lockOwned(trx, auth.userId, id, expected);
+        const row = await writer.lockOwned(trx, ownerKey, id, expected);
         const current = toSheetView(row);
         const next = { ...current };
         if (input.title !== undefined) next.title = input.title;
@@ -158,9 +182,10 @@ export function createSheetsService(deps: {
     },
 
     /** Moves to the trash, or with permanent removes for good. sheet.deleted fires when a sheet leaves the active set. */
-    remove(auth: AuthContext, id: string, permanent = false, expected?: ExpectedVersions) {
+    async remove(auth: AuthContext, id: string, permanent = false, expected?: ExpectedVersions) {
+      const ownerKey = await writable(auth, id);
       return tx(async (trx) => {
-        const row = await writer.lockOwned(trx, auth.userId, id, expected);
+        const row = await writer.lockOwned(trx, ownerKey, id, expected);
         const now = clock.now().toISOString();
         if (permanent) {
           await deps.revisions.removeForSheet(id, trx);
@@ -168,15 +193,16 @@ export function createSheetsService(deps: {
         } else if (!row.trashed_at) {
           await writer.save(trx, auth, row, { ...toSheetView(row), trashedAt: now }, ['trashed'], false);
         }
-        if (!row.trashed_at) await outbox.emit(trx, auth.userId, 'sheet.deleted', { sheet_id: id, deleted_at: now });
+        if (!row.trashed_at) await outbox.emit(trx, ownerKey, 'sheet.deleted', { sheet_id: id, deleted_at: now }, auth.userId);
         return { id, trashedAt: permanent ? null : (row.trashed_at ?? now), deleted: permanent };
       });
     },
 
     /** Brings a trashed sheet back (a new version); restoring an active sheet changes nothing. */
-    restore(auth: AuthContext, id: string, expected?: ExpectedVersions) {
+    async restore(auth: AuthContext, id: string, expected?: ExpectedVersions) {
+      const ownerKey = await writable(auth, id);
       return tx(async (trx) => {
-        const row = await writer.lockOwned(trx, auth.userId, id, expected);
+        const row = await writer.lockOwned(trx, ownerKey, id, expected);
         if (!row.trashed_at) return toSheetView(row);
         return writer.save(trx, auth, row, { ...toSheetView(row), trashedAt: null }, ['restored']);
       });
@@ -191,8 +217,8 @@ export function createSheetsService(deps: {
       });
     },
 
-    ...createSheetRevisions({ revisions: deps.revisions, writer, tx, owned }),
-    ...createSheetEdits({ writer, tx, prepare: prepareStoredColumns }),
+    ...createSheetRevisions({ revisions: deps.revisions, writer, tx, owned, writable }),
+    ...createSheetEdits({ writer, tx, writable: (caller, id, edit) => writable(caller, id, true, edit) }),
   };
 }
 export type SheetsService = ReturnType<typeof createSheetsService>;

@@ -1,6 +1,7 @@
 import { normalizeForSearch } from '../../lib/search-text.js';
 import type { SheetsTable } from '../../db/types.js';
 import { preparedHtmlToText } from '../../lib/html-text-pool.js';
+import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import { columnOrder } from './sheets.columns.js';
 import type { SheetView } from './sheets.schemas.js';
 
@@ -29,7 +30,8 @@ export function sheetJson(row: StoredSheetRow): Buffer {
   const head = `{"id":${JSON.stringify(row.id)},"title":${JSON.stringify(row.title)},"content":`;
   const tail =
     `,"folder":${JSON.stringify(row.folder)},"tags":${row.tags},"createdAt":${JSON.stringify(row.created_at)},` +
-    `"updatedAt":${JSON.stringify(row.updated_at)},"trashedAt":${JSON.stringify(row.trashed_at)},"version":${row.version}}`;
+    `"updatedAt":${JSON.stringify(row.updated_at)},"trashedAt":${JSON.stringify(row.trashed_at)},"version":${row.version},` +
+    `"workspace_id":${JSON.stringify(workspaceIdOf(row.user_id))}}`;
   return Buffer.concat([Buffer.from(head), row.content, Buffer.from(tail)]);
 }
 
@@ -45,6 +47,7 @@ export function sheetView(row: SheetRow, content: Content, tags: string[]): Shee
     updatedAt: row.updated_at,
     trashedAt: row.trashed_at,
     version: row.version,
+    workspace_id: workspaceIdOf(row.user_id),
   };
 }
 

@@ -24,6 +24,12 @@ export interface SheetState {
   trashedAt: string | null;
 }
 
+/**
+ * The stored actor of a write: the credential and the account that used it (`user_id`), so a team's
+ * revisions name the member who wrote. null for writes with no credential (a handover made inside a session write).
+ */
+export const actorJson = (auth: AuthContext | undefined) => JSON.stringify(auth ? { ...auth.actor, user_id: auth.userId } : null);
+
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const FIELDS: Field[] = ['title', 'content', 'folder', 'tags'];
 
@@ -44,9 +50,12 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
   const { revisions, outbox, clock, keep } = deps;
 
   return {
-    /** The owner's sheet, locked for this transaction; 412 when `expected` does not name its version. */
-    async lockOwned(trx: Trx, userId: string, id: string, expected?: ExpectedVersions): Promise<SheetsTable> {
-      const row = ownedRow(await lockedForUpdate(trx, trx.selectFrom('sheets').selectAll().where('id', '=', id)).executeTakeFirst(), userId, 'sheet', id);
+    /**
+     * The sheet under `ownerKey` (the one the caller's access was checked for before the transaction:
+     * the workspace role is read outside it), locked for this transaction; 412 when `expected` does not name its version.
+     */
+    async lockOwned(trx: Trx, ownerKey: string, id: string, expected?: ExpectedVersions): Promise<SheetsTable> {
+      const row = ownedRow(await lockedForUpdate(trx, trx.selectFrom('sheets').selectAll().where('id', '=', id)).executeTakeFirst(), ownerKey, 'sheet', id);
       if (expected && !expected.includes(row.version)) throw versionConflict('sheet', id, row.version);
       return row;
     },
@@ -70,7 +79,7 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
         trashed_at: next.trashedAt,
         version: row.version + 1,
         last_changes: JSON.stringify(changes),
-        last_actor: JSON.stringify(auth?.actor ?? null),
+        last_actor: actorJson(auth),
       };
       if (contentChanged) patch.content = nextContent;
       if (contentChanged || next.title !== row.title) patch.search_text = sheetSearchText(next.title, next.content);
@@ -86,7 +95,7 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
           columns,
           version: after.version,
           updated_at: after.updatedAt,
-        });
+        }, auth?.userId);
       }
       return after;
     },
