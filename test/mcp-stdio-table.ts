@@ -153,7 +153,7 @@ export function toolTable({ s, alice, client, ai, rcv, f, ctx, rest }: TableCont
     },
     search_knowledge: {
       ok: () => ({ q: 'enoent' }),
-      check: async (out) => assert.deepEqual(without(out, 'solutions_page', 'snippets_page'), await rest('GET', '/v1/knowledge?q=enoent&fields=title,language,tags,createdAt,version')),
+      check: async (out) => assert.deepEqual(without(out, 'solutions_page', 'snippets_page'), await rest('GET', '/v1/knowledge?q=enoent&fields=title,language,tags,createdAt,version,workspace_id')),
       err: () => ({ type: 'notes' }),
       rest: () => ['GET', '/v1/knowledge?type=notes'],
     },
