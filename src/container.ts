@@ -84,8 +84,8 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const todosRepo = createTodosRepo(db);
   const todos = createTodosService({ repo: todosRepo, access, outbox, tx, clock });
   const idempotency = createIdempotencyService({ repo: createIdempotencyRepo(db), clock, box: createSecretBox(loadServerKey(config)) });
-  const sessions = createSessionsService({ repo: createSessionsRepo(db), todos: todosRepo, sheets, outbox, tx, clock });
-  const briefing = createBriefingService({ sessions, todos: todosRepo });
+  const sessions = createSessionsService({ repo: createSessionsRepo(db), access, todos: todosRepo, sheets, outbox, tx, clock });
+  const briefing = createBriefingService({ sessions, todos: todosRepo, access });
   const knowledge = createKnowledgeService({ repo: createKnowledgeRepo(db), access, outbox, tx, clock });
   const sparks = createSparksService({
     ...{ repo: createSparksRepo(db), outbox, tx, clock, sheets, provider: aiProvider, timeoutMs: config.ai.timeoutMs },

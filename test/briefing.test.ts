@@ -58,7 +58,8 @@ for (const dialect of dialects()) {
 
     it('a project with nothing yet: says so briefly, with nothing left out', async () => {
       const b = await ok('project=empty-one');
-      assert.deepEqual(Object.keys(b).sort(), ['handover', 'omitted', 'project', 'success', 'text', 'todos']);
+      assert.deepEqual(Object.keys(b).sort(), ['handover', 'omitted', 'project', 'success', 'text', 'todos', 'workspace_id']);
+      assert.equal(b.workspace_id, `wsp_${alice.userId.slice(4)}`);
       assert.equal(b.handover, null);
       assert.deepEqual(b.todos, []);
       assert.deepEqual(b.omitted, { todos: 0, handover_chars: 0 });

@@ -27,6 +27,7 @@ for (const dialect of dialects()) {
         tags: ['claude-code'],
         files_changed: ['a.ts'],
         external_id: 'cc:abc-1',
+        workspace_id: `wsp_${alice.userId.slice(4)}`,
         createdAt: '2026-06-01T08:00:00.000Z',
         updatedAt: null,
       });
@@ -48,7 +49,7 @@ for (const dialect of dialects()) {
       assert.equal(saved.length, 1);
       const updated = (await s.events('session.updated')).filter((e) => e.data.session_id === first.body.id);
       assert.deepEqual(updated.map((e) => [e.user_id, e.data]), [
-        [alice.userId, { session_id: first.body.id, title: 'First', changes: ['summary', 'tags', 'files_changed'], updated_at: '2026-06-01T08:01:00.000Z' }],
+        [alice.userId, { session_id: first.body.id, title: 'First', changes: ['summary', 'tags', 'files_changed'], updated_at: '2026-06-01T08:01:00.000Z', workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }],
       ]);
 
       // The same body again changes nothing: 200, no event, updatedAt kept.

@@ -26,17 +26,18 @@ for (const dialect of dialects()) {
         tags: ['auth'],
         files_changed: ['src/a.ts', 'src/b.ts'],
         external_id: null,
+        workspace_id: `wsp_${alice.userId.slice(4)}`,
         createdAt: '2026-05-20T09:30:00.000Z',
         updatedAt: null,
       });
       const evs = (await s.events('session.saved')).filter((e) => e.data.session_id === r.body.id);
-      assert.deepEqual(evs.map((e) => [e.user_id, e.data]), [[alice.userId, { session_id: r.body.id, title: 'Auth refactor' }]]);
+      assert.deepEqual(evs.map((e) => [e.user_id, e.data]), [[alice.userId, { session_id: r.body.id, title: 'Auth refactor', workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }]]);
 
       const got = await s.req('GET', `/v1/sessions/${r.body.id}`, { key: alice.key });
       assert.deepEqual(got.body, { success: true, session: r.body.session });
 
       const bare = await create({ title: 't', summary: 's' });
-      assert.deepEqual({ ...bare.body.session, id: 0, createdAt: 0 }, { id: 0, title: 't', summary: 's', project: null, tags: [], files_changed: [], external_id: null, createdAt: 0, updatedAt: null });
+      assert.deepEqual({ ...bare.body.session, id: 0, createdAt: 0 }, { id: 0, title: 't', summary: 's', project: null, tags: [], files_changed: [], external_id: null, workspace_id: `wsp_${alice.userId.slice(4)}`, createdAt: 0, updatedAt: null });
     });
 
     it('rejects bad input with 400 naming the field', async () => {
@@ -65,7 +66,7 @@ for (const dialect of dialects()) {
       assert.equal(def.body.total, 23);
       assert.equal(def.body.sessions.length, 20);
       assert.equal(def.body.sessions[0].title, 's22');
-      assert.deepEqual(Object.keys(def.body.sessions[0]).sort(), ['createdAt', 'external_id', 'files_changed', 'id', 'project', 'summary', 'tags', 'title', 'updatedAt']);
+      assert.deepEqual(Object.keys(def.body.sessions[0]).sort(), ['createdAt', 'external_id', 'files_changed', 'id', 'project', 'summary', 'tags', 'title', 'updatedAt', 'workspace_id']);
       assert.equal((await s.req('GET', '/v1/sessions?limit=500', { key: bob.key })).body.sessions.length, 23, 'limit is clamped, not rejected');
       const odd = await s.req('GET', '/v1/sessions?project=odd&limit=3&offset=1', { key: bob.key });
       assert.equal(odd.body.total, 11);
@@ -119,8 +120,9 @@ for (const dialect of dialects()) {
       await s.req('POST', '/v1/todos', { key: dave.key, body: { project: 'other', todos: [{ content: 'Elsewhere', status: 'pending' }] } });
       const r = await handover({ session_id: ses.id, next_steps: ['Measure <p99>', 'Tune TTL'], notes: 'Ask Bob & Eve' }, dave.key);
       assert.equal(r.status, 200);
-      assert.deepEqual(Object.keys(r.body).sort(), ['handover_id', 'session_id', 'sheet', 'success']);
+      assert.deepEqual(Object.keys(r.body).sort(), ['handover_id', 'session_id', 'sheet', 'success', 'workspace_id']);
       assert.equal(r.body.session_id, ses.id);
+      assert.equal(r.body.workspace_id, `wsp_${dave.userId.slice(4)}`);
       assert.match(r.body.handover_id, /^sht_/);
       const sheet = r.body.sheet;
       assert.equal(sheet.id, r.body.handover_id);
@@ -149,9 +151,10 @@ for (const dialect of dialects()) {
       // The set-up's session saves and todo syncs write their own events; the handover writes exactly these two.
       const setUp = new Set(['session.saved', 'todos.synced']);
       const mine = (await s.events()).filter((e) => e.user_id === dave.userId && !setUp.has(e.event));
+      const inDave = { workspace_id: `wsp_${dave.userId.slice(4)}`, actor_id: dave.userId };
       assert.deepEqual(mine.map((e) => [e.event, e.data]), [
-        ['sheet.created', { sheet_id: sheet.id, name: 'Handover: Cache <layer>', created_at: clock.now().toISOString() }],
-        ['session.handover', { session_id: ses.id, handover_id: sheet.id }],
+        ['sheet.created', { sheet_id: sheet.id, name: 'Handover: Cache <layer>', created_at: clock.now().toISOString(), ...inDave }],
+        ['session.handover', { session_id: ses.id, handover_id: sheet.id, ...inDave }],
       ]);
     });
 

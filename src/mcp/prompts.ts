@@ -45,7 +45,7 @@ export function registerPrompts(server: McpServer, deps: PromptDeps, auth: AuthS
     async ({ project }) => {
       const caller = await auth();
       const { userId } = caller;
-      const handover = await deps.sessions.latestHandover(userId, project).catch((err: unknown) => {
+      const handover = await deps.sessions.latestHandover(caller, project).catch((err: unknown) => {
         if (err instanceof AppError && err.code === 'not_found') return null;
         throw err;
       });

@@ -138,8 +138,7 @@ export function registerResources(server: McpServer, deps: ResourceDeps, auth: A
 
   const latestHandover = (uri: URL, project: string) =>
     asResource(uri, async () => {
-      const { userId } = await auth();
-      return deps.sessions.latestHandover(userId, project);
+      return deps.sessions.latestHandover(await auth(), project);
     });
   register(
     'latest_handover',

@@ -14,7 +14,8 @@ export function registerBriefingTools(t: ToolRegistry, deps: BriefingToolDeps): 
     description:
       "What to know when starting work on a project: its latest handover (next steps, notes, then summary) and its open todos (newest first), " +
       'as Markdown of at most max_chars characters (default and most 10000). omitted counts what did not fit; the text ends by naming ' +
-      'get_latest_handover and list_todos for the rest. Needs sessions:read for the handover and todos:read for the todos (either is enough).',
+      'get_latest_handover and list_todos for the rest. Needs sessions:read for the handover and todos:read for the todos (either is enough). ' +
+      'workspace_id briefs from a team workspace (default: your personal one).',
     input: z.object({
       project: BriefingQuery.shape.project,
       max_chars: z
@@ -24,6 +25,7 @@ export function registerBriefingTools(t: ToolRegistry, deps: BriefingToolDeps): 
         .max(BRIEFING_MAX_CHARS, `max_chars must be between ${BRIEFING_MIN_CHARS} and ${BRIEFING_MAX_CHARS}`)
         .optional()
         .describe(`The most characters text may have, ${BRIEFING_MIN_CHARS} to ${BRIEFING_MAX_CHARS}; default ${BRIEFING_MAX_CHARS}.`),
+      workspace_id: BriefingQuery.shape.workspace_id,
     }),
     output: BriefingResponse,
     annotations: READ_ONLY,

@@ -133,7 +133,7 @@ export function createAccountImport(deps: {
     const sessionIds = new Map<string, string>();
     for (const s of data.sessions) {
       const input = { title: s.title, summary: s.summary, project: orUndefined(s.project), tags: s.tags, files_changed: s.files_changed };
-      const made = s.external_id ? (await sessions.upsert(userId, s.external_id, input)).session : await sessions.create(userId, input);
+      const made = s.external_id ? (await sessions.upsert(auth, s.external_id, input)).session : await sessions.create(auth, input);
       sessionIds.set(s.id, made.id);
     }
     for (const h of data.handovers) {

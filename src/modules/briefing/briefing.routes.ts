@@ -8,12 +8,12 @@ export function registerBriefingRoutes(app: ZApp, briefing: BriefingService) {
     schema: {
       tags: ['Sessions'],
       operationId: 'getBriefing',
-      summary: "A project's latest handover and open todos as Markdown of at most max_chars characters, for the start of a session",
+      summary: "A project's latest handover and open todos in a workspace as Markdown of at most max_chars characters, for the start of a session",
       description:
         'Needs sessions:read (the handover) or todos:read (the todos); a credential with one of them gets that part and text says which part it may not read. ' +
         'What does not fit is counted in omitted, and the last lines of text name the MCP tool that reads it.',
       querystring: BriefingQuery,
-      response: responses(BriefingResponse, 403),
+      response: responses(BriefingResponse, 403, 404),
     },
     handler: async (req) => briefing.get(req.auth, req.query),
   });

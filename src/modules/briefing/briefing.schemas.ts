@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from '../../lib/schema-fields.js';
+import { Timestamp, WorkspaceIdInput, WorkspaceIdView } from '../../lib/schema-fields.js';
 import { TODO_PRIORITIES, TODO_STATUSES } from '../todos/todos.schemas.js';
 
 export const BRIEFING_MAX_CHARS = 10_000;
@@ -18,12 +18,14 @@ export const BriefingQuery = z.object({
     .max(200)
     .describe('Project name, exactly as sessions and todos are saved with it; an empty value means "no project".'),
   max_chars: maxChars.optional().describe(`The most characters text may have: ${BRIEFING_MIN_CHARS} to ${BRIEFING_MAX_CHARS}, default ${BRIEFING_MAX_CHARS}.`),
+  workspace_id: WorkspaceIdInput.describe('The workspace (wsp_...) whose sessions, handovers and todos are read; default: your personal workspace (or the one your key is restricted to).'),
 });
-export type BriefingInput = { project: string; max_chars?: number };
+export type BriefingInput = { project: string; max_chars?: number; workspace_id?: string };
 
 export const BriefingResponse = z.object({
   success: z.literal(true),
   project: z.string(),
+  workspace_id: WorkspaceIdView.describe('The workspace the briefing was read from.'),
   text: z
     .string()
     .describe(

@@ -3,6 +3,7 @@ import { hasScope, type Granted } from '../../auth/scopes.js';
 import type { SessionsService } from '../sessions/sessions.service.js';
 import type { TodosRepo } from '../todos/todos.repo.js';
 import { OPEN_STATUSES } from '../todos/todos.service.js';
+import { workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import { BRIEFING_MAX_CHARS, type Briefing, type BriefingInput } from './briefing.schemas.js';
 import { clip, cutAtLine, fittingTodos, handoverMarkdown, type BriefingTodo } from './briefing.text.js';
 
@@ -15,22 +16,22 @@ const HANDOVER_SHARE = 0.6;
 type Handover = Awaited<ReturnType<SessionsService['latestHandover']>>;
 
 /**
- * The briefing an assistant gets when a session starts: one project's latest handover and open todos,
- * as Markdown of at most max_chars characters however much is stored, saying what was left out and
- * which MCP tool reads it. Nothing of another project or account is read.
+ * The briefing an assistant gets when a session starts: one project's latest handover and open todos
+ * in one workspace, as Markdown of at most max_chars characters however much is stored, saying what was
+ * left out and which MCP tool reads it. Nothing of another project or workspace is read.
  */
-export function createBriefingService(deps: { sessions: Pick<SessionsService, 'latestHandover'>; todos: Pick<TodosRepo, 'list'> }) {
-  const { sessions, todos } = deps;
+export function createBriefingService(deps: { sessions: Pick<SessionsService, 'latestHandover'>; todos: Pick<TodosRepo, 'list'>; access: Pick<WorkspaceAccess, 'ownerKey'> }) {
+  const { sessions, todos, access } = deps;
 
-  async function latestHandover(userId: string, project: string): Promise<Handover | null> {
-    return sessions.latestHandover(userId, project).catch((err: unknown) => {
+  async function latestHandover(caller: Caller, project: string, workspaceId: string): Promise<Handover | null> {
+    return sessions.latestHandover(caller, project, workspaceId).catch((err: unknown) => {
       if (err instanceof AppError && err.code === 'not_found') return null;
       throw err;
     });
   }
 
   return {
-    async get(caller: { userId: string; scopes?: Granted }, input: BriefingInput): Promise<Briefing> {
+    async get(caller: Caller & { scopes?: Granted }, input: BriefingInput): Promise<Briefing> {
       const readsHandover = hasScope(caller.scopes, BRIEFING_HANDOVER_SCOPE);
       const readsTodos = hasScope(caller.scopes, BRIEFING_TODOS_SCOPE);
       if (!readsHandover && !readsTodos) {
@@ -39,12 +40,14 @@ export function createBriefingService(deps: { sessions: Pick<SessionsService, 'l
         });
       }
       const { project } = input;
+      const ownerKey = await access.ownerKey(caller, input.workspace_id, 'records.read');
+      const workspaceId = workspaceIdOf(ownerKey);
       const [handover, open] = await Promise.all([
-        readsHandover ? latestHandover(caller.userId, project) : null,
-        readsTodos ? todos.list({ userId: caller.userId, project, statuses: OPEN_STATUSES }) : [],
+        readsHandover ? latestHandover(caller, project, workspaceId) : null,
+        readsTodos ? todos.list({ userId: ownerKey, project, statuses: OPEN_STATUSES }) : [],
       ]);
       const items: BriefingTodo[] = open.map((t) => ({ id: t.id, content: t.content, status: t.status, priority: t.priority }));
-      return compose({ project, maxChars: input.max_chars ?? BRIEFING_MAX_CHARS, handover, todos: items, readsHandover, readsTodos });
+      return compose({ project, workspaceId, namedWorkspace: input.workspace_id, maxChars: input.max_chars ?? BRIEFING_MAX_CHARS, handover, todos: items, readsHandover, readsTodos });
     },
   };
 }
@@ -52,6 +55,9 @@ export type BriefingService = ReturnType<typeof createBriefingService>;
 
 interface Parts {
   project: string;
+  workspaceId: string;
+  /** The workspace_id the caller named, which the last lines repeat for the tools they name. */
+  namedWorkspace?: string;
   maxChars: number;
   handover: Handover | null;
   todos: BriefingTodo[];
@@ -60,8 +66,8 @@ interface Parts {
 }
 
 /** The last lines: what did not fit and the MCP call that reads it. */
-function leftOut(project: string | null, todosLeft: number, handoverLeft: number): string {
-  const p = project === null ? '' : ` with project ${JSON.stringify(project)}`;
+function leftOut(project: string | null, todosLeft: number, handoverLeft: number, workspaceId?: string): string {
+  const p = (project === null ? '' : ` with project ${JSON.stringify(project)}`) + (workspaceId ? ` in workspace_id ${workspaceId}` : '');
   const lines: string[] = [];
   if (handoverLeft > 0) lines.push(`- The handover was cut (about ${handoverLeft} more characters): call get_latest_handover${p} to read all of it.`);
   if (todosLeft > 0) lines.push(`- ${todosLeft} more open todo${todosLeft === 1 ? '' : 's'}: call list_todos${p} (status pending or in_progress).`);
@@ -100,7 +106,7 @@ function compose(x: Parts): Briefing {
   // naming the project when that still leaves 200 characters for the rest.
   const handoverAll = x.handover ? Object.values(x.handover.sheet.content).reduce((n, h) => n + h.length, 1) : 0;
   const fixed = (p: string | null) =>
-    head.join('\n').length + (x.readsHandover ? handoverHead.length + 4 : 0) + (x.readsTodos ? todosHead.length + 4 : 0) + leftOut(p, x.todos.length, handoverAll).length + 4;
+    head.join('\n').length + (x.readsHandover ? handoverHead.length + 4 : 0) + (x.readsTodos ? todosHead.length + 4 : 0) + leftOut(p, x.todos.length, handoverAll, x.namedWorkspace).length + 4;
   const named = fixed(x.project) + 200 <= x.maxChars ? x.project : null;
   let room = Math.max(0, x.maxChars - fixed(named));
 
@@ -122,7 +128,8 @@ function compose(x: Parts): Briefing {
   return {
     success: true,
     project: x.project,
-    text: withFooter(sections.join('\n\n'), leftOut(named, x.todos.length - shown.length, handoverLeft), x.maxChars),
+    workspace_id: x.workspaceId,
+    text: withFooter(sections.join('\n\n'), leftOut(named, x.todos.length - shown.length, handoverLeft, x.namedWorkspace), x.maxChars),
     handover: x.handover
       ? { handover_id: x.handover.handover_id, session_id: x.handover.session_id, title: x.handover.sheet.title, createdAt: x.handover.sheet.createdAt }
       : null,

@@ -21,19 +21,19 @@ export function registerSessionRoutes(app: ZApp, sessions: SessionsService) {
   const ok = true as const;
 
   app.get('/sessions', {
-    schema: { tags, operationId: 'listSessions', summary: 'List saved sessions, newest first; search with q, filter by project', querystring: ListSessionsQuery, response: responses(ListSessionsResponse) },
-    handler: async (req) => ({ success: ok, ...(await sessions.list(req.auth.userId, req.query)) }),
+    schema: { tags, operationId: 'listSessions', summary: 'List the saved sessions of a workspace, newest first; search with q, filter by project', querystring: ListSessionsQuery, response: responses(ListSessionsResponse, 403, 404) },
+    handler: async (req) => ({ success: ok, ...(await sessions.list(req.auth, req.query)) }),
   });
   app.post('/sessions', {
-    schema: { tags, operationId: 'createSession', summary: 'Save a session summary', body: CreateSessionBody, response: responses(CreateSessionResponse, 413, 415) },
+    schema: { tags, operationId: 'createSession', summary: 'Save a session summary', body: CreateSessionBody, response: responses(CreateSessionResponse, 403, 404, 413, 415) },
     handler: async (req) => {
-      const session = await sessions.create(req.auth.userId, req.body);
+      const session = await sessions.create(req.auth, req.body);
       return { success: ok, id: session.id, session };
     },
   });
   app.get('/sessions/:id', {
     schema: { tags, operationId: 'getSession', summary: 'Fetch one session', params: IdParams, response: responses(SessionResponse, 403, 404) },
-    handler: async (req) => ({ success: ok, session: await sessions.get(req.auth.userId, req.params.id) }),
+    handler: async (req) => ({ success: ok, session: await sessions.get(req.auth, req.params.id) }),
   });
   app.put('/sessions/external/:external_id', {
     schema: {
@@ -45,10 +45,10 @@ export function registerSessionRoutes(app: ZApp, sessions: SessionsService) {
         'Concurrent calls with one external_id converge on one session. Fires session.saved on create, session.updated when a field changed.',
       params: ExternalIdParams,
       body: CreateSessionBody,
-      response: { ...responses(UpsertSessionResponse, 413, 415), 201: UpsertSessionResponse },
+      response: { ...responses(UpsertSessionResponse, 403, 404, 413, 415), 201: UpsertSessionResponse },
     },
     handler: async (req, reply) => {
-      const { created, session } = await sessions.upsert(req.auth.userId, req.params.external_id, req.body);
+      const { created, session } = await sessions.upsert(req.auth, req.params.external_id, req.body);
       return reply.code(created ? 201 : 200).send({ success: ok, created, id: session.id, session });
     },
   });
@@ -62,7 +62,7 @@ export function registerSessionRoutes(app: ZApp, sessions: SessionsService) {
       body: UpdateSessionBody,
       response: responses(SessionResponse, 403, 404, 413, 415),
     },
-    handler: async (req) => ({ success: ok, session: await sessions.update(req.auth.userId, req.params.id, req.body) }),
+    handler: async (req) => ({ success: ok, session: await sessions.update(req.auth, req.params.id, req.body) }),
   });
   app.post('/sessions/handover', {
     schema: {
@@ -72,6 +72,6 @@ export function registerSessionRoutes(app: ZApp, sessions: SessionsService) {
       body: HandoverBody,
       response: responses(etagged(HandoverResponse), 403, 404, 413, 415),
     },
-    handler: async (req, reply) => withEtag(reply, { success: ok, ...(await sessions.handover(req.auth.userId, req.body, req.auth)) }),
+    handler: async (req, reply) => withEtag(reply, { success: ok, ...(await sessions.handover(req.auth, req.body, req.auth)) }),
   });
 }

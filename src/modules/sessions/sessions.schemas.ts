@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Tags, Timestamp, queryInt } from '../../lib/schema-fields.js';
+import { Tags, Timestamp, WorkspaceIdInput, WorkspaceIdView, queryInt } from '../../lib/schema-fields.js';
 import { SnippetField, fieldsQuery } from '../../lib/fields.js';
 import { Sheet } from '../sheets/sheets.schemas.js';
 
@@ -12,6 +12,7 @@ export const Session = z
     tags: z.array(z.string()),
     files_changed: z.array(z.string()),
     external_id: z.string().nullable().describe('The client\'s own reference (PUT /sessions/external/{external_id}); null when saved without one.'),
+    workspace_id: WorkspaceIdView,
     createdAt: Timestamp,
     updatedAt: Timestamp.nullable().describe('When the session was last changed; null when never changed since it was saved.'),
   })
@@ -24,6 +25,7 @@ export const ListSessionsQuery = z.object({
   limit: queryInt('limit').optional().describe('Default 20; values above 100 are clamped to 100.'),
   offset: queryInt('offset').optional(),
   fields: fieldsQuery(Object.keys(Session.shape)).optional(),
+  workspace_id: WorkspaceIdInput,
 });
 
 export const CreateSessionBody = z.object({
@@ -32,6 +34,7 @@ export const CreateSessionBody = z.object({
   project: z.string().trim().max(200).optional(),
   tags: Tags.optional(),
   files_changed: z.array(z.string().max(1000)).max(1000).optional(),
+  workspace_id: WorkspaceIdInput,
 });
 export type CreateSessionInput = z.infer<typeof CreateSessionBody>;
 
@@ -41,10 +44,11 @@ export const ExternalId = z
   .min(1, 'external_id must not be empty')
   .max(EXTERNAL_ID_MAX, `external_id must be at most ${EXTERNAL_ID_MAX} characters`)
   .regex(/^[A-Za-z0-9._:-]+$/, 'external_id may contain only letters, digits and . _ : - (e.g. cc:<session id>)')
-  .describe('The client\'s own reference for the session, unique per account, e.g. cc:<Claude Code session_id>.');
+  .describe('The client\'s own reference for the session, unique per workspace, e.g. cc:<Claude Code session_id>.');
 export const ExternalIdParams = z.object({ external_id: ExternalId });
 
-export const UpdateSessionBody = CreateSessionBody.partial()
+export const UpdateSessionBody = CreateSessionBody.omit({ workspace_id: true })
+  .partial()
   .extend({ project: CreateSessionBody.shape.project.unwrap().nullable().optional().describe('"" or null: no project.') })
   .describe('Only the fields given change; at least one is needed.');
 export type UpdateSessionInput = z.infer<typeof UpdateSessionBody>;
@@ -53,6 +57,7 @@ export const HandoverBody = z.object({
   session_id: z.string().min(1, 'session_id must not be empty').max(100),
   next_steps: z.array(z.string().max(10_000)).max(200).optional(),
   notes: z.string().max(200_000).optional(),
+  workspace_id: WorkspaceIdInput.describe("The session's workspace (wsp_...): the handover sheet goes there; any other is refused. Default: the session's."),
 });
 export type HandoverInput = z.infer<typeof HandoverBody>;
 
@@ -69,5 +74,6 @@ export const HandoverResponse = z.object({
   success: z.literal(true),
   handover_id: z.string().describe('Id of the generated handover sheet.'),
   session_id: z.string(),
+  workspace_id: WorkspaceIdView,
   sheet: Sheet,
 });

@@ -1,8 +1,6 @@
 import type { Clock } from '../../clock.js';
 import { searchTerms } from '../../lib/search-text.js';
-import type { Trx } from '../../db/types.js';
-import { ownedRow } from '../../db/owned.js';
-import { AppError } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { pickFields } from '../../lib/fields.js';
 import { bestSnippet } from '../../lib/snippet.js';
@@ -14,7 +12,8 @@ import { NO_PROJECT, OPEN_STATUSES } from '../todos/todos.service.js';
 import { handoverColumns } from './sessions.handover.js';
 import type { SessionsRepo } from './sessions.repo.js';
 import type { HandoverInput } from './sessions.schemas.js';
-import { createSessionWrites, toSessionView } from './sessions.write.js';
+import { createSessionWrites, requireSessionWorkspace, toSessionView } from './sessions.write.js';
+import { workspaceIdOf, type Caller, type RecordAction, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 
 export const LIST_DEFAULT = 20;
 export const LIST_MAX = 100;
@@ -22,25 +21,27 @@ export const HANDOVER_FOLDER = 'Handover';
 
 export function createSessionsService(deps: {
   repo: SessionsRepo;
+  access: WorkspaceAccess;
   todos: TodosRepo;
   sheets: Pick<SheetsService, 'createIn' | 'get'>;
   outbox: Outbox;
   tx: TxRunner;
   clock: Clock;
 }) {
-  const { repo, todos, sheets, outbox, tx } = deps;
+  const { repo, access, todos, sheets, outbox, tx } = deps;
 
-  async function owned(userId: string, id: string, exec?: Trx) {
-    return ownedRow(await repo.findById(id, exec), userId, 'session', id);
+  async function owned(caller: Caller, id: string, action: RecordAction) {
+    return access.ownedRow(await repo.findById(id), caller, 'session', id, action);
   }
 
   return {
     ...createSessionWrites(deps),
 
-    async list(userId: string, query: { q?: string; project?: string; limit?: number; offset?: number; fields?: string[] }) {
+    async list(caller: Caller, query: { q?: string; project?: string; limit?: number; offset?: number; fields?: string[]; workspace_id?: string }) {
+      const ownerKey = await access.ownerKey(caller, query.workspace_id, 'records.read');
       const terms = searchTerms(query.q);
       const { rows, total } = await repo.list({
-        userId,
+        userId: ownerKey,
         terms,
         project: query.project,
         limit: Math.min(query.limit ?? LIST_DEFAULT, LIST_MAX),
@@ -54,39 +55,54 @@ export function createSessionsService(deps: {
       return { sessions, total };
     },
 
-    async get(userId: string, id: string) {
-      return toSessionView(await owned(userId, id));
+    /** `workspace_id`, when given, must be the session's (MCP tools take one on every call). */
+    async get(caller: Caller, id: string, opts: { workspace_id?: string } = {}) {
+      const row = await owned(caller, id, 'records.read');
+      requireSessionWorkspace(row, opts.workspace_id);
+      return toSessionView(row);
     },
 
-    /** A handover is a sheet built from the session; sheet, sheet.created and session.handover commit together. */
-    handover(userId: string, input: HandoverInput, auth?: AuthContext) {
+    /**
+     * A handover is a sheet built from the session, in the session's workspace; sheet, sheet.created and
+     * session.handover commit together. Access is checked before the transaction (see sessions.write.ts).
+     */
+    async handover(caller: Caller, input: HandoverInput, auth?: AuthContext) {
+      const checked = await owned(caller, input.session_id, 'records.write');
+      requireSessionWorkspace(checked, input.workspace_id, ": a handover goes into its session's workspace");
+      const ownerKey = checked.user_id;
+      const workspaceId = workspaceIdOf(ownerKey);
       return tx(async (trx) => {
-        const session = await owned(userId, input.session_id, trx);
+        const session = await repo.findById(input.session_id, trx);
+        if (!session) throw notFound('session', input.session_id); // its workspace was deleted meanwhile
         // The todos are another domain's records: shown only to a credential that may read them.
         const openTodos = hasScope(auth?.scopes, HANDOVER_TODOS_SCOPE)
-          ? (await todos.list({ userId, project: session.project ?? NO_PROJECT, statuses: OPEN_STATUSES }, trx)).reverse()
+          ? (await todos.list({ userId: ownerKey, project: session.project ?? NO_PROJECT, statuses: OPEN_STATUSES }, trx)).reverse()
           : undefined;
         const tags = [...new Set(['handover', ...(JSON.parse(session.tags) as string[])])];
-        const sheet = await sheets.createIn(trx, userId, {
+        const sheet = await sheets.createIn(trx, ownerKey, {
           title: `Handover: ${session.title}`,
           folder: HANDOVER_FOLDER,
           tags,
           content: handoverColumns({ session, nextSteps: input.next_steps ?? [], notes: input.notes, openTodos }),
         }, auth);
-        await outbox.emit(trx, userId, 'session.handover', { session_id: session.id, handover_id: sheet.id });
-        await repo.insertHandover({ handover_id: sheet.id, user_id: userId, session_id: session.id, project: session.project, created_at: sheet.createdAt }, trx);
-        return { handover_id: sheet.id, session_id: session.id, sheet };
+        await outbox.emit(trx, ownerKey, 'session.handover', { session_id: session.id, handover_id: sheet.id }, caller.userId);
+        await repo.insertHandover({ handover_id: sheet.id, user_id: ownerKey, session_id: session.id, project: session.project, created_at: sheet.createdAt }, trx);
+        return { handover_id: sheet.id, session_id: session.id, workspace_id: workspaceId, sheet };
       });
     },
 
-    /** The newest handover of a project ('' = sessions without one) whose sheet is still there and not trashed. */
-    async latestHandover(userId: string, project: string) {
-      for (const h of await repo.handoverIds(userId, project, 20)) {
-        const sheet = await sheets.get(userId, h.handover_id).catch((err: unknown) => {
+    /**
+     * The newest handover of a project ('' = sessions without one) in a workspace (default: the caller's
+     * personal one, or its key's) whose sheet is still there and not trashed.
+     */
+    async latestHandover(caller: Caller, project: string, workspaceId?: string) {
+      const ownerKey = await access.ownerKey(caller, workspaceId, 'records.read');
+      for (const h of await repo.handoverIds(ownerKey, project, 20)) {
+        const sheet = await sheets.get(caller, h.handover_id).catch((err: unknown) => {
           if (err instanceof AppError && err.code === 'not_found') return null;
           throw err;
         });
-        if (sheet && !sheet.trashedAt) return { handover_id: h.handover_id, session_id: h.session_id, sheet };
+        if (sheet && !sheet.trashedAt) return { handover_id: h.handover_id, session_id: h.session_id, workspace_id: workspaceIdOf(ownerKey), sheet };
       }
       throw new AppError('not_found', project ? `no handover for project ${project}` : 'no handover for sessions without a project');
     },

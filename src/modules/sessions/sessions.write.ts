@@ -1,10 +1,10 @@
 import type { Clock } from '../../clock.js';
 import { normalizeForSearch } from '../../lib/search-text.js';
 import type { SessionsTable, Trx } from '../../db/types.js';
-import { ownedRow } from '../../db/owned.js';
-import { invalid } from '../../errors.js';
+import { invalid, notFound } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
+import { workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { SessionsRepo } from './sessions.repo.js';
 import type { CreateSessionInput, SessionView, UpdateSessionInput } from './sessions.schemas.js';
 
@@ -17,9 +17,16 @@ export function toSessionView(row: SessionsTable): SessionView {
     tags: JSON.parse(row.tags) as string[],
     files_changed: JSON.parse(row.files_changed) as string[],
     external_id: row.external_id,
+    workspace_id: workspaceIdOf(row.user_id),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/** A call by id that names a workspace must name the session's: a session never moves between workspaces. */
+export function requireSessionWorkspace(row: SessionsTable, wanted: string | undefined, why = ''): void {
+  const actual = workspaceIdOf(row.user_id);
+  if (wanted !== undefined && wanted !== actual) throw invalid(`session ${row.id} is in workspace ${actual}, not ${wanted}${why}`);
 }
 
 /** The fields a save or an update sets, in the order session.updated names them. */
@@ -62,56 +69,63 @@ function patchedFields(row: SessionsTable, input: UpdateSessionInput): Fields {
  * (naming the changed fields) when a write changes one. A write that changes nothing keeps updatedAt
  * and fires nothing, so a client may save the same session as often as it likes.
  */
-export function createSessionWrites(deps: { repo: SessionsRepo; outbox: Outbox; tx: TxRunner; clock: Clock }) {
-  const { repo, outbox, tx, clock } = deps;
+export function createSessionWrites(deps: { repo: SessionsRepo; access: WorkspaceAccess; outbox: Outbox; tx: TxRunner; clock: Clock }) {
+  const { repo, access, outbox, tx, clock } = deps;
 
-  async function insert(trx: Trx, userId: string, fields: Fields, externalId: string | null): Promise<SessionsTable | undefined> {
+  async function insert(trx: Trx, caller: Caller, ownerKey: string, fields: Fields, externalId: string | null): Promise<SessionsTable | undefined> {
     const now = clock.now();
-    const row: SessionsTable = { id: newId('ses', now.getTime()), user_id: userId, ...fields, external_id: externalId, created_at: now.toISOString(), updated_at: null };
+    const row: SessionsTable = { id: newId('ses', now.getTime()), user_id: ownerKey, ...fields, external_id: externalId, created_at: now.toISOString(), updated_at: null };
     if (externalId === null) await repo.insert(row, trx);
     else if (!(await repo.insertUnlessExternalTaken(row, trx))) return undefined;
-    await outbox.emit(trx, userId, 'session.saved', { session_id: row.id, title: row.title });
+    await outbox.emit(trx, ownerKey, 'session.saved', { session_id: row.id, title: row.title }, caller.userId);
     return row;
   }
 
-  async function change(trx: Trx, row: SessionsTable, fields: Fields): Promise<SessionsTable> {
+  async function change(trx: Trx, caller: Caller, row: SessionsTable, fields: Fields): Promise<SessionsTable> {
     const changes = FIELDS.filter((f) => fields[f] !== row[f]);
     if (changes.length === 0) return row;
     const updatedAt = clock.now().toISOString();
     await repo.update(row.id, { ...fields, updated_at: updatedAt }, trx);
-    await outbox.emit(trx, row.user_id, 'session.updated', { session_id: row.id, title: fields.title, changes, updated_at: updatedAt });
+    await outbox.emit(trx, row.user_id, 'session.updated', { session_id: row.id, title: fields.title, changes, updated_at: updatedAt }, caller.userId);
     return { ...row, ...fields, updated_at: updatedAt };
   }
 
+  // Access is decided before the transaction opens: a team workspace's role is read on the database,
+  // which on SQLite would wait for the very connection the transaction holds.
   return {
-    create(userId: string, input: CreateSessionInput) {
-      return tx(async (trx) => toSessionView((await insert(trx, userId, savedFields(input), null))!));
+    async create(caller: Caller, input: CreateSessionInput) {
+      const ownerKey = await access.ownerKey(caller, input.workspace_id, 'records.write');
+      return tx(async (trx) => toSessionView((await insert(trx, caller, ownerKey, savedFields(input), null))!));
     },
 
     /**
-     * The account's session with this external_id gets the input's fields, or is created with them.
+     * The workspace's session with this external_id gets the input's fields, or is created with them.
      * The insert goes through the unique (user_id, external_id) index, so concurrent upserts of one
      * reference make exactly one row: the losers find it (PostgreSQL waits for the winner's commit).
      */
-    upsert(userId: string, externalId: string, input: CreateSessionInput) {
+    async upsert(caller: Caller, externalId: string, input: CreateSessionInput) {
+      const ownerKey = await access.ownerKey(caller, input.workspace_id, 'records.write');
       const fields = savedFields(input);
       return tx(async (trx) => {
         // Twice at most: a session is never deleted, so a taken reference is found on the second look.
         for (let attempt = 0; attempt < 2; attempt++) {
-          const created = await insert(trx, userId, fields, externalId);
+          const created = await insert(trx, caller, ownerKey, fields, externalId);
           if (created) return { created: true, session: toSessionView(created) };
-          const existing = await repo.findByExternalIdLocked(userId, externalId, trx);
-          if (existing) return { created: false, session: toSessionView(await change(trx, existing, fields)) };
+          const existing = await repo.findByExternalIdLocked(ownerKey, externalId, trx);
+          if (existing) return { created: false, session: toSessionView(await change(trx, caller, existing, fields)) };
         }
-        throw new Error(`session external_id kept changing under upsert (user ${userId})`);
+        throw new Error(`session external_id kept changing under upsert (owner ${ownerKey})`);
       });
     },
 
-    update(userId: string, id: string, input: UpdateSessionInput) {
+    async update(caller: Caller, id: string, input: UpdateSessionInput, opts: { workspace_id?: string } = {}) {
       if (FIELDS.every((f) => input[f] === undefined)) throw invalid(`body must give at least one of ${FIELDS.join(', ')}`);
+      requireSessionWorkspace(await access.ownedRow(await repo.findById(id), caller, 'session', id, 'records.write'), opts.workspace_id);
       return tx(async (trx) => {
-        const row = ownedRow(await repo.findByIdLocked(id, trx), userId, 'session', id);
-        return toSessionView(await change(trx, row, patchedFields(row, input)));
+        // A session never changes workspace, so the check above holds for the locked row.
+        const row = await repo.findByIdLocked(id, trx);
+        if (!row) throw notFound('session', id); // its workspace was deleted meanwhile
+        return toSessionView(await change(trx, caller, row, patchedFields(row, input)));
       });
     },
   };
