@@ -33,7 +33,8 @@ for (const dialect of dialects()) {
       const [evRest] = await eventsFor(viaRest.id);
       assert.equal(evMcp.event, 'sheet.created');
       assert.equal(evMcp.user_id, alice.userId);
-      assert.deepEqual(evMcp.data, { sheet_id: viaMcp.id, name: 'Plan', created_at: '2026-03-10T12:00:00.000Z' });
+      const mine = { workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId };
+      assert.deepEqual(evMcp.data, { sheet_id: viaMcp.id, name: 'Plan', created_at: '2026-03-10T12:00:00.000Z', ...mine });
       assert.deepEqual(without(evMcp.data, 'sheet_id'), without(evRest.data, 'sheet_id'));
     });
 
@@ -111,7 +112,7 @@ for (const dialect of dialects()) {
       assert.deepEqual((await s.req('GET', `/v1/sheets/${id}`, { key: alice.key })).body.sheet, r.sheet);
       ok(await call('update_sheet', { id, title: 'm' })); // no change, no event
       const updates = (await eventsFor(id)).filter((e) => e.event === 'sheet.updated');
-      assert.deepEqual(updates.map((e) => e.data), [{ sheet_id: id, changes: ['content', 'tags'], columns: ['col2', 'col3'], version: 2, updated_at: '2026-03-10T12:00:01.000Z' }]);
+      assert.deepEqual(updates.map((e) => e.data), [{ sheet_id: id, changes: ['content', 'tags'], columns: ['col2', 'col3'], version: 2, updated_at: '2026-03-10T12:00:01.000Z', ...({ workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }) }]);
       sameErrorAsRest(await call('update_sheet', { id, title: '' }), await s.req('PUT', `/v1/sheets/${id}`, { key: alice.key, body: { title: '' } }));
       toolError(await call('update_sheet', { title: 'no id' }), 400, 'invalid_request');
     });
@@ -123,7 +124,7 @@ for (const dialect of dialects()) {
       assert.equal((await s.req('GET', `/v1/sheets/${id}`, { key: alice.key })).body.sheet.trashedAt, trashed.trashedAt);
       assert.ok(ok(await call('list_sheets', { trashed: true })).sheets.some((x: any) => x.id === id));
       ok(await call('trash_sheet', { id })); // again: same state, no second event
-      assert.deepEqual((await eventsFor(id)).filter((e) => e.event === 'sheet.deleted').map((e) => e.data), [{ sheet_id: id, deleted_at: trashed.trashedAt }]);
+      assert.deepEqual((await eventsFor(id)).filter((e) => e.event === 'sheet.deleted').map((e) => e.data), [{ sheet_id: id, deleted_at: trashed.trashedAt, ...({ workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }) }]);
       const restored = ok(await call('restore_sheet', { id }));
       assert.equal(restored.sheet.trashedAt, null);
       assert.equal((await s.req('GET', `/v1/sheets/${id}`, { key: alice.key })).body.sheet.trashedAt, null);
@@ -158,10 +159,11 @@ for (const dialect of dialects()) {
       assert.deepEqual(await (await fetch(json.url)).json(), sheet);
 
       const evs = (await s.events('export.completed')).filter((e) => e.data.sheet_id === id);
+      const mine = { workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId };
       assert.deepEqual(evs.map((e) => [e.user_id, e.data]), [
-        [alice.userId, { sheet_id: id, format: 'markdown', url: viaMcp.url }],
-        [alice.userId, { sheet_id: id, format: 'markdown', url: viaRest.url }],
-        [alice.userId, { sheet_id: id, format: 'json', url: json.url }],
+        [alice.userId, { sheet_id: id, format: 'markdown', url: viaMcp.url, ...mine }],
+        [alice.userId, { sheet_id: id, format: 'markdown', url: viaRest.url, ...mine }],
+        [alice.userId, { sheet_id: id, format: 'json', url: json.url, ...mine }],
       ]);
     });
 

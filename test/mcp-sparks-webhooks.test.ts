@@ -34,7 +34,7 @@ for (const dialect of dialects()) {
       assert.equal(viaMcp.spark_name, 'Word count');
       const evs = (await s.events('spark.executed')).filter((e) => e.user_id === alice.userId);
       assert.equal(evs.length, 2);
-      assert.deepEqual(without(evs[0].data, 'executed_at'), { spark_id: 'spk_word_count', spark_name: 'Word count', sheet_id: sheetId });
+      assert.deepEqual(without(evs[0].data, 'executed_at'), { spark_id: 'spk_word_count', spark_name: 'Word count', sheet_id: sheetId, ...({ workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }) });
 
       sameErrorAsRest(await call('run_spark', { spark_id: 'spk_nope', content: 'x' }), await rest('POST', '/v1/spark', { spark_id: 'spk_nope', content: 'x' }));
       sameErrorAsRest(await call('run_spark', { spark_id: 'spk_word_count' }), await rest('POST', '/v1/spark', { spark_id: 'spk_word_count' }));
@@ -180,8 +180,8 @@ for (const dialect of dialects()) {
       assert.deepEqual(viaMcp, (await s.req('POST', '/v1/spark?action=translate', { key: alice.key, body: args })).body);
       const evs = (await s.events('spark.executed')).filter((e) => e.user_id === alice.userId);
       assert.deepEqual(evs.map((e) => without(e.data, 'executed_at')), [
-        { spark_id: 'translate', spark_name: 'Translate', sheet_id: null },
-        { spark_id: 'translate', spark_name: 'Translate', sheet_id: null },
+        { spark_id: 'translate', spark_name: 'Translate', sheet_id: null, ...({ workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }) },
+        { spark_id: 'translate', spark_name: 'Translate', sheet_id: null, ...({ workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }) },
       ]);
       ai.mode = 'http-500';
       const failed = await call('translate_text', args);

@@ -101,7 +101,7 @@ export function toolTable({ s, alice, client, ai, rcv, f, ctx, rest }: TableCont
         assert.ok(out.url.startsWith(`${s.url}/exports/`), out.url);
         assert.match(await (await fetch(out.url)).text(), /^fixture sheet\n=+\n\nfixture text\n$/);
         const [ev] = (await s.events('export.completed')).filter((e) => e.data.url === out.url);
-        assert.deepEqual(ev.data, { sheet_id: f.sheet, format: 'txt', url: out.url });
+        assert.deepEqual(ev.data, { sheet_id: f.sheet, format: 'txt', url: out.url, workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId });
       },
       err: () => ({ id: f.sheet, format: 'docx' }),
       rest: () => ['POST', `/v1/sheets/${f.sheet}/export`, { format: 'docx' }],

@@ -30,7 +30,8 @@ for (const dialect of dialects()) {
       assert.deepEqual(without(viaMcp.session, 'id'), without(viaRest.session, 'id'));
       assert.deepEqual((await rest('GET', `/v1/sessions/${viaMcp.id}`)).body.session, viaMcp.session);
       const saved = (await s.events('session.saved')).filter((e) => e.user_id === alice.userId);
-      assert.deepEqual(saved.map((e) => e.data), [{ session_id: viaMcp.id, title: 'Auth refactor' }, { session_id: viaRest.id, title: 'Auth refactor' }]);
+      const mine = { workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId };
+      assert.deepEqual(saved.map((e) => e.data), [{ session_id: viaMcp.id, title: 'Auth refactor', ...mine }, { session_id: viaRest.id, title: 'Auth refactor', ...mine }]);
 
       const page = ok(await call('list_sessions', { project: 'api', limit: 1 }));
       assert.deepEqual([page.total, page.has_more, page.sessions[0].id], [2, true, viaRest.id]);
@@ -86,10 +87,11 @@ for (const dialect of dialects()) {
       assert.deepEqual(Object.keys(sol).sort(), Object.keys(viaRest).sort());
       assert.deepEqual((await rest('GET', `/v1/knowledge/${sol.id}`)).body.solution, sol.solution);
       const saved = (await s.events('knowledge.saved')).filter((e) => e.user_id === alice.userId).map((e) => e.data);
+      const mine = { workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId };
       assert.deepEqual(saved, [
-        { type: 'solution', id: sol.id, title: 'EADDRINUSE' },
-        { type: 'solution', id: viaRest.id, title: 'EADDRINUSE 2' },
-        { type: 'snippet', id: snp.id, title: 'debounce' },
+        { type: 'solution', id: sol.id, title: 'EADDRINUSE', ...mine },
+        { type: 'solution', id: viaRest.id, title: 'EADDRINUSE 2', ...mine },
+        { type: 'snippet', id: snp.id, title: 'debounce', ...mine },
       ]);
 
       const found = ok(await call('search_knowledge', { q: 'eaddrinuse', limit: 1 }));

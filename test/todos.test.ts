@@ -41,7 +41,7 @@ for (const dialect of dialects()) {
       // todos.synced is an extension beyond the spec's event list (docs/webhooks.md), for the console's live board.
       const synced = (await s.events('todos.synced')).filter((e) => e.user_id === alice.userId);
       assert.equal(synced.length, 1);
-      assert.deepEqual({ ...synced[0].data, todo_ids: [...synced[0].data.todo_ids].sort() }, { project: 'alpha', created: 2, updated: 0, todo_ids: [tests.id, ship.id].sort() });
+      assert.deepEqual({ ...synced[0].data, todo_ids: [...synced[0].data.todo_ids].sort() }, { project: 'alpha', created: 2, updated: 0, todo_ids: [tests.id, ship.id].sort(), workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId });
     });
 
     it('matches by project + trimmed content, by id, and leaves other tasks alone', async () => {
