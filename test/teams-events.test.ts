@@ -92,6 +92,27 @@ for (const dialect of dialects()) {
       assert.deepEqual(log.deliveries.map((d: any) => [d.event, d.status]), [['sheet.created', 'delivered']]);
     });
 
+    it("a team workspace's webhooks are delivered while one of its owners pays, and not once none does", async () => {
+      const setPlan = (plan: 'free' | 'pro') => s.c.db.updateTable('users').set({ plan }).where('id', '=', alice.userId).execute();
+      teamRcv.received.length = 0;
+      await setPlan('free');
+      try {
+        await teamSheet(bob.key, 'Nobody pays');
+        await s.worker!.idle();
+        const ev = await s.c.db.selectFrom('outbox').select(['id', 'data', 'dispatched_at']).where('user_id', '=', team).orderBy('id', 'desc').executeTakeFirstOrThrow();
+        assert.equal(JSON.parse(ev.data).name, 'Nobody pays');
+        assert.notEqual(ev.dispatched_at, null, 'the event was fanned out');
+        const made = await s.c.db.selectFrom('deliveries').select('id').where('event_id', '=', ev.id).execute();
+        assert.deepEqual(made, [], "no delivery for an event written while the workspace's only owner is on free");
+      } finally {
+        await setPlan('pro');
+      }
+      const id = await teamSheet(bob.key, 'Owner pays again');
+      const [got] = await teamRcv.waitFor(1);
+      assert.equal(got.body.data.sheet_id, id);
+      assert.deepEqual(teamRcv.received.map((r) => r.body.data.name), ['Owner pays again']);
+    });
+
     it('creating, changing and deleting a team webhook needs the admin role; an outsider gets 403, an unknown workspace 404', async () => {
       const body = { url: 'https://hooks.example.com/in', events: ['sheet.created'], workspace_id: team };
       assertForbidden(await s.req('POST', '/v1/webhooks', { key: vic.key, body }), 'admin');
