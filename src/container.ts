@@ -88,11 +88,11 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const briefing = createBriefingService({ sessions, todos: todosRepo, access });
   const knowledge = createKnowledgeService({ repo: createKnowledgeRepo(db), access, outbox, tx, clock });
   const sparks = createSparksService({
-    ...{ repo: createSparksRepo(db), outbox, tx, clock, sheets, provider: aiProvider, timeoutMs: config.ai.timeoutMs },
+    ...{ repo: createSparksRepo(db), access, outbox, tx, clock, sheets, provider: aiProvider, timeoutMs: config.ai.timeoutMs },
     onProviderError: (err, message) => opts.logger?.warn({ err }, message),
   });
-  const stats = createStatsService({ repo: createStatsRepo(db), clock });
-  const exports = createExportsService({ repo: createExportsRepo(db), sheets, outbox, tx, clock });
+  const stats = createStatsService({ repo: createStatsRepo(db), access, clock });
+  const exports = createExportsService({ repo: createExportsRepo(db), access, sheets, outbox, tx, clock });
   const accountRepo = createAccountRepo(db);
   const accountExport = createAccountExport({ repo: accountRepo, serviceVersion: pkg.version, now: () => clock.now() });
   const consoleSessions = createConsoleSessionsService({ repo: createConsoleSessionsRepo(db), apiKeys, clock });

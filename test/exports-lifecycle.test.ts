@@ -71,7 +71,7 @@ for (const dialect of dialects()) {
         r.body.exports.map((x: any) => x.export_id),
         [second.export_id, first.export_id],
       );
-      assert.deepEqual(Object.keys(r.body.exports[0]).sort(), ['created_at', 'expires_at', 'export_id', 'filename', 'format']);
+      assert.deepEqual(Object.keys(r.body.exports[0]).sort(), ['created_at', 'expires_at', 'export_id', 'filename', 'format', 'workspace_id']);
       assert.equal(r.body.exports[0].format, 'html');
       assert.equal(r.body.exports[0].expires_at, second.expires_at);
       assert.equal(JSON.stringify(r.body).includes(second.url.split('/').pop()), false);

@@ -26,7 +26,7 @@ for (const dialect of dialects()) {
     it('returns {success, export_id, format, url} and writes export.completed with the same url', async () => {
       const r = await exportAs('markdown');
       assert.equal(r.status, 200, JSON.stringify(r.body));
-      assert.deepEqual(Object.keys(r.body).sort(), ['expires_at', 'export_id', 'format', 'success', 'url']);
+      assert.deepEqual(Object.keys(r.body).sort(), ['expires_at', 'export_id', 'format', 'success', 'url', 'workspace_id']);
       assert.equal(r.body.success, true);
       assert.match(r.body.export_id, /^exp_[0-9a-z]{26}$/);
       assert.equal(r.body.format, 'markdown');
@@ -34,7 +34,8 @@ for (const dialect of dialects()) {
       assert.equal(r.body.expires_at, '2026-03-11T12:00:00.000Z');
       const evs = (await s.events('export.completed')).filter((e) => e.data.url === r.body.url);
       assert.equal(evs.length, 1);
-      assert.deepEqual(evs[0].data, { sheet_id: sheetId, format: 'markdown', url: r.body.url });
+      assert.deepEqual(evs[0].data, { sheet_id: sheetId, format: 'markdown', url: r.body.url, workspace_id: r.body.workspace_id, actor_id: alice.userId });
+      assert.equal(r.body.workspace_id, `wsp_${alice.userId.slice(4)}`);
       assert.equal(evs[0].user_id, alice.userId);
       const row = await s.c.db.selectFrom('exports').selectAll().where('id', '=', r.body.export_id).executeTakeFirstOrThrow();
       const token = r.body.url.split('/').pop();

@@ -26,6 +26,7 @@ for (const dialect of dialects()) {
         category: 'custom',
         type: 'user',
         requires_ai: true,
+        workspace_id: `wsp_${alice.userId.slice(4)}`,
         prompt: 'Rewrite as a haiku:\n{{content}}',
         created_at: '2026-04-01T09:00:00.000Z',
         updated_at: '2026-04-01T09:00:00.000Z',
@@ -36,7 +37,7 @@ for (const dialect of dialects()) {
       const sparks = await list();
       const own = sparks.filter((x) => x.type === 'user');
       assert.deepEqual(own.map((x) => x.id), [second.body.id, r.body.id]);
-      assert.deepEqual(own[0], { id: second.body.id, name: 'Pirate', description: 'Arr', icon: 'anchor', category: 'writing', type: 'user', requires_ai: true });
+      assert.deepEqual(own[0], { id: second.body.id, name: 'Pirate', description: 'Arr', icon: 'anchor', category: 'writing', type: 'user', requires_ai: true, workspace_id: `wsp_${alice.userId.slice(4)}` });
       assert.equal(sparks.findIndex((x) => x.type === 'user'), sparks.filter((x) => x.type === 'public').length, 'user sparks follow the public ones');
       const got = await s.req('GET', `/v1/spark/${r.body.id}`, { key: alice.key });
       assert.deepEqual(got.body, { success: true, spark: r.body.spark });

@@ -28,7 +28,8 @@ for (const dialect of dialects()) {
       assert.equal(r.body.ai_provider, null);
       const sparks: any[] = r.body.sparks;
       for (const sp of sparks) {
-        assert.deepEqual(Object.keys(sp).sort(), ['category', 'description', 'icon', 'id', 'name', 'requires_ai', 'type']);
+        assert.deepEqual(Object.keys(sp).sort(), ['category', 'description', 'icon', 'id', 'name', 'requires_ai', 'type', 'workspace_id']);
+        assert.equal(sp.workspace_id, null, 'public sparks are in no workspace');
         assert.match(sp.id, /^spk_[a-z_]+$/);
         assert.equal(sp.type, 'public');
         assert.ok(sp.name.length > 0 && sp.description.length > 20 && /^[a-z0-9-]+$/.test(sp.icon), sp.id);
@@ -172,9 +173,10 @@ for (const dialect of dialects()) {
         ],
       );
       const events = (await s.events('spark.executed')).filter((e) => e.user_id === bob.userId);
+      const context = { workspace_id: `wsp_${bob.userId.slice(4)}`, actor_id: bob.userId };
       assert.deepEqual(events.map((e) => e.data), [
-        { spark_id: 'spk_word_count', spark_name: 'Word count', sheet_id: sheet, executed_at: '2026-03-11T08:00:00.000Z' },
-        { spark_id: 'spk_html_to_text', spark_name: 'HTML to plain text', sheet_id: null, executed_at: '2026-03-11T08:00:01.000Z' },
+        { spark_id: 'spk_word_count', spark_name: 'Word count', sheet_id: sheet, executed_at: '2026-03-11T08:00:00.000Z', ...context },
+        { spark_id: 'spk_html_to_text', spark_name: 'HTML to plain text', sheet_id: null, executed_at: '2026-03-11T08:00:01.000Z', ...context },
       ]);
       const stats = await s.req('GET', '/v1/stats', { key: bob.key });
       assert.deepEqual(stats.body.stats.sparks, { executed_total: 2, executed_this_month: 2 });

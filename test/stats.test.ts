@@ -26,9 +26,10 @@ for (const dialect of dialects()) {
       assert.equal(r.status, 200);
       assert.deepEqual(Object.keys(r.body).sort(), ['log', 'success']);
       assert.match(r.body.log.id, /^wl_[0-9a-z]{26}$/);
-      assert.deepEqual(r.body.log, { id: r.body.log.id, project: 'api', hours: 1.5, description: 'Reviews', date: '2026-06-30', createdAt: '2026-06-30T23:00:00.000Z' });
+      const personal = `wsp_${alice.userId.slice(4)}`;
+      assert.deepEqual(r.body.log, { id: r.body.log.id, project: 'api', hours: 1.5, description: 'Reviews', date: '2026-06-30', createdAt: '2026-06-30T23:00:00.000Z', workspace_id: personal });
       const bare = await worktime({ hours: 24, date: '2024-02-29' });
-      assert.deepEqual({ ...bare.body.log, id: 0, createdAt: 0 }, { id: 0, project: null, hours: 24, description: null, date: '2024-02-29', createdAt: 0 });
+      assert.deepEqual({ ...bare.body.log, id: 0, createdAt: 0 }, { id: 0, project: null, hours: 24, description: null, date: '2024-02-29', createdAt: 0, workspace_id: personal });
     });
 
     it('rejects bad work time and unknown actions with 400 naming the cause', async () => {
@@ -52,6 +53,7 @@ for (const dialect of dialects()) {
       const key = bob.key;
       const zero = await stats(key);
       assert.deepEqual(zero, {
+        workspace_id: `wsp_${bob.userId.slice(4)}`,
         sheets: { total: 0, created_this_month: 0 },
         sparks: { executed_total: 0, executed_this_month: 0 },
         worktime: { total_hours: 0, this_month_hours: 0 },
@@ -111,10 +113,13 @@ for (const dialect of dialects()) {
       const sameDay = (await worktime({ hours: 2, date: '2026-09-12' }, carol.key)).body.log;
       const st = await stats(carol.key);
       assert.equal(st.recent_work_logs.length, 10);
-      assert.deepEqual(Object.keys(st.recent_work_logs[0]).sort(), ['createdAt', 'date', 'description', 'hours', 'id', 'project']);
+      assert.deepEqual(Object.keys(st.recent_work_logs[0]).sort(), ['createdAt', 'date', 'description', 'hours', 'id', 'project', 'workspace_id']);
       assert.deepEqual(st.recent_work_logs[0], sameDay, 'same date: the later entry first');
       assert.deepEqual(st.recent_work_logs.slice(1).map((l: any) => l.id), ids.slice(0, 9));
-      assert.deepEqual(st.recent_work_logs[1], { id: ids[0], project: 'p1', hours: 1, description: 'd1', date: '2026-09-12', createdAt: '2026-09-10T12:00:01.000Z' });
+      assert.deepEqual(st.recent_work_logs[1], {
+        ...{ id: ids[0], project: 'p1', hours: 1, description: 'd1', date: '2026-09-12', createdAt: '2026-09-10T12:00:01.000Z' },
+        workspace_id: `wsp_${carol.userId.slice(4)}`,
+      });
       assert.equal(st.worktime.total_hours, 14);
       assert.equal((await stats(alice.key)).recent_work_logs.some((l: any) => ids.includes(l.id)), false, 'other accounts are not counted');
     });

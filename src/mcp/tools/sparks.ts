@@ -5,6 +5,7 @@ import {
   CreateSparkBody,
   CreateSparkResponse,
   DeleteSparkResponse,
+  ListSparksQuery,
   ListSparksResponse,
   RunSparkBody,
   RunSparkResponse,
@@ -30,12 +31,13 @@ export function registerSparkTools(t: ToolRegistry, deps: SparkToolDeps): void {
     title: 'List Sparks',
     description:
       'List the Sparks (AI text actions) the user can run: public ones (summarize, proofread, explain code, commit message, ...) and their own. ' +
-      'requires_ai false means it runs without an AI provider; ai_provider null means only those can run. All are returned (has_more is always false).',
-    input: z.object({}),
+      'requires_ai false means it runs without an AI provider; ai_provider null means only those can run. All are returned (has_more is always false). ' +
+      "workspace_id (wsp_...) lists a team workspace's own sparks instead of your personal ones.",
+    input: ListSparksQuery,
     output: ListSparksResponse.extend({ total: z.number().int(), has_more: z.boolean() }),
     annotations: READ_ONLY,
-    run: async (_args, auth) => {
-      const r = await deps.sparks.list(auth.userId);
+    run: async (args, auth) => {
+      const r = await deps.sparks.list(auth, args.workspace_id);
       return { success: true as const, ...r, total: r.sparks.length, has_more: false };
     },
   });
@@ -45,12 +47,12 @@ export function registerSparkTools(t: ToolRegistry, deps: SparkToolDeps): void {
     title: 'Run a Spark on text',
     description:
       'Run one Spark (spark_id from list_sparks) on the given text and return its result. Pass sheet_id when the text comes from a sheet, ' +
-      'so the spark.executed webhook event names it. Fails with 503 when the spark needs an AI provider and none is configured.',
+      'so the spark.executed webhook event names it; the run counts in that sheet\'s workspace (or workspace_id, default personal). Fails with 503 when the spark needs an AI provider and none is configured.',
     input: RunSparkBody,
     output: RunSparkResponse,
     annotations: RUNS,
     validate: (args) => parseBody(RunSparkBody, args),
-    run: async (args, auth) => ({ success: true as const, ...(await deps.sparks.run(auth.userId, args)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.sparks.run(auth, args)) }),
   });
 
   t.define('translate_text', {
@@ -61,7 +63,7 @@ export function registerSparkTools(t: ToolRegistry, deps: SparkToolDeps): void {
     output: TranslateResponse,
     annotations: RUNS,
     validate: (args) => parseBody(TranslateBody, args),
-    run: async (args, auth) => ({ success: true as const, ...(await deps.sparks.translate(auth.userId, args)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.sparks.translate(auth, args)) }),
   });
 
   t.define('get_spark', {
@@ -70,7 +72,7 @@ export function registerSparkTools(t: ToolRegistry, deps: SparkToolDeps): void {
     input: z.object({ id: SparkId }),
     output: SparkResponse,
     annotations: READ_ONLY,
-    run: async (args, auth) => ({ success: true as const, spark: await deps.sparks.get(auth.userId, args.id) }),
+    run: async (args, auth) => ({ success: true as const, spark: await deps.sparks.get(auth, args.id) }),
   });
 
   t.define('create_spark', {
@@ -78,13 +80,13 @@ export function registerSparkTools(t: ToolRegistry, deps: SparkToolDeps): void {
     title: 'Create your own Spark',
     description:
       'Create a reusable Spark of your own: name, prompt (a template; {{content}} marks where the text goes, else the text is appended after it), optional description, icon, ' +
-      'category (writing, summarize, code, productivity, translate, custom).',
+      'category (writing, summarize, code, productivity, translate, custom); workspace_id (wsp_...) makes it in a team workspace, for its members.',
     input: CreateSparkBody,
     output: CreateSparkResponse,
     annotations: ADDITIVE,
     validate: (args) => parseBody(CreateSparkBody, args),
     run: async (args, auth) => {
-      const spark = await deps.sparks.create(auth.userId, args);
+      const spark = await deps.sparks.create(auth, args);
       return { success: true as const, id: spark.id, spark };
     },
   });
@@ -95,7 +97,7 @@ export function registerSparkTools(t: ToolRegistry, deps: SparkToolDeps): void {
     input: UpdateSparkBody.extend({ id: SparkId }),
     output: SparkResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async ({ id, ...patch }, auth) => ({ success: true as const, spark: await deps.sparks.update(auth.userId, id, patch) }),
+    run: async ({ id, ...patch }, auth) => ({ success: true as const, spark: await deps.sparks.update(auth, id, patch) }),
   });
 
   t.define('delete_spark', {
@@ -104,6 +106,6 @@ export function registerSparkTools(t: ToolRegistry, deps: SparkToolDeps): void {
     input: z.object({ id: SparkId }),
     output: DeleteSparkResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, ...(await deps.sparks.remove(auth.userId, args.id)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.sparks.remove(auth, args.id)) }),
   });
 }

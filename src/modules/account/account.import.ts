@@ -156,8 +156,8 @@ export function createAccountImport(deps: {
       const items = data.todos.filter((t) => t.project === project).map(({ project: _p, ...item }) => item);
       for (let i = 0; i < items.length; i += SYNC_MAX_ITEMS) await todos.sync(auth, { project, todos: items.slice(i, i + SYNC_MAX_ITEMS) });
     }
-    for (const w of data.workLogs) await stats.recordWorktime(userId, { hours: w.hours, date: w.date, project: orUndefined(w.project), description: orUndefined(w.description) });
-    for (const s of data.sparks) await sparks.create(userId, s);
+    for (const w of data.workLogs) await stats.recordWorktime(auth, { hours: w.hours, date: w.date, project: orUndefined(w.project), description: orUndefined(w.description) });
+    for (const s of data.sparks) await sparks.create(auth, s);
     const madeWebhooks: { id: string; url: string; secret: string }[] = [];
     for (const w of data.webhooks) {
       const made = await webhooks.create(auth, account.plan, { url: w.url, events: w.events, name: orUndefined(w.name) });

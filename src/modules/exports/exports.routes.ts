@@ -3,7 +3,7 @@ import { requestOrigin } from '../../http/origin.js';
 import { IdParams } from '../../lib/schema-fields.js';
 import { responses } from '../../http/schemas.js';
 import { contentDisposition } from './exports.render.js';
-import { CreateExportBody, CreateExportResponse, ExportParams, ExportTokenParams, ListExportsResponse, RevokeExportResponse } from './exports.schemas.js';
+import { CreateExportBody, CreateExportResponse, ExportParams, ExportsQuery, ExportTokenParams, ListExportsResponse, RevokeExportResponse } from './exports.schemas.js';
 import { EXPORT_PATH, type ExportsService } from './exports.service.js';
 
 /** PUBLIC_URL when set (behind a proxy), else the listen address (src/http/origin.ts: never an arbitrary Host header). */
@@ -22,13 +22,13 @@ export function registerExportRoutes(app: ZApp, exports: ExportsService, publicU
     },
     handler: async (req) => ({
       success: true as const,
-      ...(await exports.create(req.auth.userId, req.params.id, req.body.format, publicOrigin(publicUrl, req))),
+      ...(await exports.create(req.auth, req.params.id, req.body, publicOrigin(publicUrl, req))),
     }),
   });
   registerExportManagementRoutes(app, exports);
 }
 
-/** The owner's view of a sheet's download links: list the live ones, revoke one. */
+/** A sheet's download links: list the live ones (its readers), revoke one (its writers). */
 function registerExportManagementRoutes(app: ZApp, exports: ExportsService) {
   app.get('/sheets/:id/exports', {
     schema: {
@@ -36,9 +36,10 @@ function registerExportManagementRoutes(app: ZApp, exports: ExportsService) {
       operationId: 'listSheetExports',
       summary: "List a sheet's exports that can still be downloaded",
       params: IdParams,
+      querystring: ExportsQuery,
       response: responses(ListExportsResponse, 403, 404),
     },
-    handler: async (req) => ({ success: true as const, exports: await exports.list(req.auth.userId, req.params.id) }),
+    handler: async (req) => ({ success: true as const, exports: await exports.list(req.auth, req.params.id, req.query.workspace_id) }),
   });
   app.delete('/sheets/:id/exports/:export_id', {
     schema: {
@@ -46,9 +47,10 @@ function registerExportManagementRoutes(app: ZApp, exports: ExportsService) {
       operationId: 'revokeSheetExport',
       summary: 'Revoke one export: its download url answers 404 from now on',
       params: ExportParams,
+      querystring: ExportsQuery,
       response: responses(RevokeExportResponse, 403, 404),
     },
-    handler: async (req) => ({ success: true as const, ...(await exports.revoke(req.auth.userId, req.params.id, req.params.export_id)) }),
+    handler: async (req) => ({ success: true as const, ...(await exports.revoke(req.auth, req.params.id, req.params.export_id, req.query.workspace_id)) }),
   });
 }
 

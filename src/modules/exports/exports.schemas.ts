@@ -1,12 +1,18 @@
 import { z } from 'zod';
-import { Timestamp } from '../../lib/schema-fields.js';
+import { Timestamp, WorkspaceIdInput, WorkspaceIdView } from '../../lib/schema-fields.js';
 
 export const EXPORT_FORMATS = ['markdown', 'html', 'txt', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
+/** Optional on export routes: the sheet must be in this workspace (a check, since the sheet decides where its exports live). */
+const SheetWorkspaceId = WorkspaceIdInput.describe("The workspace (wsp_...) the sheet is expected in; optional, the sheet's own workspace is used");
+
 export const CreateExportBody = z.object({
   format: z.enum(EXPORT_FORMATS, { error: 'format must be one of markdown, html, txt, json' }),
+  workspace_id: SheetWorkspaceId,
 });
+
+export const ExportsQuery = z.object({ workspace_id: SheetWorkspaceId });
 
 export const CreateExportResponse = z.object({
   success: z.literal(true),
@@ -14,6 +20,7 @@ export const CreateExportResponse = z.object({
   format: z.enum(EXPORT_FORMATS),
   url: z.string().describe('Absolute address of the file. Downloads without an API key until expires_at (24 hours).'),
   expires_at: Timestamp,
+  workspace_id: WorkspaceIdView.describe("The workspace (wsp_...) the export is in: its sheet's"),
 });
 
 export const ExportTokenParams = z.object({ token: z.string().min(1).max(200) });
@@ -26,6 +33,7 @@ export const ExportSummary = z.object({
   filename: z.string(),
   created_at: Timestamp,
   expires_at: Timestamp,
+  workspace_id: WorkspaceIdView,
 });
 
 export const ListExportsResponse = z.object({

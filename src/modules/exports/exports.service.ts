@@ -1,8 +1,9 @@
 import type { Clock } from '../../clock.js';
-import { AppError } from '../../errors.js';
+import { AppError, invalid } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
-import type { SheetsService } from '../sheets/sheets.service.js';
+import type { SheetView } from '../sheets/sheets.schemas.js';
+import { workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { ExportsRepo } from './exports.repo.js';
 import { exportFilename, renderSheet } from './exports.render.js';
 import type { ExportFormat } from './exports.schemas.js';
@@ -14,16 +15,38 @@ export const EXPORT_PATH = '/exports';
 /** 32 random bytes: SHA-256 at rest is enough, there is no dictionary to attack. */
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 
-export function createExportsService(deps: { repo: ExportsRepo; sheets: SheetsService; outbox: Outbox; tx: TxRunner; clock: Clock }) {
-  const { repo, sheets, outbox, tx, clock } = deps;
+/** A sheet's exports live where the sheet does: a team sheet's are the workspace's (made and revoked by editors, listed by members). */
+export function createExportsService(deps: {
+  repo: ExportsRepo;
+  access: WorkspaceAccess;
+  /** Read check and view of the sheet (404 unknown, 403 one the caller may not read). */
+  sheets: { get(caller: Caller, id: string): Promise<SheetView> };
+  outbox: Outbox;
+  tx: TxRunner;
+  clock: Clock;
+}) {
+  const { repo, access, sheets, outbox, tx, clock } = deps;
+
+  /**
+   * The sheet when the caller may read it, and the owner key its exports are kept under when the caller
+   * may do `action` there. `workspaceId`, when given, must be the sheet's workspace.
+   */
+  async function sheetFor(caller: Caller, sheetId: string, workspaceId: string | undefined, action: 'records.read' | 'records.write') {
+    const sheet = await sheets.get(caller, sheetId);
+    if (workspaceId && workspaceId !== sheet.workspace_id) {
+      throw invalid(`sheet ${sheetId} is in workspace ${sheet.workspace_id}, not in workspace_id ${workspaceId}`);
+    }
+    return { sheet, ownerKey: await access.ownerKey(caller, sheet.workspace_id, action) };
+  }
 
   return {
     /**
      * Renders the sheet now and stores the file behind a fresh token. `baseUrl` is the public origin
      * (PUBLIC_URL, else the request's own). The event carries the same url the caller gets.
      */
-    async create(userId: string, sheetId: string, format: ExportFormat, baseUrl: string) {
-      const sheet = await sheets.get(userId, sheetId);
+    async create(caller: Caller, sheetId: string, input: { format: ExportFormat; workspace_id?: string }, baseUrl: string) {
+      const { format } = input;
+      const { sheet, ownerKey } = await sheetFor(caller, sheetId, input.workspace_id, 'records.write');
       const rendered = await renderSheet(sheet, format);
       const token = newSecretToken();
       const now = clock.now();
@@ -34,7 +57,7 @@ export function createExportsService(deps: { repo: ExportsRepo; sheets: SheetsSe
         await repo.insert(
           {
             id,
-            user_id: userId,
+            user_id: ownerKey,
             sheet_id: sheet.id,
             format,
             token_hash: hashSecretToken(token),
@@ -46,9 +69,9 @@ export function createExportsService(deps: { repo: ExportsRepo; sheets: SheetsSe
           },
           trx,
         );
-        await outbox.emit(trx, userId, 'export.completed', { sheet_id: sheet.id, format, url });
+        await outbox.emit(trx, ownerKey, 'export.completed', { sheet_id: sheet.id, format, url }, caller.userId);
       });
-      return { export_id: id, format, url, expires_at: expiresAt };
+      return { export_id: id, format, url, expires_at: expiresAt, workspace_id: sheet.workspace_id };
     },
 
     /** The stored file for a download token; unknown and expired tokens look the same (404). */
@@ -60,16 +83,19 @@ export function createExportsService(deps: { repo: ExportsRepo; sheets: SheetsSe
       return { filename: row.filename, contentType: row.content_type, body: row.body, expiresAt: row.expires_at };
     },
 
-    /** The sheet's exports that can still be downloaded (owner only). */
-    async list(userId: string, sheetId: string) {
-      await sheets.get(userId, sheetId);
+    /** The sheet's exports that can still be downloaded (whoever may read the sheet). */
+    async list(caller: Caller, sheetId: string, workspaceId?: string) {
+      await sheetFor(caller, sheetId, workspaceId, 'records.read');
       const rows = await repo.listLive(sheetId, clock.now().toISOString());
-      return rows.map((r) => ({ export_id: r.id, format: r.format, filename: r.filename, created_at: r.created_at, expires_at: r.expires_at }));
+      return rows.map((r) => ({
+        ...{ export_id: r.id, format: r.format, filename: r.filename, created_at: r.created_at, expires_at: r.expires_at },
+        workspace_id: workspaceIdOf(r.user_id),
+      }));
     },
 
     /** Deletes one export of the sheet, so its url answers 404. */
-    async revoke(userId: string, sheetId: string, exportId: string) {
-      await sheets.get(userId, sheetId);
+    async revoke(caller: Caller, sheetId: string, exportId: string, workspaceId?: string) {
+      await sheetFor(caller, sheetId, workspaceId, 'records.write');
       if (!(await repo.deleteOne(sheetId, exportId))) {
         throw new AppError('not_found', `Export ${exportId} not found for sheet ${sheetId} (already revoked, expired or never made)`);
       }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { invalid } from '../../errors.js';
-import { Timestamp } from '../../lib/schema-fields.js';
+import { Timestamp, WorkspaceIdInput, WorkspaceIdView } from '../../lib/schema-fields.js';
 import { TARGET_LANGS } from '../../sparks/prompts.js';
 import { CATEGORIES } from './catalogue.js';
 
@@ -12,7 +12,15 @@ const Content = z
   .string()
   .min(1, 'content must not be empty')
   .max(MAX_CONTENT, `content is longer than ${MAX_CONTENT.toLocaleString('en')} characters`);
-const SheetId = z.string().min(1).max(100).optional().describe("A sheet of the caller's; named in the spark.executed event.");
+const SheetId = z
+  .string()
+  .min(1)
+  .max(100)
+  .optional()
+  .describe("A sheet the caller may read; named in the spark.executed event, and the run counts in the sheet's workspace.");
+const RunWorkspaceId = WorkspaceIdInput.describe(
+  'The workspace whose statistics count the run (its members read, a user spark of it runs); default: the sheet\'s workspace with sheet_id, else your personal one',
+);
 const Category = z.enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(', ')}` });
 const Icon = z.string().regex(/^[a-z0-9][a-z0-9-]{0,49}$/, 'icon must be an icon name such as sparkles or file-text (a-z, 0-9, -)');
 const Name = z.string().trim().min(1, 'name must not be empty').max(100, 'name must be at most 100 characters');
@@ -30,11 +38,12 @@ export const SparkQuery = z.object({
 });
 
 /** Per-action bodies of POST /spark, checked in the handler once the action is known. */
-export const RunSparkBody = z.object({ spark_id: z.string().min(1).max(100), content: Content, sheet_id: SheetId });
+export const RunSparkBody = z.object({ spark_id: z.string().min(1).max(100), content: Content, sheet_id: SheetId, workspace_id: RunWorkspaceId });
 export const TranslateBody = z.object({
   content: Content,
   target_lang: z.enum(TARGET_LANGS, { error: `target_lang must be one of ${TARGET_LANGS.join(', ')}` }),
   sheet_id: SheetId,
+  workspace_id: RunWorkspaceId,
 });
 export const CreateSparkBody = z.object({
   name: Name,
@@ -42,6 +51,7 @@ export const CreateSparkBody = z.object({
   icon: Icon.default('sparkles'),
   category: Category.default('custom'),
   prompt: Prompt,
+  workspace_id: WorkspaceIdInput,
 });
 export const UpdateSparkBody = z.object({
   name: Name.optional(),
@@ -51,6 +61,7 @@ export const UpdateSparkBody = z.object({
   prompt: Prompt.optional(),
 });
 export type CreateSparkInput = z.infer<typeof CreateSparkBody>;
+export const ListSparksQuery = z.object({ workspace_id: WorkspaceIdInput });
 export type UpdateSparkInput = z.infer<typeof UpdateSparkBody>;
 
 /** What OpenAPI shows for POST /spark: every field of the three actions; the handler checks the ones its action needs. */
@@ -63,6 +74,7 @@ export const PostSparkBody = z.object({
   description: z.string().optional().describe('Create: optional, up to 500 characters.'),
   icon: z.string().optional().describe('Create: optional icon name, default sparkles.'),
   category: z.string().optional().describe(`Create: optional, one of ${CATEGORIES.join(', ')}; default custom.`),
+  workspace_id: z.string().optional().describe('Run, translate and create: optional workspace (wsp_...); default personal (a run on a sheet: the sheet\'s).'),
   prompt: z.string().optional().describe(`Create: required template, up to ${MAX_PROMPT} characters; {{content}} marks where the text goes (without it the text is appended after the prompt).`),
 });
 
@@ -92,6 +104,7 @@ export const SparkListItem = z.object({
   category: z.enum(CATEGORIES),
   type: z.enum(['public', 'user']),
   requires_ai: z.boolean().describe('false for sparks that run without an AI provider.'),
+  workspace_id: WorkspaceIdView.nullable().describe('The workspace (wsp_...) a user spark is in; null for public sparks.'),
 });
 export const Spark = SparkListItem.extend({
   prompt: z.string().nullable().describe("User sparks: the template. Public model sparks: the system prompt. Null for sparks that need no model."),

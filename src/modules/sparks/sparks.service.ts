@@ -1,7 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { UserSparksTable } from '../../db/types.js';
-import { ownedRow } from '../../db/owned.js';
-import { AppError } from '../../errors.js';
+import { AppError, invalid } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
 import { completeWith } from '../../sparks/complete.js';
@@ -15,6 +14,7 @@ import {
   type TargetLang,
 } from '../../sparks/prompts.js';
 import type { AiProvider } from '../../sparks/providers/index.js';
+import { workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import { PUBLIC_SPARKS, findPublicSpark, type Category, type PublicSpark } from './catalogue.js';
 import type { SparksRepo } from './sparks.repo.js';
 import { MAX_USER_SPARKS, type CreateSparkInput, type SparkView, type UpdateSparkInput } from './sparks.schemas.js';
@@ -31,6 +31,7 @@ function publicView(s: PublicSpark): SparkView {
     type: 'public',
     requires_ai: s.kind === 'model',
     prompt: s.kind === 'model' ? publicSystemPrompt(s.task) : null,
+    workspace_id: null,
     created_at: null,
     updated_at: null,
   };
@@ -46,62 +47,80 @@ function userView(r: UserSparksTable): SparkView {
     type: 'user',
     requires_ai: true,
     prompt: r.prompt,
+    workspace_id: workspaceIdOf(r.user_id),
     created_at: r.created_at,
     updated_at: r.updated_at,
   };
 }
 
-const listItem = ({ id, name, description, icon, category, type, requires_ai }: SparkView) => ({
-  id, name, description, icon, category, type, requires_ai,
+const listItem = ({ id, name, description, icon, category, type, requires_ai, workspace_id }: SparkView) => ({
+  id, name, description, icon, category, type, requires_ai, workspace_id,
 });
+
+/** Where a run happens: the spark to run, the text, and optionally the sheet it came from and the workspace it counts in. */
+type RunTarget = { sheet_id?: string; workspace_id?: string };
 
 export function createSparksService(deps: {
   repo: SparksRepo;
   outbox: Outbox;
   tx: TxRunner;
   clock: Clock;
-  /** Ownership check for sheet_id (404 unknown, 403 another account's). */
-  sheets: { get(userId: string, id: string): Promise<unknown> };
+  access: WorkspaceAccess;
+  /** Read check for sheet_id (404 unknown, 403 one the caller may not read); its view names its workspace. */
+  sheets: { get(caller: Caller, id: string): Promise<{ workspace_id: string }> };
   provider?: AiProvider;
   timeoutMs: number;
   /** Logs a provider failure in full; the client gets only the provider's name and status. */
   onProviderError?: (err: unknown, message: string) => void;
 }) {
-  const { repo, outbox, tx, clock, sheets, provider, timeoutMs } = deps;
+  const { repo, access, outbox, tx, clock, sheets, provider, timeoutMs } = deps;
   const complete = (req: { system: string; user: string }) => completeWith(provider, timeoutMs, req, deps.onProviderError);
 
-  async function ownedUserSpark(userId: string, id: string) {
+  async function ownedUserSpark(caller: Caller, id: string) {
     if (findPublicSpark(id)) throw new AppError('forbidden', `spark ${id} is a public spark and cannot be changed`);
-    return ownedRow(await repo.findById(id), userId, 'spark', id);
+    return access.ownedRow(await repo.findById(id), caller, 'spark', id, 'records.write');
+  }
+
+  /**
+   * The owner key a run counts under (GET /stats, spark.executed): the sheet's workspace when it names a
+   * sheet (which the caller must be able to read), else workspace_id, else the personal one. Runs only read.
+   */
+  async function runOwner(caller: Caller, target: RunTarget): Promise<string> {
+    if (!target.sheet_id) return access.ownerKey(caller, target.workspace_id, 'records.read');
+    const sheet = await sheets.get(caller, target.sheet_id);
+    if (target.workspace_id && target.workspace_id !== sheet.workspace_id) {
+      throw invalid(`sheet ${target.sheet_id} is in workspace ${sheet.workspace_id}, not in workspace_id ${target.workspace_id}`);
+    }
+    return access.ownerKey(caller, sheet.workspace_id, 'records.read');
   }
 
   /** Counts the run for GET /stats and tells webhooks, in one transaction. Only successful runs count. */
-  async function recordRun(userId: string, spark: { id: string; name: string }, sheetId: string | null) {
+  async function recordRun(ownerKey: string, actorId: string, spark: { id: string; name: string }, sheetId: string | null) {
     const at = clock.now();
     await tx(async (trx) => {
       await repo.insertRun(
-        { id: newId('run', at.getTime()), user_id: userId, spark_id: spark.id, spark_name: spark.name, sheet_id: sheetId, created_at: at.toISOString() },
+        { id: newId('run', at.getTime()), user_id: ownerKey, spark_id: spark.id, spark_name: spark.name, sheet_id: sheetId, created_at: at.toISOString() },
         trx,
       );
-      await outbox.emit(trx, userId, 'spark.executed', {
+      await outbox.emit(trx, ownerKey, 'spark.executed', {
         spark_id: spark.id,
         spark_name: spark.name,
         sheet_id: sheetId,
         executed_at: at.toISOString(),
-      });
+      }, actorId);
     });
   }
 
-  async function get(userId: string, id: string): Promise<SparkView> {
+  async function get(caller: Caller, id: string): Promise<SparkView> {
     const pub = findPublicSpark(id);
     if (pub) return publicView(pub);
-    const row = ownedRow(await repo.findById(id), userId, 'spark', id);
-    return userView(row);
+    return userView(await access.ownedRow(await repo.findById(id), caller, 'spark', id, 'records.read'));
   }
 
   return {
-    async list(userId: string) {
-      const own = await repo.listByUser(userId);
+    /** The public sparks and those of one workspace (default: personal). */
+    async list(caller: Caller, workspaceId?: string) {
+      const own = await repo.listByUser(await access.ownerKey(caller, workspaceId, 'records.read'));
       return {
         sparks: [...PUBLIC_SPARKS.map(publicView), ...own.map(userView)].map(listItem),
         ai_provider: (provider?.name ?? null) as 'openai' | 'anthropic' | null,
@@ -110,16 +129,18 @@ export function createSparksService(deps: {
 
     get,
 
-    create(userId: string, input: CreateSparkInput): Promise<SparkView> {
+    async create(caller: Caller, input: CreateSparkInput): Promise<SparkView> {
+      const { workspace_id, ...fields } = input;
+      const ownerKey = await access.ownerKey(caller, workspace_id, 'records.write');
       return tx(async (trx) => {
-        if ((await repo.countByUser(userId, trx)) >= MAX_USER_SPARKS) {
-          throw new AppError('invalid_request', `an account can have at most ${MAX_USER_SPARKS} sparks; delete one first`);
+        if ((await repo.countByUser(ownerKey, trx)) >= MAX_USER_SPARKS) {
+          throw new AppError('invalid_request', `a workspace can have at most ${MAX_USER_SPARKS} sparks; delete one first`);
         }
         const now = clock.now();
         const row: UserSparksTable = {
           id: newId('spk', now.getTime()),
-          user_id: userId,
-          ...input,
+          user_id: ownerKey,
+          ...fields,
           created_at: now.toISOString(),
           updated_at: now.toISOString(),
         };
@@ -128,8 +149,8 @@ export function createSparksService(deps: {
       });
     },
 
-    async update(userId: string, id: string, input: UpdateSparkInput): Promise<SparkView> {
-      const row = await ownedUserSpark(userId, id);
+    async update(caller: Caller, id: string, input: UpdateSparkInput): Promise<SparkView> {
+      const row = await ownedUserSpark(caller, id);
       const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<UserSparksTable>;
       if (Object.keys(patch).length === 0) return userView(row);
       patch.updated_at = clock.now().toISOString();
@@ -137,14 +158,14 @@ export function createSparksService(deps: {
       return userView({ ...row, ...patch });
     },
 
-    async remove(userId: string, id: string) {
-      await ownedUserSpark(userId, id);
+    async remove(caller: Caller, id: string) {
+      await ownedUserSpark(caller, id);
       await repo.remove(id);
       return { id, deleted: true as const };
     },
 
     /** Runs a public or own spark on content. Checks run before the model is called, so a bad request costs nothing. */
-    async run(userId: string, input: { spark_id: string; content: string; sheet_id?: string }) {
+    async run(caller: Caller, input: RunTarget & { spark_id: string; content: string }) {
       let spark: SparkView;
       let execute: () => Promise<string>;
       const pub = findPublicSpark(input.spark_id);
@@ -155,23 +176,23 @@ export function createSparksService(deps: {
             ? async () => OFFLINE_RUNNERS[pub.runner](input.content)
             : () => complete({ system: publicSystemPrompt(pub.task), user: wrapContent(input.content) });
       } else {
-        spark = await get(userId, input.spark_id);
+        spark = await get(caller, input.spark_id);
         const template = spark.prompt!;
         execute = () => complete({ system: USER_SPARK_SYSTEM, user: fillTemplate(template, input.content) });
       }
-      if (input.sheet_id) await sheets.get(userId, input.sheet_id);
+      const owner = await runOwner(caller, input);
       const result = await execute();
-      await recordRun(userId, spark, input.sheet_id ?? null);
+      await recordRun(owner, caller.userId, spark, input.sheet_id ?? null);
       return { spark_id: spark.id, spark_name: spark.name, result };
     },
 
-    async translate(userId: string, input: { content: string; target_lang: TargetLang; sheet_id?: string }) {
-      if (input.sheet_id) await sheets.get(userId, input.sheet_id);
+    async translate(caller: Caller, input: RunTarget & { content: string; target_lang: TargetLang }) {
+      const owner = await runOwner(caller, input);
       const result = await complete({
         system: publicSystemPrompt(translateTask(input.target_lang)),
         user: wrapContent(input.content),
       });
-      await recordRun(userId, TRANSLATE_SPARK, input.sheet_id ?? null);
+      await recordRun(owner, caller.userId, TRANSLATE_SPARK, input.sheet_id ?? null);
       return { target_lang: input.target_lang, result };
     },
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from '../../lib/schema-fields.js';
+import { Timestamp, WorkspaceIdInput, WorkspaceIdView } from '../../lib/schema-fields.js';
 
 /** A real calendar date: 2026-02-30 and 2026-13-01 are rejected. */
 export function isCalendarDate(s: string): boolean {
@@ -16,6 +16,7 @@ export const WorkLog = z
     description: z.string().nullable(),
     date: z.string().describe('Work date, YYYY-MM-DD.'),
     createdAt: Timestamp,
+    workspace_id: WorkspaceIdView,
   })
   .meta({ id: 'WorkLog' });
 export type WorkLogView = z.infer<typeof WorkLog>;
@@ -36,11 +37,15 @@ export const WorktimeBody = z.object({
     .refine(isCalendarDate, 'date must be a real calendar date in the form YYYY-MM-DD')
     .optional()
     .describe('Default: today (UTC).'),
+  workspace_id: WorkspaceIdInput,
 });
 export type WorktimeInput = z.infer<typeof WorktimeBody>;
 
+export const StatsQuery = z.object({ workspace_id: WorkspaceIdInput });
+
 export const Stats = z
   .object({
+    workspace_id: WorkspaceIdView.describe('The workspace (wsp_...) these figures count: only its records are counted'),
     sheets: z.object({
       total: z.number().int().describe('Sheets not in the trash.'),
       created_this_month: z.number().int().describe('Sheets not in the trash created in the current UTC month.'),

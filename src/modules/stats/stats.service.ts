@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { WorkLogsTable } from '../../db/types.js';
 import { newId } from '../../ids.js';
+import { workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { MonthRange, StatsRepo } from './stats.repo.js';
 import type { StatsView, WorkLogView, WorktimeInput } from './stats.schemas.js';
 
@@ -25,13 +26,16 @@ export function utcMonth(now: Date): MonthRange {
 const roundHours = (h: number) => Math.round(h * 10_000) / 10_000;
 
 export function toWorkLogView(row: WorkLogsTable): WorkLogView {
-  return { id: row.id, project: row.project, hours: Number(row.hours), description: row.description, date: row.date, createdAt: row.created_at };
+  const { id, project, description, date } = row;
+  return { id, project, hours: Number(row.hours), description, date, createdAt: row.created_at, workspace_id: workspaceIdOf(row.user_id) };
 }
 
-export function createStatsService(deps: { repo: StatsRepo; clock: Clock }) {
-  const { repo, clock } = deps;
+/** Work logs and the figures of GET /stats, per workspace: a work log is a record of the workspace it is logged in. */
+export function createStatsService(deps: { repo: StatsRepo; access: WorkspaceAccess; clock: Clock }) {
+  const { repo, access, clock } = deps;
   return {
-    async recordWorktime(userId: string, input: WorktimeInput): Promise<WorkLogView> {
+    async recordWorktime(caller: Caller, input: WorktimeInput): Promise<WorkLogView> {
+      const userId = await access.ownerKey(caller, input.workspace_id, 'records.write');
       const now = clock.now();
       const row: WorkLogsTable = {
         id: newId('wl', now.getTime()),
@@ -46,7 +50,9 @@ export function createStatsService(deps: { repo: StatsRepo; clock: Clock }) {
       return toWorkLogView(row);
     },
 
-    async get(userId: string): Promise<StatsView> {
+    /** Counts only the records of one workspace (default: personal, or the key's workspace). */
+    async get(caller: Caller, workspaceId?: string): Promise<StatsView> {
+      const userId = await access.ownerKey(caller, workspaceId, 'records.read');
       const now = clock.now();
       const month = utcMonth(now);
       const window = lastDays(now, DAILY_HOURS_DAYS);
@@ -63,6 +69,7 @@ export function createStatsService(deps: { repo: StatsRepo; clock: Clock }) {
         repo.dailyHours(userId, window.fromDate, window.toDate),
       ]);
       return {
+        workspace_id: workspaceIdOf(userId),
         sheets: { total: sheetsTotal, created_this_month: sheetsMonth },
         sparks: { executed_total: sparksTotal, executed_this_month: sparksMonth },
         worktime: { total_hours: roundHours(hoursTotal), this_month_hours: roundHours(hoursMonth) },
