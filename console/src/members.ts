@@ -3,18 +3,20 @@ import type { WorkspaceMember } from './types.ts';
 
 /**
  * Who acted, by name: revisions carry `actor.user_id` and events `data.actor_id` (account ids); the
- * workspace's members name them. An id no member has (someone who has left) shows as itself.
+ * workspace's members name them. An id no member has (someone who has left) shows as itself; without a
+ * workspace nobody is named.
  */
 export function useMemberNames(workspaceId: string | undefined): (userId: string | null | undefined) => string | undefined {
   const names = useLoad(async () => {
-    if (!workspaceId) return new Map<string, string>();
+    if (!workspaceId) return { workspaceId, byId: new Map<string, string>() };
     const r = await api<{ members: WorkspaceMember[] }>('GET', path`/workspaces/${workspaceId}/members`);
-    return new Map(r.members.map((m) => [m.user_id, m.name]));
+    return { workspaceId, byId: new Map(r.members.map((m) => [m.user_id, m.name])) };
   }, [workspaceId]);
-  // Nothing while the names load (no flash of ids); the id itself if they cannot be read.
+  // Nothing while this workspace's names load (no flash of ids, no names of the one before); the id itself if they cannot be read.
+  const loaded = names.data && names.data.workspaceId === workspaceId && !names.loading ? names.data.byId : undefined;
   return (userId) => {
-    if (!userId) return undefined;
-    if (names.data) return names.data.get(userId) ?? userId;
-    return names.error ? userId : undefined;
+    if (!userId || !workspaceId) return undefined;
+    if (loaded) return loaded.get(userId) ?? userId;
+    return names.error && !names.loading ? userId : undefined;
   };
 }

@@ -1,0 +1,225 @@
+import { execFileSync } from 'node:child_process';
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { BrowserContext, Page, Request } from 'playwright-core';
+import { dialects, expect200 } from './helpers.js';
+import { useServer } from './server-fixture.js';
+import { browserSkip, openBrowser } from './browser.js';
+
+/**
+ * Issue 33.9 in the console, in real Chromium: the header's workspace switcher (remembered across
+ * reloads; lists and creates of every record page name the chosen workspace, nothing is added in the
+ * personal one), members' names on revisions and on a workspace's events, and chart labels that keep
+ * their size at any window width.
+ */
+const skip = browserSkip;
+if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio: 'inherit' });
+
+/** The record pages and the list each asks for. */
+const PAGES = [
+  ['sheets', '/v1/sheets'],
+  ['sessions', '/v1/sessions'],
+  ['knowledge', '/v1/knowledge'],
+  ['todos', '/v1/todos'],
+  ['sparks', '/v1/spark'],
+  ['stats', '/v1/stats'],
+  ['webhooks', '/v1/webhooks'],
+] as const;
+
+for (const dialect of dialects()) {
+  describe(`console: the workspace switcher, members' names, chart type [${dialect}]`, { skip }, () => {
+    // Each page is loaded afresh at two workspaces and two widths: well over a plan's 100 requests a minute.
+    const { s, users: { alice, bob }, beforeClose } = useServer(dialect, { users: { alice: 'pro', bob: 'pro' }, env: { RATE_LIMIT_DISABLED: '1' } });
+    let ctx: BrowserContext;
+    let page: Page;
+    let team: string;
+    let teamSheet: string;
+    const names: Record<string, string> = {};
+    const sent: { method: string; path: string; query: URLSearchParams; body: any }[] = [];
+    const rest = (key: string, method: string, p: string, body?: unknown) => expect200(s, key, method, p, body);
+
+    before(async () => {
+      team = (await rest(alice.key, 'POST', '/v1/workspaces', { name: 'Team Alpha' })).workspace.id;
+      const { invitation } = await rest(alice.key, 'POST', `/v1/workspaces/${team}/invitations`, { role: 'editor' });
+      await rest(bob.key, 'POST', `/v1/invitations/${invitation.token}/accept`);
+      for (const m of (await rest(alice.key, 'GET', `/v1/workspaces/${team}/members`)).members) names[m.user_id] = m.name;
+      assert.notEqual(names[alice.userId], names[bob.userId], 'two members told apart by name');
+
+      await rest(alice.key, 'POST', '/v1/sheets', { title: 'Alice private plan', content: { col1: '<p>mine</p>' } });
+      teamSheet = (await rest(alice.key, 'POST', '/v1/sheets', { title: 'Team roadmap', content: { col1: '<p>v1</p>' }, workspace_id: team })).sheet.id;
+      // Bob writes the next version of the team's sheet with his own key.
+      await expect200(s, bob.key, 'PUT', `/v1/sheets/${teamSheet}`, { content: { col1: '<p>v2 by Bob</p>' } }, { 'If-Match': '"1"' });
+
+      ctx = await openBrowser({ viewport: { width: 1280, height: 860 } });
+      page = ctx.pages()[0] ?? (await ctx.newPage());
+      page.on('request', (r: Request) => {
+        const u = new URL(r.url());
+        if (!u.pathname.startsWith('/v1/')) return;
+        let body: any;
+        try {
+          body = r.postData() ? JSON.parse(r.postData()!) : undefined;
+        } catch {
+          body = undefined;
+        }
+        sent.push({ method: r.method(), path: u.pathname, query: u.searchParams, body });
+      });
+      await page.goto(`${s.url}/console/`);
+      await page.getByLabel('API key').fill(alice.key);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Sheets', level: 1 }).waitFor();
+    });
+    beforeClose(() => ctx?.close());
+
+    const switcher = () => page.locator('.switcher-toggle');
+    const choose = async (name: string) => {
+      if ((await switcher().getAttribute('aria-label')) === `Workspace: ${name}`) return;
+      await switcher().click();
+      await page.locator('#workspace-list').getByRole('button', { name }).click();
+      await page.waitForFunction((n) => document.querySelector('.switcher-toggle')?.getAttribute('aria-label') === `Workspace: ${n}`, name);
+    };
+    /** The requests the page sends to `path` while `fn` runs. */
+    const requestsTo = async (path: string, fn: () => Promise<void>) => {
+      const from = sent.length;
+      await fn();
+      return sent.slice(from).filter((r) => r.path === path);
+    };
+    const visit = async (hash: string, list: string) => {
+      const reqs = await requestsTo(list, async () => {
+        const answered = page.waitForResponse((r) => new URL(r.url()).pathname === list && r.request().method() === 'GET');
+        await page.goto(`${s.url}/console/#/${hash}`);
+        await page.reload();
+        await answered;
+      });
+      assert.ok(reqs.length > 0, `#/${hash} lists ${list}`);
+      return reqs;
+    };
+
+    it('the personal workspace is the default and then no request names a workspace', async () => {
+      assert.equal(await switcher().getAttribute('aria-label'), 'Workspace: Personal');
+      await page.getByRole('link', { name: 'Alice private plan' }).waitFor();
+      assert.equal(await page.getByRole('link', { name: 'Team roadmap' }).count(), 0, "the team's sheet is not in the personal list");
+      for (const [hash, list] of PAGES) {
+        for (const r of await visit(hash, list)) assert.equal(r.query.get('workspace_id'), null, `${r.method} ${list} from #/${hash} in the personal workspace`);
+      }
+      assert.ok(sent.every((r) => !r.query.has('workspace_id') && !(r.body && 'workspace_id' in r.body)), 'nothing anywhere named a workspace');
+    });
+
+    it('choosing a team workspace: every list and create names it, the live stream follows, and a reload keeps it', async () => {
+      await page.goto(`${s.url}/console/#/sheets/${teamSheet}`);
+      await page.getByRole('textbox', { name: 'col1', exact: true }).waitFor();
+      const streams = await requestsTo('/v1/events/stream', () => choose('Team Alpha'));
+      assert.equal(new URL(page.url()).hash, '#/sheets', 'a record page goes back to its list in the new workspace');
+      await page.getByRole('link', { name: 'Team roadmap' }).waitFor();
+      assert.equal(await page.getByRole('link', { name: 'Alice private plan' }).count(), 0, 'only the team workspace\'s sheets');
+      assert.ok(streams.some((r) => r.query.get('workspace_id') === team), 'the live stream reopened for the team workspace');
+
+      for (const [hash, list] of PAGES) {
+        for (const r of await visit(hash, list)) assert.equal(r.query.get('workspace_id'), team, `${r.method} ${list} from #/${hash}`);
+      }
+      // By-id reads stay as they were: a record is found in any workspace the person may read.
+      const byId = await requestsTo(`/v1/sheets/${teamSheet}`, async () => {
+        await page.goto(`${s.url}/console/#/sheets/${teamSheet}`);
+        await page.getByRole('textbox', { name: 'col1', exact: true }).waitFor();
+      });
+      assert.ok(byId.length > 0 && byId.every((r) => !r.query.has('workspace_id')));
+
+      // A new sheet is made in the chosen workspace.
+      await page.goto(`${s.url}/console/#/sheets/new`);
+      const created = await requestsTo('/v1/sheets', async () => {
+        const made = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/sheets' && r.request().method() === 'POST');
+        await page.getByLabel('Title').fill('Made in the team');
+        await page.keyboard.press('Control+s');
+        await made;
+      });
+      const post = created.find((r) => r.method === 'POST')!;
+      assert.equal(post.body.workspace_id, team);
+      await page.waitForFunction(() => /#\/sheets\/sht_/.test(location.hash));
+      const id = decodeURIComponent(new URL(page.url()).hash.split('/')[2]);
+      assert.equal((await rest(bob.key, 'GET', `/v1/sheets/${id}`)).sheet.workspace_id, team, 'stored in the team workspace: Bob reads it');
+      assert.ok((await rest(bob.key, 'GET', `/v1/sheets?workspace_id=${team}`)).sheets.some((x: { id: string }) => x.id === id));
+
+      await page.goto(`${s.url}/console/#/sheets`);
+      const again = await requestsTo('/v1/sheets', async () => {
+        const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/sheets');
+        await page.reload();
+        await answered;
+      });
+      assert.equal(await switcher().getAttribute('aria-label'), 'Workspace: Team Alpha', 'remembered across a reload');
+      assert.equal(again[0].query.get('workspace_id'), team, 'the first list after the reload already names it');
+
+      await choose('Personal');
+      await page.getByRole('link', { name: 'Alice private plan' }).waitFor();
+      assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((k) => localStorage.getItem(k)?.startsWith('wsp_')).length), 0, 'the personal workspace is stored as no choice');
+    });
+
+    it('a remembered workspace the person no longer belongs to falls back to the personal one', async () => {
+      const gone = (await rest(alice.key, 'POST', '/v1/workspaces', { name: 'Short lived' })).workspace;
+      await page.goto(`${s.url}/console/#/workspaces`);
+      await page.reload();
+      await choose('Short lived');
+      await rest(alice.key, 'DELETE', `/v1/workspaces/${gone.id}`, { confirm: 'Short lived' });
+      await page.goto(`${s.url}/console/#/sheets`);
+      await page.reload();
+      await page.waitForFunction(() => document.querySelector('.switcher-toggle')?.getAttribute('aria-label') === 'Workspace: Personal');
+      await page.getByRole('link', { name: 'Alice private plan' }).waitFor();
+    });
+
+    it("revisions name the member who wrote each version; a workspace's events name the member who acted", async () => {
+      await choose('Team Alpha');
+      await page.goto(`${s.url}/console/#/sheets/${teamSheet}/revisions`);
+      const by = (v: number) => page.locator(`tr[data-version="${v}"] td.by .member`);
+      await by(2).waitFor();
+      assert.equal(await by(2).innerText(), names[bob.userId]);
+      assert.equal(await by(1).innerText(), names[alice.userId]);
+      assert.match(await page.locator('tr[data-version="2"] td.by').innerText(), /\(API key\)$/, 'and the credential it was written with');
+
+      // Personal sheets' history keeps its words: every version is the owner's own.
+      const mine = (await rest(alice.key, 'GET', '/v1/sheets?limit=5')).sheets.find((x: { title: string }) => x.title === 'Alice private plan');
+      await page.goto(`${s.url}/console/#/sheets/${mine.id}/revisions`);
+      await page.getByRole('heading', { name: 'History: Alice private plan' }).waitFor();
+      await page.locator('tr[data-version="1"] td.by').waitFor();
+      assert.equal(await page.locator('td.by .member').count(), 0);
+
+      await page.goto(`${s.url}/console/#/workspaces/${team}`);
+      const bobsEdit = page.locator('tr[data-event="sheet.updated"]').filter({ hasText: 'version 2' });
+      await bobsEdit.waitFor();
+      assert.equal(await bobsEdit.locator('td.actor').innerText(), names[bob.userId]);
+      const made = page.locator('tr[data-event="sheet.created"]').filter({ hasText: 'Team roadmap' });
+      assert.equal(await made.locator('td.actor').innerText(), names[alice.userId]);
+      // And live: Bob's next write appears with his name while the page is open.
+      await expect200(s, bob.key, 'PUT', `/v1/sheets/${teamSheet}`, { title: 'Team roadmap 2' }, { 'If-Match': '"2"' });
+      const live = page.locator('tr[data-event="sheet.updated"]').filter({ hasText: 'version 3' });
+      await live.waitFor();
+      assert.equal(await live.locator('td.actor').innerText(), names[bob.userId]);
+    });
+
+    it('chart labels keep one size at 600 and 1800 px wide', async () => {
+      await rest(alice.key, 'POST', '/v1/stats?action=worktime', { hours: 2.5, date: new Date().toISOString().slice(0, 10), workspace_id: team });
+      await choose('Team Alpha');
+      const measured = [];
+      for (const width of [600, 1800]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto(`${s.url}/console/#/stats`);
+        await page.reload();
+        const charts = page.locator('svg.chart');
+        await page.locator('svg.chart[aria-label="Work hours by week"], main [role=alert]').first().waitFor();
+        assert.deepEqual(await page.locator('main [role=alert]').allInnerTexts(), [], 'Stats loads');
+        measured.push(await charts.evaluateAll((svgs) => svgs.flatMap((svg) => [...svg.querySelectorAll('text')].map((t) => ({
+          text: t.textContent,
+          font: getComputedStyle(t).fontSize,
+          height: Math.round(t.getBoundingClientRect().height * 10) / 10,
+          scale: svg.getBoundingClientRect().width / (svg as SVGSVGElement).viewBox.baseVal.width,
+        })))));
+      }
+      const [narrow, wide] = measured;
+      assert.ok(narrow.some((t) => t.text === '2.5'), "the team workspace's hours are charted");
+      assert.ok(narrow.length > 28);
+      for (const t of narrow) {
+        assert.equal(t.font, '12px');
+        assert.ok(t.height >= 12 && t.height <= 18, `a 12 px label draws ${t.height} px high`);
+        assert.equal(t.scale, 1, 'the drawing is not scaled to the page');
+      }
+      assert.deepEqual(wide, narrow, 'every label the same size at 1800 px as at 600 px');
+    });
+  });
+}
