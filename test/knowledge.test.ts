@@ -17,6 +17,8 @@ for (const dialect of dialects()) {
     const list = (query: string, key = alice.key) => s.req('GET', `/v1/knowledge${query}`, { key });
     const personal = () => `wsp_${alice.userId.slice(4)}`;
     const savedEvents = async (id: string) => (await s.events('knowledge.saved')).filter((e) => e.data.id === id).map((e) => e.data);
+    /** What outbox.emit adds to every event: the workspace and the member who acted. */
+    const byAlice = () => ({ workspace_id: personal(), actor_id: alice.userId });
 
     it('saves a solution with every field and fires knowledge.saved', async () => {
       const r = await save('solutions', { title: 'ECONNRESET on deploy', error: 'Error: read ECONNRESET', content: 'Raise keepAlive', language: 'typescript', tags: ['node', 'net'] });
@@ -35,7 +37,7 @@ for (const dialect of dialects()) {
         version: 1,
         workspace_id: personal(),
       });
-      assert.deepEqual(await savedEvents(r.body.id), [{ type: 'solution', id: r.body.id, title: 'ECONNRESET on deploy' }]);
+      assert.deepEqual(await savedEvents(r.body.id), [{ type: 'solution', id: r.body.id, title: 'ECONNRESET on deploy', ...byAlice() }]);
       const bare = await save('solutions', { title: 'b', content: 'c' });
       assert.deepEqual({ ...bare.body.solution, id: 0, createdAt: 0 }, { id: 0, title: 'b', error: null, content: 'c', language: null, tags: [], createdAt: 0, version: 1, workspace_id: personal() });
     });
@@ -57,7 +59,7 @@ for (const dialect of dialects()) {
         version: 1,
         workspace_id: personal(),
       });
-      assert.deepEqual(await savedEvents(r.body.id), [{ type: 'snippet', id: r.body.id, title: 'Debounce' }]);
+      assert.deepEqual(await savedEvents(r.body.id), [{ type: 'snippet', id: r.body.id, title: 'Debounce', ...byAlice() }]);
       const got = await s.req('GET', `/v1/knowledge/${r.body.id}`, { key: alice.key });
       assert.deepEqual(got.body, { success: true, type: 'snippet', snippet: r.body.snippet });
     });
@@ -131,7 +133,7 @@ for (const dialect of dialects()) {
         type: 'solution',
         solution: { id: sol, title: 'new', error: null, content: 'c', language: 'go', tags: ['b'], createdAt: '2026-06-01T00:00:00.000Z', version: 2, workspace_id: personal() },
       });
-      assert.deepEqual(await savedEvents(sol), [{ type: 'solution', id: sol, title: 'old' }, { type: 'solution', id: sol, title: 'new' }]);
+      assert.deepEqual(await savedEvents(sol), [{ type: 'solution', id: sol, title: 'old', ...byAlice() }, { type: 'solution', id: sol, title: 'new', ...byAlice() }]);
       const same = await s.req('PUT', `/v1/knowledge/${sol}`, { key: alice.key, body: { title: 'new', language: 'go' } });
       assert.equal(same.status, 200);
       assert.equal((await savedEvents(sol)).length, 2, 'a no-op update fires nothing');

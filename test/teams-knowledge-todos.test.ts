@@ -74,6 +74,8 @@ for (const dialect of dialects()) {
       const edited = await call(bob, 'PUT', `/v1/knowledge/${id}`, { content: 'Raise max to 50' });
       assert.equal(edited.status, 200, JSON.stringify(edited.body));
       assert.deepEqual([edited.body.solution.version, edited.body.solution.workspace_id], [2, team]);
+      const named = (await s.events('knowledge.saved')).filter((e) => e.data.id === id).map((e) => [e.user_id, e.data.workspace_id, e.data.actor_id]);
+      assert.deepEqual(named, [[team, team, alice.userId], [team, team, bob.userId]], 'each event names the member who acted');
       assert.equal((await call(bob, 'DELETE', `/v1/knowledge/${id}`)).status, 200);
       assertError(await call(alice, 'GET', `/v1/knowledge/${id}`), 404, 'not_found');
     });
