@@ -35,7 +35,7 @@ for (const dialect of dialects()) {
 
       const page = ok(await call('list_sessions', { project: 'api', limit: 1 }));
       assert.deepEqual([page.total, page.has_more, page.sessions[0].id], [2, true, viaRest.id]);
-      assert.deepEqual(without(page, 'has_more', 'next'), (await rest('GET', '/v1/sessions?project=api&limit=1&fields=title,project,tags,createdAt')).body);
+      assert.deepEqual(without(page, 'has_more', 'next'), (await rest('GET', '/v1/sessions?project=api&limit=1&fields=title,project,tags,createdAt,workspace_id')).body);
       assert.equal(ok(await call('list_sessions', { q: 'hooks', offset: 1 })).has_more, false);
       assert.deepEqual(ok(await call('get_session', { id: viaMcp.id })).session, viaMcp.session);
 
