@@ -251,13 +251,14 @@ for (const dialect of dialects()) {
     it('names every MCP tool (in the matrix or outside it, with a reason)', async () => {
       const client = await httpClient(s, u.owner.key);
       try {
-        const tools = (await client.listTools()).tools.map((t) => t.name);
+        const listed = (await client.listTools()).tools;
+        const tools = listed.map((t) => t.name);
         const named = new Set([...Object.keys(MCP_TOOLS), ...NOT_RECORD_TOOLS]);
         assert.deepEqual(tools.filter((t) => !named.has(t)), [], 'tools missing from test/fixtures/permission-matrix.ts');
         assert.deepEqual(Object.keys(MCP_TOOLS).filter((t) => !tools.includes(t)), [], 'matrix tools MCP does not list');
         for (const [name, { kind }] of Object.entries(MCP_TOOLS)) {
           if (kind !== 'workspace') continue;
-          const schema = (await client.listTools()).tools.find((t) => t.name === name)!.inputSchema;
+          const schema = listed.find((t) => t.name === name)!.inputSchema;
           assert.ok(schema.properties && 'workspace_id' in schema.properties, `${name} takes workspace_id`);
         }
       } finally {
