@@ -193,6 +193,36 @@ for (const dialect of dialects()) {
       assert.equal(await live.locator('td.actor').innerText(), names[bob.userId]);
     });
 
+    it('the header stays one row with the switcher, even for a long workspace name, from 390 to 1600 px', async () => {
+      const long = 'The platform team of the northern region, with a name far longer than a header has room for';
+      await rest(alice.key, 'POST', '/v1/workspaces', { name: long });
+      await page.goto(`${s.url}/console/#/sheets`);
+      await page.reload();
+      await choose(long);
+      for (const width of [1600, 1441, 1440, 1241, 1240, 1100, 1081, 1080, 640, 390]) {
+        await page.setViewportSize({ width, height: 860 });
+        // (No named functions inside: the page has no __name helper for them.)
+        const m = await page.evaluate(() => {
+          const [header, switcher, find, who] = ['header.top', '.switcher-toggle', 'header.top > button:not(.menu-toggle)', 'header .who']
+            .map((sel) => document.querySelector(sel)!.getBoundingClientRect().toJSON() as DOMRect);
+          const links = [...document.querySelectorAll('header nav a')].map((a) => a.getBoundingClientRect()).filter((r) => r.width > 0);
+          return {
+            header: header.height,
+            switcher,
+            navEnd: links.length ? Math.max(...links.map((r) => r.right)) : 0,
+            linkTops: new Set(links.map((r) => Math.round(r.top))).size,
+            find,
+            who,
+          };
+        });
+        assert.ok(m.header <= 60, `one header row at ${width} px: ${m.header} px high`);
+        assert.ok(m.linkTops <= 1 && m.navEnd <= m.find.left, `the links keep one row before Find at ${width} px`);
+        assert.ok(m.switcher.right <= m.find.left && m.who.right <= width, `nothing overlaps or runs off at ${width} px`);
+      }
+      await page.setViewportSize({ width: 1280, height: 860 });
+      await choose('Personal');
+    });
+
     it('chart labels keep one size at 600 and 1800 px wide', async () => {
       await rest(alice.key, 'POST', '/v1/stats?action=worktime', { hours: 2.5, date: new Date().toISOString().slice(0, 10), workspace_id: team });
       await choose('Team Alpha');
