@@ -98,7 +98,7 @@ for (const dialect of dialects()) {
       assert.deepEqual(found.solutions.map((x: any) => x.id), [viaRest.id]);
       assert.deepEqual(found.solutions_page, { total: 2, has_more: true });
       assert.deepEqual(found.snippets_page, { total: 0, has_more: false });
-      const restFound = (await s.req('GET', '/v1/knowledge?q=eaddrinuse&limit=1&fields=title,language,tags,createdAt,version', { key: alice.key })).body;
+      const restFound = (await s.req('GET', '/v1/knowledge?q=eaddrinuse&limit=1&fields=title,language,tags,createdAt,version,workspace_id', { key: alice.key })).body;
       assert.deepEqual(without(found, 'solutions_page', 'snippets_page'), restFound);
       const snippets = ok(await call('search_knowledge', { type: 'snippets' }));
       assert.deepEqual([snippets.snippets.length, snippets.solutions, snippets.solutions_page], [1, undefined, undefined]);
