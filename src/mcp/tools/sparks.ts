@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SparksService } from '../../modules/sparks/sparks.service.js';
-import { IdParams } from '../../lib/schema-fields.js';
+import { IdParams, WorkspaceIdInput } from '../../lib/schema-fields.js';
 import {
   CreateSparkBody,
   CreateSparkResponse,
@@ -18,6 +18,8 @@ import {
 import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
 
 const SparkId = IdParams.shape.id.describe('Spark id, e.g. spk_summarize or one of your own.');
+/** By id: the workspace the spark is expected in (optional; a spark elsewhere is a 403). */
+const InWorkspace = WorkspaceIdInput.describe('The workspace (wsp_...) the spark is expected in; optional, a spark elsewhere is refused');
 /** A run records an execution (stats, spark.executed) and may call the configured AI provider. */
 const RUNS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
@@ -69,10 +71,10 @@ export function registerSparkTools(t: ToolRegistry, deps: SparkToolDeps): void {
   t.define('get_spark', {
     title: 'Get a Spark',
     description: 'Fetch one Spark by id with its prompt (the template of your own sparks, the system prompt of public model sparks).',
-    input: z.object({ id: SparkId }),
+    input: z.object({ id: SparkId, workspace_id: InWorkspace }),
     output: SparkResponse,
     annotations: READ_ONLY,
-    run: async (args, auth) => ({ success: true as const, spark: await deps.sparks.get(auth, args.id) }),
+    run: async (args, auth) => ({ success: true as const, spark: await deps.sparks.get(auth, args.id, args.workspace_id) }),
   });
 
   t.define('create_spark', {
@@ -94,18 +96,18 @@ export function registerSparkTools(t: ToolRegistry, deps: SparkToolDeps): void {
   t.define('update_spark', {
     title: 'Change your own Spark',
     description: 'Change fields of one of your own Sparks (public sparks cannot be changed). Fields not sent stay.',
-    input: UpdateSparkBody.extend({ id: SparkId }),
+    input: UpdateSparkBody.extend({ id: SparkId, workspace_id: InWorkspace }),
     output: SparkResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async ({ id, ...patch }, auth) => ({ success: true as const, spark: await deps.sparks.update(auth, id, patch) }),
+    run: async ({ id, workspace_id, ...patch }, auth) => ({ success: true as const, spark: await deps.sparks.update(auth, id, patch, workspace_id) }),
   });
 
   t.define('delete_spark', {
     title: 'Delete your own Spark',
     description: 'Delete one of your own Sparks for good. Only when the user asked for it.',
-    input: z.object({ id: SparkId }),
+    input: z.object({ id: SparkId, workspace_id: InWorkspace }),
     output: DeleteSparkResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, ...(await deps.sparks.remove(auth, args.id)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.sparks.remove(auth, args.id, args.workspace_id)) }),
   });
 }

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { AppError, invalid } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
 import type { SheetView } from '../sheets/sheets.schemas.js';
@@ -29,12 +29,12 @@ export function createExportsService(deps: {
 
   /**
    * The sheet when the caller may read it, and the owner key its exports are kept under when the caller
-   * may do `action` there. `workspaceId`, when given, must be the sheet's workspace.
+   * may do `action` there. `workspaceId`, when given, must be the sheet's workspace (elsewhere: 403, as for knowledge and todos).
    */
   async function sheetFor(caller: Caller, sheetId: string, workspaceId: string | undefined, action: 'records.read' | 'records.write') {
     const sheet = await sheets.get(caller, sheetId);
     if (workspaceId && workspaceId !== sheet.workspace_id) {
-      throw invalid(`sheet ${sheetId} is in workspace ${sheet.workspace_id}, not in workspace_id ${workspaceId}`);
+      throw new AppError('forbidden', `sheet ${sheetId} is in workspace ${sheet.workspace_id}, not in workspace ${workspaceId}`);
     }
     return { sheet, ownerKey: await access.ownerKey(caller, sheet.workspace_id, action) };
   }

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { UserSparksTable } from '../../db/types.js';
-import { AppError, invalid } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
 import { completeWith } from '../../sparks/complete.js';
@@ -15,50 +15,20 @@ import {
 } from '../../sparks/prompts.js';
 import type { AiProvider } from '../../sparks/providers/index.js';
 import { workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
-import { PUBLIC_SPARKS, findPublicSpark, type Category, type PublicSpark } from './catalogue.js';
+import { PUBLIC_SPARKS, findPublicSpark } from './catalogue.js';
 import type { SparksRepo } from './sparks.repo.js';
 import { MAX_USER_SPARKS, type CreateSparkInput, type SparkView, type UpdateSparkInput } from './sparks.schemas.js';
+import { listItem, publicView, userView } from './sparks.view.js';
 
 export const TRANSLATE_SPARK = { id: 'translate', name: 'Translate' } as const;
 
-function publicView(s: PublicSpark): SparkView {
-  return {
-    id: s.id,
-    name: s.name,
-    description: s.description,
-    icon: s.icon,
-    category: s.category,
-    type: 'public',
-    requires_ai: s.kind === 'model',
-    prompt: s.kind === 'model' ? publicSystemPrompt(s.task) : null,
-    workspace_id: null,
-    created_at: null,
-    updated_at: null,
-  };
-}
-
-function userView(r: UserSparksTable): SparkView {
-  return {
-    id: r.id,
-    name: r.name,
-    description: r.description,
-    icon: r.icon,
-    category: r.category as Category,
-    type: 'user',
-    requires_ai: true,
-    prompt: r.prompt,
-    workspace_id: workspaceIdOf(r.user_id),
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-  };
-}
-
-const listItem = ({ id, name, description, icon, category, type, requires_ai, workspace_id }: SparkView) => ({
-  id, name, description, icon, category, type, requires_ai, workspace_id,
-});
-
 /** Where a run happens: the spark to run, the text, and optionally the sheet it came from and the workspace it counts in. */
 type RunTarget = { sheet_id?: string; workspace_id?: string };
+
+/** `wanted` (the workspace_id MCP tools take) must be where the record is: elsewhere is a 403, as for knowledge and todos. */
+function expectIn(what: string, id: string, actual: string, wanted: string | undefined) {
+  if (wanted !== undefined && wanted !== actual) throw new AppError('forbidden', `${what} ${id} is in workspace ${actual}, not in workspace ${wanted}`);
+}
 
 export function createSparksService(deps: {
   repo: SparksRepo;
@@ -76,10 +46,15 @@ export function createSparksService(deps: {
   const { repo, access, outbox, tx, clock, sheets, provider, timeoutMs } = deps;
   const complete = (req: { system: string; user: string }) => completeWith(provider, timeoutMs, req, deps.onProviderError);
 
-  async function ownedUserSpark(caller: Caller, id: string) {
-    if (findPublicSpark(id)) throw new AppError('forbidden', `spark ${id} is a public spark and cannot be changed`);
-    return access.ownedRow(await repo.findById(id), caller, 'spark', id, 'records.write');
+  async function ownedUserSpark(caller: Caller, id: string, action: 'records.read' | 'records.write', wanted?: string) {
+    const row = await access.ownedRow(await repo.findById(id), caller, 'spark', id, action);
+    expectIn('spark', id, workspaceIdOf(row.user_id), wanted);
+    return row;
   }
+  const changeable = (caller: Caller, id: string, wanted?: string) => {
+    if (findPublicSpark(id)) throw new AppError('forbidden', `spark ${id} is a public spark and cannot be changed`);
+    return ownedUserSpark(caller, id, 'records.write', wanted);
+  };
 
   /**
    * The owner key a run counts under (GET /stats, spark.executed): the sheet's workspace when it names a
@@ -88,9 +63,7 @@ export function createSparksService(deps: {
   async function runOwner(caller: Caller, target: RunTarget): Promise<string> {
     if (!target.sheet_id) return access.ownerKey(caller, target.workspace_id, 'records.read');
     const sheet = await sheets.get(caller, target.sheet_id);
-    if (target.workspace_id && target.workspace_id !== sheet.workspace_id) {
-      throw invalid(`sheet ${target.sheet_id} is in workspace ${sheet.workspace_id}, not in workspace_id ${target.workspace_id}`);
-    }
+    expectIn('sheet', target.sheet_id, sheet.workspace_id, target.workspace_id);
     return access.ownerKey(caller, sheet.workspace_id, 'records.read');
   }
 
@@ -111,10 +84,11 @@ export function createSparksService(deps: {
     });
   }
 
-  async function get(caller: Caller, id: string): Promise<SparkView> {
+  /** A public spark, or a user spark the caller may read (`wanted`: the workspace it is expected in). */
+  async function get(caller: Caller, id: string, wanted?: string): Promise<SparkView> {
     const pub = findPublicSpark(id);
     if (pub) return publicView(pub);
-    return userView(await access.ownedRow(await repo.findById(id), caller, 'spark', id, 'records.read'));
+    return userView(await ownedUserSpark(caller, id, 'records.read', wanted));
   }
 
   return {
@@ -149,8 +123,8 @@ export function createSparksService(deps: {
       });
     },
 
-    async update(caller: Caller, id: string, input: UpdateSparkInput): Promise<SparkView> {
-      const row = await ownedUserSpark(caller, id);
+    async update(caller: Caller, id: string, input: UpdateSparkInput, wanted?: string): Promise<SparkView> {
+      const row = await changeable(caller, id, wanted);
       const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<UserSparksTable>;
       if (Object.keys(patch).length === 0) return userView(row);
       patch.updated_at = clock.now().toISOString();
@@ -158,8 +132,8 @@ export function createSparksService(deps: {
       return userView({ ...row, ...patch });
     },
 
-    async remove(caller: Caller, id: string) {
-      await ownedUserSpark(caller, id);
+    async remove(caller: Caller, id: string, wanted?: string) {
+      await changeable(caller, id, wanted);
       await repo.remove(id);
       return { id, deleted: true as const };
     },
