@@ -114,7 +114,7 @@ export function toolTable({ s, alice, client, ai, rcv, f, ctx, rest }: TableCont
     },
     list_sessions: {
       ok: () => ({ project: 'fixture' }),
-      check: async (out) => assert.deepEqual(without(out, 'has_more', 'next'), await rest('GET', '/v1/sessions?project=fixture&fields=title,project,tags,createdAt')),
+      check: async (out) => assert.deepEqual(without(out, 'has_more', 'next'), await rest('GET', '/v1/sessions?project=fixture&fields=title,project,tags,createdAt,workspace_id')),
       err: () => ({ offset: -1 }),
       rest: () => ['GET', '/v1/sessions?offset=-1'],
     },
