@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { requestOrigin } from '../../http/origin.js';
 import { describeBadText, findBadText } from '../../lib/bad-text.js';
+import { WorkspaceIdInput } from '../../lib/schema-fields.js';
 import { hasScope, SCOPES } from '../../auth/scopes.js';
 import type { ApiKeysService } from '../api-keys/api-keys.service.js';
 import type { AuthContext } from '../../auth/context.js';
@@ -209,7 +210,6 @@ function sendOAuthError(reply: FastifyReply, err: OAuthError) {
   return reply.code(err.status).header('cache-control', 'no-store').send(err.body());
 }
 
-const WORKSPACE_ID = /^wsp_[A-Za-z0-9_-]{1,96}$/;
 const AUTHORIZE_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'scope', 'state', 'resource'] as const;
 
 interface Checked {
@@ -341,7 +341,7 @@ async function decide(req: FastifyRequest, reply: FastifyReply, deps: OAuthRoute
   const beyond = scopes.find((s) => !hasScope(auth.scopes, s));
   if (beyond) return authorizePage(req, reply, deps, f, `This API key lacks ${beyond}; untick it or use another key.`);
   const workspaceId = one(f.workspace_id)?.trim() || undefined;
-  if (workspaceId !== undefined && !WORKSPACE_ID.test(workspaceId)) return authorizePage(req, reply, deps, f, 'The workspace must be a workspace id (wsp_...), as GET /v1/workspaces lists them, or empty for your personal one.', 400);
+  if (workspaceId !== undefined && !WorkspaceIdInput.safeParse(workspaceId).success) return authorizePage(req, reply, deps, f, 'The workspace must be a workspace id (wsp_...), as GET /v1/workspaces lists them, or empty for your personal one.', 400);
   const approval = { clientId: c.client.id, redirectUri: c.redirectUri, codeChallenge: c.params.code_challenge, scopes, resource: requested.resource, approvedByKey: auth.keyId, workspaceId };
   let code: string;
   try {
