@@ -102,6 +102,7 @@ for (const dialect of dialects()) {
         for (const r of await visit(hash, list)) assert.equal(r.query.get('workspace_id'), null, `${r.method} ${list} from #/${hash} in the personal workspace`);
       }
       assert.ok(sent.every((r) => !r.query.has('workspace_id') && !(r.body && 'workspace_id' in r.body)), 'nothing anywhere named a workspace');
+      assert.deepEqual(sent.filter((r) => r.path === '/v1/workspaces'), [], 'nor asked for the workspaces: the switcher lists them when opened');
     });
 
     it('choosing a team workspace: every list and create names it, the live stream follows, and a reload keeps it', async () => {

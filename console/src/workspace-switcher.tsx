@@ -20,16 +20,26 @@ const roleNote = (w: Workspace) => (w.personal ? 'personal' : w.role === 'viewer
  */
 export function WorkspaceSwitcher({ me }: { me: Me }) {
   const current = useWorkspace();
-  const list = useLoad(() => api<{ workspaces: Workspace[] }>('GET', '/workspaces').then((r) => r.workspaces), [me.user_id]);
   const [open, setOpen] = useState(false);
+  const personal = current === personalWorkspaceIdOf(me.user_id);
+  // In the personal workspace a page load asks for nothing more than before teams: the list comes when
+  // the switcher opens. A remembered team workspace is looked up at once, to name it and check it still is one.
+  const needed = open || !personal;
+  const list = useLoad(
+    () => (needed ? api<{ workspaces: Workspace[] }>('GET', '/workspaces').then((r) => r.workspaces) : Promise.resolve(undefined)),
+    [me.user_id, needed],
+  );
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => onWorkspacesChanged(list.reload), [list.reload]);
   useEffect(() => {
     if (list.data && current && !list.data.some((w) => w.id === current)) chooseWorkspace(personalWorkspaceIdOf(me.user_id));
   }, [list.data, current, me.user_id]);
+  const listed = !!list.data;
+  useEffect(() => {
+    if (open && listed) box.current?.querySelector<HTMLElement>('#workspace-list [aria-current=true], #workspace-list button')?.focus();
+  }, [open, listed]);
   useEffect(() => {
     if (!open) return;
-    box.current?.querySelector<HTMLElement>('[aria-current=true], li button')?.focus();
     const away = (e: Event) => !box.current?.contains(e.target as Node) && setOpen(false);
     const key = (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return;
@@ -46,7 +56,7 @@ export function WorkspaceSwitcher({ me }: { me: Me }) {
     };
   }, [open]);
   const inUse = list.data?.find((w) => w.id === current);
-  const name = inUse?.name ?? (current === personalWorkspaceIdOf(me.user_id) ? 'Personal' : '…');
+  const name = inUse?.name ?? (personal ? 'Personal' : '…');
   return (
     <div class="switcher" ref={box}>
       <button type="button" class="small ghost switcher-toggle" aria-expanded={open} aria-controls="workspace-list"
@@ -56,6 +66,7 @@ export function WorkspaceSwitcher({ me }: { me: Me }) {
       </button>
       {open && (
         <ul id="workspace-list" class="switcher-list" aria-label="Workspaces">
+          {!list.data && <li class="muted pad">Loading…</li>}
           {(list.data ?? []).map((w) => (
             <li key={w.id}>
               <button type="button" class="ghost" aria-current={w.id === current ? 'true' : undefined} data-workspace-id={w.id}
