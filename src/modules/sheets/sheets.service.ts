@@ -19,6 +19,9 @@ import type { CreateSheetInput, SheetView, UpdateSheetInput } from './sheets.sch
 import { sheetJson, sheetSearchText, sheetView, toSheetView, type Content, type SheetRow, type StoredSheetRow } from './sheets.view.js';
 import { actorJson, createSheetWriter, fieldChanges } from './sheets.write.js';
 
+/** getJson's answer: the sheet's JSON bytes and its version (the ETag). */
+const jsonAnswer = (row: StoredSheetRow) => ({ version: row.version, json: sheetJson(row) });
+
 export const LIST_DEFAULT = 50;
 export const LIST_MAX = 100;
 export const TRASH_RETENTION_MS = 30 * 24 * 3600 * 1000;
@@ -138,10 +141,9 @@ export function createSheetsService(deps: {
      * A team sheet, or a key restricted to a workspace, takes access.ownedRow's path (a role read).
      */
     getJson(caller: Caller, id: string): MaybePromise<{ version: number; json: Buffer }> {
-      const answer = (row: StoredSheetRow) => ({ version: row.version, json: sheetJson(row) });
       return andThen(repo.findStoredById(id), (found) => {
-        if (found && found.user_id === caller.userId && caller.workspaceId === undefined) return answer(found);
-        return access.ownedRow(found, caller, 'sheet', id, 'records.read').then(answer);
+        if (found && found.user_id === caller.userId && caller.workspaceId === undefined) return jsonAnswer(found);
+        return access.ownedRow(found, caller, 'sheet', id, 'records.read').then(jsonAnswer);
       });
     },
 
