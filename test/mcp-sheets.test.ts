@@ -139,7 +139,7 @@ for (const dialect of dialects()) {
       const viaMcp = ok(await call('export_sheet', { id, format: 'markdown' }));
       const viaRest = (await s.req('POST', `/v1/sheets/${id}/export`, { key: alice.key, body: { format: 'markdown' } })).body;
       assert.deepEqual(Object.keys(viaMcp).sort(), Object.keys(viaRest).sort());
-      assert.deepEqual(Object.keys(viaMcp).sort(), ['expires_at', 'export_id', 'format', 'success', 'url']);
+      assert.deepEqual(Object.keys(viaMcp).sort(), ['expires_at', 'export_id', 'format', 'success', 'url', 'workspace_id']);
       assert.match(viaMcp.export_id, /^exp_/);
       assert.equal(viaMcp.format, 'markdown');
       assert.equal(viaMcp.expires_at, new Date(clock.now().getTime() + 24 * 3600_000).toISOString());

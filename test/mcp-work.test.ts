@@ -206,7 +206,7 @@ for (const dialect of dialects()) {
 
     it('log_work_time and get_stats match REST', async () => {
       const log = ok(await call('log_work_time', { hours: 1.5, project: 'cli', description: 'parser', date: '2026-03-09' }));
-      assert.deepEqual(without(log.log, 'id', 'createdAt'), { project: 'cli', hours: 1.5, description: 'parser', date: '2026-03-09' });
+      assert.deepEqual(without(log.log, 'id', 'createdAt'), { project: 'cli', hours: 1.5, description: 'parser', date: '2026-03-09', workspace_id: `wsp_${alice.userId.slice(4)}` });
       await s.req('POST', '/v1/stats?action=worktime', { key: alice.key, body: { hours: 2 } });
       const stats = ok(await call('get_stats', {}));
       assert.deepEqual(stats, (await rest('GET', '/v1/stats')).body);
