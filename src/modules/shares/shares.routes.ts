@@ -18,7 +18,10 @@ import { IdParams } from '../../lib/schema-fields.js';
 const tags = ['Shares'];
 const ok = true as const;
 
-/** Managing a sheet's links: under /v1 with a key (sheets:write to make or end one, sheets:read to list). */
+/**
+ * Managing a sheet's links: under /v1 with a key (sheets:write to make or end one, sheets:read to list);
+ * a team sheet's links need the editor role or higher there (shares.manage).
+ */
 export function registerShareRoutes(app: ZApp, shares: SharesService, publicUrl: string | undefined) {
   app.post('/sheets/:id/shares', {
     schema: {
