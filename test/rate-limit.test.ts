@@ -122,7 +122,7 @@ for (const dialect of dialects()) {
         const ok = await s.req('GET', '/v1/sheets', { key: u.key });
         assert.equal(ok.status, 200, 'a valid key from the same address still works');
         assert.equal(limitHeaders(ok).limit, '100');
-        await s.c.apiKeys.disable(u.userId, (await s.c.apiKeys.list(u.userId))[0].id);
+        await s.c.apiKeys.disable(u, (await s.c.apiKeys.list(u))[0].id);
         assertLimited(await s.req('GET', '/v1/sheets', { key: u.key }), /Too many failed authentications/);
       });
 
