@@ -180,6 +180,33 @@ for (const dialect of dialects()) {
       assert.deepEqual(left, []);
     });
 
+    it('a key restricted to one workspace sees and manages only that one', async () => {
+      const a = await team('Key A');
+      const b = await team('Key B');
+      const made = await call(owner, 'POST', '/v1/api-keys', { name: 'A only', workspace_id: a });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      const restricted: User = { key: made.body.api_key, userId: owner.userId };
+      assert.deepEqual((await call(restricted, 'GET', '/v1/workspaces')).body.workspaces.map((w: any) => w.id), [a]);
+      assert.equal((await call(restricted, 'GET', `/v1/workspaces/${a}`)).status, 200);
+      assert.equal((await call(restricted, 'POST', `/v1/workspaces/${a}/invitations`, { role: 'viewer' })).status, 200);
+      const elsewhere = [
+        await call(restricted, 'GET', `/v1/workspaces/${b}`),
+        await call(restricted, 'PUT', `/v1/workspaces/${b}`, { name: 'renamed' }),
+        await call(restricted, 'GET', `/v1/workspaces/${b}/members`),
+        await call(restricted, 'POST', `/v1/workspaces/${b}/invitations`, { role: 'viewer' }),
+        await call(restricted, 'DELETE', `/v1/workspaces/${b}/members/${owner.userId}`),
+        await call(restricted, 'DELETE', `/v1/workspaces/${b}`, { confirm: 'Key B' }),
+        await call(restricted, 'POST', '/v1/workspaces', { name: 'New' }),
+      ];
+      for (const r of elsewhere) assertError(r, 403, 'forbidden', /restricted to workspace/);
+      const inv = await call(owner, 'POST', `/v1/workspaces/${b}/invitations`, { role: 'viewer' });
+      const other = await s.user('pro');
+      const otherKey = await call(other, 'POST', '/v1/api-keys', { name: 'personal only', workspace_id: `wsp_${other.userId.slice(4)}` });
+      assertError(await call({ key: otherKey.body.api_key, userId: other.userId }, 'POST', `/v1/invitations/${inv.body.invitation.token}/accept`), 403, 'forbidden', /unrestricted key/);
+      assert.equal((await call(other, 'POST', `/v1/invitations/${inv.body.invitation.token}/accept`)).status, 200, 'the invitation stayed unused');
+      assert.equal((await call(owner, 'GET', `/v1/workspaces/${b}`)).body.workspace.name, 'Key B');
+    });
+
     it("a deleted team workspace's records go with it; the owner's personal records stay", async () => {
       const id = await team('Short-lived');
       const editor = await join(id, 'editor');

@@ -23,7 +23,7 @@ export function registerWorkspaceTools(t: ToolRegistry, deps: WorkspaceToolDeps,
     output: ListWorkspacesResponse,
     annotations: READ_ONLY,
     source: 'querystring',
-    run: async (_args, auth) => ({ success: true as const, workspaces: await deps.workspaces.list(auth.userId) }),
+    run: async (_args, auth) => ({ success: true as const, workspaces: await deps.workspaces.list(auth) }),
   });
 
   t.define('share_sheet', {

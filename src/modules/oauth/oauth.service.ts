@@ -103,8 +103,7 @@ export function createOAuthService(deps: OAuthServiceDeps) {
   return {
     /** The workspaces the consent page offers the approver (only its own one to a restricted credential). */
     async consentWorkspaces(caller: Caller) {
-      const all = await deps.workspaces.list(caller.userId);
-      return caller.workspaceId ? all.filter((w) => w.id === caller.workspaceId) : all;
+      return deps.workspaces.list(caller);
     },
 
     /**

@@ -12,6 +12,13 @@ export type Caller = Pick<AuthContext, 'userId' | 'workspaceId'>;
 
 export { workspaceIdOf } from '../../lib/workspace-ids.js';
 
+/** A key restricted to one workspace reaches nothing outside it (records, and the workspace routes too). */
+export function requireKeyReach(caller: Caller, workspaceId: string) {
+  if (caller.workspaceId && caller.workspaceId !== workspaceId) {
+    throw new AppError('forbidden', `this key is restricted to workspace ${caller.workspaceId}; it cannot reach workspace ${workspaceId}`);
+  }
+}
+
 /**
  * Every access rule for records in workspaces is decided here; services ask it before they list, create,
  * read or change a record. The caller's role is read on every request (never cached), so a removed member
@@ -19,13 +26,6 @@ export { workspaceIdOf } from '../../lib/workspace-ids.js';
  */
 export function createWorkspaceAccess(repo: Pick<WorkspacesRepo, 'roleOf' | 'findById' | 'workspaceIdsOf'>) {
   const { roleOf } = repo;
-
-  /** A key restricted to one workspace reaches nothing outside it. */
-  function requireKeyReach(caller: Caller, workspaceId: string) {
-    if (caller.workspaceId && caller.workspaceId !== workspaceId) {
-      throw new AppError('forbidden', `this key is restricted to workspace ${caller.workspaceId}; it cannot reach workspace ${workspaceId}`);
-    }
-  }
 
   return {
     /**

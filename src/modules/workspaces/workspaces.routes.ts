@@ -26,19 +26,19 @@ export function registerWorkspaceRoutes(app: ZApp, workspaces: WorkspacesService
 
   app.get('/workspaces', {
     schema: { tags, operationId: 'listWorkspaces', summary: "The caller's workspaces (personal first) with the caller's role in each", response: responses(ListWorkspacesResponse) },
-    handler: async (req) => ({ success: ok, workspaces: await workspaces.list(req.auth.userId) }),
+    handler: async (req) => ({ success: ok, workspaces: await workspaces.list(req.auth) }),
   });
   app.post('/workspaces', {
     schema: { tags, operationId: 'createWorkspace', summary: 'Make a team workspace (Pro plan or higher); the caller is its owner', body: CreateWorkspaceBody, response: responses(WorkspaceResponse, 403, 415) },
-    handler: async (req) => ({ success: ok, workspace: await workspaces.create(req.auth.userId, req.auth.plan, req.body) }),
+    handler: async (req) => ({ success: ok, workspace: await workspaces.create(req.auth, req.auth.plan, req.body) }),
   });
   app.get('/workspaces/:id', {
     schema: { tags, operationId: 'getWorkspace', summary: 'One workspace the caller is a member of', params: WorkspaceParams, response: responses(WorkspaceResponse, 403, 404) },
-    handler: async (req) => ({ success: ok, workspace: await workspaces.get(req.auth.userId, req.params.id) }),
+    handler: async (req) => ({ success: ok, workspace: await workspaces.get(req.auth, req.params.id) }),
   });
   app.put('/workspaces/:id', {
     schema: { tags, operationId: 'updateWorkspace', summary: 'Rename a workspace (admin or owner)', params: WorkspaceParams, body: UpdateWorkspaceBody, response: responses(WorkspaceResponse, 403, 404, 415) },
-    handler: async (req) => ({ success: ok, workspace: await workspaces.rename(req.auth.userId, req.params.id, req.body.name) }),
+    handler: async (req) => ({ success: ok, workspace: await workspaces.rename(req.auth, req.params.id, req.body.name) }),
   });
   app.delete('/workspaces/:id', {
     schema: {
@@ -49,7 +49,7 @@ export function registerWorkspaceRoutes(app: ZApp, workspaces: WorkspacesService
       body: DeleteWorkspaceBody,
       response: responses(DeleteWorkspaceResponse, 403, 404, 415),
     },
-    handler: async (req) => ({ success: ok, ...(await workspaces.remove(req.auth.userId, req.params.id, req.body.confirm)) }),
+    handler: async (req) => ({ success: ok, ...(await workspaces.remove(req.auth, req.params.id, req.body.confirm)) }),
   });
   app.post('/workspaces/:id/invitations', {
     schema: {
@@ -60,7 +60,7 @@ export function registerWorkspaceRoutes(app: ZApp, workspaces: WorkspacesService
       body: CreateInvitationBody,
       response: responses(InvitationResponse, 403, 404, 415),
     },
-    handler: async (req) => ({ success: ok, invitation: await workspaces.invite(req.auth.userId, req.params.id, req.body, requestOrigin(publicUrl, req)) }),
+    handler: async (req) => ({ success: ok, invitation: await workspaces.invite(req.auth, req.params.id, req.body, requestOrigin(publicUrl, req)) }),
   });
   app.post('/invitations/:token/accept', {
     schema: {
@@ -70,11 +70,11 @@ export function registerWorkspaceRoutes(app: ZApp, workspaces: WorkspacesService
       params: InvitationParams,
       response: responses(WorkspaceResponse, 404),
     },
-    handler: async (req) => ({ success: ok, workspace: await workspaces.accept(req.auth.userId, req.params.token) }),
+    handler: async (req) => ({ success: ok, workspace: await workspaces.accept(req.auth, req.params.token) }),
   });
   app.get('/workspaces/:id/members', {
     schema: { tags, operationId: 'listWorkspaceMembers', summary: "A workspace's members and their roles", params: WorkspaceParams, response: responses(ListMembersResponse, 403, 404) },
-    handler: async (req) => ({ success: ok, members: await workspaces.members(req.auth.userId, req.params.id) }),
+    handler: async (req) => ({ success: ok, members: await workspaces.members(req.auth, req.params.id) }),
   });
   app.put('/workspaces/:id/members/:user_id', {
     schema: {
@@ -85,7 +85,7 @@ export function registerWorkspaceRoutes(app: ZApp, workspaces: WorkspacesService
       body: UpdateMemberBody,
       response: responses(MemberResponse, 403, 404, 409, 415),
     },
-    handler: async (req) => ({ success: ok, member: await workspaces.setRole(req.auth.userId, req.params.id, req.params.user_id, req.body.role) }),
+    handler: async (req) => ({ success: ok, member: await workspaces.setRole(req.auth, req.params.id, req.params.user_id, req.body.role) }),
   });
   app.delete('/workspaces/:id/members/:user_id', {
     schema: {
@@ -95,6 +95,6 @@ export function registerWorkspaceRoutes(app: ZApp, workspaces: WorkspacesService
       params: MemberParams,
       response: responses(RemoveMemberResponse, 403, 404, 409),
     },
-    handler: async (req) => ({ success: ok, ...(await workspaces.removeMember(req.auth.userId, req.params.id, req.params.user_id)) }),
+    handler: async (req) => ({ success: ok, ...(await workspaces.removeMember(req.auth, req.params.id, req.params.user_id)) }),
   });
 }

@@ -5,6 +5,7 @@ import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Plan } from '../accounts/accounts.repo.js';
 import { paidPlan } from '../accounts/plans.js';
+import { requireKeyReach, type Caller } from './workspaces.access.js';
 import { workspaceRows } from './workspaces.personal.js';
 import type { WorkspacesRepo } from './workspaces.repo.js';
 import { requireRole, roleAtLeast, type WorkspaceAction } from './workspaces.roles.js';
@@ -24,8 +25,10 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
   }
 
   /** The workspace and the caller's role, when the caller may do `action` there: 404 unknown id, 403 otherwise. */
-  async function authorize(userId: string, workspaceId: string, action: WorkspaceAction) {
+  async function authorize(caller: Caller, workspaceId: string, action: WorkspaceAction) {
     const workspace = await existing(workspaceId);
+    requireKeyReach(caller, workspaceId);
+    const { userId } = caller;
     const role = await repo.roleOf(workspaceId, userId);
     requireRole(role, action, workspaceId);
     return { workspace, role: role! };
@@ -56,7 +59,9 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
   return {
     authorize,
 
-    async create(userId: string, plan: Plan, input: { name: string }): Promise<WorkspaceView> {
+    async create(caller: Caller, plan: Plan, input: { name: string }): Promise<WorkspaceView> {
+      if (caller.workspaceId) throw new AppError('forbidden', `this key is restricted to workspace ${caller.workspaceId}; use an unrestricted key to make a workspace`);
+      const { userId } = caller;
       if (!paidPlan(plan)) {
         throw new AppError('plan_required', 'Team workspaces need the Pro plan or higher; this account is on the free plan. Upgrade to Pro to share a workspace.');
       }
@@ -68,23 +73,25 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
       return { id, name: input.name, role: 'owner', personal: false, created_at: iso };
     },
 
-    async list(userId: string): Promise<WorkspaceView[]> {
-      return (await repo.listForUser(userId)).map((r) => view(r, r.role));
+    /** The caller's workspaces (a restricted key sees only its own). */
+    async list(caller: Caller): Promise<WorkspaceView[]> {
+      const rows = await repo.listForUser(caller.userId);
+      return rows.filter((r) => !caller.workspaceId || r.id === caller.workspaceId).map((r) => view(r, r.role));
     },
 
-    async get(userId: string, id: string): Promise<WorkspaceView> {
-      const { workspace, role } = await authorize(userId, id, 'workspace.read');
+    async get(caller: Caller, id: string): Promise<WorkspaceView> {
+      const { workspace, role } = await authorize(caller, id, 'workspace.read');
       return view(workspace, role);
     },
 
-    async rename(userId: string, id: string, name: string): Promise<WorkspaceView> {
-      const { workspace, role } = await authorize(userId, id, 'workspace.rename');
+    async rename(caller: Caller, id: string, name: string): Promise<WorkspaceView> {
+      const { workspace, role } = await authorize(caller, id, 'workspace.rename');
       await repo.rename(id, name, clock.now().toISOString());
       return view({ ...workspace, name }, role);
     },
 
-    async remove(userId: string, id: string, confirm: string) {
-      const { workspace } = await authorize(userId, id, 'workspace.delete');
+    async remove(caller: Caller, id: string, confirm: string) {
+      const { workspace } = await authorize(caller, id, 'workspace.delete');
       if (workspace.personal === 1) throw new AppError('invalid_request', `workspace ${id} is your personal workspace; only team workspaces can be deleted`);
       if (confirm !== workspace.name) {
         throw new AppError('invalid_request', `confirm must be the workspace's name exactly ("${workspace.name}"); nothing was deleted`);
@@ -96,13 +103,13 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
       return { id, deleted: true as const };
     },
 
-    async members(userId: string, id: string): Promise<MemberView[]> {
-      await authorize(userId, id, 'members.read');
+    async members(caller: Caller, id: string): Promise<MemberView[]> {
+      await authorize(caller, id, 'members.read');
       return (await repo.members(id)).map(memberView);
     },
 
-    async invite(userId: string, id: string, input: { role: 'admin' | 'editor' | 'viewer'; expires_in_hours?: number }, origin: string) {
-      const { workspace, role } = await authorize(userId, id, 'invitations.manage');
+    async invite(caller: Caller, id: string, input: { role: 'admin' | 'editor' | 'viewer'; expires_in_hours?: number }, origin: string) {
+      const { workspace, role } = await authorize(caller, id, 'invitations.manage');
       if (workspace.personal === 1) throw new AppError('invalid_request', `workspace ${id} is your personal workspace; make a team workspace (POST /v1/workspaces) to invite people`);
       if (!roleAtLeast(role, input.role)) throw new AppError('forbidden', `you cannot invite with a role above your own (${role})`, undefined, { required_role: input.role });
       const at = clock.now();
@@ -114,7 +121,7 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
         workspace_id: id,
         role: input.role,
         token_hash: hashSecretToken(token),
-        created_by: userId,
+        created_by: caller.userId,
         created_at: at.toISOString(),
         expires_at: expiresAt,
         accepted_by: null,
@@ -124,7 +131,9 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
     },
 
     /** Single use: unknown and expired tokens are 404 alike; a used one is 404 too, so a token says nothing once spent. */
-    async accept(userId: string, token: string): Promise<WorkspaceView> {
+    async accept(caller: Caller, token: string): Promise<WorkspaceView> {
+      if (caller.workspaceId) throw new AppError('forbidden', `this key is restricted to workspace ${caller.workspaceId}; accept invitations with an unrestricted key or the console`);
+      const { userId } = caller;
       const now = clock.now();
       return transactionAlone(db, async (trx) => {
         const inv = await repo.invitationByHashLocked(hashSecretToken(token), trx);
@@ -142,8 +151,10 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
       });
     },
 
-    async setRole(userId: string, id: string, memberId: string, nextRole: WorkspaceRole): Promise<MemberView> {
+    async setRole(caller: Caller, id: string, memberId: string, nextRole: WorkspaceRole): Promise<MemberView> {
       await existing(id);
+      requireKeyReach(caller, id);
+      const { userId } = caller;
       return transactionAlone(db, async (trx) => {
         // The caller's role again, under the members' lock: a concurrent change to it counts.
         const members = await repo.membersLocked(id, trx);
@@ -161,8 +172,10 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
     },
 
     /** Removing a member (admin+, owners only by an owner) or leaving (any member, oneself). */
-    async removeMember(userId: string, id: string, memberId: string) {
+    async removeMember(caller: Caller, id: string, memberId: string) {
       const workspace = await existing(id);
+      requireKeyReach(caller, id);
+      const { userId } = caller;
       if (workspace.personal === 1) throw new AppError('invalid_request', `workspace ${id} is a personal workspace; it has no other members to remove`);
       return transactionAlone(db, async (trx) => {
         const members = await repo.membersLocked(id, trx);
