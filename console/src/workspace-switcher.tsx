@@ -36,7 +36,8 @@ export function WorkspaceSwitcher({ me }: { me: Me }) {
   }, [list.data, current, me.user_id]);
   const listed = !!list.data;
   useEffect(() => {
-    if (open && listed) box.current?.querySelector<HTMLElement>('#workspace-list [aria-current=true], #workspace-list button')?.focus();
+    const items = open && listed ? box.current?.querySelector('#workspace-list') : undefined;
+    (items?.querySelector<HTMLElement>('[aria-current=true]') ?? items?.querySelector<HTMLElement>('button'))?.focus();
   }, [open, listed]);
   useEffect(() => {
     if (!open) return;
