@@ -108,9 +108,9 @@ for (const dialect of dialects()) {
       assertForbidden(await call(dave, 'POST', '/v1/sessions/handover', { session_id: ses.id }), 'editor');
       assertError(
         await call(bob, 'POST', '/v1/sessions/handover', { session_id: ses.id, workspace_id: personal(bob) }),
-        400,
-        'invalid_request',
-        new RegExp(`${ses.id} is in workspace ${team}, not ${personal(bob)}`),
+        403,
+        'forbidden',
+        new RegExp(`${ses.id} is in workspace ${team}, not in workspace ${personal(bob)}`),
       );
       const h = await okCall(bob, 'POST', '/v1/sessions/handover', { session_id: ses.id, next_steps: ['Team step'], workspace_id: team });
       assert.deepEqual([h.workspace_id, h.sheet.workspace_id], [team, team]);
@@ -146,7 +146,7 @@ for (const dialect of dialects()) {
       assert.deepEqual(list.sessions.map((x: any) => [x.id, x.workspace_id]), [[saved.id, team]]);
       assert.deepEqual(ok(await client.callTool({ name: 'list_sessions', arguments: { project: 'mcp' } })).sessions, []);
       assert.equal(ok(await client.callTool({ name: 'get_session', arguments: { id: saved.id, workspace_id: team } })).session.workspace_id, team);
-      const wrong = toolError(await client.callTool({ name: 'get_session', arguments: { id: saved.id, workspace_id: personal(bob) } }), 400, 'invalid_request');
+      const wrong = toolError(await client.callTool({ name: 'get_session', arguments: { id: saved.id, workspace_id: personal(bob) } }), 403, 'forbidden');
       assert.match(wrong.error, new RegExp(`is in workspace ${team}`));
       const h = ok(await client.callTool({ name: 'create_handover', arguments: { session_id: saved.id, next_steps: ['Next'] } }));
       assert.equal(h.workspace_id, team, "the handover lands in the session's workspace");

@@ -3,7 +3,7 @@ import { AppError } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
 import type { SheetView } from '../sheets/sheets.schemas.js';
-import { workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import { requireInWorkspace, workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { ExportsRepo } from './exports.repo.js';
 import { exportFilename, renderSheet } from './exports.render.js';
 import type { ExportFormat } from './exports.schemas.js';
@@ -33,9 +33,7 @@ export function createExportsService(deps: {
    */
   async function sheetFor(caller: Caller, sheetId: string, workspaceId: string | undefined, action: 'records.read' | 'records.write') {
     const sheet = await sheets.get(caller, sheetId);
-    if (workspaceId && workspaceId !== sheet.workspace_id) {
-      throw new AppError('forbidden', `sheet ${sheetId} is in workspace ${sheet.workspace_id}, not in workspace ${workspaceId}`);
-    }
+    requireInWorkspace('sheet', sheetId, sheet.workspace_id, workspaceId);
     return { sheet, ownerKey: await access.ownerKey(caller, sheet.workspace_id, action) };
   }
 

@@ -8,7 +8,7 @@ import { newId } from '../../ids.js';
 import { pickFields } from '../../lib/fields.js';
 import { bestSnippet } from '../../lib/snippet.js';
 import { workspaceIdOf } from '../../lib/workspace-ids.js';
-import type { Caller, WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import { requireInWorkspace, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import { errorSearchTerms } from './knowledge.terms.js';
 import type { KnowledgeRepo } from './knowledge.repo.js';
 import {
@@ -75,10 +75,7 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; access: Work
    */
   async function permitted(caller: Caller, id: string, action: 'records.read' | 'records.write', opts: InWorkspace = {}) {
     const row = await access.ownedRow(await repo.findById(id), caller, 'knowledge entry', id, action);
-    const actual = workspaceIdOf(row.user_id);
-    if (opts.workspace_id !== undefined && actual !== opts.workspace_id) {
-      throw new AppError('forbidden', `knowledge entry ${id} is in workspace ${actual}, not in workspace ${opts.workspace_id}`);
-    }
+    requireInWorkspace('knowledge entry', id, workspaceIdOf(row.user_id), opts.workspace_id);
     return row;
   }
 

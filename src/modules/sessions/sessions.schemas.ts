@@ -57,7 +57,7 @@ export const HandoverBody = z.object({
   session_id: z.string().min(1, 'session_id must not be empty').max(100),
   next_steps: z.array(z.string().max(10_000)).max(200).optional(),
   notes: z.string().max(200_000).optional(),
-  workspace_id: WorkspaceIdInput.describe("The session's workspace (wsp_...): the handover sheet goes there; any other is refused. Default: the session's."),
+  workspace_id: WorkspaceIdInput.describe("The session's workspace (wsp_...): the handover sheet goes there; any other is 403 forbidden. Default: the session's."),
 });
 export type HandoverInput = z.infer<typeof HandoverBody>;
 

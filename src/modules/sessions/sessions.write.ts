@@ -4,7 +4,7 @@ import type { SessionsTable, Trx } from '../../db/types.js';
 import { invalid, notFound } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
-import { workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import { requireInWorkspace, workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { SessionsRepo } from './sessions.repo.js';
 import type { CreateSessionInput, SessionView, UpdateSessionInput } from './sessions.schemas.js';
 
@@ -23,10 +23,9 @@ export function toSessionView(row: SessionsTable): SessionView {
   };
 }
 
-/** A call by id that names a workspace must name the session's: a session never moves between workspaces. */
+/** A call by id that names a workspace must name the session's (403 elsewhere, as for every record). */
 export function requireSessionWorkspace(row: SessionsTable, wanted: string | undefined, why = ''): void {
-  const actual = workspaceIdOf(row.user_id);
-  if (wanted !== undefined && wanted !== actual) throw invalid(`session ${row.id} is in workspace ${actual}, not ${wanted}${why}`);
+  requireInWorkspace('session', row.id, workspaceIdOf(row.user_id), wanted, why);
 }
 
 /** The fields a save or an update sets, in the order session.updated names them. */

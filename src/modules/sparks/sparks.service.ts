@@ -14,7 +14,7 @@ import {
   type TargetLang,
 } from '../../sparks/prompts.js';
 import type { AiProvider } from '../../sparks/providers/index.js';
-import { workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import { requireInWorkspace, workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import { PUBLIC_SPARKS, findPublicSpark } from './catalogue.js';
 import type { SparksRepo } from './sparks.repo.js';
 import { MAX_USER_SPARKS, type CreateSparkInput, type SparkView, type UpdateSparkInput } from './sparks.schemas.js';
@@ -25,10 +25,6 @@ export const TRANSLATE_SPARK = { id: 'translate', name: 'Translate' } as const;
 /** Where a run happens: the spark to run, the text, and optionally the sheet it came from and the workspace it counts in. */
 type RunTarget = { sheet_id?: string; workspace_id?: string };
 
-/** `wanted` (the workspace_id MCP tools take) must be where the record is: elsewhere is a 403, as for knowledge and todos. */
-function expectIn(what: string, id: string, actual: string, wanted: string | undefined) {
-  if (wanted !== undefined && wanted !== actual) throw new AppError('forbidden', `${what} ${id} is in workspace ${actual}, not in workspace ${wanted}`);
-}
 
 export function createSparksService(deps: {
   repo: SparksRepo;
@@ -48,7 +44,7 @@ export function createSparksService(deps: {
 
   async function ownedUserSpark(caller: Caller, id: string, action: 'records.read' | 'records.write', wanted?: string) {
     const row = await access.ownedRow(await repo.findById(id), caller, 'spark', id, action);
-    expectIn('spark', id, workspaceIdOf(row.user_id), wanted);
+    requireInWorkspace('spark', id, workspaceIdOf(row.user_id), wanted);
     return row;
   }
   const changeable = (caller: Caller, id: string, wanted?: string) => {
@@ -63,7 +59,7 @@ export function createSparksService(deps: {
   async function runOwner(caller: Caller, target: RunTarget): Promise<string> {
     if (!target.sheet_id) return access.ownerKey(caller, target.workspace_id, 'records.read');
     const sheet = await sheets.get(caller, target.sheet_id);
-    expectIn('sheet', target.sheet_id, sheet.workspace_id, target.workspace_id);
+    requireInWorkspace('sheet', target.sheet_id, sheet.workspace_id, target.workspace_id);
     return access.ownerKey(caller, sheet.workspace_id, 'records.read');
   }
 

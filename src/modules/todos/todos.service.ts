@@ -5,7 +5,7 @@ import type { Outbox, TxRunner } from '../../events/outbox.js';
 import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import { newId } from '../../ids.js';
 import { workspaceIdOf } from '../../lib/workspace-ids.js';
-import type { Caller, WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import { requireInWorkspace, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { TodosRepo } from './todos.repo.js';
 import { ATTEMPTS, retried } from './todos.retry.js';
 import type { SyncTodoItemInput, SyncTodosInput, TodoView } from './todos.schemas.js';
@@ -33,8 +33,6 @@ export interface InWorkspace {
   workspace_id?: string;
 }
 
-const elsewhere = (id: string, actual: string, wanted: string, doing: string) =>
-  new AppError('forbidden', `todo ${id} is in workspace ${actual}, not in workspace ${wanted} ${doing}`);
 
 /** What a sync element can change; a sync that changes none of them keeps the version. */
 const FIELDS = ['content', 'status', 'priority', 'active_form'] as const;
@@ -54,7 +52,7 @@ export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAcc
       const row = rows.get(id);
       if (row?.user_id === ownerKey) continue;
       await access.ownedRow(row, caller, 'todo', id, 'records.write');
-      throw elsewhere(id, workspaceIdOf(row!.user_id), workspaceIdOf(ownerKey), 'being synced');
+      requireInWorkspace('todo', id, workspaceIdOf(row!.user_id), workspaceIdOf(ownerKey), ' being synced');
     }
   }
 
@@ -190,7 +188,7 @@ export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAcc
     async remove(caller: Caller, id: string, expected?: ExpectedVersions, opts: InWorkspace = {}) {
       const checked = await access.ownedRow(await repo.findById(id), caller, 'todo', id, 'records.write');
       const actual = workspaceIdOf(checked.user_id);
-      if (opts.workspace_id !== undefined && actual !== opts.workspace_id) throw elsewhere(id, actual, opts.workspace_id, 'named');
+      requireInWorkspace('todo', id, actual, opts.workspace_id, ' named');
       return retried(() =>
         tx(async (trx) => {
           const row = await repo.findByIdLocked(id, trx);

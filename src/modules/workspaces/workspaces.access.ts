@@ -20,6 +20,16 @@ export function requireKeyReach(caller: Caller, workspaceId: string) {
 }
 
 /**
+ * A by-id call that names a workspace (MCP tools take `workspace_id`) must name the record's: a record
+ * never moves between workspaces, so one elsewhere is a 403 whatever the caller's role there.
+ */
+export function requireInWorkspace(what: string, id: string, actualWorkspaceId: string, wanted: string | undefined, why = '') {
+  if (wanted !== undefined && wanted !== actualWorkspaceId) {
+    throw new AppError('forbidden', `${what} ${id} is in workspace ${actualWorkspaceId}, not in workspace ${wanted}${why}`);
+  }
+}
+
+/**
  * Every access rule for records in workspaces is decided here; services ask it before they list, create,
  * read or change a record. The caller's role is read on every request (never cached), so a removed member
  * is out on the next request on every process. Personal records keep the one-comparison fast path.
