@@ -153,6 +153,31 @@ for (const dialect of dialects()) {
       assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((k) => localStorage.getItem(k)?.startsWith('wsp_')).length), 0, 'the personal workspace is stored as no choice');
     });
 
+    it("a session opened by link from another workspace: its handover goes to and is listed from the session's own", async () => {
+      const handOver = async (sessionId: string, title: string) => {
+        await page.goto(`${s.url}/console/#/sessions/${sessionId}`);
+        await page.getByText('No handover yet.').waitFor();
+        await page.getByLabel('Next steps (one per line)').fill('Ship the switcher');
+        await page.getByRole('button', { name: 'Make handover' }).click();
+        const link = page.getByRole('link', { name: `Handover: ${title}` });
+        await link.or(page.locator('main [role=alert]')).first().waitFor();
+        assert.deepEqual(await page.locator('main [role=alert]').allInnerTexts(), []);
+        assert.equal(await link.count(), 1, 'the handover is listed under its session');
+      };
+      const teamSession = (await rest(bob.key, 'POST', '/v1/sessions', { title: 'Team sprint review', summary: 'Reviewed.', workspace_id: team })).session;
+      await choose('Personal');
+      await handOver(teamSession.id, 'Team sprint review');
+      const inTeam = (await rest(bob.key, 'GET', `/v1/sheets?workspace_id=${team}&q=${encodeURIComponent('handover Team sprint review')}`)).sheets;
+      assert.ok(inTeam.some((x: { title: string }) => x.title === 'Handover: Team sprint review'), 'the handover sheet is in the team workspace');
+
+      const ownSession = (await rest(alice.key, 'POST', '/v1/sessions', { title: 'Solo spike', summary: 'Tried it.' })).session;
+      await choose('Team Alpha');
+      await handOver(ownSession.id, 'Solo spike');
+      const inPersonal = (await rest(alice.key, 'GET', `/v1/sheets?q=${encodeURIComponent('handover Solo spike')}`)).sheets;
+      assert.ok(inPersonal.some((x: { title: string }) => x.title === 'Handover: Solo spike'), 'the handover sheet is in the personal workspace');
+      await choose('Personal');
+    });
+
     it('a remembered workspace the person no longer belongs to falls back to the personal one', async () => {
       const gone = (await rest(alice.key, 'POST', '/v1/workspaces', { name: 'Short lived' })).workspace;
       await page.goto(`${s.url}/console/#/workspaces`);

@@ -63,8 +63,12 @@ export function useWorkspace(): string | undefined {
   return workspaceInUse();
 }
 
-/** The collections whose lists (GET) and creates (POST) are per workspace; everything else is by id or the account's own. */
-const PER_WORKSPACE = new Set(['/sheets', '/sessions', '/sessions/handover', '/knowledge', '/todos', '/stats', '/spark', '/webhooks', '/briefing', '/events/stream']);
+/**
+ * The collections whose lists (GET) and creates (POST) are per workspace; everything else is by id or the
+ * account's own. Not POST /sessions/handover: a handover goes to its session's workspace, which may be
+ * another than the one chosen when the session was opened from a link.
+ */
+const PER_WORKSPACE = new Set(['/sheets', '/sessions', '/knowledge', '/todos', '/stats', '/spark', '/webhooks', '/briefing', '/events/stream']);
 
 /**
  * A /v1 request as it goes out in the workspace in use: `workspace_id` in the query of a list and in the
@@ -73,6 +77,8 @@ const PER_WORKSPACE = new Set(['/sheets', '/sessions', '/sessions/handover', '/k
 export function inWorkspace(method: string, path: string, body: unknown): { path: string; body: unknown } {
   const ws = chosen;
   if (!ws || !PER_WORKSPACE.has(path.split('?')[0])) return { path, body };
+  // A page that names a workspace itself (a record's own, not the chosen one) keeps it.
+  if (method === 'GET' && /[?&]workspace_id=/.test(path)) return { path, body };
   if (method === 'GET') return { path: `${path}${path.includes('?') ? '&' : '?'}workspace_id=${encodeURIComponent(ws)}`, body };
   if (method === 'POST' && body !== null && typeof body === 'object' && !Array.isArray(body) && !('workspace_id' in body)) {
     return { path, body: { ...body, workspace_id: ws } };

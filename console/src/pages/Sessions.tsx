@@ -4,12 +4,17 @@ import { Notice } from '../components.tsx';
 import { useLive } from '../live.ts';
 import { SheetBody } from '../sheet-body.tsx';
 import type { Sheet } from '../types.ts';
+import { workspaceInUse } from '../workspace.ts';
 
-interface Session { id: string; title: string; summary: string; project: string | null; tags: string[]; files_changed: string[]; createdAt: string }
+interface Session { id: string; workspace_id?: string; title: string; summary: string; project: string | null; tags: string[]; files_changed: string[]; createdAt: string }
 
-/** Handovers are sheets in the "Handover" folder titled "Handover: <session title>". */
+/**
+ * Handovers are sheets in the "Handover" folder titled "Handover: <session title>", in the session's
+ * workspace (named when it is not the one in use: a session opened from a link may be in another).
+ */
 async function handoversOf(s: Session): Promise<Sheet[]> {
-  const r = await api<{ sheets: Sheet[] }>('GET', `/sheets?limit=100&q=${encodeURIComponent(`handover ${s.title}`)}`);
+  const elsewhere = s.workspace_id && s.workspace_id !== workspaceInUse() ? `&workspace_id=${encodeURIComponent(s.workspace_id)}` : '';
+  const r = await api<{ sheets: Sheet[] }>('GET', `/sheets?limit=100&q=${encodeURIComponent(`handover ${s.title}`)}${elsewhere}`);
   return r.sheets.filter((x) => x.folder === 'Handover' && x.title === `Handover: ${s.title}`);
 }
 
