@@ -153,7 +153,7 @@ for (const dialect of dialects()) {
       assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((k) => localStorage.getItem(k)?.startsWith('wsp_')).length), 0, 'the personal workspace is stored as no choice');
     });
 
-    it("a session opened by link from another workspace: its handover goes to and is listed from the session's own", async () => {
+    it("a session or sheet opened by link from another workspace: a handover or Spark run happens in the record's own", async () => {
       const handOver = async (sessionId: string, title: string) => {
         await page.goto(`${s.url}/console/#/sessions/${sessionId}`);
         await page.getByText('No handover yet.').waitFor();
@@ -169,6 +169,16 @@ for (const dialect of dialects()) {
       await handOver(teamSession.id, 'Team sprint review');
       const inTeam = (await rest(bob.key, 'GET', `/v1/sheets?workspace_id=${team}&q=${encodeURIComponent('handover Team sprint review')}`)).sheets;
       assert.ok(inTeam.some((x: { title: string }) => x.title === 'Handover: Team sprint review'), 'the handover sheet is in the team workspace');
+
+      // A Spark run on a personal sheet opened by link while the team workspace is chosen runs in the sheet's workspace.
+      await choose('Team Alpha');
+      const mine = (await rest(alice.key, 'GET', '/v1/sheets?limit=5')).sheets.find((x: { title: string }) => x.title === 'Alice private plan');
+      await page.goto(`${s.url}/console/#/sparks/${mine.id}`);
+      await page.reload();
+      await page.getByTestId('spark-input').filter({ hasText: 'mine' }).waitFor();
+      await page.getByRole('button', { name: 'Run Spark' }).click();
+      await page.getByTestId('spark-result').or(page.locator('main [role=alert]')).first().waitFor();
+      assert.deepEqual(await page.locator('main [role=alert]').allInnerTexts(), []);
 
       const ownSession = (await rest(alice.key, 'POST', '/v1/sessions', { title: 'Solo spike', summary: 'Tried it.' })).session;
       await choose('Team Alpha');

@@ -63,12 +63,14 @@ export function useWorkspace(): string | undefined {
   return workspaceInUse();
 }
 
-/**
- * The collections whose lists (GET) and creates (POST) are per workspace; everything else is by id or the
- * account's own. Not POST /sessions/handover: a handover goes to its session's workspace, which may be
- * another than the one chosen when the session was opened from a link.
- */
+/** The collections whose lists (GET) and creates (POST) are per workspace; everything else is by id or the account's own. */
 const PER_WORKSPACE = new Set(['/sheets', '/sessions', '/knowledge', '/todos', '/stats', '/spark', '/webhooks', '/briefing', '/events/stream']);
+/**
+ * A write about one record (a Spark run on a sheet, a handover of a session) happens in that record's
+ * workspace, which the server takes by default; it may be another than the chosen one when the record
+ * was opened from a link, and naming the chosen one would be refused.
+ */
+const namesRecord = (body: object) => 'sheet_id' in body || 'session_id' in body;
 
 /**
  * A /v1 request as it goes out in the workspace in use: `workspace_id` in the query of a list and in the
@@ -80,7 +82,7 @@ export function inWorkspace(method: string, path: string, body: unknown): { path
   // A page that names a workspace itself (a record's own, not the chosen one) keeps it.
   if (method === 'GET' && /[?&]workspace_id=/.test(path)) return { path, body };
   if (method === 'GET') return { path: `${path}${path.includes('?') ? '&' : '?'}workspace_id=${encodeURIComponent(ws)}`, body };
-  if (method === 'POST' && body !== null && typeof body === 'object' && !Array.isArray(body) && !('workspace_id' in body)) {
+  if (method === 'POST' && body !== null && typeof body === 'object' && !Array.isArray(body) && !('workspace_id' in body) && !namesRecord(body)) {
     return { path, body: { ...body, workspace_id: ws } };
   }
   return { path, body };
