@@ -333,13 +333,13 @@ for (const dialect of dialects()) {
       await expect200(s, agent.api_key, 'PUT', `/v1/sheets/${id}`, { title: 'By the agent' });
 
       const list = await expect200(s, owner.key, 'GET', `/v1/sheets/${id}/revisions`);
-      assert.deepEqual(list.revisions.map((r: { version: number; actor: unknown }) => [r.version, r.actor]), [[1, { type: 'console', id: keyId, name: 'default' }]]);
-      assert.deepEqual(list.current, { version: 2, changes: ['title'], updatedAt: list.current.updatedAt, actor: { type: 'api_key', id: agent.id, name: 'agent key' } });
+      assert.deepEqual(list.revisions.map((r: { version: number; actor: unknown }) => [r.version, r.actor]), [[1, { type: 'console', id: keyId, name: 'default', user_id: owner.userId }]]);
+      assert.deepEqual(list.current, { version: 2, changes: ['title'], updatedAt: list.current.updatedAt, actor: { type: 'api_key', id: agent.id, name: 'agent key', user_id: owner.userId } });
 
       const byConsole = await s.req('PUT', `/v1/sheets/${id}`, { body: { title: 'Back in the console' }, headers: asConsole });
       assert.equal(byConsole.status, 200);
       const after = await expect200(s, owner.key, 'GET', `/v1/sheets/${id}/revisions`);
-      assert.deepEqual(after.current.actor, { type: 'console', id: keyId, name: 'default' });
+      assert.deepEqual(after.current.actor, { type: 'console', id: keyId, name: 'default', user_id: owner.userId });
       assert.equal(after.revisions[0].actor.name, 'agent key');
     });
   });
