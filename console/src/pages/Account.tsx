@@ -2,11 +2,15 @@ import { useState } from 'preact/hooks';
 import { api, download, path, useLoad, when } from '../api.ts';
 import { Badge, Confirm, Notice, ShownOnce } from '../components.tsx';
 import type { Me } from '../types.ts';
+import { EVERY_WORKSPACE, useWorkspaceList, workspaceName } from '../workspace-names.ts';
 
-interface ApiKey { id: string; name: string; prefix: string; status: 'active' | 'disabled'; created_at: string; last_used_at: string | null }
+interface ApiKey { id: string; name: string; prefix: string; status: 'active' | 'disabled'; created_at: string; last_used_at: string | null; workspace_id: string | null }
 export function AccountPage({ me }: { me: Me }) {
   const keys = useLoad(() => api<{ api_keys: ApiKey[] }>('GET', '/api-keys').then((r) => r.api_keys), []);
+  const workspaces = useWorkspaceList(true);
   const [name, setName] = useState('');
+  /** The workspace a new key is restricted to; '' for every workspace. */
+  const [keyWorkspace, setKeyWorkspace] = useState('');
   const [created, setCreated] = useState<string>();
   const [confirming, setConfirming] = useState<ApiKey>();
   const [error, setError] = useState<string>();
@@ -27,9 +31,10 @@ export function AccountPage({ me }: { me: Me }) {
     e.preventDefault();
     setError(undefined);
     try {
-      const r = await api<{ api_key: string }>('POST', '/api-keys', { name });
+      const r = await api<{ api_key: string }>('POST', '/api-keys', { name, workspace_id: keyWorkspace || null });
       setCreated(r.api_key);
       setName('');
+      setKeyWorkspace('');
       keys.reload();
     } catch (err) {
       setError((err as Error).message);
@@ -53,18 +58,24 @@ export function AccountPage({ me }: { me: Me }) {
         <h2>Your keys</h2>
         <form class="row" onSubmit={create}>
           <input name="key_name" aria-label="Key name" placeholder="Key name, e.g. laptop" value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={100} />
+          <label class="inline">Workspace<select name="key_workspace" value={keyWorkspace} onChange={(e) => setKeyWorkspace(e.currentTarget.value)}
+            title="The key reaches only this workspace; other workspaces answer 403">
+            <option value="">{EVERY_WORKSPACE}</option>
+            {workspaces.data?.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+          </select></label>
           <button type="submit">Create key</button>
         </form>
         {created && <ShownOnce label="New API key" value={created} onDone={() => setCreated(undefined)} />}
         <Notice error={error ?? keys.error} />
         <div class="table-wrap">
           <table>
-            <thead><tr><th>Name</th><th>Prefix</th><th>Created</th><th>Last used</th><th>Status</th><th /></tr></thead>
+            <thead><tr><th>Name</th><th>Prefix</th><th>Workspace</th><th>Created</th><th>Last used</th><th>Status</th><th /></tr></thead>
             <tbody>
               {keys.data?.map((k) => (
                 <tr key={k.id} data-key-id={k.id}>
                   <td data-label="Name">{k.name}</td>
                   <td data-label="Prefix"><code>{k.prefix}…</code></td>
+                  <td data-label="Workspace" class="key-workspace" title={k.workspace_id ?? undefined}>{workspaceName(workspaces.data, k.workspace_id)}</td>
                   <td data-label="Created">{when(k.created_at)}</td>
                   <td data-label="Last used">{when(k.last_used_at)}</td>
                   <td data-label="Status"><Badge value={k.status} /></td>

@@ -1,12 +1,15 @@
 import { useState } from 'preact/hooks';
 import { api, path, useLoad, when } from '../api.ts';
 import { Confirm, Notice } from '../components.tsx';
+import { useWorkspaceList, workspaceName } from '../workspace-names.ts';
 
-interface ConnectedApp { id: string; client_id: string; client_name: string; scopes: string[]; created_at: string; last_used_at: string | null }
+interface ConnectedApp { id: string; client_id: string; client_name: string; scopes: string[]; created_at: string; last_used_at: string | null; workspace_id: string | null }
 
 /** Apps connected with OAuth (claude.ai, ChatGPT, Claude Desktop, ...): what each may do, and Revoke. */
 export function ConnectedAppsPage() {
   const apps = useLoad(() => api<{ connected_apps: ConnectedApp[] }>('GET', '/connected-apps').then((r) => r.connected_apps), []);
+  // Names are looked up only when an app is held to one workspace.
+  const workspaces = useWorkspaceList(!!apps.data?.some((a) => a.workspace_id !== null));
   const [confirming, setConfirming] = useState<ConnectedApp>();
   const [error, setError] = useState<string>();
 
@@ -30,12 +33,13 @@ export function ConnectedAppsPage() {
         {!!apps.data?.length && (
           <div class="table-wrap">
             <table>
-              <thead><tr><th>App</th><th>Permissions</th><th>Connected</th><th>Last used</th><th /></tr></thead>
+              <thead><tr><th>App</th><th>Permissions</th><th>Workspace</th><th>Connected</th><th>Last used</th><th /></tr></thead>
               <tbody>
                 {apps.data.map((a) => (
                   <tr key={a.id} data-app-id={a.id}>
                     <td data-label="App" title={a.client_id}>{a.client_name}</td>
                     <td data-label="Permissions">{a.scopes.map((s) => <code key={s}>{s} </code>)}</td>
+                    <td data-label="Workspace" class="app-workspace" title={a.workspace_id ?? undefined}>{workspaceName(workspaces.data, a.workspace_id)}</td>
                     <td data-label="Connected">{when(a.created_at)}</td>
                     <td data-label="Last used">{when(a.last_used_at)}</td>
                     <td><button type="button" class="small danger" onClick={() => setConfirming(a)}>Revoke</button></td>
