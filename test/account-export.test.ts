@@ -67,7 +67,8 @@ for (const dialect of dialects()) {
       await post('/v1/spark?action=create', { name: 'Shout', prompt: 'Uppercase: {{content}}' });
       await post('/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['sheet.created'], name: 'ci' });
       const off = await post('/v1/webhooks', { url: 'https://hooks.example.com/off', events: ['*'] });
-      await s.c.webhooks.disable((await s.c.db.selectFrom('webhooks').select('user_id').where('id', '=', off.webhook.id).executeTakeFirstOrThrow()).user_id, off.webhook.id, 'failing');
+      const owner = (await s.c.db.selectFrom('webhooks').select('user_id').where('id', '=', off.webhook.id).executeTakeFirstOrThrow()).user_id;
+      await s.c.webhooks.disable({ userId: owner }, off.webhook.id, 'failing');
       zip = await download(s, key);
     });
 
