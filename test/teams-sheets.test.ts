@@ -2,7 +2,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertError, dialects, request, type Res } from './helpers.js';
 import { useServer, type TestUser } from './server-fixture.js';
-import { httpClient, ok } from './mcp-helpers.js';
+import { httpClient, ok, toolError } from './mcp-helpers.js';
 
 /** Sheets and their share links in team workspaces (issue 33.2, 33.3, 33.6, 33.8): docs/teams.md. */
 for (const dialect of dialects()) {
@@ -161,6 +161,20 @@ for (const dialect of dialects()) {
         const content = ok(await mcp.callTool({ name: 'get_sheet_content', arguments: { id: made.id } }));
         assert.equal(content.workspace_id, team);
         assert.equal((await expectOk(carol, 'GET', `/v1/sheets/${made.id}`)).sheet.title, 'Over MCP');
+
+        // By id, workspace_id is a check: the sheet's own workspace works, another of bob's is a 403 (and writes nothing).
+        const got = ok(await mcp.callTool({ name: 'get_sheet', arguments: { id: made.id, workspace_id: team } }));
+        assert.deepEqual([got.sheet.id, got.sheet.workspace_id], [made.id, team]);
+        const elsewhere = new RegExp(`sheet ${made.id} is in workspace ${team}, not in workspace ${personal(bob)}`);
+        assert.match(toolError(await mcp.callTool({ name: 'get_sheet', arguments: { id: made.id, workspace_id: personal(bob) } }), 403, 'forbidden').error, elsewhere);
+        const appended = ok(await mcp.callTool({ name: 'append_to_sheet', arguments: { id: made.id, html: '<p>more</p>', workspace_id: team } }));
+        assert.deepEqual([appended.sheet.content.col1, appended.sheet.version, appended.sheet.workspace_id], ['<p>hi</p><p>more</p>', 2, team]);
+        const refused = await mcp.callTool({ name: 'append_to_sheet', arguments: { id: made.id, html: '<p>not here</p>', workspace_id: personal(bob) } });
+        assert.match(toolError(refused, 403, 'forbidden').error, elsewhere);
+        assert.deepEqual((await expectOk(alice, 'GET', `/v1/sheets/${made.id}`)).sheet.content, { col1: '<p>hi</p><p>more</p>' }, 'the refused append wrote nothing');
+        toolError(await mcp.callTool({ name: 'trash_sheet', arguments: { id: made.id, workspace_id: personal(bob) } }), 403, 'forbidden');
+        assert.equal(ok(await mcp.callTool({ name: 'trash_sheet', arguments: { id: made.id, workspace_id: team } })).deleted, false);
+        assert.equal(ok(await mcp.callTool({ name: 'restore_sheet', arguments: { id: made.id, workspace_id: team } })).sheet.workspace_id, team);
       } finally {
         await mcp.close();
       }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { SheetsService } from '../../modules/sheets/sheets.service.js';
 import { AppError, invalid } from '../../errors.js';
 import { IdParams, WorkspaceIdView } from '../../lib/schema-fields.js';
+import { SheetInWorkspace as InWorkspace } from '../../modules/sheets/sheets.schemas.js';
 import { outlineColumns } from '../../modules/sheets/sheets.outline.js';
 import { COLUMN_KEY, ColumnOutlineSchema, ReadFormat, SheetWindowSchema } from '../../modules/sheets/sheets.schemas.js';
 import { columnOrder } from '../../modules/sheets/sheets.columns.js';
@@ -20,6 +21,7 @@ const Input = z.object({
   offset: z.number().int().min(0, 'offset must be a non-negative integer').optional().describe("Where to start, in characters of the chosen format: the previous answer's window.next_offset."),
   lines: z.string().max(40).optional().describe('Lines A-B (1-based, inclusive) of the markdown or text form, e.g. "120-180"; headings\' line numbers come from summary_only.'),
   summary_only: z.boolean().optional().describe('true: no content, only the outline of every column (sizes, lines, headings).'),
+  workspace_id: InWorkspace,
 });
 
 const Output = z.object({
@@ -60,7 +62,7 @@ export function registerSheetContentTools(t: ToolRegistry, deps: SheetContentToo
     output: Output,
     annotations: READ_ONLY,
     run: async (args, auth) => {
-      const sheet = await deps.sheets.get(auth, args.id);
+      const sheet = await deps.sheets.get(auth, args.id, 'records.read', { workspace_id: args.workspace_id });
       const head = { success: true as const, id: sheet.id, title: sheet.title, version: sheet.version, workspace_id: sheet.workspace_id };
       if (args.summary_only) return { ...head, columns: await outlineColumns(sheet.content) };
       const format: Format = args.format ?? 'markdown';

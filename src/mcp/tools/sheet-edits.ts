@@ -14,6 +14,7 @@ import {
   SheetResponse,
 } from '../../modules/sheets/sheets.schemas.js';
 import { hasMore } from '../paging.js';
+import { SheetInWorkspace as InWorkspace } from '../../modules/sheets/sheets.schemas.js';
 import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
 
 const SheetId = IdParams.shape.id.describe('Sheet id, e.g. sht_01j...');
@@ -33,12 +34,12 @@ export function registerSheetEditTools(t: ToolRegistry, deps: SheetEditToolDeps)
     description:
       'List the kept earlier versions of a sheet (not the current one), newest first: version, title, what that write changed, when, and who (API key, console or OAuth client, and the member account user_id). ' +
       'Use get_sheet_revision to read one and restore_sheet_revision to bring it back.',
-    input: z.object({ id: SheetId, limit: page('limit').describe('Default 50, at most 100.'), offset: page('offset') }),
+    input: z.object({ id: SheetId, limit: page('limit').describe('Default 50, at most 100.'), offset: page('offset'), workspace_id: InWorkspace }),
     output: ListRevisionsResponse.extend({ has_more: z.boolean() }),
     annotations: READ_ONLY,
     source: 'querystring',
-    run: async ({ id, ...q }, auth) => {
-      const r = await deps.sheets.listRevisions(auth, id, q);
+    run: async ({ id, workspace_id, ...q }, auth) => {
+      const r = await deps.sheets.listRevisions(auth, id, q, { workspace_id });
       return { success: true as const, ...r, has_more: hasMore(r.total, q.offset, r.revisions.length) };
     },
   });
@@ -46,22 +47,22 @@ export function registerSheetEditTools(t: ToolRegistry, deps: SheetEditToolDeps)
   t.define('get_sheet_revision', {
     title: 'Read an earlier version of a sheet',
     description: 'Fetch one kept earlier version of a sheet with its full content.',
-    input: z.object({ id: SheetId, version: Version }),
+    input: z.object({ id: SheetId, version: Version, workspace_id: InWorkspace }),
     output: RevisionResponse,
     annotations: READ_ONLY,
-    run: async (args, auth) => ({ success: true as const, revision: await deps.sheets.getRevision(auth, args.id, args.version) }),
+    run: async (args, auth) => ({ success: true as const, revision: await deps.sheets.getRevision(auth, args.id, args.version, { workspace_id: args.workspace_id }) }),
   });
 
   t.define('restore_sheet_revision', {
     title: 'Restore an earlier version of a sheet',
     description:
       'Make an earlier version current again. This writes a new version (nothing is lost: the replaced state becomes a revision too). Fires sheet.updated.',
-    input: z.object({ id: SheetId, version: Version, expected_version: expectedVersionField }),
+    input: z.object({ id: SheetId, version: Version, expected_version: expectedVersionField, workspace_id: InWorkspace }),
     output: SheetResponse,
     annotations: WRITE,
-    run: async (args, auth) => ({
+    run: async ({ id, version, expected_version, workspace_id }, auth) => ({
       success: true as const,
-      sheet: await deps.sheets.restoreRevision(auth, args.id, args.version, expectedVersions(undefined, args.expected_version)),
+      sheet: await deps.sheets.restoreRevision(auth, id, version, expectedVersions(undefined, expected_version), { workspace_id }),
     }),
   });
 
@@ -71,13 +72,13 @@ export function registerSheetEditTools(t: ToolRegistry, deps: SheetEditToolDeps)
       'Add HTML at the end of one column without reading the sheet first; safe while other agents write. ' +
       'Default column: the highest-numbered one (col1 on an empty sheet); a named column that does not exist is created. ' +
       'separator (e.g. "<hr>") goes between the old and the new text.',
-    input: AppendBody.extend({ id: SheetId }),
+    input: AppendBody.extend({ id: SheetId, workspace_id: InWorkspace }),
     output: SheetResponse,
     annotations: WRITE,
     creates: true, // a retried append would land twice: it takes idempotency_key
-    run: async ({ id, expected_version, ...input }, auth) => ({
+    run: async ({ id, expected_version, workspace_id, ...input }, auth) => ({
       success: true as const,
-      ...(await deps.sheets.append(auth, id, input, expectedVersions(undefined, expected_version))),
+      ...(await deps.sheets.append(auth, id, input, expectedVersions(undefined, expected_version), { workspace_id })),
     }),
   });
 
@@ -86,37 +87,37 @@ export function registerSheetEditTools(t: ToolRegistry, deps: SheetEditToolDeps)
     description:
       'Replace plain text in the stored HTML of one column (or of all columns) without reading the sheet first. ' +
       'Without all=true the text must occur exactly once: otherwise a no_match or ambiguous_match error (with count).',
-    input: ReplaceBody.extend({ id: SheetId }),
+    input: ReplaceBody.extend({ id: SheetId, workspace_id: InWorkspace }),
     output: ReplaceResponse,
     annotations: WRITE,
-    run: async ({ id, expected_version, ...input }, auth) => ({
+    run: async ({ id, expected_version, workspace_id, ...input }, auth) => ({
       success: true as const,
-      ...(await deps.sheets.replace(auth, id, input, expectedVersions(undefined, expected_version))),
+      ...(await deps.sheets.replace(auth, id, input, expectedVersions(undefined, expected_version), { workspace_id })),
     }),
   });
 
   t.define('add_column', {
     title: 'Add a column to a sheet',
     description: 'Add a new column with the lowest unused key (col1..col99), empty unless html is given. Returns the new key.',
-    input: AddColumnBody.extend({ id: SheetId }),
+    input: AddColumnBody.extend({ id: SheetId, workspace_id: InWorkspace }),
     output: AddColumnResponse,
     annotations: ADDITIVE,
     creates: true,
-    run: async ({ id, expected_version, ...input }, auth) => ({
+    run: async ({ id, expected_version, workspace_id, ...input }, auth) => ({
       success: true as const,
-      ...(await deps.sheets.addColumn(auth, id, input, expectedVersions(undefined, expected_version))),
+      ...(await deps.sheets.addColumn(auth, id, input, expectedVersions(undefined, expected_version), { workspace_id })),
     }),
   });
 
   t.define('remove_column', {
     title: 'Remove a column from a sheet',
     description: 'Remove one column (e.g. col3) from a sheet. Its text stays recoverable through the sheet revisions.',
-    input: z.object({ id: SheetId, col: ColumnParams.shape.col, expected_version: expectedVersionField }),
+    input: z.object({ id: SheetId, col: ColumnParams.shape.col, expected_version: expectedVersionField, workspace_id: InWorkspace }),
     output: SheetResponse,
     annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
-    run: async (args, auth) => ({
+    run: async ({ id, col, expected_version, workspace_id }, auth) => ({
       success: true as const,
-      ...(await deps.sheets.removeColumn(auth, args.id, args.col, expectedVersions(undefined, args.expected_version))),
+      ...(await deps.sheets.removeColumn(auth, id, col, expectedVersions(undefined, expected_version), { workspace_id })),
     }),
   });
 }

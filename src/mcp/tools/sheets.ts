@@ -9,6 +9,7 @@ import {
   CreateSheetResponse,
   ListSheetsQuery,
   ListSheetsResponse,
+  SheetInWorkspace as InWorkspace,
   SheetResponse,
   TrashSheetResponse,
   UpdateSheetBody,
@@ -74,10 +75,10 @@ export function registerSheetTools(t: ToolRegistry, deps: SheetToolDeps): void {
     description:
       'Fetch one sheet by id with all its columns as HTML (trashed sheets too; trashedAt is then set). ' +
       'For a large sheet prefer get_sheet_content (outline first, then one column in pieces); a result over the size limit is cut with a note.',
-    input: z.object({ id: SheetId }),
+    input: z.object({ id: SheetId, workspace_id: InWorkspace }),
     output: SheetResponse,
     annotations: READ_ONLY,
-    run: async (args, auth) => ({ success: true as const, sheet: await deps.sheets.get(auth, args.id) }),
+    run: async (args, auth) => ({ success: true as const, sheet: await deps.sheets.get(auth, args.id, 'records.read', { workspace_id: args.workspace_id }) }),
   });
 
   t.define('create_sheet', {
@@ -102,12 +103,12 @@ export function registerSheetTools(t: ToolRegistry, deps: SheetToolDeps): void {
       'a key sent as null removes that column, other columns stay. Fires sheet.updated listing the changed fields (nothing if nothing changed). ' +
       'The answer has the new version; send expected_version to write only if nobody changed the sheet since you read it (else a version_conflict error naming current_version). ' +
       'To add text without rewriting a column, prefer append_to_sheet or replace_in_sheet.',
-    input: UpdateSheetBody.extend({ id: SheetId }),
+    input: UpdateSheetBody.extend({ id: SheetId, workspace_id: InWorkspace }),
     output: SheetResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async ({ id, expected_version, ...patch }, auth) => ({
+    run: async ({ id, expected_version, workspace_id, ...patch }, auth) => ({
       success: true as const,
-      sheet: await deps.sheets.update(auth, id, patch, expectedVersions(undefined, expected_version)),
+      sheet: await deps.sheets.update(auth, id, patch, expectedVersions(undefined, expected_version), { workspace_id }),
     }),
   });
 
@@ -120,19 +121,26 @@ export function registerSheetTools(t: ToolRegistry, deps: SheetToolDeps): void {
       id: SheetId,
       permanent: z.boolean().optional().describe('true deletes the sheet for good instead of trashing it. Only when the user asked for that.'),
       expected_version: expectedVersionField,
+      workspace_id: InWorkspace,
     }),
     output: TrashSheetResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, ...(await deps.sheets.remove(auth, args.id, args.permanent, expectedVersions(undefined, args.expected_version))) }),
+    run: async ({ id, permanent, expected_version, workspace_id }, auth) => ({
+      success: true as const,
+      ...(await deps.sheets.remove(auth, id, permanent, expectedVersions(undefined, expected_version), { workspace_id })),
+    }),
   });
 
   t.define('restore_sheet', {
     title: 'Restore a trashed sheet',
     description: 'Bring a sheet back from the trash. Restoring a sheet that is not trashed changes nothing.',
-    input: z.object({ id: SheetId, expected_version: expectedVersionField }),
+    input: z.object({ id: SheetId, expected_version: expectedVersionField, workspace_id: InWorkspace }),
     output: SheetResponse,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, sheet: await deps.sheets.restore(auth, args.id, expectedVersions(undefined, args.expected_version)) }),
+    run: async ({ id, expected_version, workspace_id }, auth) => ({
+      success: true as const,
+      sheet: await deps.sheets.restore(auth, id, expectedVersions(undefined, expected_version), { workspace_id }),
+    }),
   });
 
   registerSheetEditTools(t, deps);

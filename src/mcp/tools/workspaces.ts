@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdParams } from '../../lib/schema-fields.js';
+import { SheetInWorkspace as InWorkspace } from '../../modules/sheets/sheets.schemas.js';
 import { CreateShareBody, ListSharesResponse, RevokeShareResponse, ShareResponse } from '../../modules/shares/shares.schemas.js';
 import type { SharesService } from '../../modules/shares/shares.service.js';
 import { ListWorkspacesResponse } from '../../modules/workspaces/workspaces.schemas.js';
@@ -32,28 +33,28 @@ export function registerWorkspaceTools(t: ToolRegistry, deps: WorkspaceToolDeps,
     description:
       'Make a read-only link to a sheet: anyone with its url reads the sheet (no key), until it expires (expires_in_hours, optional) or is revoked. ' +
       'The token is shown only in this answer.',
-    input: CreateShareBody.extend({ sheet_id: SheetId }),
+    input: CreateShareBody.extend({ sheet_id: SheetId, workspace_id: InWorkspace }),
     output: ShareResponse,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: async ({ sheet_id, ...body }, auth) => ({ success: true as const, share: await deps.shares.create(auth, sheet_id, body, origin) }),
+    run: async ({ sheet_id, workspace_id, ...body }, auth) => ({ success: true as const, share: await deps.shares.create(auth, sheet_id, body, origin, { workspace_id }) }),
   });
 
   t.define('list_sheet_shares', {
     title: "List a sheet's share links",
     description: "A sheet's links (id, created_at, expires_at; never their tokens).",
-    input: z.object({ sheet_id: SheetId }),
+    input: z.object({ sheet_id: SheetId, workspace_id: InWorkspace }),
     output: ListSharesResponse,
     annotations: READ_ONLY,
     source: 'querystring',
-    run: async (args, auth) => ({ success: true as const, shares: await deps.shares.list(auth, args.sheet_id) }),
+    run: async (args, auth) => ({ success: true as const, shares: await deps.shares.list(auth, args.sheet_id, { workspace_id: args.workspace_id }) }),
   });
 
   t.define('revoke_sheet_share', {
     title: 'Revoke a share link',
     description: 'End one of a sheet\'s links at once: its url answers 404 from the next request.',
-    input: z.object({ sheet_id: SheetId, share_id: IdParams.shape.id.describe('Share id, e.g. shr_01j...') }),
+    input: z.object({ sheet_id: SheetId, share_id: IdParams.shape.id.describe('Share id, e.g. shr_01j...'), workspace_id: InWorkspace }),
     output: RevokeShareResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async (args, auth) => ({ success: true as const, ...(await deps.shares.revoke(auth, args.sheet_id, args.share_id)) }),
+    run: async (args, auth) => ({ success: true as const, ...(await deps.shares.revoke(auth, args.sheet_id, args.share_id, { workspace_id: args.workspace_id })) }),
   });
 }

@@ -4,7 +4,7 @@ import { newId } from '../../ids.js';
 import { convertHtml } from '../../lib/html-convert.js';
 import { renderSheet } from '../exports/exports.render.js';
 import type { SheetsService } from '../sheets/sheets.service.js';
-import type { SheetView } from '../sheets/sheets.schemas.js';
+import type { InWorkspace, SheetView } from '../sheets/sheets.schemas.js';
 import type { Caller } from '../workspaces/workspaces.access.js';
 import type { SharesRepo } from './shares.repo.js';
 import type { SharedSheetView } from './shares.schemas.js';
@@ -23,11 +23,11 @@ export function createSharesService(deps: { repo: SharesRepo; sheets: Pick<Sheet
    * The sheet, when the caller may manage its links: its own, or a team sheet with the editor role or
    * higher ('shares.manage'); 404 unknown, 403 (with required_role for a team's) otherwise.
    */
-  const managed = (caller: Caller, sheetId: string) => sheets.get(caller, sheetId, 'shares.manage');
+  const managed = (caller: Caller, sheetId: string, opts: InWorkspace = {}) => sheets.get(caller, sheetId, 'shares.manage', opts);
 
   /** The sheet, when the caller may share it; a trashed sheet cannot be shared. */
-  async function shareable(caller: Caller, sheetId: string) {
-    const sheet = await managed(caller, sheetId);
+  async function shareable(caller: Caller, sheetId: string, opts: InWorkspace) {
+    const sheet = await managed(caller, sheetId, opts);
     if (sheet.trashedAt !== null) throw new AppError('conflict', `sheet ${sheetId} is in the trash; restore it before sharing it`);
     return sheet;
   }
@@ -48,8 +48,8 @@ export function createSharesService(deps: { repo: SharesRepo; sheets: Pick<Sheet
   }
 
   return {
-    async create(caller: Caller, sheetId: string, input: { expires_in_hours?: number }, origin: string) {
-      await shareable(caller, sheetId);
+    async create(caller: Caller, sheetId: string, input: { expires_in_hours?: number }, origin: string, opts: InWorkspace = {}) {
+      await shareable(caller, sheetId, opts);
       const at = clock.now();
       const token = newSecretToken();
       const id = newId('shr', at.getTime());
@@ -58,15 +58,15 @@ export function createSharesService(deps: { repo: SharesRepo; sheets: Pick<Sheet
       return { id, url: `${origin}${SHARE_PAGE_PATH}/${token}`, token, expires_at: expiresAt };
     },
 
-    async list(caller: Caller, sheetId: string) {
-      await managed(caller, sheetId);
+    async list(caller: Caller, sheetId: string, opts: InWorkspace = {}) {
+      await managed(caller, sheetId, opts);
       const rows = await repo.listForSheet(sheetId);
       return rows.map((r) => ({ id: r.id, created_by: r.created_by, created_at: r.created_at, expires_at: r.expires_at }));
     },
 
     /** Ends a link at once: the next read of its token is a 404. */
-    async revoke(caller: Caller, sheetId: string, shareId: string) {
-      await managed(caller, sheetId);
+    async revoke(caller: Caller, sheetId: string, shareId: string, opts: InWorkspace = {}) {
+      await managed(caller, sheetId, opts);
       if (!(await repo.remove(sheetId, shareId))) throw new AppError('not_found', `share ${shareId} of sheet ${sheetId} not found`);
       return { id: shareId, revoked: true as const };
     },

@@ -2,7 +2,7 @@ import { AppError, invalid } from '../../errors.js';
 import type { TxRunner } from '../../events/outbox.js';
 import type { AuthContext } from '../../auth/context.js';
 import type { ExpectedVersions } from '../../auth/expected-versions.js';
-import type { AddColumnInput, AppendInput, ReplaceInput } from './sheets.schemas.js';
+import type { AddColumnInput, AppendInput, InWorkspace, ReplaceInput } from './sheets.schemas.js';
 import { columnOrder } from './sheets.columns.js';
 import { toSheetView, type Content } from './sheets.view.js';
 import type { SheetWriter } from './sheets.write.js';
@@ -27,15 +27,16 @@ export function createSheetEdits(deps: {
   tx: TxRunner;
   /**
    * Before the transaction: checks the caller may write the sheet and reads its long columns, as `edit`
-   * would leave them, off the event loop; answers the owner key to lock the row under.
+   * would leave them, off the event loop; answers the owner key to lock the row under. With
+   * `opts.workspace_id`, a sheet in another workspace is a 403.
    */
-  writable: (caller: AuthContext, id: string, edit: (content: Content) => unknown) => Promise<string>;
+  writable: (caller: AuthContext, id: string, opts: InWorkspace, edit: (content: Content) => unknown) => Promise<string>;
 }) {
   const { writer, tx } = deps;
 
   /** Runs `edit` on the locked sheet's content; writes a new version when the content changed. */
-  async function editContent<R>(auth: AuthContext, id: string, expected: ExpectedVersions, edit: (content: Content) => R) {
-    const ownerKey = await deps.writable(auth, id, edit);
+  async function editContent<R>(auth: AuthContext, id: string, expected: ExpectedVersions, opts: InWorkspace, edit: (content: Content) => R) {
+    const ownerKey = await deps.writable(auth, id, opts, edit);
     return tx(async (trx) => {
       const row = await writer.lockOwned(trx, ownerKey, id, expected);
       const current = toSheetView(row);
@@ -48,8 +49,8 @@ export function createSheetEdits(deps: {
 
   return {
     /** Appends to one column: the named one (created if absent), else the highest-numbered, else col1. */
-    async append(auth: AuthContext, id: string, input: AppendInput, expected?: ExpectedVersions) {
-      const { sheet } = await editContent(auth, id, expected, (content) => {
+    async append(auth: AuthContext, id: string, input: AppendInput, expected?: ExpectedVersions, opts: InWorkspace = {}) {
+      const { sheet } = await editContent(auth, id, expected, opts, (content) => {
         const column = input.column ?? columnOrder(Object.keys(content)).at(-1) ?? 'col1';
         const old = content[column] ?? '';
         const html = old === '' ? input.html : old + (input.separator ?? '') + input.html;
@@ -60,8 +61,8 @@ export function createSheetEdits(deps: {
     },
 
     /** Plain-text find and replace in the stored HTML of one column or of all of them. */
-    async replace(auth: AuthContext, id: string, input: ReplaceInput, expected?: ExpectedVersions) {
-      const { result: replaced, sheet } = await editContent(auth, id, expected, (content) => {
+    async replace(auth: AuthContext, id: string, input: ReplaceInput, expected?: ExpectedVersions, opts: InWorkspace = {}) {
+      const { result: replaced, sheet } = await editContent(auth, id, expected, opts, (content) => {
         const columns = input.column ? [input.column].filter((k) => k in content) : columnOrder(Object.keys(content));
         const counts = columns.map((k) => occurrences(content[k], input.find));
         const total = counts.reduce((a, b) => a + b, 0);
@@ -82,8 +83,8 @@ export function createSheetEdits(deps: {
     },
 
     /** Adds the lowest unused column key, empty unless html is given. */
-    async addColumn(auth: AuthContext, id: string, input: AddColumnInput, expected?: ExpectedVersions) {
-      const { result: column, sheet } = await editContent(auth, id, expected, (content) => {
+    async addColumn(auth: AuthContext, id: string, input: AddColumnInput, expected?: ExpectedVersions, opts: InWorkspace = {}) {
+      const { result: column, sheet } = await editContent(auth, id, expected, opts, (content) => {
         let n = 1;
         while (n <= MAX_COLUMNS && `col${n}` in content) n++;
         if (n > MAX_COLUMNS) throw new AppError('conflict', `sheet ${id} already has all ${MAX_COLUMNS} columns`);
@@ -93,8 +94,8 @@ export function createSheetEdits(deps: {
       return { column, sheet };
     },
 
-    async removeColumn(auth: AuthContext, id: string, column: string, expected?: ExpectedVersions) {
-      const { sheet } = await editContent(auth, id, expected, (content) => {
+    async removeColumn(auth: AuthContext, id: string, column: string, expected?: ExpectedVersions, opts: InWorkspace = {}) {
+      const { sheet } = await editContent(auth, id, expected, opts, (content) => {
         if (!(column in content)) throw new AppError('not_found', `sheet ${id} has no column ${column}`);
         delete content[column];
       });

@@ -2,11 +2,12 @@ import { AppError } from '../../errors.js';
 import { OFF_THREAD_MIN_CHARS, prepareHtmlTexts } from '../../lib/html-text-pool.js';
 import type { TxRunner } from '../../events/outbox.js';
 import type { AuthContext } from '../../auth/context.js';
-import type { Caller } from '../workspaces/workspaces.access.js';
+import type { Caller, RecordAction } from '../workspaces/workspaces.access.js';
 import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import { unpackContent, type SheetRevisionsRepo } from './sheets.revisions.repo.js';
 import { fieldChanges, type SheetWriter } from './sheets.write.js';
 import { toSheetView, type Content, type SheetRow } from './sheets.view.js';
+import type { InWorkspace } from './sheets.schemas.js';
 
 export const REVISIONS_LIST_DEFAULT = 50;
 export const REVISIONS_LIST_MAX = 100;
@@ -28,15 +29,15 @@ export function createSheetRevisions(deps: {
   revisions: SheetRevisionsRepo;
   writer: SheetWriter;
   tx: TxRunner;
-  /** The sheet when the caller may read it. */
-  owned: (caller: Caller, id: string) => Promise<SheetRow>;
+  /** The sheet when the caller may read it (and it is in `opts.workspace_id`, when given). */
+  owned: (caller: Caller, id: string, action: RecordAction, opts: InWorkspace) => Promise<SheetRow>;
   /** Checks the caller may write the sheet (before the transaction); the owner key to lock it under. */
-  writable: (caller: Caller, id: string) => Promise<string>;
+  writable: (caller: Caller, id: string, opts: InWorkspace) => Promise<string>;
 }) {
   const { revisions, writer, tx, owned } = deps;
 
-  async function revisionOf(caller: Caller, id: string, version: number) {
-    await owned(caller, id);
+  async function revisionOf(caller: Caller, id: string, version: number, opts: InWorkspace = {}) {
+    await owned(caller, id, 'records.read', opts);
     const row = await revisions.find(id, version);
     if (!row) throw revisionNotFound(id, version);
     return {
@@ -58,8 +59,8 @@ export function createSheetRevisions(deps: {
   }
 
   return {
-    async listRevisions(caller: Caller, id: string, query: { limit?: number; offset?: number }) {
-      const sheet = await owned(caller, id);
+    async listRevisions(caller: Caller, id: string, query: { limit?: number; offset?: number }, opts: InWorkspace = {}) {
+      const sheet = await owned(caller, id, 'records.read', opts);
       const { rows, total } = await revisions.list(id, Math.min(query.limit ?? REVISIONS_LIST_DEFAULT, REVISIONS_LIST_MAX), query.offset ?? 0);
       return {
         revisions: rows.map((r) => ({
@@ -84,9 +85,9 @@ export function createSheetRevisions(deps: {
     getRevision: revisionOf,
 
     /** A new version equal to the revision (its trash state stays as it is); identical to the current one: no change. */
-    async restoreRevision(auth: AuthContext, id: string, version: number, expected?: ExpectedVersions) {
+    async restoreRevision(auth: AuthContext, id: string, version: number, expected?: ExpectedVersions, opts: InWorkspace = {}) {
       // Never parse content the caller cannot restore: the access check comes first.
-      const ownerKey = await deps.writable(auth, id);
+      const ownerKey = await deps.writable(auth, id, opts);
       await prepareRevision(id, version);
       return tx(async (trx) => {
         const row = await writer.lockOwned(trx, ownerKey, id, expected);

@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../auth/context.js';
-import type { Caller, RecordAction, WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import { requireInWorkspace, workspaceIdOf, type Caller, type RecordAction, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import type { Clock } from '../../clock.js';
 import { searchTerms } from '../../lib/search-text.js';
@@ -15,7 +15,7 @@ import type { SheetsRepo } from './sheets.repo.js';
 import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 import { createSheetRevisions } from './sheets.revisions.js';
 import type { SheetRevisionsRepo } from './sheets.revisions.repo.js';
-import type { CreateSheetInput, SheetView, UpdateSheetInput } from './sheets.schemas.js';
+import type { CreateSheetInput, InWorkspace, SheetView, UpdateSheetInput } from './sheets.schemas.js';
 import { sheetJson, sheetSearchText, sheetView, toSheetView, type Content, type SheetRow, type StoredSheetRow } from './sheets.view.js';
 import { actorJson, createSheetWriter, fieldChanges } from './sheets.write.js';
 
@@ -46,9 +46,14 @@ export function createSheetsService(deps: {
   const { repo, outbox, tx, clock, access } = deps;
   const writer = createSheetWriter({ revisions: deps.revisions, outbox, clock, keep: deps.revisionsKeep ?? REVISIONS_KEEP_DEFAULT });
 
-  /** The sheet when the caller may do `action` with it (404 unknown, 403 another's or a role too low). */
-  async function owned(caller: Caller, id: string, action: RecordAction = 'records.read'): Promise<SheetRow> {
-    return access.ownedRow(await repo.findById(id), caller, 'sheet', id, action);
+  /**
+   * The sheet when the caller may do `action` with it (404 unknown, 403 another's or a role too low),
+   * and, when `opts.workspace_id` names a workspace, it is the sheet's (403 otherwise).
+   */
+  async function owned(caller: Caller, id: string, action: RecordAction = 'records.read', opts: InWorkspace = {}): Promise<SheetRow> {
+    const row = await access.ownedRow(await repo.findById(id), caller, 'sheet', id, action);
+    requireInWorkspace('sheet', id, workspaceIdOf(row.user_id), opts.workspace_id);
+    return row;
   }
 
   /**
@@ -56,8 +61,8 @@ export function createSheetsService(deps: {
    * here, not under the row lock), and, with `prepare`, its stored columns' search text (below). Answers
    * the owner key the transaction locks the row under.
    */
-  async function writable(caller: Caller, id: string, prepare = false, edit?: (content: Content) => unknown): Promise<string> {
-    const row = await owned(caller, id, 'records.write');
+  async function writable(caller: Caller, id: string, opts: InWorkspace, prepare = false, edit?: (content: Content) => unknown): Promise<string> {
+    const row = await owned(caller, id, 'records.write', opts);
     if (prepare) await prepareStoredColumns(row, edit);
     return row.user_id;
   }
@@ -130,9 +135,12 @@ export function createSheetsService(deps: {
       return { sheets: await mapInTurns(rows, 10, (row) => sheetSearchItem(toSheetView(row), terms, query.fields)), total };
     },
 
-    /** One sheet in any workspace the caller may read (`action`: what the caller is about to do with it, e.g. shares.manage). */
-    async get(caller: Caller, id: string, action: RecordAction = 'records.read') {
-      return toSheetView(await owned(caller, id, action));
+    /**
+     * One sheet in any workspace the caller may read (`action`: what the caller is about to do with it,
+     * e.g. shares.manage), or only in `opts.workspace_id` when given.
+     */
+    async get(caller: Caller, id: string, action: RecordAction = 'records.read', opts: InWorkspace = {}) {
+      return toSheetView(await owned(caller, id, action, opts));
     },
 
     /**
@@ -159,9 +167,9 @@ export function createSheetsService(deps: {
      * Merge-update under the row lock: content merges by column key (null removes one). An update
      * that changes nothing keeps the version and fires no event.
      */
-    async update(auth: AuthContext, id: string, input: UpdateSheetInput, expected?: ExpectedVersions) {
+    async update(auth: AuthContext, id: string, input: UpdateSheetInput, expected?: ExpectedVersions, opts: InWorkspace = {}) {
       await prepareHtmlTexts(Object.values(input.content ?? {}));
-      const ownerKey = await writable(auth, id, input.title !== undefined || input.content !== undefined);
+      const ownerKey = await writable(auth, id, opts, input.title !== undefined || input.content !== undefined);
       return tx(async (trx) => {
         const row = await writer.lockOwned(trx, ownerKey, id, expected);
         const current = toSheetView(row);
@@ -184,8 +192,8 @@ export function createSheetsService(deps: {
     },
 
     /** Moves to the trash, or with permanent removes for good. sheet.deleted fires when a sheet leaves the active set. */
-    async remove(auth: AuthContext, id: string, permanent = false, expected?: ExpectedVersions) {
-      const ownerKey = await writable(auth, id);
+    async remove(auth: AuthContext, id: string, permanent = false, expected?: ExpectedVersions, opts: InWorkspace = {}) {
+      const ownerKey = await writable(auth, id, opts);
       return tx(async (trx) => {
         const row = await writer.lockOwned(trx, ownerKey, id, expected);
         const now = clock.now().toISOString();
@@ -201,8 +209,8 @@ export function createSheetsService(deps: {
     },
 
     /** Brings a trashed sheet back (a new version); restoring an active sheet changes nothing. */
-    async restore(auth: AuthContext, id: string, expected?: ExpectedVersions) {
-      const ownerKey = await writable(auth, id);
+    async restore(auth: AuthContext, id: string, expected?: ExpectedVersions, opts: InWorkspace = {}) {
+      const ownerKey = await writable(auth, id, opts);
       return tx(async (trx) => {
         const row = await writer.lockOwned(trx, ownerKey, id, expected);
         if (!row.trashed_at) return toSheetView(row);
@@ -220,7 +228,7 @@ export function createSheetsService(deps: {
     },
 
     ...createSheetRevisions({ revisions: deps.revisions, writer, tx, owned, writable }),
-    ...createSheetEdits({ writer, tx, writable: (caller, id, edit) => writable(caller, id, true, edit) }),
+    ...createSheetEdits({ writer, tx, writable: (caller, id, opts, edit) => writable(caller, id, opts, true, edit) }),
   };
 }
 export type SheetsService = ReturnType<typeof createSheetsService>;

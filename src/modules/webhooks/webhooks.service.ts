@@ -11,7 +11,7 @@ import type { Plan } from '../accounts/accounts.repo.js';
 import { paidPlan } from '../accounts/plans.js';
 import { requireReadableEvents } from '../../events/event-scopes.js';
 import type { Granted } from '../../auth/scopes.js';
-import { workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import { requireInWorkspace, workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { WebhooksRepo } from './webhooks.repo.js';
 import type { CreateWebhookInput, DeliveryView, WebhookView } from './webhooks.schemas.js';
 
@@ -61,10 +61,7 @@ export function createWebhooksService(deps: {
    */
   async function owned(caller: Caller, id: string, action: 'records.read' | 'webhooks.manage', inWorkspace?: string) {
     const row = await access.ownedRow(await repo.findById(id), caller, 'webhook', id, action);
-    const actual = workspaceIdOf(row.user_id);
-    if (inWorkspace !== undefined && inWorkspace !== actual) {
-      throw new AppError('forbidden', `webhook ${id} is in workspace ${actual}, not in workspace ${inWorkspace}`);
-    }
+    requireInWorkspace('webhook', id, workspaceIdOf(row.user_id), inWorkspace);
     return row;
   }
 
