@@ -7,6 +7,7 @@ import { startReceiver, webhookEnv, type Receiver } from './webhooks-helpers.js'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { httpClient } from './mcp-helpers.js';
+import { makeTeam } from './teams-helpers.js';
 import { ACTORS, EXPECTED, MCP_TOOLS, NOT_RECORD_ROUTES, NOT_RECORD_TOOLS, PLACES, REST_ROUTES, type Actor, type Expected, type Place, type RecordKind } from './fixtures/permission-matrix.js';
 
 /**
@@ -50,14 +51,8 @@ for (const dialect of dialects()) {
       rcv = await startReceiver();
       s = await startServer(dialect, { env: webhookEnv({ RATE_LIMIT_DISABLED: '1', SHARED_READ_LIMIT: '100000' }), worker: true });
       for (const name of ['owner', 'admin', 'editor', 'viewer', 'outsider', 'foreign'] as const) u[name] = await s.user('pro');
-      const made = await s.req('POST', '/v1/workspaces', { key: u.owner.key, body: { name: 'Team' } });
-      team = made.body.workspace.id;
-      other = (await s.req('POST', '/v1/workspaces', { key: u.owner.key, body: { name: 'Other team' } })).body.workspace.id;
-      for (const role of ['admin', 'editor', 'viewer'] as const) {
-        const inv = await s.req('POST', `/v1/workspaces/${team}/invitations`, { key: u.owner.key, body: { role } });
-        const acc = await s.req('POST', `/v1/invitations/${inv.body.invitation.token}/accept`, { key: u[role].key });
-        assert.equal(acc.status, 200, JSON.stringify(acc.body));
-      }
+      team = await makeTeam(s, u.owner, 'Team', [[u.admin, 'admin'], [u.editor, 'editor'], [u.viewer, 'viewer']]);
+      other = await makeTeam(s, u.owner, 'Other team');
       const key = await s.req('POST', '/v1/api-keys', { key: u.owner.key, body: { name: 'other team only', workspace_id: other } });
       assert.equal(key.status, 200, JSON.stringify(key.body));
       assert.equal(key.body.workspace_id, other);

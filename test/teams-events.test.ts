@@ -7,19 +7,13 @@ import { useServer, type TestUser } from './server-fixture.js';
 import { httpClient, ok, toolError } from './mcp-helpers.js';
 import { openStream } from './sse-helpers.js';
 import { startReceiver, webhookEnv, type Receiver } from './webhooks-helpers.js';
+import { addMember, assertForbidden, makeTeam } from './teams-helpers.js';
 
 const personal = (u: TestUser) => `wsp_${u.userId.slice(4)}`;
 
 async function eventually(check: () => boolean, what: string) {
   for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
   assert.ok(check(), what);
-}
-
-/** A 403 of a workspace rule: forbidden, naming the role the action needs. */
-function assertForbidden(r: { status: number; body: any }, role: string) {
-  assert.equal(r.status, 403, JSON.stringify(r.body));
-  assert.equal(r.body.code, 'forbidden');
-  assert.equal(r.body.required_role, role);
 }
 
 /** Events per workspace (issue 33.6): event data names the workspace and the member; a workspace's webhooks and streams get its events only. */
@@ -37,17 +31,11 @@ for (const dialect of dialects()) {
     let teamHook: { id: string; workspace_id: string };
     let mcp: Client;
 
-    async function join(u: TestUser, role: 'admin' | 'editor' | 'viewer') {
-      const inv = await expect200(s, alice.key, 'POST', `/v1/workspaces/${team}/invitations`, { role });
-      await expect200(s, u.key, 'POST', `/v1/invitations/${inv.invitation.token}/accept`);
-    }
     const stream = (key: string, query = '') => openStream(`${s.url}/v1/events/stream${query}`, { authorization: `Bearer ${key}` });
     const teamSheet = async (key: string, title: string) => (await expect200(s, key, 'POST', '/v1/sheets', { title, workspace_id: team })).sheet.id as string;
 
     before(async () => {
-      team = (await expect200(s, alice.key, 'POST', '/v1/workspaces', { name: 'Launch crew' })).workspace.id;
-      await join(bob, 'editor');
-      await join(vic, 'viewer');
+      team = await makeTeam(s, alice, 'Launch crew', [[bob, 'editor'], [vic, 'viewer']]);
       teamRcv = await startReceiver();
       aliceRcv = await startReceiver();
       teamHook = (await expect200(s, alice.key, 'POST', '/v1/webhooks', { url: teamRcv.url, events: ['*'], name: 'team', workspace_id: team })).webhook;
@@ -160,7 +148,7 @@ for (const dialect of dialects()) {
       assertForbidden(await s.req('GET', `/v1/events/stream?workspace_id=${team}`, { key: carol.key }), 'viewer');
       assertError(await s.req('GET', '/v1/events/stream?workspace_id=wsp_nosuchworkspace', { key: carol.key }), 404, 'not_found');
       const dora = await s.user('free');
-      await join(dora, 'viewer');
+      await addMember(s, alice, team, dora, 'viewer');
       const st = await stream(dora.key, `?workspace_id=${team}`);
       assert.equal(st.res.status, 200);
       await expect200(s, alice.key, 'DELETE', `/v1/workspaces/${team}/members/${dora.userId}`);

@@ -4,6 +4,7 @@ import { assertError, dialects, type Res } from './helpers.js';
 import { useServer, type TestUser } from './server-fixture.js';
 import { httpClient, ok, toolError } from './mcp-helpers.js';
 import { REDIRECT, authorizeUrl, openConsent, pkce, register, submitConsent, token } from './oauth-helpers.js';
+import { makeTeam } from './teams-helpers.js';
 
 /**
  * Issue 33.5: an API key restricted to one workspace (workspace_id at creation) sees and writes only
@@ -42,11 +43,7 @@ for (const dialect of dialects()) {
     }
 
     before(async () => {
-      const made = await call(alice.key, 'POST', '/v1/workspaces', { name: 'Key team' });
-      assert.equal(made.status, 200, JSON.stringify(made.body));
-      team = made.body.workspace.id;
-      const inv = await call(alice.key, 'POST', `/v1/workspaces/${team}/invitations`, { role: 'editor' });
-      assert.equal((await call(bob.key, 'POST', `/v1/invitations/${inv.body.invitation.token}/accept`)).status, 200);
+      team = await makeTeam(s, alice, 'Key team', [[bob, 'editor']]);
       const save = async (workspace_id?: string) => {
         const r = await call(alice.key, 'POST', '/v1/knowledge?type=solutions', { title: 'Pool exhausted', error: 'TimeoutError', content: 'Raise max', workspace_id });
         assert.equal(r.status, 200, JSON.stringify(r.body));

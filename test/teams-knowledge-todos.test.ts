@@ -1,8 +1,9 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, dialects, type Res } from './helpers.js';
+import { assertError, dialects } from './helpers.js';
 import { useServer, type TestUser } from './server-fixture.js';
 import { httpClient, ok, toolError } from './mcp-helpers.js';
+import { assertForbidden, makeTeam } from './teams-helpers.js';
 
 /** Knowledge entries and todos in a team workspace (issue 33): who lists, reads and writes them, and where they land. */
 for (const dialect of dialects()) {
@@ -19,24 +20,9 @@ for (const dialect of dialects()) {
       return r.body.todos as any[];
     };
 
-    /** A 403 of a workspace rule: forbidden, naming the role the action needs. */
-    function assertForbidden(r: Res, role: string) {
-      assert.equal(r.status, 403, JSON.stringify(r.body));
-      assert.deepEqual(Object.keys(r.body).sort(), ['code', 'error', 'required_role', 'success']);
-      assert.equal(r.body.code, 'forbidden');
-      assert.equal(r.body.required_role, role);
-    }
 
     before(async () => {
-      const made = await call(alice, 'POST', '/v1/workspaces', { name: 'Knowledge team' });
-      assert.equal(made.status, 200, JSON.stringify(made.body));
-      team = made.body.workspace.id;
-      for (const [u, role] of [[bob, 'editor'], [carol, 'viewer']] as const) {
-        const inv = await call(alice, 'POST', `/v1/workspaces/${team}/invitations`, { role });
-        assert.equal(inv.status, 200, JSON.stringify(inv.body));
-        const acc = await call(u, 'POST', `/v1/invitations/${inv.body.invitation.token}/accept`);
-        assert.equal(acc.status, 200, JSON.stringify(acc.body));
-      }
+      team = await makeTeam(s, alice, 'Knowledge team', [[bob, 'editor'], [carol, 'viewer']]);
     });
 
     it('knowledge: saved into the team, listed and searched there only, read by members, written by editors', async () => {

@@ -1,8 +1,9 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, dialects, type Res } from './helpers.js';
+import { assertError, dialects } from './helpers.js';
 import { useServer, type TestUser } from './server-fixture.js';
 import { httpClient, ok, toolError } from './mcp-helpers.js';
+import { assertForbidden, makeTeam } from './teams-helpers.js';
 
 /** Sessions, handovers and the briefing in a team workspace (issue 33): where they land, who reads and writes them. */
 for (const dialect of dialects()) {
@@ -19,20 +20,9 @@ for (const dialect of dialects()) {
     };
     const listed = async (u: TestUser | string, query = '') => ((await okCall(u, 'GET', `/v1/sessions${query}`)).sessions as any[]).map((x) => [x.title, x.workspace_id]);
 
-    /** A 403 of a workspace rule: forbidden, naming the role the action needs. */
-    function assertForbidden(r: Res, role: string) {
-      assert.equal(r.status, 403, JSON.stringify(r.body));
-      assert.deepEqual(Object.keys(r.body).sort(), ['code', 'error', 'required_role', 'success']);
-      assert.equal(r.body.code, 'forbidden');
-      assert.equal(r.body.required_role, role);
-    }
 
     before(async () => {
-      team = (await okCall(alice, 'POST', '/v1/workspaces', { name: 'Sessions team' })).workspace.id;
-      for (const [u, role] of [[bob, 'editor'], [carol, 'viewer']] as const) {
-        const inv = await okCall(alice, 'POST', `/v1/workspaces/${team}/invitations`, { role });
-        await okCall(u, 'POST', `/v1/invitations/${inv.invitation.token}/accept`);
-      }
+      team = await makeTeam(s, alice, 'Sessions team', [[bob, 'editor'], [carol, 'viewer']]);
     });
 
     it('sessions: saved into the team, listed there only, read by members, written by editors', async () => {

@@ -1,8 +1,9 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertError, dialects, request, type Res } from './helpers.js';
+import { assertError, dialects, request } from './helpers.js';
 import { useServer, type TestUser } from './server-fixture.js';
 import { httpClient, ok, toolError } from './mcp-helpers.js';
+import { addMember, assertForbidden, makeTeam } from './teams-helpers.js';
 
 /** Sheets and their share links in team workspaces (issue 33.2, 33.3, 33.6, 33.8): docs/teams.md. */
 for (const dialect of dialects()) {
@@ -16,13 +17,6 @@ for (const dialect of dialects()) {
       assert.equal(r.status, 200, `${method} ${path}: ${JSON.stringify(r.body)}`);
       return r.body;
     }
-    /** A workspace rule's 403: forbidden, naming the role the action needs. */
-    function assertForbidden(r: Res, role: string) {
-      assert.equal(r.status, 403, JSON.stringify(r.body));
-      assert.deepEqual(Object.keys(r.body).sort(), ['code', 'error', 'required_role', 'success']);
-      assert.equal(r.body.code, 'forbidden');
-      assert.equal(r.body.required_role, role);
-    }
     const newSheet = async (u: TestUser, title: string, workspaceId?: string) =>
       (await expectOk(u, 'POST', '/v1/sheets', { title, content: { col1: `<p>${title} text</p>` }, ...(workspaceId && { workspace_id: workspaceId }) })).sheet;
     const hotAnswers = async () => {
@@ -31,11 +25,7 @@ for (const dialect of dialects()) {
     };
 
     before(async () => {
-      team = (await expectOk(alice, 'POST', '/v1/workspaces', { name: 'Sheets team' })).workspace.id;
-      for (const [u, role] of [[bob, 'editor'], [carol, 'viewer']] as const) {
-        const inv = await expectOk(alice, 'POST', `/v1/workspaces/${team}/invitations`, { role });
-        await expectOk(u, 'POST', `/v1/invitations/${inv.invitation.token}/accept`);
-      }
+      team = await makeTeam(s, alice, 'Sheets team', [[bob, 'editor'], [carol, 'viewer']]);
     });
 
     it('an editor creates in the workspace; lists show only that workspace, the default list stays personal', async () => {
@@ -130,8 +120,7 @@ for (const dialect of dialects()) {
 
       // Someone who is no longer a member keeps no link reading the team's sheet.
       const erin = await s.user('free');
-      const inv = await expectOk(alice, 'POST', `/v1/workspaces/${team}/invitations`, { role: 'editor' });
-      await expectOk(erin, 'POST', `/v1/invitations/${inv.invitation.token}/accept`);
+      await addMember(s, alice, team, erin, 'editor');
       const erins = (await expectOk(erin, 'POST', `/v1/sheets/${sheet.id}/shares`, {})).share;
       assert.equal((await request(s.url, 'GET', `/v1/shared/${erins.token}`)).status, 200);
       await expectOk(alice, 'DELETE', `/v1/workspaces/${team}/members/${erin.userId}`);

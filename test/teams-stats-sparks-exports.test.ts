@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { assertError, dialects, request, type Res } from './helpers.js';
 import { useServer, type TestUser } from './server-fixture.js';
 import { httpClient, ok, toolError } from './mcp-helpers.js';
+import { assertForbidden, makeTeam } from './teams-helpers.js';
 
 /** Work logs and stats, user sparks and spark runs, and exports in a team workspace (issue 33). */
 for (const dialect of dialects()) {
@@ -13,25 +14,12 @@ for (const dialect of dialects()) {
     const call = (u: TestUser, method: string, path: string, body?: unknown) => s.req(method, path, { key: u.key, body });
     const UNKNOWN_WORKSPACE = 'wsp_01jzzzzzzzzzzzzzzzzzzzzzzz';
 
-    function assertForbidden(r: Res, role: string) {
-      assert.equal(r.status, 403, JSON.stringify(r.body));
-      assert.deepEqual(Object.keys(r.body).sort(), ['code', 'error', 'required_role', 'success']);
-      assert.equal(r.body.code, 'forbidden');
-      assert.equal(r.body.required_role, role);
-    }
     async function expectOk(r: Res) {
       assert.equal(r.status, 200, JSON.stringify(r.body));
       return r.body;
     }
     /** A fresh team of alice (owner), bob (editor) and carol (viewer); dave stays outside. */
-    async function team(name: string) {
-      const id = (await expectOk(await call(alice, 'POST', '/v1/workspaces', { name }))).workspace.id as string;
-      for (const [u, role] of [[bob, 'editor'], [carol, 'viewer']] as const) {
-        const inv = await expectOk(await call(alice, 'POST', `/v1/workspaces/${id}/invitations`, { role }));
-        await expectOk(await call(u, 'POST', `/v1/invitations/${inv.invitation.token}/accept`));
-      }
-      return id;
-    }
+    const team = (name: string) => makeTeam(s, alice, name, [[bob, 'editor'], [carol, 'viewer']]);
     const sheetIn = async (workspaceId: string | undefined, by = alice) =>
       (await expectOk(await call(by, 'POST', '/v1/sheets', { title: 'Plan', content: { col1: '<p>one two three</p>' }, workspace_id: workspaceId }))).sheet.id as string;
     const statsOf = async (u: TestUser, workspaceId?: string) =>

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertError, dialects, startServer, type TestServer } from './helpers.js';
 import { manualClock } from '../src/clock.js';
+import { addMember, assertForbidden, makeTeam, type MemberRole } from './teams-helpers.js';
 
 /** Workspaces, members and invitations (issue 33): roles decide, one owner always remains, tokens are single use. */
 for (const dialect of dialects()) {
@@ -16,26 +17,11 @@ for (const dialect of dialects()) {
     });
     after(() => s.close());
 
-    /** A 403 of a workspace rule: forbidden, naming the role the action needs. */
-    function assertForbidden(r: { status: number; body: any }, role: string, mentions?: RegExp) {
-      assert.equal(r.status, 403, JSON.stringify(r.body));
-      assert.deepEqual(Object.keys(r.body).sort(), ['code', 'error', 'required_role', 'success']);
-      assert.equal(r.body.code, 'forbidden');
-      assert.equal(r.body.required_role, role);
-      if (mentions) assert.match(r.body.error, mentions);
-    }
     const call = (u: User, method: string, path: string, body?: unknown) => s.req(method, path, { key: u.key, body });
-    async function team(name = 'Rocket team', by = owner) {
-      const r = await call(by, 'POST', '/v1/workspaces', { name });
-      assert.equal(r.status, 200, JSON.stringify(r.body));
-      return r.body.workspace.id as string;
-    }
-    async function join(id: string, role: 'admin' | 'editor' | 'viewer', by = owner): Promise<User> {
+    const team = (name = 'Rocket team', by = owner) => makeTeam(s, by, name);
+    async function join(id: string, role: MemberRole, by = owner): Promise<User> {
       const u = await s.user('free');
-      const inv = await call(by, 'POST', `/v1/workspaces/${id}/invitations`, { role });
-      assert.equal(inv.status, 200, JSON.stringify(inv.body));
-      const acc = await call(u, 'POST', `/v1/invitations/${inv.body.invitation.token}/accept`);
-      assert.equal(acc.status, 200, JSON.stringify(acc.body));
+      await addMember(s, by, id, u, role);
       return u;
     }
 
