@@ -34,7 +34,7 @@ export function requireInWorkspace(what: string, id: string, actualWorkspaceId: 
  * read or change a record. The caller's role is read on every request (never cached), so a removed member
  * is out on the next request on every process. Personal records keep the one-comparison fast path.
  */
-export function createWorkspaceAccess(repo: Pick<WorkspacesRepo, 'roleOf' | 'findById' | 'workspaceIdsOf'>) {
+export function createWorkspaceAccess(repo: Pick<WorkspacesRepo, 'roleOf' | 'findById'>) {
   const { roleOf } = repo;
 
   return {
@@ -53,13 +53,6 @@ export function createWorkspaceAccess(repo: Pick<WorkspacesRepo, 'roleOf' | 'fin
       requireRole(role, action, wanted);
       // A personal workspace one is a member of is one's own (handled above): any other is a team's.
       return wanted;
-    },
-
-    /** The owner keys whose records the caller may read (its personal one and its team workspaces'), for by-id lookups across them. */
-    async readableKeys(caller: Caller): Promise<string[]> {
-      if (caller.workspaceId) return [await this.ownerKey(caller, caller.workspaceId, 'records.read')];
-      const personal = personalWorkspaceId(caller.userId);
-      return [caller.userId, ...(await repo.workspaceIdsOf(caller.userId)).filter((id) => id !== personal)];
     },
 
     /**

@@ -26,9 +26,6 @@ export function createWorkspacesRepo(db: Db) {
         .executeTakeFirst();
       return row?.role;
     },
-    async workspaceIdsOf(userId: string): Promise<string[]> {
-      return (await db.selectFrom('workspace_members').select('workspace_id').where('user_id', '=', userId).execute()).map((r) => r.workspace_id);
-    },
     listForUser(userId: string) {
       return db
         .selectFrom('workspace_members as m')
