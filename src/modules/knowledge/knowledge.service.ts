@@ -8,7 +8,7 @@ import { newId } from '../../ids.js';
 import { pickFields } from '../../lib/fields.js';
 import { bestSnippet } from '../../lib/snippet.js';
 import { workspaceIdOf } from '../../lib/workspace-ids.js';
-import { requireInWorkspace, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import { type Caller, type WorkspaceAccess, type InWorkspace } from '../workspaces/workspaces.access.js';
 import { errorSearchTerms } from './knowledge.terms.js';
 import type { KnowledgeRepo } from './knowledge.repo.js';
 import {
@@ -60,11 +60,6 @@ function checkFieldsFit(kind: KnowledgeKind, input: { error?: unknown; descripti
   }
 }
 
-/** By-id options: the workspace the entry is expected in (MCP tools take it); one elsewhere is a 403. */
-export interface InWorkspace {
-  workspace_id?: string;
-}
-
 export function createKnowledgeService(deps: { repo: KnowledgeRepo; access: WorkspaceAccess; outbox: Outbox; tx: TxRunner; clock: Clock }) {
   const { repo, access, outbox, tx, clock } = deps;
 
@@ -74,9 +69,7 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; access: Work
    * so the check still holds for the row the transaction locks later.
    */
   async function permitted(caller: Caller, id: string, action: 'records.read' | 'records.write', opts: InWorkspace = {}) {
-    const row = await access.ownedRow(await repo.findById(id), caller, 'knowledge entry', id, action);
-    requireInWorkspace('knowledge entry', id, workspaceIdOf(row.user_id), opts.workspace_id);
-    return row;
+    return access.ownedRow(await repo.findById(id), caller, 'knowledge entry', id, action, opts.workspace_id);
   }
 
   /** The row locked until the transaction ends, so a read-modify-write cannot lose a concurrent one. */

@@ -58,10 +58,7 @@ export const UpdateSheetBody = z.object({
 });
 export type UpdateSheetInput = z.infer<typeof UpdateSheetBody>;
 
-/** By-id options: the workspace the sheet is expected in (MCP tools take it); a sheet elsewhere is a 403. */
-export interface InWorkspace {
-  workspace_id?: string;
-}
+export type { InWorkspace } from '../workspaces/workspaces.access.js';
 export const SheetInWorkspace = WorkspaceIdInput.describe('Optional: the workspace (wsp_...) the sheet must be in; omitted: whichever of your workspaces holds it.');
 
 export const DeleteSheetQuery = z.object({

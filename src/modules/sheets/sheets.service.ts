@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../auth/context.js';
-import { requireInWorkspace, workspaceIdOf, type Caller, type RecordAction, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import { type Caller, type RecordAction, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import type { Clock } from '../../clock.js';
 import { searchTerms } from '../../lib/search-text.js';
@@ -51,9 +51,7 @@ export function createSheetsService(deps: {
    * and, when `opts.workspace_id` names a workspace, it is the sheet's (403 otherwise).
    */
   async function owned(caller: Caller, id: string, action: RecordAction = 'records.read', opts: InWorkspace = {}): Promise<SheetRow> {
-    const row = await access.ownedRow(await repo.findById(id), caller, 'sheet', id, action);
-    requireInWorkspace('sheet', id, workspaceIdOf(row.user_id), opts.workspace_id);
-    return row;
+    return access.ownedRow(await repo.findById(id), caller, 'sheet', id, action, opts.workspace_id);
   }
 
   /**

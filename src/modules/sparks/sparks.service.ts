@@ -14,7 +14,7 @@ import {
   type TargetLang,
 } from '../../sparks/prompts.js';
 import type { AiProvider } from '../../sparks/providers/index.js';
-import { requireInWorkspace, workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import { requireInWorkspace, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import { PUBLIC_SPARKS, findPublicSpark } from './catalogue.js';
 import type { SparksRepo } from './sparks.repo.js';
 import { MAX_USER_SPARKS, type CreateSparkInput, type SparkView, type UpdateSparkInput } from './sparks.schemas.js';
@@ -43,9 +43,7 @@ export function createSparksService(deps: {
   const complete = (req: { system: string; user: string }) => completeWith(provider, timeoutMs, req, deps.onProviderError);
 
   async function ownedUserSpark(caller: Caller, id: string, action: 'records.read' | 'records.write', wanted?: string) {
-    const row = await access.ownedRow(await repo.findById(id), caller, 'spark', id, action);
-    requireInWorkspace('spark', id, workspaceIdOf(row.user_id), wanted);
-    return row;
+    return access.ownedRow(await repo.findById(id), caller, 'spark', id, action, wanted);
   }
   const changeable = (caller: Caller, id: string, wanted?: string) => {
     if (findPublicSpark(id)) throw new AppError('forbidden', `spark ${id} is a public spark and cannot be changed`);

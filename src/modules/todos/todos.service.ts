@@ -5,7 +5,7 @@ import type { Outbox, TxRunner } from '../../events/outbox.js';
 import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import { newId } from '../../ids.js';
 import { workspaceIdOf } from '../../lib/workspace-ids.js';
-import { requireInWorkspace, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import { requireInWorkspace, type Caller, type InWorkspace, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { TodosRepo } from './todos.repo.js';
 import { ATTEMPTS, retried } from './todos.retry.js';
 import type { SyncTodoItemInput, SyncTodosInput, TodoView } from './todos.schemas.js';
@@ -26,11 +26,6 @@ export function toTodoView(row: TodosTable): TodoView {
     version: row.version,
     workspace_id: workspaceIdOf(row.user_id),
   };
-}
-
-/** By-id options: the workspace the task is expected in (MCP tools take it); one elsewhere is a 403. */
-export interface InWorkspace {
-  workspace_id?: string;
 }
 
 
@@ -186,9 +181,7 @@ export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAcc
     },
 
     async remove(caller: Caller, id: string, expected?: ExpectedVersions, opts: InWorkspace = {}) {
-      const checked = await access.ownedRow(await repo.findById(id), caller, 'todo', id, 'records.write');
-      const actual = workspaceIdOf(checked.user_id);
-      requireInWorkspace('todo', id, actual, opts.workspace_id, ' named');
+      const checked = await access.ownedRow(await repo.findById(id), caller, 'todo', id, 'records.write', opts.workspace_id);
       return retried(() =>
         tx(async (trx) => {
           const row = await repo.findByIdLocked(id, trx);

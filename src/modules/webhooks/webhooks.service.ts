@@ -11,7 +11,7 @@ import type { Plan } from '../accounts/accounts.repo.js';
 import { paidPlan } from '../accounts/plans.js';
 import { requireReadableEvents } from '../../events/event-scopes.js';
 import type { Granted } from '../../auth/scopes.js';
-import { requireInWorkspace, workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import { workspaceIdOf, type Caller, type WorkspaceAccess, type InWorkspace } from '../workspaces/workspaces.access.js';
 import type { WebhooksRepo } from './webhooks.repo.js';
 import type { CreateWebhookInput, DeliveryView, WebhookView } from './webhooks.schemas.js';
 
@@ -31,11 +31,6 @@ export function toWebhookView(row: WebhooksTable): WebhookView {
     disabled_reason: row.disabled_reason,
     workspace_id: workspaceIdOf(row.user_id),
   };
-}
-
-/** By-id options: the workspace the webhook is expected in. */
-export interface InWorkspace {
-  workspace_id?: string;
 }
 
 function requirePaid(plan: Plan) {
@@ -60,9 +55,7 @@ export function createWebhooksService(deps: {
    * workspace the caller expects it in (MCP tools take it); one elsewhere is a 403.
    */
   async function owned(caller: Caller, id: string, action: 'records.read' | 'webhooks.manage', inWorkspace?: string) {
-    const row = await access.ownedRow(await repo.findById(id), caller, 'webhook', id, action);
-    requireInWorkspace('webhook', id, workspaceIdOf(row.user_id), inWorkspace);
-    return row;
+    return access.ownedRow(await repo.findById(id), caller, 'webhook', id, action, inWorkspace);
   }
 
   async function deliveryViews(rows: DeliveriesTable[]): Promise<DeliveryView[]> {

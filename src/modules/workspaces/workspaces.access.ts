@@ -1,6 +1,6 @@
 import type { AuthContext } from '../../auth/context.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
-import { isTeamKey, personalWorkspaceId } from '../../lib/workspace-ids.js';
+import { isTeamKey, personalWorkspaceId, workspaceIdOf } from '../../lib/workspace-ids.js';
 import type { WorkspacesRepo } from './workspaces.repo.js';
 import { requireRole } from './workspaces.roles.js';
 
@@ -11,6 +11,11 @@ export type RecordAction = 'records.read' | 'records.write' | 'webhooks.manage' 
 export type Caller = Pick<AuthContext, 'userId' | 'workspaceId'>;
 
 export { workspaceIdOf } from '../../lib/workspace-ids.js';
+
+/** By-id options: the workspace the record is expected in (MCP tools take it); a record elsewhere is a 403. */
+export interface InWorkspace {
+  workspace_id?: string;
+}
 
 /** A key restricted to one workspace reaches nothing outside it (records, and the workspace routes too). */
 export function requireKeyReach(caller: Caller, workspaceId: string) {
@@ -58,16 +63,18 @@ export function createWorkspaceAccess(repo: Pick<WorkspacesRepo, 'roleOf' | 'fin
     /**
      * The record when the caller may do `action` with it: 404 when there is none, 403 (with
      * `required_role` for a team record) when it is in a workspace the caller is not in, or the role is too low.
+     * `expected`, when given, must be the record's workspace (requireInWorkspace).
      */
-    async ownedRow<R extends { user_id: string }>(row: R | undefined, caller: Caller, what: string, id: string, action: RecordAction): Promise<R> {
+    async ownedRow<R extends { user_id: string }>(row: R | undefined, caller: Caller, what: string, id: string, action: RecordAction, expected?: string): Promise<R> {
       if (!row) throw notFound(what, id);
       if (row.user_id === caller.userId) {
         requireKeyReach(caller, personalWorkspaceId(caller.userId));
-        return row;
+      } else {
+        if (!isTeamKey(row.user_id)) throw forbidden(what, id);
+        requireKeyReach(caller, row.user_id);
+        requireRole(await roleOf(row.user_id, caller.userId), action, row.user_id);
       }
-      if (!isTeamKey(row.user_id)) throw forbidden(what, id);
-      requireKeyReach(caller, row.user_id);
-      requireRole(await roleOf(row.user_id, caller.userId), action, row.user_id);
+      requireInWorkspace(what, id, workspaceIdOf(row.user_id), expected);
       return row;
     },
   };
