@@ -18,6 +18,8 @@ export const HOOK_SCRIPT = new URL('../plugins/claude-code/hooks/hook.cjs', impo
 export const HOOK_SOURCE = new URL('../plugins/claude-code/scripts/hook.mjs', import.meta.url).pathname;
 
 export const redact: (text: string) => string = redactJs.redact;
+/** The rules redact runs, in order: `needles` tell which ones a text can match at all. */
+export const redactRules: { re: RegExp; to?: string | ((...groups: string[]) => string); needles: string[]; lower?: boolean }[] = redactJs.RULES;
 export const redactDeep: <T>(value: T) => T = redactJs.redactDeep;
 
 export const detectProject: (cwd: string, override?: string) => string = projectJs.detectProject;

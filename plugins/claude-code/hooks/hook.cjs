@@ -101,7 +101,7 @@ function logLine(dir, message) {
 async function exchange(url, { method, headers, body, timeoutMs, maxBytes }) {
   const secure = url.protocol === "https:";
   if (!secure && url.protocol !== "http:") throw Object.assign(new Error(`unsupported protocol ${url.protocol}`), { code: "EPROTO" });
-  const lib = (secure ? await Promise.resolve().then(() => (init_node_tls(), node_tls_exports)) : await Promise.resolve().then(() => (init_node_net(), node_net_exports))).default;
+  const lib = await loadTransport(secure);
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   const port = Number(url.port) || (secure ? 443 : 80);
   const payload = body === void 0 ? void 0 : Buffer.from(body);
@@ -145,6 +145,9 @@ async function exchange(url, { method, headers, body, timeoutMs, maxBytes }) {
     });
     socket.write(payload ? Buffer.concat([head, payload]) : head);
   });
+}
+async function loadTransport(secure) {
+  return (secure ? await Promise.resolve().then(() => (init_node_tls(), node_tls_exports)) : await Promise.resolve().then(() => (init_node_net(), node_net_exports))).default;
 }
 function parseResponse(buf, { ended = false, maxBytes = Infinity } = {}) {
   let start = 0;
@@ -223,6 +226,9 @@ function errorCode(text) {
   } catch {
     return "";
   }
+}
+async function preloadTransport(cfg2) {
+  await loadTransport(cfg2.url.startsWith("https:"));
 }
 var RESOLVE_MIN_MS = 1500;
 async function flush(cfg2, spool, { deadline: deadline2, perRequestMs, log: log2, resolve }) {
@@ -480,40 +486,51 @@ function createSpool(dir, { limits = SPOOL_LIMITS, log: log2 = () => {
 // scripts/redact.mjs
 var REDACTED = "[REDACTED]";
 var PRIVATE = "[PRIVATE]";
-var PRIVATE_BLOCK = /<private>[\s\S]*?(?:<\/private>|$)/gi;
-var PRIVATE_KEY = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g;
-var TOKENS = [
-  /\bsk[-_](?:live|test|proj|ant|svcacct|admin)[-_][A-Za-z0-9_-]+/g,
+var RULES = [
+  { re: /<private>[\s\S]*?(?:<\/private>|$)/gi, to: PRIVATE, needles: ["<private>"], lower: true },
+  {
+    re: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+    to: REDACTED,
+    needles: ["-----BEGIN "]
+  },
+  { re: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi, to: `$1${REDACTED}@`, needles: ["://"] },
+  // name = value / "name": "value" / name: value -> the name stays, the value goes.
+  {
+    re: /(["']?)\b((?:[A-Za-z0-9_]*[_-])?(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|access[_-]?key|auth|credentials?)(?:[_-][A-Za-z0-9_]*)?)\1(\s*[:=]\s*)("[^"\n]*"|'[^'\n]*'|[^\s,;&"'<>)\]}]+)/gi,
+    to: (_m, q, name, sep) => `${q}${name}${q}${sep}${REDACTED}`,
+    needles: ["pass", "pwd", "secret", "token", "key", "auth", "credential"],
+    lower: true
+  },
+  { re: /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{8,}/g, to: `$1$2${REDACTED}`, needles: ["Bearer", "Basic", "Token"] },
+  // Whole-match secrets: the token itself goes.
+  { re: /\bsk[-_](?:live|test|proj|ant|svcacct|admin)[-_][A-Za-z0-9_-]+/g, needles: ["sk-", "sk_"] },
   // Stripe, OpenAI, Anthropic style
-  /\bsk[-_][A-Za-z0-9_-]{12,}/g,
+  { re: /\bsk[-_][A-Za-z0-9_-]{12,}/g, needles: ["sk-", "sk_"] },
   // this service's keys (sk_ + base64url) and other sk- keys
-  /\b(?:rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}/g,
-  /\bwhsec_[A-Za-z0-9_-]{8,}/g,
-  /\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{12,}\b/g,
+  { re: /\b(?:rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}/g, needles: ["k_live_", "k_test_"] },
+  { re: /\bwhsec_[A-Za-z0-9_-]{8,}/g, needles: ["whsec_"] },
+  { re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{12,}\b/g, needles: ["AKIA", "ASIA", "AGPA", "AIDA", "AROA"] },
   // AWS access key ids
-  /\bgh[pousr]_[A-Za-z0-9_]+/g,
+  { re: /\bgh[pousr]_[A-Za-z0-9_]+/g, needles: ["gh"] },
   // GitHub tokens
-  /\bgithub_pat_[A-Za-z0-9_]+/g,
-  /\bglpat-[A-Za-z0-9_-]{8,}/g,
+  { re: /\bgithub_pat_[A-Za-z0-9_]+/g, needles: ["github_pat_"] },
+  { re: /\bglpat-[A-Za-z0-9_-]{8,}/g, needles: ["glpat-"] },
   // GitLab
-  /\bxox[abprse]-[A-Za-z0-9-]+/g,
+  { re: /\bxox[abprse]-[A-Za-z0-9-]+/g, needles: ["xox"] },
   // Slack
-  /\bAIza[0-9A-Za-z_-]{20,}/g,
+  { re: /\bAIza[0-9A-Za-z_-]{20,}/g, needles: ["AIza"] },
   // Google API keys
-  /\bnpm_[A-Za-z0-9]{20,}/g,
-  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g
+  { re: /\bnpm_[A-Za-z0-9]{20,}/g, needles: ["npm_"] },
+  { re: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, needles: ["eyJ"] }
   // JWTs
 ];
-var ASSIGNMENT = /(["']?)\b((?:[A-Za-z0-9_]*[_-])?(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|access[_-]?key|auth|credentials?)(?:[_-][A-Za-z0-9_]*)?)\1(\s*[:=]\s*)("[^"\n]*"|'[^'\n]*'|[^\s,;&"'<>)\]}]+)/gi;
-var BEARER = /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{8,}/g;
-var URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi;
 function redact(text) {
   if (typeof text !== "string" || text === "") return text ?? "";
-  let out = text.replace(PRIVATE_BLOCK, PRIVATE).replace(PRIVATE_KEY, REDACTED);
-  out = out.replace(URL_PASSWORD, `$1${REDACTED}@`);
-  out = out.replace(ASSIGNMENT, (_m, q, name, sep) => `${q}${name}${q}${sep}${REDACTED}`);
-  out = out.replace(BEARER, `$1$2${REDACTED}`);
-  for (const re of TOKENS) out = out.replace(re, REDACTED);
+  let out = text;
+  for (const rule of RULES) {
+    const haystack = rule.lower ? out.toLowerCase() : out;
+    if (rule.needles.some((n) => haystack.includes(n))) out = out.replace(rule.re, rule.to ?? REDACTED);
+  }
   return out;
 }
 
@@ -782,6 +799,7 @@ function readStdin() {
     next();
   });
 }
+var ALWAYS_SEND = /* @__PURE__ */ new Set(["SessionStart", "TaskCreated", "TaskCompleted", "PreCompact", "SessionEnd"]);
 var deadline = (ms = BUDGET_MS) => started + ms;
 async function main() {
   if (event === "project") {
@@ -798,7 +816,9 @@ async function main() {
     await flush(cfg, spoolOf(), { deadline: deadline(), perRequestMs: 5e3, log, resolve: sessionBody });
     return finish();
   }
-  const payload = await readStdin();
+  const stdin = readStdin();
+  if (ALWAYS_SEND.has(event) && (cfg.capture || event === "SessionStart")) await preloadTransport(cfg);
+  const payload = await stdin;
   const cwd = typeof payload.cwd === "string" && payload.cwd ? payload.cwd : process.cwd();
   if (event === "SessionStart") {
     pruneTaskMaps(cfg.stateDir);

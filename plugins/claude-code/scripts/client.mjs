@@ -1,6 +1,6 @@
 // Talks to the service: every request has a deadline, and what fails is kept for a later hook.
 import { USER_AGENT } from './config.mjs';
-import { exchange } from './http1.mjs';
+import { exchange, loadTransport } from './http1.mjs';
 
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 
@@ -39,6 +39,11 @@ function errorCode(text) {
   } catch {
     return '';
   }
+}
+
+/** Loads what send needs now, ahead of the first send (a bad URL is left for send to report). */
+export async function preloadTransport(cfg) {
+  await loadTransport(cfg.url.startsWith('https:'));
 }
 
 /** A capture job is turned into its body only with this much of the budget left. */

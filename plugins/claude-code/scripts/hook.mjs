@@ -4,7 +4,7 @@
 // and returns within 3 s even when the service hangs (SessionEnd within 1.5 s); what it could not send waits in the spool.
 // Claude Code runs the bundle of these modules, hooks/hook.cjs (scripts/bundle.mjs builds it): one file loads faster.
 import fs from 'node:fs';
-import { flush, send } from './client.mjs';
+import { flush, preloadTransport, send } from './client.mjs';
 import { logLine, readConfig } from './config.mjs';
 import { detectProject, findRepo } from './project.mjs';
 import { createSpool } from './spool.mjs';
@@ -97,6 +97,9 @@ function readStdin() {
   });
 }
 
+/** Hooks that send on every run (the briefing, a task, the session); PostToolUse often has nothing to send. */
+const ALWAYS_SEND = new Set(['SessionStart', 'TaskCreated', 'TaskCompleted', 'PreCompact', 'SessionEnd']);
+
 const deadline = (ms = BUDGET_MS) => started + ms;
 
 async function main() {
@@ -116,7 +119,10 @@ async function main() {
     await flush(cfg, spoolOf(), { deadline: deadline(), perRequestMs: 5000, log, resolve: sessionBody });
     return finish();
   }
-  const payload = await readStdin();
+  const stdin = readStdin();
+  // Events that always send load the network module now: its ~4 ms of CPU overlap the wait for stdin.
+  if (ALWAYS_SEND.has(event) && (cfg.capture || event === 'SessionStart')) await preloadTransport(cfg);
+  const payload = await stdin;
   const cwd = typeof payload.cwd === 'string' && payload.cwd ? payload.cwd : process.cwd();
   if (event === 'SessionStart') {
     pruneTaskMaps(cfg.stateDir);
