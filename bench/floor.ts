@@ -26,7 +26,7 @@ const byId = db.prepare('select * from sheets where id = ?');
 const page = db.prepare('select * from sheets where user_id = ? and trashed_at is null order by id desc limit ? offset ?');
 const count = db.prepare('select count(*) as n from sheets where user_id = ? and trashed_at is null');
 
-type Row = { id: string; title: string; content: string; folder: string | null; tags: string; created_at: string; updated_at: string; trashed_at: string | null; version: number };
+type Row = { id: string; user_id: string; title: string; content: string; folder: string | null; tags: string; created_at: string; updated_at: string; trashed_at: string | null; version: number };
 const view = (r: Row) => ({
   id: r.id,
   title: r.title,
@@ -37,6 +37,7 @@ const view = (r: Row) => ({
   updatedAt: r.updated_at,
   trashedAt: r.trashed_at,
   version: r.version,
+  workspace_id: `wsp_${r.user_id.slice(4)}`, // the account's personal workspace (src/lib/workspace-ids.ts)
 });
 
 function send(res: http.ServerResponse, status: number, body: unknown) {
@@ -64,7 +65,7 @@ http
       return;
     }
     if (url.startsWith('/v1/sheets/')) {
-      const row = byId.get(url.slice('/v1/sheets/'.length)) as (Row & { user_id: string }) | undefined;
+      const row = byId.get(url.slice('/v1/sheets/'.length)) as Row | undefined;
       if (!row) return send(res, 404, { success: false, error: 'not found', code: 'not_found' });
       if (row.user_id !== userId) return send(res, 403, { success: false, error: 'forbidden', code: 'forbidden' });
       return send(res, 200, { success: true, sheet: view(row) });

@@ -34,7 +34,8 @@ type Row = { id: string; user_id: string; title: string; content: string; folder
 /** The stored JSON texts go in as they are, as the service's sheetJson does. */
 const view = (r: Row) =>
   `{"id":${JSON.stringify(r.id)},"title":${JSON.stringify(r.title)},"content":${r.content},"folder":${JSON.stringify(r.folder)},"tags":${r.tags},` +
-  `"createdAt":${JSON.stringify(r.created_at)},"updatedAt":${JSON.stringify(r.updated_at)},"trashedAt":${JSON.stringify(r.trashed_at)},"version":${r.version}}`;
+  `"createdAt":${JSON.stringify(r.created_at)},"updatedAt":${JSON.stringify(r.updated_at)},"trashedAt":${JSON.stringify(r.trashed_at)},"version":${r.version},` +
+  `"workspace_id":"wsp_${r.user_id.slice(4)}"}`; // the account's personal workspace (src/lib/workspace-ids.ts)
 
 function send(res: http.ServerResponse, status: number, text: string) {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });

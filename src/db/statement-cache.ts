@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Database } from './types.js';
+import { insertBatchOf } from './insert-batch.js';
 import { readNow, type SqliteFile } from './sqlite-dialect.js';
 import type { MaybePromise } from '../lib/maybe-async.js';
 
@@ -52,22 +53,31 @@ export function withStatementCache(file: SQLite.Database, max = 1000): SqliteFil
  * could run at once (readNow) gives its rows at once, not a promise.
  */
 export function compiledOnce<A extends unknown[], R>(build: (db: Kysely<any>, ...args: A) => Compilable<R>) {
-  const cache = new Map<unknown, { query: CompiledQuery<R>; slots: number[] }>();
+  const compile = compiler(build);
   return (exec: Kysely<any>, ...args: A): MaybePromise<R[]> => {
+    if (insertBatchOf(exec)) return Promise.reject(new Error('an insert batch runs only compiledInsert statements'));
+    const compiled = compile(exec, ...args);
+    return readNow(exec, compiled) ?? exec.executeQuery<R>(compiled).then((r) => r.rows);
+  };
+}
+
+/** compiledOnce's compiled query for `exec`, without running it. */
+function compiler<A extends unknown[], R>(build: (db: Kysely<any>, ...args: A) => Compilable<R>) {
+  const cache = new Map<unknown, { query: CompiledQuery<R>; slots: number[] }>();
+  return (exec: Kysely<any>, ...args: A): CompiledQuery<R> => {
     const kind = exec.getExecutor().adapter.constructor;
     let hit = cache.get(kind);
     if (!hit) {
       const markers = args.map((_, i) => `\u0000compiled-once-param-${i}\u0000`);
       const query = build(exec, ...(markers as A)).compile();
       const slots = query.parameters.map((p) => (typeof p === 'string' ? markers.indexOf(p) : -1));
-      if (new Set(slots.filter((s) => s >= 0)).size !== args.length) return Promise.reject(new Error('compiledOnce: every argument must be passed as a parameter value'));
+      if (new Set(slots.filter((s) => s >= 0)).size !== args.length) throw new Error('compiledOnce: every argument must be passed as a parameter value');
       hit = { query, slots };
       cache.set(kind, hit);
     }
     const { query, slots } = hit;
     const parameters = query.parameters.map((p, i) => (slots[i] >= 0 ? args[slots[i]] : p));
-    const compiled = { ...query, parameters };
-    return readNow(exec, compiled) ?? exec.executeQuery<R>(compiled).then((r) => r.rows);
+    return { ...query, parameters };
   };
 }
 
@@ -80,10 +90,14 @@ export function compiledInsert<T extends keyof Database & string, const C extend
   table: T,
   columns: C & ([Exclude<keyof Database[T], C[number]>] extends [never] ? unknown : { missing: Exclude<keyof Database[T], C[number]> }),
 ) {
-  const insert = compiledOnce((db: Kysely<any>, ...values: unknown[]) =>
+  const compile = compiler((db: Kysely<any>, ...values: unknown[]) =>
     db.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, values[i]]))),
   );
   return async (exec: Kysely<any>, row: Database[T]): Promise<void> => {
-    await insert(exec, ...columns.map((c) => row[c]));
+    const values = columns.map((c) => row[c]);
+    // In an insert batch (src/db/insert-batch.ts) the row is written with the batch's other rows, in one statement.
+    const batch = insertBatchOf(exec);
+    if (batch) batch.queries.push(compile(batch.db, ...values));
+    else await exec.executeQuery(compile(exec, ...values));
   };
 }

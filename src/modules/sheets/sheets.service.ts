@@ -158,7 +158,7 @@ export function createSheetsService(deps: {
       const { workspace_id, ...fields } = input;
       const ownerKey = await access.ownerKey(auth, workspace_id, 'records.write');
       await prepareHtmlTexts(Object.values(fields.content ?? {}));
-      return tx((trx) => createIn(trx, ownerKey, fields, auth));
+      return tx.insertsOnly((trx) => createIn(trx, ownerKey, fields, auth));
     },
 
     /**
