@@ -122,9 +122,13 @@ async function exchange(url, { method, headers, body, timeoutMs, maxBytes }) {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      socket.destroy();
-      if (err) reject(err);
-      else resolve(result);
+      if (err) {
+        socket.destroy();
+        return reject(err);
+      }
+      socket.pause();
+      setImmediate(() => socket.destroy()).unref();
+      resolve(result);
     };
     const timer = setTimeout(() => settle(Object.assign(new Error("timeout"), { code: "ETIMEDOUT" })), Math.max(1, Math.floor(timeoutMs)));
     const answer = (ended) => {

@@ -30,9 +30,14 @@ export async function exchange(url, { method, headers, body, timeoutMs, maxBytes
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      socket.destroy();
-      if (err) reject(err);
-      else resolve(result);
+      if (err) {
+        socket.destroy();
+        return reject(err);
+      }
+      // Closing a socket costs ~1 ms; a hook that exits right after its answer leaves that to the OS.
+      socket.pause();
+      setImmediate(() => socket.destroy()).unref();
+      resolve(result);
     };
     const timer = setTimeout(() => settle(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), Math.max(1, Math.floor(timeoutMs)));
     const answer = (ended) => {
