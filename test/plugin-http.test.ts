@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
-import { exchange, parseResponse } from './plugin-modules.js';
+import { exchange, parseResponse, preconnect } from './plugin-modules.js';
 
 const opts = (o: Partial<{ method: string; body: string; timeoutMs: number; maxBytes: number; headers: Record<string, string> }> = {}) => ({
   method: 'GET',
@@ -99,5 +99,39 @@ describe('plugin http1 client', () => {
     assert.equal(parseResponse(noLength), null);
     assert.equal(parseResponse(noLength, { ended: true })!.body.toString(), 'until close');
     assert.equal(parseResponse(Buffer.from('HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\n0123456789'), { maxBytes: 4 })!.body.toString(), '0123');
+  });
+
+  it('preconnect: the next exchange with the same origin goes over the connection opened ahead, and only that one', async () => {
+    const sockets: net.Socket[] = [];
+    const counted = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+    });
+    counted.on('connection', (s) => sockets.push(s));
+    const origin = await listen(counted);
+    try {
+      await preconnect(new URL(origin));
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(sockets.length, 1, 'preconnect opens the connection at once');
+      const first = await exchange(new URL(`${origin}/v1/todos`), opts({ method: 'POST', body: '{}' }));
+      assert.equal(first.status, 200);
+      assert.equal(sockets.length, 1, 'the first exchange used the connection opened ahead');
+      const second = await exchange(new URL(`${origin}/healthz`), opts());
+      assert.equal(second.status, 200);
+      assert.equal(sockets.length, 2, 'a later exchange opens its own');
+    } finally {
+      counted.close();
+    }
+  });
+
+  it('preconnect to a port nobody listens on: no crash, and the next exchange rejects with the connection error', async () => {
+    const probe = net.createServer();
+    const closed = await listen(probe);
+    await new Promise((r) => probe.close(r));
+    await preconnect(new URL(closed));
+    await new Promise((r) => setTimeout(r, 50)); // the refusal arrives before anyone asks
+    await assert.rejects(exchange(new URL(`${closed}/v1/todos`), opts({ method: 'POST', body: '{}' })), (err: NodeJS.ErrnoException) => err.code === 'ECONNREFUSED');
+    // Taken once: a later exchange to the same closed port fails on its own connection attempt.
+    await assert.rejects(exchange(new URL(`${closed}/x`), opts()), (err: NodeJS.ErrnoException) => err.code === 'ECONNREFUSED');
   });
 });

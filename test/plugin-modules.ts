@@ -84,4 +84,6 @@ export const exchange: (
   url: URL,
   o: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; maxBytes: number },
 ) => Promise<HttpAnswer> = http1Js.exchange;
+/** Opens the connection the next exchange with the same origin uses. */
+export const preconnect: (url: URL) => Promise<void> = http1Js.preconnect;
 export const parseResponse: (buf: Buffer, o?: { ended?: boolean; maxBytes?: number }) => HttpAnswer | null = http1Js.parseResponse;

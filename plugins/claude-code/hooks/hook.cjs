@@ -102,8 +102,6 @@ async function exchange(url, { method, headers, body, timeoutMs, maxBytes }) {
   const secure = url.protocol === "https:";
   if (!secure && url.protocol !== "http:") throw Object.assign(new Error(`unsupported protocol ${url.protocol}`), { code: "EPROTO" });
   const lib = await loadTransport(secure);
-  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  const port = Number(url.port) || (secure ? 443 : 80);
   const payload = body === void 0 ? void 0 : Buffer.from(body);
   const lines = [`${method} ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`, "connection: close"];
   for (const [name, value] of Object.entries({ ...headers, ...payload ? { "content-length": payload.length } : {} })) {
@@ -117,7 +115,7 @@ async function exchange(url, { method, headers, body, timeoutMs, maxBytes }) {
     const chunks = [];
     let size = 0;
     let settled = false;
-    const socket = secure ? lib.connect({ host, port, servername: /^[\d.]+$|:/.test(host) ? void 0 : host }) : lib.connect({ host, port });
+    const socket = takeWarm(url) ?? connect(lib, url);
     const settle = (err, result) => {
       if (settled) return;
       settled = true;
@@ -147,8 +145,31 @@ async function exchange(url, { method, headers, body, timeoutMs, maxBytes }) {
       if (parsed) settle(null, parsed);
       else settle(err);
     });
+    if (socket.earlyError) return settle(socket.earlyError);
     socket.write(payload ? Buffer.concat([head, payload]) : head);
   });
+}
+function connect(lib, url) {
+  const secure = url.protocol === "https:";
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const port = Number(url.port) || (secure ? 443 : 80);
+  return secure ? lib.connect({ host, port, servername: /^[\d.]+$|:/.test(host) ? void 0 : host }) : lib.connect({ host, port });
+}
+var warm;
+async function preconnect(url) {
+  if (url.protocol !== "http:" && url.protocol !== "https:") return;
+  const socket = connect(await loadTransport(url.protocol === "https:"), url);
+  socket.once("error", (err) => {
+    socket.earlyError ??= err;
+  });
+  warm?.socket.destroy();
+  warm = { origin: url.origin, socket };
+}
+function takeWarm(url) {
+  if (!warm || warm.origin !== url.origin) return void 0;
+  const { socket } = warm;
+  warm = void 0;
+  return socket;
 }
 async function loadTransport(secure) {
   return (secure ? await Promise.resolve().then(() => (init_node_tls(), node_tls_exports)) : await Promise.resolve().then(() => (init_node_net(), node_net_exports))).default;
@@ -231,8 +252,14 @@ function errorCode(text) {
     return "";
   }
 }
-async function preloadTransport(cfg2) {
-  await loadTransport(cfg2.url.startsWith("https:"));
+async function preconnectService(cfg2) {
+  let url;
+  try {
+    url = new URL(cfg2.url);
+  } catch {
+    return;
+  }
+  await preconnect(url);
 }
 var RESOLVE_MIN_MS = 1500;
 async function flush(cfg2, spool, { deadline: deadline2, perRequestMs, log: log2, resolve }) {
@@ -821,7 +848,7 @@ async function main() {
     return finish();
   }
   const stdin = readStdin();
-  if (ALWAYS_SEND.has(event) && (cfg.capture || event === "SessionStart")) await preloadTransport(cfg);
+  if (ALWAYS_SEND.has(event) && (cfg.capture || event === "SessionStart")) await preconnectService(cfg);
   const payload = await stdin;
   const cwd = typeof payload.cwd === "string" && payload.cwd ? payload.cwd : process.cwd();
   if (event === "SessionStart") {

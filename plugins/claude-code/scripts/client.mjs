@@ -1,6 +1,6 @@
 // Talks to the service: every request has a deadline, and what fails is kept for a later hook.
 import { USER_AGENT } from './config.mjs';
-import { exchange, loadTransport } from './http1.mjs';
+import { exchange, preconnect } from './http1.mjs';
 
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 
@@ -41,9 +41,15 @@ function errorCode(text) {
   }
 }
 
-/** Loads what send needs now, ahead of the first send (a bad URL is left for send to report). */
-export async function preloadTransport(cfg) {
-  await loadTransport(cfg.url.startsWith('https:'));
+/** Opens the connection the first send will use, now (a bad URL is left for send to report). */
+export async function preconnectService(cfg) {
+  let url;
+  try {
+    url = new URL(cfg.url);
+  } catch {
+    return;
+  }
+  await preconnect(url);
 }
 
 /** A capture job is turned into its body only with this much of the budget left. */

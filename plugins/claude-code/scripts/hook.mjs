@@ -4,7 +4,7 @@
 // and returns within 3 s even when the service hangs (SessionEnd within 1.5 s); what it could not send waits in the spool.
 // Claude Code runs the bundle of these modules, hooks/hook.cjs (scripts/bundle.mjs builds it): one file loads faster.
 import fs from 'node:fs';
-import { flush, preloadTransport, send } from './client.mjs';
+import { flush, preconnectService, send } from './client.mjs';
 import { logLine, readConfig } from './config.mjs';
 import { detectProject, findRepo } from './project.mjs';
 import { createSpool } from './spool.mjs';
@@ -120,8 +120,9 @@ async function main() {
     return finish();
   }
   const stdin = readStdin();
-  // Events that always send load the network module now: its ~4 ms of CPU overlap the wait for stdin.
-  if (ALWAYS_SEND.has(event) && (cfg.capture || event === 'SessionStart')) await preloadTransport(cfg);
+  // Events that always send connect now: loading node:net (~4 ms of CPU) overlaps the wait for stdin, the
+  // handshake overlaps the spool and task files.
+  if (ALWAYS_SEND.has(event) && (cfg.capture || event === 'SessionStart')) await preconnectService(cfg);
   const payload = await stdin;
   const cwd = typeof payload.cwd === 'string' && payload.cwd ? payload.cwd : process.cwd();
   if (event === 'SessionStart') {
