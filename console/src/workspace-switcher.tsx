@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, useLoad } from './api.ts';
 import type { Me, Workspace } from './types.ts';
-import { chooseWorkspace, onWorkspacesChanged, personalWorkspaceIdOf, useWorkspace } from './workspace.ts';
+import { personalWorkspaceId } from '../../src/lib/workspace-ids.ts';
+import { chooseWorkspace, onWorkspacesChanged, useWorkspace } from './workspace.ts';
 
 /** Pages whose address can name one record: a switch goes back to their list, in the new workspace. */
 const RECORD_PAGES = ['sheets', 'sessions', 'sparks'];
@@ -21,7 +22,7 @@ const roleNote = (w: Workspace) => (w.personal ? 'personal' : w.role === 'viewer
 export function WorkspaceSwitcher({ me }: { me: Me }) {
   const current = useWorkspace();
   const [open, setOpen] = useState(false);
-  const personal = current === personalWorkspaceIdOf(me.user_id);
+  const personal = current === personalWorkspaceId(me.user_id);
   // In the personal workspace a page load asks for nothing more than before teams: the list comes when
   // the switcher opens. A remembered team workspace is looked up at once, to name it and check it still is one.
   const needed = open || !personal;
@@ -32,7 +33,7 @@ export function WorkspaceSwitcher({ me }: { me: Me }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => onWorkspacesChanged(list.reload), [list.reload]);
   useEffect(() => {
-    if (list.data && current && !list.data.some((w) => w.id === current)) chooseWorkspace(personalWorkspaceIdOf(me.user_id));
+    if (list.data && current && !list.data.some((w) => w.id === current)) chooseWorkspace(personalWorkspaceId(me.user_id));
   }, [list.data, current, me.user_id]);
   const listed = !!list.data;
   useEffect(() => {

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { WORKSPACE_ID, personalWorkspaceId } from '../../src/lib/workspace-ids.ts';
 
 /**
  * The workspace the console works in (issue 33.9, docs/teams.md). Records live in a workspace: lists and
@@ -14,13 +15,11 @@ let chosen: string | undefined;
 const listeners = new Set<() => void>();
 const notify = () => listeners.forEach((l) => l());
 
-export const personalWorkspaceIdOf = (userId: string) => `wsp_${userId.replace(/^usr_/, '')}`;
-const WORKSPACE_ID = /^wsp_[A-Za-z0-9_-]{1,96}$/;
 
 function stored(userId: string): string | undefined {
   try {
     const id = localStorage.getItem(STORE_PREFIX + userId) ?? undefined;
-    return id && WORKSPACE_ID.test(id) && id !== personalWorkspaceIdOf(userId) ? id : undefined;
+    return id && WORKSPACE_ID.test(id) && id !== personalWorkspaceId(userId) ? id : undefined;
   } catch {
     return undefined; // storage blocked: the personal workspace, as before
   }
@@ -35,12 +34,12 @@ export function setAccount(userId: string | undefined) {
 }
 
 /** The workspace in use: a team workspace's id, or the personal one's. */
-export const workspaceInUse = (): string | undefined => chosen ?? (account ? personalWorkspaceIdOf(account) : undefined);
-export const isPersonalWorkspace = (workspaceId: string | undefined) => !!account && workspaceId === personalWorkspaceIdOf(account);
+export const workspaceInUse = (): string | undefined => chosen ?? (account ? personalWorkspaceId(account) : undefined);
+export const isPersonalWorkspace = (workspaceId: string | undefined) => !!account && workspaceId === personalWorkspaceId(account);
 
 export function chooseWorkspace(workspaceId: string) {
   if (!account) return;
-  const next = workspaceId === personalWorkspaceIdOf(account) ? undefined : workspaceId;
+  const next = workspaceId === personalWorkspaceId(account) ? undefined : workspaceId;
   if (next === chosen) return;
   chosen = next;
   try {

@@ -28,6 +28,9 @@ export interface AuthContext {
   grantId?: string;
 }
 
+/** The AuthContext field of a credential stored with a workspace restriction (key, OAuth grant, console session); none when unrestricted. */
+export const workspaceRestriction = (workspaceId: string | null | undefined): Pick<AuthContext, 'workspaceId'> => (workspaceId ? { workspaceId } : {});
+
 /** What a request shows of its credential before anything is looked up. */
 export interface PresentedCredential {
   authorization: string | undefined;

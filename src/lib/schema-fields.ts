@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WORKSPACE_ID } from './workspace-ids.js';
 
 /**
  * Field shapes the module schemas share (REST bodies and queries, MCP tool inputs, OpenAPI). The
@@ -34,9 +35,13 @@ export const expectedVersionField = z
  */
 export const WorkspaceIdInput = z
   .string()
-  .regex(/^wsp_[A-Za-z0-9_-]{1,96}$/, 'workspace_id must be a workspace id (wsp_...), as GET /v1/workspaces lists them')
+  .regex(WORKSPACE_ID, 'workspace_id must be a workspace id (wsp_...), as GET /v1/workspaces lists them')
   .optional()
   .describe('The workspace (wsp_...) to create in or list; default: your personal workspace (or the workspace your key is restricted to)');
+
+/** `workspace_id` on a by-id call: the workspace the record (`what`: 'sheet', 'task', ...) must be in; elsewhere it is a 403. */
+export const recordInWorkspace = (what: string) =>
+  WorkspaceIdInput.describe(`Optional: the workspace (wsp_...) the ${what} must be in; omitted: whichever of your workspaces holds it.`);
 
 /** `workspace_id` on a record's view: the workspace it is in. */
 export const WorkspaceIdView = z.string().describe('The workspace (wsp_...) this record is in');

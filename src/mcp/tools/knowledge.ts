@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { KnowledgeService } from '../../modules/knowledge/knowledge.service.js';
-import { IdParams, WorkspaceIdInput, expectedVersionField } from '../../lib/schema-fields.js';
+import { IdParams, recordInWorkspace, expectedVersionField } from '../../lib/schema-fields.js';
 import {
   CreateKnowledgeBody,
   CreateKnowledgeQuery,
@@ -19,7 +19,7 @@ const EntryId = IdParams.shape.id.describe('Knowledge entry id: sol_... (solutio
 /** What search_knowledge shows of each entry (plus snippet with q); get_knowledge has all its fields. */
 export const COMPACT_KNOWLEDGE_FIELDS = ['title', 'language', 'tags', 'createdAt', 'version', 'workspace_id'];
 const SearchInput = ListKnowledgeQuery.omit({ fields: true }).extend({ limit: McpPage.limit.describe('Per list. Default 20, at most 100.') });
-const InWorkspace = WorkspaceIdInput.describe('Optional: the workspace (wsp_...) the entry must be in; omitted: whichever of your workspaces holds it.');
+const InWorkspace = recordInWorkspace('entry');
 const Counted = z.object({ total: z.number().int(), has_more: z.boolean() });
 
 /** The services these tools call. */

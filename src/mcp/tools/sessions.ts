@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SessionsService } from '../../modules/sessions/sessions.service.js';
-import { IdParams, WorkspaceIdInput } from '../../lib/schema-fields.js';
+import { IdParams, recordInWorkspace, WorkspaceIdInput } from '../../lib/schema-fields.js';
 import {
   CreateSessionBody,
   type CreateSessionInput,
@@ -20,7 +20,7 @@ import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
 
 /** What list_sessions shows of each session (plus snippet with q); get_session has the whole summary. */
 export const COMPACT_SESSION_FIELDS = ['title', 'project', 'tags', 'createdAt', 'workspace_id'];
-const InWorkspace = WorkspaceIdInput.describe('Optional: the workspace (wsp_...) the session must be in; omitted: whichever of your workspaces holds it.');
+const InWorkspace = recordInWorkspace('session');
 const ListInput = ListSessionsQuery.omit({ fields: true }).extend({
   limit: McpPage.limit.describe('How many sessions to return: default 20, at most 100.'),
   offset: McpPage.offset.describe('How many to skip, for the next page (use when has_more is true).'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SparksService } from '../../modules/sparks/sparks.service.js';
-import { IdParams, WorkspaceIdInput } from '../../lib/schema-fields.js';
+import { IdParams, recordInWorkspace } from '../../lib/schema-fields.js';
 import {
   CreateSparkBody,
   CreateSparkResponse,
@@ -19,7 +19,7 @@ import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
 
 const SparkId = IdParams.shape.id.describe('Spark id, e.g. spk_summarize or one of your own.');
 /** By id: the workspace the spark is expected in (optional; a spark elsewhere is a 403). */
-const InWorkspace = WorkspaceIdInput.describe('The workspace (wsp_...) the spark is expected in; optional, a spark elsewhere is refused');
+const InWorkspace = recordInWorkspace('spark');
 /** A run records an execution (stats, spark.executed) and may call the configured AI provider. */
 const RUNS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TodosService } from '../../modules/todos/todos.service.js';
-import { IdParams, WorkspaceIdInput, expectedVersionField } from '../../lib/schema-fields.js';
+import { IdParams, expectedVersionField, recordInWorkspace } from '../../lib/schema-fields.js';
 import { expectedVersions } from '../../auth/expected-versions.js';
 import { DeleteTodoResponse, ListTodosQuery, ListTodosResponse, SyncTodosBody, SyncTodosResponse } from '../../modules/todos/todos.schemas.js';
 import { READ_ONLY, type ToolRegistry } from '../tool.js';
@@ -46,7 +46,7 @@ export function registerTodoTools(t: ToolRegistry, deps: TodoToolDeps): void {
     input: z.object({
       id: IdParams.shape.id.describe('Task id, e.g. td_01j...'),
       expected_version: expectedVersionField,
-      workspace_id: WorkspaceIdInput.describe('Optional: the workspace (wsp_...) the task must be in; omitted: whichever of your workspaces holds it.'),
+      workspace_id: recordInWorkspace('task'),
     }),
     output: DeleteTodoResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

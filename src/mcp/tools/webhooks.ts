@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { WebhooksService } from '../../modules/webhooks/webhooks.service.js';
-import { IdParams, WorkspaceIdInput } from '../../lib/schema-fields.js';
+import { IdParams, recordInWorkspace } from '../../lib/schema-fields.js';
 import {
   CreateWebhookBody,
   CreateWebhookResponse,
@@ -17,7 +17,7 @@ import { McpPage, hasMore } from '../paging.js';
 import { READ_ONLY, type ToolRegistry } from '../tool.js';
 
 const WebhookId = IdParams.shape.id.describe('Webhook id, e.g. wh_01j...');
-const InWorkspace = WorkspaceIdInput.describe('Optional: the workspace (wsp_...) the webhook must be in; omitted: whichever of your workspaces holds it.');
+const InWorkspace = recordInWorkspace('webhook');
 const SENDS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
 /** The services these tools call. */

@@ -6,8 +6,8 @@ import { AppError, invalid } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ApiKeysRepo } from './api-keys.repo.js';
 import { approverEnded } from './approver.js';
-import type { AuthContext } from '../../auth/context.js';
-import type { WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import { workspaceRestriction, type AuthContext } from '../../auth/context.js';
+import { credentialVisible, requireCredentialVisible, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import { FULL_ACCESS, firstMissing, insufficientScope } from '../../auth/scopes.js';
 import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 import { newSecretToken } from '../../lib/secret-token.js';
@@ -32,8 +32,6 @@ const PREFIX_LENGTH = 12;
 const TOUCH_INTERVAL_MS = 60_000;
 /** Authenticated keys kept in memory at most (oldest out); each is a few hundred bytes. */
 const MAX_KNOWN_KEYS = 10_000;
-/** Who lists or disables keys: the account, and the workspace its credential is restricted to. */
-type KeyCaller = Pick<AuthContext, 'userId' | 'workspaceId'>;
 type KeyRow = NonNullable<Awaited<ReturnType<ApiKeysRepo['findByHash']>>>;
 
 /** Keys carry 32 random bytes, so one fast SHA-256 is a safe at-rest hash (no dictionary to attack). */
@@ -78,11 +76,9 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; ac
   const { repo, clock, access } = deps;
 
   /** A key of the account; a credential restricted to a workspace sees only the keys restricted to the same one. */
-  async function owned(caller: KeyCaller, id: string) {
+  async function owned(caller: Caller, id: string) {
     const row = ownedRow(await repo.findById(id), caller.userId, 'API key', id);
-    if (caller.workspaceId && row.workspace_id !== caller.workspaceId) {
-      throw new AppError('forbidden', `this credential is restricted to workspace ${caller.workspaceId}; API key ${id} is not restricted to it`);
-    }
+    requireCredentialVisible(caller, row, 'API key', id);
     return row;
   }
 
@@ -178,12 +174,12 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; ac
       return { id: row.id, name, api_key: apiKey, key: publicKey(row) };
     },
 
-    async list(caller: KeyCaller) {
+    async list(caller: Caller) {
       const rows = await repo.listByUser(caller.userId);
-      return (caller.workspaceId ? rows.filter((r) => r.workspace_id === caller.workspaceId) : rows).map(publicKey);
+      return rows.filter((r) => credentialVisible(caller, r)).map(publicKey);
     },
 
-    async disable(caller: KeyCaller, id: string) {
+    async disable(caller: Caller, id: string) {
       const row = await owned(caller, id);
       if (row.status !== 'disabled') await repo.disable(id, clock.now().toISOString());
       return { id, status: 'disabled' as const };
@@ -223,7 +219,7 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; ac
         actor: { type: 'api_key', id: row.id, name: row.name },
         ...(row.expires_at ? { expiresAt: row.expires_at } : {}),
         ...(row.issued_by_grant ? { grantId: row.issued_by_grant } : {}),
-        ...(row.workspace_id ? { workspaceId: row.workspace_id } : {}),
+        ...workspaceRestriction(row.workspace_id),
       };
     },
   };

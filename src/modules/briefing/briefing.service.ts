@@ -3,7 +3,8 @@ import { hasScope, type Granted } from '../../auth/scopes.js';
 import type { SessionsService } from '../sessions/sessions.service.js';
 import type { TodosRepo } from '../todos/todos.repo.js';
 import { OPEN_STATUSES } from '../todos/todos.service.js';
-import { workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import { workspaceIdOf } from '../../lib/workspace-ids.js';
+import { type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import { BRIEFING_MAX_CHARS, type Briefing, type BriefingInput } from './briefing.schemas.js';
 import { clip, cutAtLine, fittingTodos, handoverMarkdown, type BriefingTodo } from './briefing.text.js';
 

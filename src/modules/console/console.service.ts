@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ApiKeysService } from '../api-keys/api-keys.service.js';
-import type { AuthContext } from '../../auth/context.js';
+import { workspaceRestriction, type AuthContext } from '../../auth/context.js';
 import type { ConsoleSessionsRepo } from './console.repo.js';
 import { FULL_ACCESS, hasScope } from '../../auth/scopes.js';
 import { hashSecretToken, newSecretToken } from '../../lib/secret-token.js';
@@ -62,8 +62,7 @@ export function createConsoleSessionsService(deps: { repo: ConsoleSessionsRepo; 
       const row = await resolve(token);
       // Keys made from the console never outlive the key the session was opened with, nor reach
       // beyond the workspace it is restricted to.
-      const restricted = row.workspace_id ? { workspaceId: row.workspace_id } : {};
-      return { userId: row.user_id, plan: row.plan, keyId: row.key_id, expiresAt: row.key_expires_at ?? undefined, actor: { type: 'console', id: row.key_id, name: row.key_name }, ...restricted };
+      return { userId: row.user_id, plan: row.plan, keyId: row.key_id, expiresAt: row.key_expires_at ?? undefined, actor: { type: 'console', id: row.key_id, name: row.key_name }, ...workspaceRestriction(row.workspace_id) };
     },
 
     async describe(token: string) {

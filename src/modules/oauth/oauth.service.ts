@@ -5,13 +5,13 @@ import type { Db, Executor, OAuthTokensTable } from '../../db/types.js';
 import { ownedRow } from '../../db/owned.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { AuthContext } from '../../auth/context.js';
+import { workspaceRestriction, type AuthContext } from '../../auth/context.js';
 import { approverEnded } from '../api-keys/approver.js';
 import { SCOPES } from '../../auth/scopes.js';
 import type { OAuthClients } from './oauth.clients.js';
 import { OAuthError } from './oauth.errors.js';
 import type { OAuthRepo } from './oauth.repo.js';
-import type { Caller, WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import { credentialVisible, requireCredentialVisible, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { WorkspacesService } from '../workspaces/workspaces.service.js';
 import { personalWorkspaceId } from '../../lib/workspace-ids.js';
 import { hashSecretToken, newSecretToken } from '../../lib/secret-token.js';
@@ -79,9 +79,6 @@ export interface OAuthServiceDeps {
   workspaces: Pick<WorkspacesService, 'list'>;
   onTouchError?: (err: unknown) => void;
 }
-
-/** A grant the caller may see: every one of the account's, or for a restricted credential those of its workspace. */
-const grantVisible = (caller: Caller, g: { workspace_id: string | null }) => !caller.workspaceId || g.workspace_id === caller.workspaceId;
 
 export function createOAuthService(deps: OAuthServiceDeps) {
   const { db, repo, clients, clock, access } = deps;
@@ -242,14 +239,14 @@ export function createOAuthService(deps: OAuthServiceDeps) {
         // The token stops at its own expiry or its approving key's, whichever comes first.
         expiresAt: earlier(row.expires_at, row.key_expires_at),
         grantId: row.grant_id,
-        ...(row.workspace_id ? { workspaceId: row.workspace_id } : {}),
+        ...workspaceRestriction(row.workspace_id),
       };
     },
 
     /** Connected apps of an account: the active grants whose approving key still vouches for them. */
     async listGrants(caller: Caller) {
       const now = clock.now();
-      return (await repo.listGrants(caller.userId)).filter((g) => !approverEnded(g, now) && grantVisible(caller, g)).map((g) => ({
+      return (await repo.listGrants(caller.userId)).filter((g) => !approverEnded(g, now) && credentialVisible(caller, g)).map((g) => ({
         id: g.id,
         client_id: g.client_id,
         client_name: g.client_name,
@@ -262,9 +259,7 @@ export function createOAuthService(deps: OAuthServiceDeps) {
 
     async revokeGrant(caller: Caller, id: string) {
       const grant = ownedRow(await repo.findGrant(id), caller.userId, 'Connected app', id);
-      if (!grantVisible(caller, grant)) {
-        throw new AppError('forbidden', `this credential is restricted to workspace ${caller.workspaceId}; connected app ${id} is not restricted to it`);
-      }
+      requireCredentialVisible(caller, grant, 'connected app', id);
       await revoke(id);
       return { id, status: 'revoked' as const };
     },

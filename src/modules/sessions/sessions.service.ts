@@ -13,7 +13,8 @@ import { handoverColumns } from './sessions.handover.js';
 import type { SessionsRepo } from './sessions.repo.js';
 import type { HandoverInput } from './sessions.schemas.js';
 import { createSessionWrites, requireSessionWorkspace, toSessionView } from './sessions.write.js';
-import { workspaceIdOf, type Caller, type RecordAction, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import { workspaceIdOf } from '../../lib/workspace-ids.js';
+import { type Caller, type RecordAction, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 
 export const LIST_DEFAULT = 20;
 export const LIST_MAX = 100;

@@ -4,7 +4,8 @@ import type { SessionsTable, Trx } from '../../db/types.js';
 import { invalid, notFound } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
-import { requireInWorkspace, workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import { workspaceIdOf } from '../../lib/workspace-ids.js';
+import { requireInWorkspace, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { SessionsRepo } from './sessions.repo.js';
 import type { CreateSessionInput, SessionView, UpdateSessionInput } from './sessions.schemas.js';
 

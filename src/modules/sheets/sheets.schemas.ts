@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SnippetField, fieldsQuery } from '../../lib/fields.js';
-import { Tags, Timestamp, WorkspaceIdInput, WorkspaceIdView, expectedVersionField, queryBool, queryInt } from '../../lib/schema-fields.js';
+import { Tags, Timestamp, WorkspaceIdInput, WorkspaceIdView, expectedVersionField, queryBool, queryInt, recordInWorkspace } from '../../lib/schema-fields.js';
 import { READ_FORMATS, parseLines } from './sheets.window.js';
 
 export const COLUMN_KEY = /^col[1-9][0-9]?$/;
@@ -59,7 +59,7 @@ export const UpdateSheetBody = z.object({
 export type UpdateSheetInput = z.infer<typeof UpdateSheetBody>;
 
 export type { InWorkspace } from '../workspaces/workspaces.access.js';
-export const SheetInWorkspace = WorkspaceIdInput.describe('Optional: the workspace (wsp_...) the sheet must be in; omitted: whichever of your workspaces holds it.');
+export const SheetInWorkspace = recordInWorkspace('sheet');
 
 export const DeleteSheetQuery = z.object({
   permanent: queryBool('permanent').optional().describe('true removes the sheet for good instead of moving it to the trash.'),

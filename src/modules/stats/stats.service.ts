@@ -1,7 +1,8 @@
 import type { Clock } from '../../clock.js';
 import type { WorkLogsTable } from '../../db/types.js';
 import { newId } from '../../ids.js';
-import { workspaceIdOf, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
+import { workspaceIdOf } from '../../lib/workspace-ids.js';
+import { type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { MonthRange, StatsRepo } from './stats.repo.js';
 import type { StatsView, WorkLogView, WorktimeInput } from './stats.schemas.js';
 

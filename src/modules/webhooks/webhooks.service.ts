@@ -11,7 +11,8 @@ import type { Plan } from '../accounts/accounts.repo.js';
 import { paidPlan } from '../accounts/plans.js';
 import { requireReadableEvents } from '../../events/event-scopes.js';
 import type { Granted } from '../../auth/scopes.js';
-import { workspaceIdOf, type Caller, type WorkspaceAccess, type InWorkspace } from '../workspaces/workspaces.access.js';
+import { workspaceIdOf } from '../../lib/workspace-ids.js';
+import { type Caller, type WorkspaceAccess, type InWorkspace } from '../workspaces/workspaces.access.js';
 import type { WebhooksRepo } from './webhooks.repo.js';
 import type { CreateWebhookInput, DeliveryView, WebhookView } from './webhooks.schemas.js';
 

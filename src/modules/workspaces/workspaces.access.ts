@@ -10,8 +10,6 @@ export type RecordAction = 'records.read' | 'records.write' | 'webhooks.manage' 
 /** Who asks: the account and, for a key restricted to one workspace, that workspace (src/auth/context.ts). */
 export type Caller = Pick<AuthContext, 'userId' | 'workspaceId'>;
 
-export { workspaceIdOf } from '../../lib/workspace-ids.js';
-
 /** By-id options: the workspace the record is expected in (MCP tools take it); a record elsewhere is a 403. */
 export interface InWorkspace {
   workspace_id?: string;
@@ -21,6 +19,20 @@ export interface InWorkspace {
 export function requireKeyReach(caller: Caller, workspaceId: string) {
   if (caller.workspaceId && caller.workspaceId !== workspaceId) {
     throw new AppError('forbidden', `this key is restricted to workspace ${caller.workspaceId}; it cannot reach workspace ${workspaceId}`);
+  }
+}
+
+/**
+ * The account's credentials (API keys, connected apps) a caller sees: all of them, or for a credential
+ * restricted to a workspace only those restricted to the same one.
+ */
+export const credentialVisible = (caller: Caller, credential: { workspace_id: string | null }) =>
+  !caller.workspaceId || credential.workspace_id === caller.workspaceId;
+
+/** 403 for a credential (`what` `id`) the caller may not see (credentialVisible). */
+export function requireCredentialVisible(caller: Caller, credential: { workspace_id: string | null }, what: string, id: string) {
+  if (!credentialVisible(caller, credential)) {
+    throw new AppError('forbidden', `this credential is restricted to workspace ${caller.workspaceId}; ${what} ${id} is not restricted to it`);
   }
 }
 

@@ -1,7 +1,5 @@
 import { personalWorkspaceId } from '../../lib/workspace-ids.js';
 
-export { personalWorkspaceId };
-
 /** A new workspace's row and its maker's membership as owner. */
 export function workspaceRows(id: string, name: string, personal: boolean, userId: string, at: string) {
   return {
