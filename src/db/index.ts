@@ -8,6 +8,7 @@ import type { Database, Db, Dialect } from './types.js';
 import { migrationProvider } from './migrations/index.js';
 import { withStatementCache } from './statement-cache.js';
 import { registerSqliteReaders, sqliteReaders } from './sqlite-readers.js';
+import { withNamedStatements } from './pg-named-statements.js';
 
 export interface DatabaseHandle {
   db: Db;
@@ -86,7 +87,7 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c jit=off' });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 

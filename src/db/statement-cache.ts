@@ -1,7 +1,8 @@
 import type SQLite from 'better-sqlite3';
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { PostgresAdapter, type Compilable, type CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './types.js';
 import { insertBatchOf } from './insert-batch.js';
+import { nameStatement } from './pg-named-statements.js';
 import { readNow, type SqliteFile } from './sqlite-dialect.js';
 import type { MaybePromise } from '../lib/maybe-async.js';
 
@@ -74,6 +75,7 @@ function compiler<A extends unknown[], R>(build: (db: Kysely<any>, ...args: A) =
       if (new Set(slots.filter((s) => s >= 0)).size !== args.length) throw new Error('compiledOnce: every argument must be passed as a parameter value');
       hit = { query, slots };
       cache.set(kind, hit);
+      if (exec.getExecutor().adapter instanceof PostgresAdapter) nameStatement(query.sql);
     }
     const { query, slots } = hit;
     const parameters = query.parameters.map((p, i) => (slots[i] >= 0 ? args[slots[i]] : p));
