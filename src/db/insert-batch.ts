@@ -6,8 +6,7 @@ import type { Db, Trx } from './types.js';
  * as one statement of data-modifying CTEs, `with b0 as (insert ...), b1 as (insert ...) select 1`. One
  * statement is atomic on its own, so BEGIN, each INSERT and COMMIT (four round trips for a sheet and its
  * event) become one, and the rows a trigger locks (sheet_counts, migration 021) are held for that
- * statement only, not across the round trips of a transaction. On a 2-core machine the round trips,
- * not PostgreSQL's work, were most of a POST's time (docs/performance.md, "Writes on PostgreSQL").
+ * statement only, not across the round trips of a transaction (docs/performance.md, twelfth pass).
  * The data-modifying CTE is PostgreSQL's own SQL: SQLite has none, and needs none (its transactions
  * are in-process; src/db/group-commit.ts shares their COMMITs).
  */
@@ -45,11 +44,11 @@ export async function runInsertBatch<T>(db: Db, fn: (trx: Trx) => Promise<T>): P
   batches.set(executor, batch);
   // A Kysely instance, not a Transaction: fn only hands it to compiledInsert, which never asks which.
   const value = await fn(executor as unknown as Trx);
-  await db.executeQuery(oneStatement(batch.queries));
+  if (batch.queries.length > 0) await db.executeQuery(oneStatement(batch.queries));
   return value;
 }
 
-/** The INSERTs as one statement, their `$n` placeholders renumbered in order (compiledInsert's SQL holds no other `$`). */
+/** The INSERTs (one or more) as one statement, their `$n` placeholders renumbered in order (compiledInsert's SQL holds no other `$`). */
 export function oneStatement(queries: readonly CompiledQuery[]): CompiledQuery {
   if (queries.length === 1) return queries[0];
   const parameters: unknown[] = [];
@@ -58,5 +57,5 @@ export function oneStatement(queries: readonly CompiledQuery[]): CompiledQuery {
     parameters.push(...q.parameters);
     return `b${i} as (${q.sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + offset}`)})`;
   });
-  return CompiledQuery.raw(queries.length ? `with ${parts.join(', ')} select 1` : 'select 1', parameters);
+  return CompiledQuery.raw(`with ${parts.join(', ')} select 1`, parameters);
 }
