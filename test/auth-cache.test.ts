@@ -2,26 +2,71 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import pg from 'pg';
 import { systemClock } from '../src/clock.js';
 import { createApiKeysRepo } from '../src/modules/api-keys/api-keys.repo.js';
 import { createApiKeysService, hashKey } from '../src/modules/api-keys/api-keys.service.js';
+import { dialects } from './helpers.js';
 import { useServer } from './server-fixture.js';
 
+/** A second connection to the server's database, standing in for another process: `?` marks parameters on both. */
+interface OtherProcess {
+  run(text: string, ...params: unknown[]): Promise<void>;
+  get<T>(text: string, ...params: unknown[]): Promise<T | undefined>;
+  close(): Promise<void>;
+}
+
+async function otherProcess(s: { dialect: string; dataDir: string; c: { config: { databaseUrl?: string } } }): Promise<OtherProcess> {
+  if (s.dialect === 'sqlite') {
+    const file = new SQLite(path.join(s.dataDir, 'sheet-workspace.db'));
+    file.pragma('busy_timeout = 5000');
+    return {
+      run: async (text, ...params) => void file.prepare(text).run(...params),
+      get: async <T>(text: string, ...params: unknown[]) => file.prepare(text).get(...params) as T | undefined,
+      close: async () => void file.close(),
+    };
+  }
+  const client = new pg.Client({ connectionString: s.c.config.databaseUrl });
+  await client.connect();
+  let n = 0;
+  const numbered = (text: string) => ((n = 0), text.replace(/\?/g, () => `$${++n}`));
+  return {
+    run: async (text, ...params) => void (await client.query(numbered(text), params)),
+    get: async <T>(text: string, ...params: unknown[]) => (await client.query(numbered(text), params)).rows[0] as T | undefined,
+    close: () => client.end(),
+  };
+}
+
+/** Drops the trigger that follows key updates, runs `fn`, and puts the trigger back. */
+async function withoutKeyUpdateTrigger(dialect: string, other: OtherProcess, fn: () => Promise<void>) {
+  await other.run(dialect === 'sqlite' ? 'drop trigger api_keys_auth_update' : 'drop trigger api_keys_auth_update on api_keys');
+  try {
+    await fn();
+  } finally {
+    await other.run(
+      dialect === 'sqlite'
+        ? `create trigger api_keys_auth_update after update of status, scopes, expires_at, user_id, key_hash, name on api_keys
+             begin update auth_generation set n = n + 1 where id = 1; end`
+        : `create trigger api_keys_auth_update after update of status, scopes, expires_at, user_id, key_hash, name, workspace_id, issued_by_grant
+             on api_keys for each statement execute function auth_generation_bump()`,
+    );
+  }
+}
+
 /**
- * On SQLite, keys that authenticated are kept in memory and checked against one counter row
- * (migration 019) instead of being looked up on every request. Every change an authentication can
- * see must still count on the very next request, also when another process makes it: here a second
- * connection to the same file stands in for that process, so nothing in the server hears of it.
+ * Keys that authenticated are kept in memory and checked against one counter row (migrations 019 and
+ * 031) instead of being looked up on every request. Every change an authentication can see must still
+ * count on the very next request, also when another process makes it: here a second connection to the
+ * same database stands in for that process, so nothing in the server hears of it.
  */
-describe('authenticated keys kept in memory [sqlite]', () => {
-  let other: SQLite.Database;
-  const { s, beforeClose } = useServer('sqlite');
+for (const dialect of dialects()) describe(`authenticated keys kept in memory [${dialect}]`, () => {
+  let other: OtherProcess;
+  const { s, beforeClose } = useServer(dialect);
   before(async () => {
-    other = new SQLite(path.join(s.dataDir, 'sheet-workspace.db'));
-    other.pragma('busy_timeout = 5000');
+    other = await otherProcess(s);
   });
   beforeClose(async () => {
-    other.close();
+    await other.close();
   });
 
   const status = async (key: string, urlPath = '/v1/sheets?limit=1') => (await s.req('GET', urlPath, { key })).status;
@@ -30,7 +75,7 @@ describe('authenticated keys kept in memory [sqlite]', () => {
     const { key } = await s.user();
     assert.equal(await status(key), 200);
     assert.equal(await status(key), 200);
-    other.prepare(`update api_keys set status = 'disabled' where key_hash = ?`).run(hashKey(key));
+    await other.run(`update api_keys set status = 'disabled' where key_hash = ?`, hashKey(key));
     const res = await s.req('GET', '/v1/sheets?limit=1', { key });
     assert.equal(res.status, 401);
     assert.match(res.body.error, /disabled/);
@@ -41,41 +86,37 @@ describe('authenticated keys kept in memory [sqlite]', () => {
     const codes: number[] = [];
     for (let i = 0; i < 31; i++) codes.push(await status(key));
     assert.deepEqual([codes.slice(0, 30).every((c) => c === 200), codes[30]], [true, 429], 'the Free plan allows 30 a minute');
-    other.prepare(`update users set plan = 'business' where id = ?`).run(userId);
+    await other.run(`update users set plan = 'business' where id = ?`, userId);
     assert.equal(await status(key), 200, 'the Business plan allows 1,000 a minute');
   });
 
   it('narrowed scopes, an expiry, a deleted key or account count on the next request', async () => {
     const a = await s.user();
     assert.equal(await status(a.key), 200);
-    other.prepare(`update api_keys set scopes = '["sheets:write"]' where key_hash = ?`).run(hashKey(a.key));
+    await other.run(`update api_keys set scopes = '["sheets:write"]' where key_hash = ?`, hashKey(a.key));
     assert.equal(await status(a.key), 403);
 
     const b = await s.user();
     assert.equal(await status(b.key), 200);
-    other.prepare(`update api_keys set expires_at = '2000-01-01T00:00:00.000Z' where key_hash = ?`).run(hashKey(b.key));
+    await other.run(`update api_keys set expires_at = '2000-01-01T00:00:00.000Z' where key_hash = ?`, hashKey(b.key));
     assert.equal(await status(b.key), 401);
 
     const c = await s.user();
     assert.equal(await status(c.key), 200);
-    other.prepare(`delete from api_keys where key_hash = ?`).run(hashKey(c.key));
+    await other.run(`delete from api_keys where key_hash = ?`, hashKey(c.key));
     assert.equal(await status(c.key), 401);
   });
 
   it('answers from the kept copy while the counter stands still', async () => {
-    // White-box check that the copy is really used: with the triggers gone, a change goes unseen.
+    // White-box check that the copy is really used: with the trigger gone, a change goes unseen.
     const { key } = await s.user();
     assert.equal(await status(key), 200);
-    other.exec('drop trigger api_keys_auth_update');
-    try {
-      other.prepare(`update api_keys set status = 'disabled' where key_hash = ?`).run(hashKey(key));
+    await withoutKeyUpdateTrigger(dialect, other, async () => {
+      await other.run(`update api_keys set status = 'disabled' where key_hash = ?`, hashKey(key));
       assert.equal(await status(key), 200);
-      other.prepare('update auth_generation set n = n + 1').run();
+      await other.run('update auth_generation set n = n + 1');
       assert.equal(await status(key), 401);
-    } finally {
-      other.exec(`create trigger api_keys_auth_update after update of status, scopes, expires_at, user_id, key_hash, name on api_keys
-        begin update auth_generation set n = n + 1 where id = 1; end`);
-    }
+    });
   });
 
   it('requests of one event-loop turn share one read of the counter; the next turn reads it again', async () => {
@@ -88,7 +129,7 @@ describe('authenticated keys kept in memory [sqlite]', () => {
     const first = await Promise.all(Array.from({ length: 20 }, () => keys.authenticate(header)));
     assert.equal(first.length, 20);
     assert.equal(reads, 1);
-    other.prepare(`update api_keys set status = 'disabled' where key_hash = ?`).run(hashKey(key));
+    await other.run(`update api_keys set status = 'disabled' where key_hash = ?`, hashKey(key));
     await new Promise((r) => setImmediate(r));
     await assert.rejects(keys.authenticate(header), /disabled/);
     assert.equal(reads, 2);
@@ -98,10 +139,10 @@ describe('authenticated keys kept in memory [sqlite]', () => {
     const { key } = await s.user();
     for (let i = 0; i < 5; i++) assert.equal(await status(key), 200);
     await new Promise((r) => setTimeout(r, 50));
-    const used = other.prepare('select last_used_at from api_keys where key_hash = ?').get(hashKey(key)) as { last_used_at: string };
-    assert.ok(used.last_used_at, 'touched');
+    const used = await other.get<{ last_used_at: string }>('select last_used_at from api_keys where key_hash = ?', hashKey(key));
+    assert.ok(used?.last_used_at, 'touched');
     for (let i = 0; i < 5; i++) assert.equal(await status(key), 200);
     await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(other.prepare('select last_used_at from api_keys where key_hash = ?').get(hashKey(key)), used);
+    assert.deepEqual(await other.get('select last_used_at from api_keys where key_hash = ?', hashKey(key)), used);
   });
 });

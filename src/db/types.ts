@@ -347,7 +347,14 @@ export interface SheetSharesTable {
   expires_at: string | null;
 }
 
+/** One row (id 1): moved by every change an authentication could see (migrations 019 and 031). */
+export interface AuthGenerationTable {
+  id: number;
+  n: number;
+}
+
 export interface Database {
+  auth_generation: AuthGenerationTable;
   users: UsersTable;
   workspaces: WorkspacesTable;
   workspace_members: WorkspaceMembersTable;

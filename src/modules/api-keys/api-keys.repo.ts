@@ -2,8 +2,7 @@ import { sql } from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
 import { compiledOnce } from '../../db/statement-cache.js';
 import type { ApiKeysTable, Db, Executor } from '../../db/types.js';
-import { readNow } from '../../db/sqlite-dialect.js';
-import type { MaybePromise } from '../../lib/maybe-async.js';
+import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 
 /**
  * Run on every authenticated request, so compiled once (the lookup itself still reads the database
@@ -24,14 +23,22 @@ const byHash = compiledOnce((db: Db, hash: string) =>
     .where('api_keys.key_hash', '=', hash),
 );
 
+/**
+ * The counter migrations 019 (SQLite) and 031 (PostgreSQL) move on every change an authentication could
+ * see. PostgreSQL's is a bigint, which node-postgres gives as a string; as a double it stays exact to 2^53.
+ */
+const authGenerationRow = compiledOnce((db: Db) =>
+  db
+    .selectFrom('auth_generation')
+    .select(dialectOf(db) === 'postgres' ? sql<number>`n::float8`.as('n') : 'n')
+    .where('id', '=', 1),
+);
+
 export function createApiKeysRepo(db: Executor) {
-  const generation = dialectOf(db) === 'sqlite' ? sql<{ n: number }>`select n from auth_generation where id = 1`.compile(db) : undefined;
   return {
-    /** SQLite: the counter migration 019 moves on every change an authentication could see; PostgreSQL: undefined. */
+    /** The auth generation (authGenerationRow); undefined if the row is missing. */
     authGeneration(): MaybePromise<number | undefined> {
-      if (!generation) return undefined;
-      const rows = readNow(db, generation);
-      return rows ? rows[0]?.n : db.executeQuery(generation).then((r) => r.rows[0]?.n);
+      return andThen(authGenerationRow(db), (rows) => rows[0]?.n);
     },
     async insert(row: ApiKeysTable, exec: Executor = db) {
       await exec.insertInto('api_keys').values(row).execute();

@@ -99,10 +99,11 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; ac
   }
 
   /**
-   * The key and its account by hash. On SQLite keys that authenticated are kept in memory, each with
-   * the auth generation read before it was looked up (migration 019: moved by every change an
+   * The key and its account by hash. Keys that authenticated are kept in memory, each with the auth
+   * generation read before it was looked up (migrations 019 and 031: moved by every change an
    * authentication could see, in any process), and used while the generation still reads the same:
-   * one row read per request instead of the key joined to its account. Unknown keys are not kept.
+   * one row read per event-loop turn instead of the key joined to its account, its grant and the
+   * grant's approving key on every request. Unknown keys are not kept.
    */
   const known = new Map<string, { row: KeyRow; generation: number }>();
   function lookup(hash: string): MaybePromise<KeyRow | undefined> {
