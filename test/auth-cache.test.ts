@@ -135,6 +135,25 @@ for (const dialect of dialects()) describe(`authenticated keys kept in memory [$
     assert.equal(reads, 2);
   });
 
+  it('keys created and disabled in flight at once, beside reads, each count on the next request', async () => {
+    // Every key change moves the one counter row: on PostgreSQL each such transaction holds its lock to
+    // its commit. Thirty changes at once must all land, none fail or wait on each other in a cycle.
+    const { key } = await s.user('business');
+    const reading = Array.from({ length: 40 }, () => s.req('GET', '/v1/sheets?limit=1', { key }));
+    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => s.req('POST', '/v1/api-keys', { key, body: { name: `k${i}` } })));
+    assert.deepEqual(created.map((r) => r.status), created.map(() => 200));
+    const fresh = created.map((r) => r.body.api_key as string);
+    for (const k of fresh) assert.equal(await status(k), 200);
+    const gone = created.slice(0, 10);
+    const [disabled] = await Promise.all([
+      Promise.all(gone.map((r) => s.req('DELETE', `/v1/api-keys/${r.body.id}`, { key }))),
+      Promise.all(fresh.map((k) => s.req('GET', '/v1/sheets?limit=1', { key: k }))),
+    ]);
+    assert.ok(disabled.every((r) => r.status === 200), `disabled: ${disabled.map((r) => r.status)}`);
+    assert.deepEqual(await Promise.all(fresh.map((k) => status(k))), fresh.map((_, i) => (i < 10 ? 401 : 200)));
+    assert.ok((await Promise.all(reading)).every((r) => r.status === 200));
+  });
+
   it('touches last_used_at once a minute, not on every request', async () => {
     const { key } = await s.user();
     for (let i = 0; i < 5; i++) assert.equal(await status(key), 200);
