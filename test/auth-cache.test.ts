@@ -28,8 +28,10 @@ async function otherProcess(s: { dialect: string; dataDir: string; c: { config: 
   }
   const client = new pg.Client({ connectionString: s.c.config.databaseUrl });
   await client.connect();
-  let n = 0;
-  const numbered = (text: string) => ((n = 0), text.replace(/\?/g, () => `$${++n}`));
+  const numbered = (text: string) => {
+    let n = 0;
+    return text.replace(/\?/g, () => `$${++n}`);
+  };
   return {
     run: async (text, ...params) => void (await client.query(numbered(text), params)),
     get: async <T>(text: string, ...params: unknown[]) => (await client.query(numbered(text), params)).rows[0] as T | undefined,
@@ -37,19 +39,18 @@ async function otherProcess(s: { dialect: string; dataDir: string; c: { config: 
   };
 }
 
-/** Drops the trigger that follows key updates, runs `fn`, and puts the trigger back. */
+/** Drops the trigger that follows key updates, runs `fn`, and puts the trigger back as the catalog defined it. */
 async function withoutKeyUpdateTrigger(dialect: string, other: OtherProcess, fn: () => Promise<void>) {
+  const { definition } = (await other.get<{ definition: string }>(
+    dialect === 'sqlite'
+      ? `select sql as definition from sqlite_master where type = 'trigger' and name = 'api_keys_auth_update'`
+      : `select pg_get_triggerdef(oid) as definition from pg_trigger where tgname = 'api_keys_auth_update'`,
+  ))!;
   await other.run(dialect === 'sqlite' ? 'drop trigger api_keys_auth_update' : 'drop trigger api_keys_auth_update on api_keys');
   try {
     await fn();
   } finally {
-    await other.run(
-      dialect === 'sqlite'
-        ? `create trigger api_keys_auth_update after update of status, scopes, expires_at, user_id, key_hash, name on api_keys
-             begin update auth_generation set n = n + 1 where id = 1; end`
-        : `create trigger api_keys_auth_update after update of status, scopes, expires_at, user_id, key_hash, name, workspace_id, issued_by_grant
-             on api_keys for each statement execute function auth_generation_bump()`,
-    );
+    await other.run(definition);
   }
 }
 

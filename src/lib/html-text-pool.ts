@@ -60,16 +60,22 @@ export async function prepareHtmlTexts(htmls: Iterable<string | null | undefined
       }
       const again = ready.get(html);
       if (again) again.uses += uses;
-      else ready.set(html, { text: result.text, depth: result.depth, uses });
-      if (ready.size > KEEP_MAX) ready.delete(ready.keys().next().value!);
+      else keepAtMost(ready, KEEP_MAX, html, { text: result.text, depth: result.depth, uses });
     }),
   );
+}
+
+/** Sets `key` in `map`, dropping the oldest entry past `max`. */
+function keepAtMost<V>(map: Map<string, V>, max: number, key: string, value: V): void {
+  map.set(key, value);
+  if (map.size > max) map.delete(map.keys().next().value!);
 }
 
 /**
  * Small columns read in place for their depth, keeping the text for the write's search text: a write
  * checks every column's nesting and then builds its search text, and parsing each column twice was
  * 8 % of a POST's CPU. Taken once; a write that is refused in between leaves its entries to be pushed out.
+ * Apart from `ready`, so a write with many small columns never pushes out a big column read off the loop.
  */
 const readInPlace = new Map<string, string>();
 const READ_IN_PLACE_MAX = 32;
@@ -79,10 +85,7 @@ export function preparedHtmlDepth(html: string): number {
   const prepared = ready.get(html);
   if (prepared) return prepared.depth;
   const { text, depth } = readHtml(html);
-  if (html.length < OFF_THREAD_MIN_CHARS) {
-    readInPlace.set(html, text);
-    if (readInPlace.size > READ_IN_PLACE_MAX) readInPlace.delete(readInPlace.keys().next().value!);
-  }
+  if (html.length < OFF_THREAD_MIN_CHARS) keepAtMost(readInPlace, READ_IN_PLACE_MAX, html, text);
   return depth;
 }
 
