@@ -11,6 +11,8 @@ import * as spoolJs from '../plugins/claude-code/scripts/spool.mjs';
 import * as http1Js from '../plugins/claude-code/scripts/http1.mjs';
 // @ts-expect-error: plain .mjs module without type declarations
 import * as tasksJs from '../plugins/claude-code/scripts/tasks.mjs';
+// @ts-expect-error: plain .mjs module without type declarations
+import * as clientJs from '../plugins/claude-code/scripts/client.mjs';
 
 /** What Claude Code runs (hooks/hooks.json): the generated bundle of the modules above. */
 export const HOOK_SCRIPT = new URL('../plugins/claude-code/hooks/hook.cjs', import.meta.url).pathname;
@@ -63,8 +65,24 @@ export interface Spool {
   recoverStale(now?: number): void;
   releaseAll(): void;
   enforceLimits(): string[];
+  isIdle(): boolean;
+  addClaimed(request: SpoolRequest): Claim;
 }
 export const keyTag: (key: string) => string = spoolJs.keyTag;
+export interface SendStats {
+  sent: number;
+  dropped: number;
+  left: number;
+  stalled: boolean;
+  deferred: number;
+}
+/** Sends a request a hook has just made: ahead of its spool entry when the spool is idle, else behind what waits. */
+export const sendNew: (
+  cfg: { url: string; apiKey: string },
+  spool: Spool,
+  request: SpoolRequest,
+  o: { key?: string; deadline: number; perRequestMs: number; log: (m: string) => void },
+) => Promise<SendStats> = clientJs.sendNew;
 export const createSpool: (dir: string, o?: { limits?: { entries: number; bytes: number }; log?: (m: string) => void }) => Spool = spoolJs.createSpool;
 
 export interface TaskMap {

@@ -116,7 +116,7 @@ async function exchange(url, { method, headers, body, timeoutMs, maxBytes }) {
     let size = 0;
     let settled = false;
     const socket = takeWarm(url) ?? connect(lib, url);
-    const settle = (err, result) => {
+    const settle2 = (err, result) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -128,11 +128,11 @@ async function exchange(url, { method, headers, body, timeoutMs, maxBytes }) {
       setImmediate(() => socket.destroy()).unref();
       resolve(result);
     };
-    const timer = setTimeout(() => settle(Object.assign(new Error("timeout"), { code: "ETIMEDOUT" })), Math.max(1, Math.floor(timeoutMs)));
+    const timer = setTimeout(() => settle2(Object.assign(new Error("timeout"), { code: "ETIMEDOUT" })), Math.max(1, Math.floor(timeoutMs)));
     const answer = (ended) => {
       const parsed = parseResponse(Buffer.concat(chunks), { ended, maxBytes });
-      if (parsed) settle(null, parsed);
-      else if (ended) settle(Object.assign(new Error("incomplete response"), { code: "ECONNRESET" }));
+      if (parsed) settle2(null, parsed);
+      else if (ended) settle2(Object.assign(new Error("incomplete response"), { code: "ECONNRESET" }));
     };
     socket.on("data", (chunk) => {
       chunks.push(chunk);
@@ -142,10 +142,10 @@ async function exchange(url, { method, headers, body, timeoutMs, maxBytes }) {
     socket.on("end", () => answer(true));
     socket.on("error", (err) => {
       const parsed = chunks.length ? parseResponse(Buffer.concat(chunks), { ended: true, maxBytes }) : null;
-      if (parsed) settle(null, parsed);
-      else settle(err);
+      if (parsed) settle2(null, parsed);
+      else settle2(err);
     });
-    if (socket.earlyError) return settle(socket.earlyError);
+    if (socket.earlyError) return settle2(socket.earlyError);
     socket.write(payload ? Buffer.concat([head, payload]) : head);
   });
 }
@@ -290,23 +290,39 @@ async function flush(cfg2, spool, { deadline: deadline2, perRequestMs, log: log2
       request = { method: request.method, path: request.path, body };
     }
     const r = await send(cfg2, request, Math.min(perRequestMs, deadline2 - Date.now()));
-    if (r.outcome === "sent") {
-      spool.done(claim);
-      stats.sent++;
-      continue;
-    }
-    if (r.outcome === "drop") {
-      spool.done(claim);
-      stats.dropped++;
-      log2(`${claim.request.method} ${claim.request.path}: refused (${r.status} ${r.error}), dropped from the spool`);
-      continue;
-    }
-    spool.release(claim);
+    if (settle(spool, claim, r, stats, log2)) continue;
     stats.left = names.length - i;
-    stats.stalled = Boolean(r.timedOut);
-    log2(`${claim.request.method} ${claim.request.path}: ${r.status ?? r.error}; ${stats.left} waiting in the spool`);
     break;
   }
+  return stats;
+}
+function settle(spool, claim, r, stats, log2) {
+  if (r.outcome === "sent") {
+    spool.done(claim);
+    stats.sent++;
+    return true;
+  }
+  if (r.outcome === "drop") {
+    spool.done(claim);
+    stats.dropped++;
+    log2(`${claim.request.method} ${claim.request.path}: refused (${r.status} ${r.error}), dropped from the spool`);
+    return true;
+  }
+  spool.release(claim);
+  stats.stalled = Boolean(r.timedOut);
+  log2(`${claim.request.method} ${claim.request.path}: ${r.status ?? r.error}; kept in the spool`);
+  return false;
+}
+async function sendNew(cfg2, spool, request, { key, deadline: deadline2, perRequestMs, log: log2 }) {
+  if (!spool.isIdle()) {
+    spool.add(request, key);
+    return flush(cfg2, spool, { deadline: deadline2, perRequestMs, log: log2, resolve: null });
+  }
+  const stats = { sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 };
+  const answer = send(cfg2, request, Math.min(perRequestMs, deadline2 - Date.now()));
+  await new Promise((resolve) => setImmediate(resolve));
+  const claim = spool.addClaimed(request);
+  if (!settle(spool, claim, await answer, stats, log2)) stats.left = 1;
   return stats;
 }
 
@@ -405,6 +421,8 @@ function alive(pid) {
     return err?.code === "EPERM";
   }
 }
+var entryName = (tag) => `${String(Date.now()).padStart(14, "0")}-${String(process.pid).padStart(7, "0")}${String(seq++).padStart(4, "0")}-${tag}.json`;
+var entryText = (request) => JSON.stringify({ ...request, at: (/* @__PURE__ */ new Date()).toISOString() });
 function createSpool(dir, { limits = SPOOL_LIMITS, log: log2 = () => {
 } } = {}) {
   const held = /* @__PURE__ */ new Set();
@@ -428,12 +446,36 @@ function createSpool(dir, { limits = SPOOL_LIMITS, log: log2 = () => {
       if (key) {
         for (const n of names()) if (n.endsWith(`-${tag}.json`)) node_fs_default.rmSync(node_path_default.join(dir, n), { force: true });
       }
-      const name = `${String(Date.now()).padStart(14, "0")}-${String(process.pid).padStart(7, "0")}${String(seq++).padStart(4, "0")}-${tag}.json`;
+      const name = entryName(tag);
       const tmp = node_path_default.join(dir, `.tmp-${name}`);
-      node_fs_default.writeFileSync(tmp, JSON.stringify({ ...request, at: (/* @__PURE__ */ new Date()).toISOString() }), { mode: 384 });
+      node_fs_default.writeFileSync(tmp, entryText(request), { mode: 384 });
       node_fs_default.renameSync(tmp, node_path_default.join(dir, name));
       this.enforceLimits();
       return name;
+    },
+    /**
+     * Whether nothing waits and nothing is being sent (leftover `.tmp-` files of a dead writer aside): a new request
+     * may then go out ahead of its own entry (client.mjs sendNew).
+     */
+    isIdle() {
+      try {
+        return node_fs_default.readdirSync(dir).every((n) => n.startsWith(".tmp-"));
+      } catch {
+        return true;
+      }
+    },
+    /**
+     * Keeps a request that this process is sending: written as its claim straight away, so no other hook sends it
+     * too; done or release settle it like any claim. No other hook reads a live process's claim, so no temp file.
+     */
+    addClaimed(request) {
+      ensure();
+      const name = entryName(`r${randomTag()}`);
+      const file = node_path_default.join(dir, `${name}${CLAIM}${process.pid}`);
+      node_fs_default.writeFileSync(file, entryText(request), { mode: 384 });
+      const claim = { name, file, request };
+      held.add(claim);
+      return claim;
     },
     /** Waiting entries, oldest first. */
     list: names,
@@ -857,21 +899,24 @@ async function main() {
   }
   if (!cfg.capture) return finish();
   const spool = spoolOf();
+  const ending = event === "SessionEnd";
+  const options = { deadline: deadline(ending ? SESSION_END_SEND_MS : BUDGET_MS), perRequestMs: 2e3, log };
+  let sending;
   if (event === "PreCompact" || event === "SessionEnd") {
     const request = sessionRequest(payload, cwd);
-    if (request) spool.add(request, request.path);
     if (request?.capture) {
+      spool.add(request, request.path);
       await startBackgroundSender();
       return finish();
     }
+    if (request) sending = sendNew(cfg, spool, request, { ...options, key: request.path });
   } else if (event === "PostToolUse" || event === "TaskCreated" || event === "TaskCompleted") {
     const map = loadTaskMap(cfg.stateDir, payload.session_id);
     const todos = todoItems({ ...payload, hook_event_name: payload.hook_event_name ?? event }, map);
+    if (todos.length) sending = sendNew(cfg, spool, { method: "POST", path: "/v1/todos", body: { project: detectProject(cwd, cfg.project), todos } }, options);
     map.save();
-    if (todos.length) spool.add({ method: "POST", path: "/v1/todos", body: { project: detectProject(cwd, cfg.project), todos } });
   }
-  const ending = event === "SessionEnd";
-  const stats = await flush(cfg, spool, { deadline: deadline(ending ? SESSION_END_SEND_MS : BUDGET_MS), perRequestMs: 2e3, log, resolve: null });
+  const stats = await (sending ?? flush(cfg, spool, { ...options, resolve: null }));
   if (stats.deferred > 0 || ending && stats.stalled) await startBackgroundSender();
   finish();
 }

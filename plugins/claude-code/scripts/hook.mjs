@@ -4,7 +4,7 @@
 // and returns within 3 s even when the service hangs (SessionEnd within 1.5 s); what it could not send waits in the spool.
 // Claude Code runs the bundle of these modules, hooks/hook.cjs (scripts/bundle.mjs builds it): one file loads faster.
 import fs from 'node:fs';
-import { flush, preconnectService, send } from './client.mjs';
+import { flush, preconnectService, send, sendNew } from './client.mjs';
 import { logLine, readConfig } from './config.mjs';
 import { detectProject, findRepo } from './project.mjs';
 import { createSpool } from './spool.mjs';
@@ -131,23 +131,26 @@ async function main() {
   }
   if (!cfg.capture) return finish();
   const spool = spoolOf();
+  // SessionEnd sends within its own shorter budget and hands what is left to a detached sender (see SESSION_END_SEND_MS).
+  const ending = event === 'SessionEnd';
+  const options = { deadline: deadline(ending ? SESSION_END_SEND_MS : BUDGET_MS), perRequestMs: 2000, log };
+  let sending;
   if (event === 'PreCompact' || event === 'SessionEnd') {
     const request = sessionRequest(payload, cwd);
-    if (request) spool.add(request, request.path);
     if (request?.capture) {
       // A large transcript takes longer to read than the hook may take: the background sender reads it.
+      spool.add(request, request.path);
       await startBackgroundSender();
       return finish();
     }
+    if (request) sending = sendNew(cfg, spool, request, { ...options, key: request.path });
   } else if (event === 'PostToolUse' || event === 'TaskCreated' || event === 'TaskCompleted') {
     const map = loadTaskMap(cfg.stateDir, payload.session_id);
     const todos = todoItems({ ...payload, hook_event_name: payload.hook_event_name ?? event }, map);
-    map.save();
-    if (todos.length) spool.add({ method: 'POST', path: '/v1/todos', body: { project: detectProject(cwd, cfg.project), todos } });
+    if (todos.length) sending = sendNew(cfg, spool, { method: 'POST', path: '/v1/todos', body: { project: detectProject(cwd, cfg.project), todos } }, options);
+    map.save(); // while the service works on the request
   }
-  // SessionEnd sends within its own shorter budget and hands what is left to a detached sender (see SESSION_END_SEND_MS).
-  const ending = event === 'SessionEnd';
-  const stats = await flush(cfg, spool, { deadline: deadline(ending ? SESSION_END_SEND_MS : BUDGET_MS), perRequestMs: 2000, log, resolve: null });
+  const stats = await (sending ?? flush(cfg, spool, { ...options, resolve: null }));
   if (stats.deferred > 0 || (ending && stats.stalled)) await startBackgroundSender();
   finish();
 }

@@ -37,6 +37,10 @@ function alive(pid) {
   }
 }
 
+/** Oldest first by name: time, then pid and sequence. */
+const entryName = (tag) => `${String(Date.now()).padStart(14, '0')}-${String(process.pid).padStart(7, '0')}${String(seq++).padStart(4, '0')}-${tag}.json`;
+const entryText = (request) => JSON.stringify({ ...request, at: new Date().toISOString() });
+
 export function createSpool(dir, { limits = SPOOL_LIMITS, log = () => {} } = {}) {
   /** Claims of this process, put back by releaseAll when the hook must stop mid-send. */
   const held = new Set();
@@ -59,12 +63,36 @@ export function createSpool(dir, { limits = SPOOL_LIMITS, log = () => {} } = {})
       ensure();
       const tag = key ? `k${keyTag(key)}` : `r${randomTag()}`;
       if (key) for (const n of names()) if (n.endsWith(`-${tag}.json`)) fs.rmSync(path.join(dir, n), { force: true });
-      const name = `${String(Date.now()).padStart(14, '0')}-${String(process.pid).padStart(7, '0')}${String(seq++).padStart(4, '0')}-${tag}.json`;
+      const name = entryName(tag);
       const tmp = path.join(dir, `.tmp-${name}`);
-      fs.writeFileSync(tmp, JSON.stringify({ ...request, at: new Date().toISOString() }), { mode: 0o600 });
+      fs.writeFileSync(tmp, entryText(request), { mode: 0o600 });
       fs.renameSync(tmp, path.join(dir, name));
       this.enforceLimits();
       return name;
+    },
+    /**
+     * Whether nothing waits and nothing is being sent (leftover `.tmp-` files of a dead writer aside): a new request
+     * may then go out ahead of its own entry (client.mjs sendNew).
+     */
+    isIdle() {
+      try {
+        return fs.readdirSync(dir).every((n) => n.startsWith('.tmp-'));
+      } catch {
+        return true;
+      }
+    },
+    /**
+     * Keeps a request that this process is sending: written as its claim straight away, so no other hook sends it
+     * too; done or release settle it like any claim. No other hook reads a live process's claim, so no temp file.
+     */
+    addClaimed(request) {
+      ensure();
+      const name = entryName(`r${randomTag()}`);
+      const file = path.join(dir, `${name}${CLAIM}${process.pid}`);
+      fs.writeFileSync(file, entryText(request), { mode: 0o600 });
+      const claim = { name, file, request };
+      held.add(claim);
+      return claim;
     },
     /** Waiting entries, oldest first. */
     list: names,
