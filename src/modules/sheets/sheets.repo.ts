@@ -3,7 +3,7 @@ import type { Db, Executor, SheetsTable } from '../../db/types.js';
 import { countOwnedSheets, newestFirstPage, type SheetListFilter } from './sheets.list.repo.js';
 import { searchSheets, type SearchOptions } from './sheets.search.js';
 import { SHEET_ROW_COLUMNS, type StoredSheetRow } from './sheets.view.js';
-import { utf8Bytes } from '../../db/dialect.js';
+import { storedUtf8, utf8Buffer } from '../../db/dialect.js';
 import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 
 /** The hottest read (every GET, PATCH and DELETE of a sheet), compiled once. */
@@ -12,7 +12,7 @@ const byId = compiledOnce((db: Db, id: string) => db.selectFrom('sheets').select
 const storedById = compiledOnce((db: Db, id: string) =>
   db
     .selectFrom('sheets')
-    .select(['id', 'user_id', 'title', utf8Bytes(db, 'content').as('content'), 'folder', 'tags', 'created_at', 'updated_at', 'trashed_at', 'version'])
+    .select(['id', 'user_id', 'title', storedUtf8(db, 'content').as('content'), 'folder', 'tags', 'created_at', 'updated_at', 'trashed_at', 'version'])
     .where('id', '=', id),
 );
 const insertRow = compiledInsert('sheets', [
@@ -25,7 +25,10 @@ export function createSheetsRepo(db: Db, searchOptions: SearchOptions) {
       return (await byId(exec, id))[0];
     },
     findStoredById(id: string): MaybePromise<StoredSheetRow | undefined> {
-      return andThen(storedById(db, id), (rows) => rows[0]);
+      return andThen(storedById(db, id), ([row]) => {
+        if (row) row.content = utf8Buffer(row.content);
+        return row as StoredSheetRow | undefined;
+      });
     },
     async list(f: SheetListFilter) {
       if (f.terms.length > 0) return searchSheets(db, f, searchOptions);
