@@ -101,7 +101,7 @@ function logLine(dir, message) {
 async function exchange(url, { method, headers, body, timeoutMs, maxBytes }) {
   const secure = url.protocol === "https:";
   if (!secure && url.protocol !== "http:") throw Object.assign(new Error(`unsupported protocol ${url.protocol}`), { code: "EPROTO" });
-  const lib = await loadTransport(secure);
+  const lib = transports[secure ? "tls" : "net"] ?? await loadTransport(secure);
   const payload = body === void 0 ? void 0 : Buffer.from(body);
   const lines = [`${method} ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`, "connection: close"];
   for (const [name, value] of Object.entries({ ...headers, ...payload ? { "content-length": payload.length } : {} })) {
@@ -171,8 +171,9 @@ function takeWarm(url) {
   warm = void 0;
   return socket;
 }
+var transports = { net: void 0, tls: void 0 };
 async function loadTransport(secure) {
-  return (secure ? await Promise.resolve().then(() => (init_node_tls(), node_tls_exports)) : await Promise.resolve().then(() => (init_node_net(), node_net_exports))).default;
+  return transports[secure ? "tls" : "net"] ??= (secure ? await Promise.resolve().then(() => (init_node_tls(), node_tls_exports)) : await Promise.resolve().then(() => (init_node_net(), node_net_exports))).default;
 }
 function parseResponse(buf, { ended = false, maxBytes = Infinity } = {}) {
   let start = 0;

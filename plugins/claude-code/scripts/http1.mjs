@@ -9,7 +9,8 @@
 export async function exchange(url, { method, headers, body, timeoutMs, maxBytes }) {
   const secure = url.protocol === 'https:';
   if (!secure && url.protocol !== 'http:') throw Object.assign(new Error(`unsupported protocol ${url.protocol}`), { code: 'EPROTO' });
-  const lib = await loadTransport(secure);
+  // Loaded already after a preconnect: no await then, so the request is on the socket before the caller goes on.
+  const lib = transports[secure ? 'tls' : 'net'] ?? (await loadTransport(secure));
   const payload = body === undefined ? undefined : Buffer.from(body);
   const lines = [`${method} ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`, 'connection: close'];
   for (const [name, value] of Object.entries({ ...headers, ...(payload ? { 'content-length': payload.length } : {}) })) {
@@ -93,8 +94,10 @@ function takeWarm(url) {
 }
 
 /** node:tls or node:net, loaded on first use (~4 ms of CPU for node:net): a hook that sends nothing never pays it. */
+const transports = { net: undefined, tls: undefined };
+
 export async function loadTransport(secure) {
-  return (secure ? await import('node:tls') : await import('node:net')).default;
+  return (transports[secure ? 'tls' : 'net'] ??= (secure ? await import('node:tls') : await import('node:net')).default);
 }
 
 /**
