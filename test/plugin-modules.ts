@@ -66,7 +66,7 @@ export interface Spool {
   releaseAll(): void;
   enforceLimits(): string[];
   isIdle(): boolean;
-  addClaimed(request: SpoolRequest): Claim;
+  addClaimed(request: SpoolRequest, key?: string): Claim;
 }
 export const keyTag: (key: string) => string = spoolJs.keyTag;
 export interface SendStats {

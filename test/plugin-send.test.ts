@@ -85,6 +85,20 @@ describe('plugin sendNew', () => {
     }
   });
 
+  it('a session sent twice while the service refuses it waits once, with its latest content', async () => {
+    const { server, spool, cfg, options } = await setup((held) => held.answer(503));
+    try {
+      const put = (summary: string) => ({ method: 'PUT', path: '/v1/sessions/external/cc:s1', body: { summary } });
+      await sendNew(cfg, spool, put('first'), { ...options(), key: put('').path }); // idle spool: sent ahead, kept
+      await sendNew(cfg, spool, put('second'), { ...options(), key: put('').path }); // queued: replaces the first
+      const waiting = spool.list();
+      assert.equal(waiting.length, 1);
+      assert.deepEqual(spool.claim(waiting[0])!.request.body, { summary: 'second' });
+    } finally {
+      server.close();
+    }
+  });
+
   it('with entries waiting, the new request goes behind them: the service gets both, oldest first', async () => {
     const received: string[] = [];
     const { server, spool, cfg, options } = await setup((held) => {

@@ -322,7 +322,7 @@ async function sendNew(cfg2, spool, request, { key, deadline: deadline2, perRequ
   const stats = { sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 };
   const answer = send(cfg2, request, Math.min(perRequestMs, deadline2 - Date.now()));
   await new Promise((resolve) => setImmediate(resolve));
-  const claim = spool.addClaimed(request);
+  const claim = spool.addClaimed(request, key);
   if (!settle(spool, claim, await answer, stats, log2)) stats.left = 1;
   return stats;
 }
@@ -422,6 +422,7 @@ function alive(pid) {
     return err?.code === "EPERM";
   }
 }
+var entryTag = (key) => key ? `k${keyTag(key)}` : `r${randomTag()}`;
 var entryName = (tag) => `${String(Date.now()).padStart(14, "0")}-${String(process.pid).padStart(7, "0")}${String(seq++).padStart(4, "0")}-${tag}.json`;
 var entryText = (request) => JSON.stringify({ ...request, at: (/* @__PURE__ */ new Date()).toISOString() });
 function createSpool(dir, { limits = SPOOL_LIMITS, log: log2 = () => {
@@ -443,7 +444,7 @@ function createSpool(dir, { limits = SPOOL_LIMITS, log: log2 = () => {
     /** Keeps a request; one with the same key (a session's PUT) replaces the one waiting. */
     add(request, key) {
       ensure();
-      const tag = key ? `k${keyTag(key)}` : `r${randomTag()}`;
+      const tag = entryTag(key);
       if (key) {
         for (const n of names()) if (n.endsWith(`-${tag}.json`)) node_fs_default.rmSync(node_path_default.join(dir, n), { force: true });
       }
@@ -467,11 +468,12 @@ function createSpool(dir, { limits = SPOOL_LIMITS, log: log2 = () => {
     },
     /**
      * Keeps a request that this process is sending: written as its claim straight away, so no other hook sends it
-     * too; done or release settle it like any claim. No other hook reads a live process's claim, so no temp file.
+     * too; done or release settle it like any claim (released, a later add with the same key replaces it). No other
+     * hook reads a live process's claim, so no temp file.
      */
-    addClaimed(request) {
+    addClaimed(request, key) {
       ensure();
-      const name = entryName(`r${randomTag()}`);
+      const name = entryName(entryTag(key));
       const file = node_path_default.join(dir, `${name}${CLAIM}${process.pid}`);
       node_fs_default.writeFileSync(file, entryText(request), { mode: 384 });
       const claim = { name, file, request };

@@ -131,7 +131,7 @@ export async function sendNew(cfg, spool, request, { key, deadline, perRequestMs
   const stats = { sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 };
   const answer = send(cfg, request, Math.min(perRequestMs, deadline - Date.now()));
   await new Promise((resolve) => setImmediate(resolve)); // send has written to the socket by now
-  const claim = spool.addClaimed(request);
+  const claim = spool.addClaimed(request, key);
   if (!settle(spool, claim, await answer, stats, log)) stats.left = 1;
   return stats;
 }

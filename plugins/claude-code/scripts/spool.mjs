@@ -37,6 +37,8 @@ function alive(pid) {
   }
 }
 
+/** An entry with a key is found again by it (add replaces the one waiting). */
+const entryTag = (key) => (key ? `k${keyTag(key)}` : `r${randomTag()}`);
 /** Oldest first by name: time, then pid and sequence. */
 const entryName = (tag) => `${String(Date.now()).padStart(14, '0')}-${String(process.pid).padStart(7, '0')}${String(seq++).padStart(4, '0')}-${tag}.json`;
 const entryText = (request) => JSON.stringify({ ...request, at: new Date().toISOString() });
@@ -61,7 +63,7 @@ export function createSpool(dir, { limits = SPOOL_LIMITS, log = () => {} } = {})
     /** Keeps a request; one with the same key (a session's PUT) replaces the one waiting. */
     add(request, key) {
       ensure();
-      const tag = key ? `k${keyTag(key)}` : `r${randomTag()}`;
+      const tag = entryTag(key);
       if (key) for (const n of names()) if (n.endsWith(`-${tag}.json`)) fs.rmSync(path.join(dir, n), { force: true });
       const name = entryName(tag);
       const tmp = path.join(dir, `.tmp-${name}`);
@@ -83,11 +85,12 @@ export function createSpool(dir, { limits = SPOOL_LIMITS, log = () => {} } = {})
     },
     /**
      * Keeps a request that this process is sending: written as its claim straight away, so no other hook sends it
-     * too; done or release settle it like any claim. No other hook reads a live process's claim, so no temp file.
+     * too; done or release settle it like any claim (released, a later add with the same key replaces it). No other
+     * hook reads a live process's claim, so no temp file.
      */
-    addClaimed(request) {
+    addClaimed(request, key) {
       ensure();
-      const name = entryName(`r${randomTag()}`);
+      const name = entryName(entryTag(key));
       const file = path.join(dir, `${name}${CLAIM}${process.pid}`);
       fs.writeFileSync(file, entryText(request), { mode: 0o600 });
       const claim = { name, file, request };
