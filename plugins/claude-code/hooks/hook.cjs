@@ -262,9 +262,10 @@ async function preconnectService(cfg2) {
   }
   await preconnect(url);
 }
+var noneSent = () => ({ sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 });
 var RESOLVE_MIN_MS = 1500;
 async function flush(cfg2, spool, { deadline: deadline2, perRequestMs, log: log2, resolve }) {
-  const stats = { sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 };
+  const stats = noneSent();
   spool.recoverStale();
   const names = spool.list();
   for (let i = 0; i < names.length; i++) {
@@ -319,7 +320,7 @@ async function sendNew(cfg2, spool, request, { key, deadline: deadline2, perRequ
     spool.add(request, key);
     return flush(cfg2, spool, { deadline: deadline2, perRequestMs, log: log2, resolve: null });
   }
-  const stats = { sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 };
+  const stats = noneSent();
   const answer = send(cfg2, request, Math.min(perRequestMs, deadline2 - Date.now()));
   await new Promise((resolve) => setImmediate(resolve));
   const claim = spool.addClaimed(request, key);

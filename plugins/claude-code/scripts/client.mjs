@@ -52,6 +52,9 @@ export async function preconnectService(cfg) {
   await preconnect(url);
 }
 
+/** What flush and sendNew report: sent, dropped (refused for its content), left waiting, stalled (slow, not down), deferred. */
+const noneSent = () => ({ sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 });
+
 /** A capture job is turned into its body only with this much of the budget left. */
 const RESOLVE_MIN_MS = 1500;
 
@@ -61,7 +64,7 @@ const RESOLVE_MIN_MS = 1500;
  * `deferred` counts capture jobs left for a sender with time to read their transcript (resolve given).
  */
 export async function flush(cfg, spool, { deadline, perRequestMs, log, resolve }) {
-  const stats = { sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 };
+  const stats = noneSent();
   spool.recoverStale();
   const names = spool.list();
   for (let i = 0; i < names.length; i++) {
@@ -128,7 +131,7 @@ export async function sendNew(cfg, spool, request, { key, deadline, perRequestMs
     spool.add(request, key);
     return flush(cfg, spool, { deadline, perRequestMs, log, resolve: null });
   }
-  const stats = { sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 };
+  const stats = noneSent();
   const answer = send(cfg, request, Math.min(perRequestMs, deadline - Date.now()));
   await new Promise((resolve) => setImmediate(resolve)); // send has written to the socket by now
   const claim = spool.addClaimed(request, key);

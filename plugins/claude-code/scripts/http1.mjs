@@ -93,9 +93,10 @@ function takeWarm(url) {
   return socket;
 }
 
-/** node:tls or node:net, loaded on first use (~4 ms of CPU for node:net): a hook that sends nothing never pays it. */
+/** The transports loaded so far: exchange takes one without an await once it is here. */
 const transports = { net: undefined, tls: undefined };
 
+/** node:tls or node:net, loaded on first use (~4 ms of CPU for node:net): a hook that sends nothing never pays it. */
 export async function loadTransport(secure) {
   return (transports[secure ? 'tls' : 'net'] ??= (secure ? await import('node:tls') : await import('node:net')).default);
 }
