@@ -69,6 +69,7 @@ export interface Spool {
   addClaimed(request: SpoolRequest, key?: string): Claim;
 }
 export const keyTag: (key: string) => string = spoolJs.keyTag;
+export const isoTime: (ms: number) => string = spoolJs.isoTime;
 export interface SendStats {
   sent: number;
   dropped: number;

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createSpool } from './plugin-modules.js';
+import { createSpool, isoTime } from './plugin-modules.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'plugin-spool-'));
 let n = 0;
@@ -129,5 +129,16 @@ describe('plugin spool', () => {
     assert.equal(spool.claim(name), null);
     assert.deepEqual(fs.readdirSync(spool.dir), []);
     assert.match(notes[0], /unreadable/);
+  });
+
+  it('stamps entries with the time as toISOString would, without a Date', () => {
+    // Leap days, century rules (1900 is no leap year, 2000 is), ends of months, years and the last millisecond of 9999.
+    const edges = [0, 951_782_400_000, 951_868_799_999, 951_868_800_000, 4_107_542_399_999, 4_107_542_400_000, 1_709_164_800_000, 253_402_300_799_999];
+    const random = Array.from({ length: 20_000 }, () => Math.floor(Math.random() * 253_402_300_800_000));
+    for (const ms of [...edges, ...random]) assert.equal(isoTime(ms), new Date(ms).toISOString(), `at ${ms}`);
+    const spool = createSpool(freshDir());
+    const before = Date.now();
+    const entry = JSON.parse(fs.readFileSync(path.join(spool.dir, spool.add({ method: 'POST', path: '/v1/todos' })), 'utf8'));
+    assert.ok(Date.parse(entry.at) >= before && Date.parse(entry.at) <= Date.now(), entry.at);
   });
 });

@@ -56,7 +56,8 @@ var init_node_child_process = __esm({
 var node_fs_default = require("node:fs");
 
 // builtin:node:os
-var node_os_default = require("node:os");
+var loaded;
+var node_os_default = new Proxy({}, { get: (_, key) => (loaded ??= require("node:os"))[key] });
 
 // builtin:node:path
 var node_path_default = require("node:path");
@@ -425,7 +426,23 @@ function alive(pid) {
 }
 var entryTag = (key) => key ? `k${keyTag(key)}` : `r${randomTag()}`;
 var entryName = (tag) => `${String(Date.now()).padStart(14, "0")}-${String(process.pid).padStart(7, "0")}${String(seq++).padStart(4, "0")}-${tag}.json`;
-var entryText = (request) => JSON.stringify({ ...request, at: (/* @__PURE__ */ new Date()).toISOString() });
+var entryText = (request) => JSON.stringify({ ...request, at: isoTime(Date.now()) });
+function isoTime(ms) {
+  const day = Math.floor(ms / 864e5);
+  const msOfDay = ms - day * 864e5;
+  const z = day + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  const two = (n) => String(n).padStart(2, "0");
+  const time = `${two(Math.floor(msOfDay / 36e5))}:${two(Math.floor(msOfDay / 6e4) % 60)}:${two(Math.floor(msOfDay / 1e3) % 60)}.${String(msOfDay % 1e3).padStart(3, "0")}`;
+  return `${y}-${two(m)}-${two(d)}T${time}Z`;
+}
 function createSpool(dir, { limits = SPOOL_LIMITS, log: log2 = () => {
 } } = {}) {
   const held = /* @__PURE__ */ new Set();
@@ -812,6 +829,7 @@ function readTranscript(file) {
 }
 
 // scripts/hook.mjs
+process.env.UV_THREADPOOL_SIZE ??= "2";
 var started = Math.round(Date.now() - process.uptime() * 1e3);
 var event = process.argv[2] ?? "";
 var BUDGET_MS = event === "flush" ? 2e4 : 2600;

@@ -41,7 +41,28 @@ function alive(pid) {
 const entryTag = (key) => (key ? `k${keyTag(key)}` : `r${randomTag()}`);
 /** Oldest first by name: time, then pid and sequence. */
 const entryName = (tag) => `${String(Date.now()).padStart(14, '0')}-${String(process.pid).padStart(7, '0')}${String(seq++).padStart(4, '0')}-${tag}.json`;
-const entryText = (request) => JSON.stringify({ ...request, at: new Date().toISOString() });
+const entryText = (request) => JSON.stringify({ ...request, at: isoTime(Date.now()) });
+
+/**
+ * `new Date(ms).toISOString()` by arithmetic: a process's first Date loads the time zone (~0.9 ms of a hook's run).
+ * Days to a civil date after Howard Hinnant's days_from_civil inverse, for the years 1970-9999.
+ */
+export function isoTime(ms) {
+  const day = Math.floor(ms / 86_400_000);
+  const msOfDay = ms - day * 86_400_000;
+  const z = day + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  const two = (n) => String(n).padStart(2, '0');
+  const time = `${two(Math.floor(msOfDay / 3_600_000))}:${two(Math.floor(msOfDay / 60_000) % 60)}:${two(Math.floor(msOfDay / 1000) % 60)}.${String(msOfDay % 1000).padStart(3, '0')}`;
+  return `${y}-${two(m)}-${two(d)}T${time}Z`;
+}
 
 export function createSpool(dir, { limits = SPOOL_LIMITS, log = () => {} } = {}) {
   /** Claims of this process, put back by releaseAll when the hook must stop mid-send. */
