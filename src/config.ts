@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 const flag = (name: string) =>
@@ -74,6 +75,12 @@ const EnvSchema = z.object({
     .int('SEARCH_RANK_MAX_MATCHES must be a whole number')
     .min(0, 'SEARCH_RANK_MAX_MATCHES must be 0 or more')
     .default(10_000),
+  SEARCH_CONCURRENCY: z.coerce
+    .number({ error: 'SEARCH_CONCURRENCY must be a number' })
+    .int('SEARCH_CONCURRENCY must be a whole number')
+    .min(1, 'SEARCH_CONCURRENCY must be at least 1')
+    .max(64, 'SEARCH_CONCURRENCY must be at most 64')
+    .optional(),
   REVISIONS_KEEP: z.coerce.number({ error: 'REVISIONS_KEEP must be a number' }).int('REVISIONS_KEEP must be a whole number').min(1, 'REVISIONS_KEEP must be at least 1').default(100),
   EVENT_STREAM_POLL_MS: z.coerce.number({ error: 'EVENT_STREAM_POLL_MS must be a number' }).int('EVENT_STREAM_POLL_MS must be a whole number').min(100, 'EVENT_STREAM_POLL_MS must be at least 100').default(1000),
   EVENT_STREAM_HEARTBEAT_MS: z.coerce.number({ error: 'EVENT_STREAM_HEARTBEAT_MS must be a number' }).int('EVENT_STREAM_HEARTBEAT_MS must be a whole number').min(100, 'EVENT_STREAM_HEARTBEAT_MS must be at least 100').default(15_000),
@@ -125,6 +132,8 @@ export type Config = {
    * that its ranking takes longer than finding it.
    */
   searchRankMaxMatches: number;
+  /** PostgreSQL searches running at once per process (SEARCH_CONCURRENCY). */
+  searchConcurrency: number;
   /** How often GET /v1/events/stream sends a heartbeat comment. */
   /** The event stream's safety-net poll of the outbox; commits of this process, and of others on PostgreSQL (NOTIFY), wake it at once. */
   eventStreamPollMs: number;
@@ -181,6 +190,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mcpResultMaxChars: e.MCP_RESULT_MAX_CHARS,
     revisionsKeep: e.REVISIONS_KEEP,
     searchRankMaxMatches: e.SEARCH_RANK_MAX_MATCHES,
+    // One core left to PostgreSQL's other backends and this process: on 2 cores, 1.
+    searchConcurrency: e.SEARCH_CONCURRENCY ?? Math.max(1, Math.min(4, availableParallelism() - 1)),
     eventStreamPollMs: e.EVENT_STREAM_POLL_MS,
     eventStreamHeartbeatMs: e.EVENT_STREAM_HEARTBEAT_MS,
     eventStreamCaps: { perCredential: e.EVENT_STREAM_MAX_PER_CREDENTIAL, perAddress: e.EVENT_STREAM_MAX_PER_ADDRESS },

@@ -23,10 +23,10 @@ async function cli(args: string[], env: Record<string, string>) {
 describe('config', () => {
   it('names every bad value in one message', () => {
     assert.throws(
-      () => loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', BOOTSTRAP_OWNER: 'maybe', WEBHOOK_RETRY_SCHEDULE: 'soon', WEBHOOK_MAX_IN_FLIGHT: '0' }),
+      () => loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', BOOTSTRAP_OWNER: 'maybe', WEBHOOK_RETRY_SCHEDULE: 'soon', WEBHOOK_MAX_IN_FLIGHT: '0', SEARCH_CONCURRENCY: '0' }),
       (err: Error) => {
         assert.ok(err instanceof ConfigError);
-        for (const name of ['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'BOOTSTRAP_OWNER', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_MAX_IN_FLIGHT']) assert.match(err.message, new RegExp(name));
+        for (const name of ['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'BOOTSTRAP_OWNER', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_MAX_IN_FLIGHT', 'SEARCH_CONCURRENCY']) assert.match(err.message, new RegExp(name));
         return true;
       },
     );
@@ -41,6 +41,8 @@ describe('config', () => {
     assert.deepEqual(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1s,2s,500ms' }).webhooks.retrySchedule, [1000, 2000, 500]);
     assert.equal(c.webhooks.maxInFlight, 16);
     assert.equal(loadConfig({ WEBHOOK_MAX_IN_FLIGHT: '4' }).webhooks.maxInFlight, 4);
+    assert.equal(c.searchConcurrency, Math.max(1, Math.min(4, os.availableParallelism() - 1)));
+    assert.equal(loadConfig({ SEARCH_CONCURRENCY: '3' }).searchConcurrency, 3);
   });
   it('the server refuses to start on a bad value, with the message', async () => {
     const r = await cli(['serve'], { PORT: '99999' });

@@ -10,6 +10,7 @@ import { SHEETS_SEARCH } from '../../db/search/search-index.js';
 import { matchKeysInParts } from '../../db/search/sqlite-match.js';
 import { sqliteReaders, type SqliteReaders } from '../../db/sqlite-readers.js';
 import type { Db } from '../../db/types.js';
+import type { ConcurrencyGate } from '../../lib/concurrency-gate.js';
 import { countOwnedSheets, newestFirstPage, ownedSheets, type SearchSort, type SheetListFilter } from './sheets.list.repo.js';
 import { SHEET_ROW_COLUMNS, type SheetRow } from './sheets.view.js';
 
@@ -18,6 +19,11 @@ const rowColumns = sql.join(SHEET_ROW_COLUMNS.map((c) => sql.ref(`sheets.${c}`))
 export interface SearchOptions {
   /** See countIfCommon; SEARCH_RANK_MAX_MATCHES. */
   rankMaxMatches: number;
+  /**
+   * PostgreSQL only: searches running at once in this process (SEARCH_CONCURRENCY); the others wait their turn.
+   * SQLite's searches are bounded by its reader threads instead.
+   */
+  pgSearchGate?: ConcurrencyGate;
   /** See MAX_OTHER_ROWS (tests set it to 0 to count by owner). */
   maxOtherRows?: number;
 }
@@ -31,7 +37,10 @@ export interface SearchOptions {
  * request would wait for it. Only the planning (a few rows of the trigram vocabulary) runs here.
  */
 export async function searchSheets(db: Db, f: SheetListFilter & { sort?: SearchSort }, opts: SearchOptions): Promise<{ rows: SheetRow[]; total: number }> {
-  return withStableVocabulary(db, f.terms, (plan) => searchOnce(db, f, opts, plan));
+  const search = () => withStableVocabulary(db, f.terms, (plan) => searchOnce(db, f, opts, plan));
+  // A search of a common word keeps a PostgreSQL backend busy for tens of milliseconds: unbounded, five at
+  // once took both cores of a small machine, and every GET by id waited behind them.
+  return opts.pgSearchGate && !sqliteReaders(db) ? opts.pgSearchGate.run(search) : search();
 }
 
 async function searchOnce(db: Db, f: SheetListFilter & { sort?: SearchSort }, opts: SearchOptions, plan: PlanOptions): Promise<{ rows: SheetRow[]; total: number }> {
