@@ -81,7 +81,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   });
   const accounts = createAccountsService({ db, repo: createAccountsRepo(db), workspaces: workspacesRepo, apiKeys, clock });
   const workspaces = createWorkspacesService({ db, repo: workspacesRepo, clock });
-  const sheets = createSheetsService({ repo: createSheetsRepo(db, { rankMaxMatches: config.searchRankMaxMatches, pgSearchGate: concurrencyGate(config.searchConcurrency) }), revisions: createSheetRevisionsRepo(db), access, outbox, tx, clock, revisionsKeep: config.revisionsKeep });
+  const sheets = createSheetsService({ repo: createSheetsRepo(db, { rankMaxMatches: config.searchRankMaxMatches, pgSearchGate: database.dialect === 'postgres' ? concurrencyGate(config.searchConcurrency) : undefined }), revisions: createSheetRevisionsRepo(db), access, outbox, tx, clock, revisionsKeep: config.revisionsKeep });
   const todosRepo = createTodosRepo(db);
   const todos = createTodosService({ repo: todosRepo, access, outbox, tx, clock });
   const idempotency = createIdempotencyService({ repo: createIdempotencyRepo(db), clock, box: createSecretBox(loadServerKey(config)) });

@@ -20,8 +20,8 @@ export interface SearchOptions {
   /** See countIfCommon; SEARCH_RANK_MAX_MATCHES. */
   rankMaxMatches: number;
   /**
-   * PostgreSQL only: searches running at once in this process (SEARCH_CONCURRENCY); the others wait their turn.
-   * SQLite's searches are bounded by its reader threads instead.
+   * Given on PostgreSQL only: searches running at once in this process (SEARCH_CONCURRENCY); the others wait their
+   * turn. SQLite's searches are bounded by its reader threads instead.
    */
   pgSearchGate?: ConcurrencyGate;
   /** See MAX_OTHER_ROWS (tests set it to 0 to count by owner). */
@@ -40,7 +40,7 @@ export async function searchSheets(db: Db, f: SheetListFilter & { sort?: SearchS
   const search = () => withStableVocabulary(db, f.terms, (plan) => searchOnce(db, f, opts, plan));
   // A search of a common word keeps a PostgreSQL backend busy for tens of milliseconds: unbounded, five at
   // once took both cores of a small machine, and every GET by id waited behind them.
-  return opts.pgSearchGate && !sqliteReaders(db) ? opts.pgSearchGate.run(search) : search();
+  return opts.pgSearchGate ? opts.pgSearchGate.run(search) : search();
 }
 
 async function searchOnce(db: Db, f: SheetListFilter & { sort?: SearchSort }, opts: SearchOptions, plan: PlanOptions): Promise<{ rows: SheetRow[]; total: number }> {
