@@ -174,6 +174,19 @@ for (const dialect of dialects()) {
       assertError(await s.req('GET', '/v1/briefing?project=scoped'), 401, 'unauthorized');
     });
 
+    it("GET /v1/briefing/claude-code: the same text as a SessionStart hook's output, the same errors", async () => {
+      await handover(alice.key, { title: 'Hook work', summary: 'HOOK-SUMMARY', project: 'hooked' }, ['HOOK-STEP']);
+      await sync(alice.key, 'hooked', [{ content: 'HOOK-TODO', status: 'pending' }]);
+      const plain = await ok('project=hooked&max_chars=600');
+      const r = await s.req('GET', '/v1/briefing/claude-code?project=hooked&max_chars=600', { key: alice.key });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.deepEqual(r.body, { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: plain.text } });
+      assert.ok(plain.text.includes('HOOK-STEP') && plain.text.includes('HOOK-TODO'));
+      assertError(await s.req('GET', '/v1/briefing/claude-code?project=hooked&max_chars=20000', { key: alice.key }), 400, 'invalid_request', /max_chars/);
+      assertError(await s.req('GET', '/v1/briefing/claude-code', { key: alice.key }), 400, 'invalid_request', /project is required/);
+      assertError(await s.req('GET', '/v1/briefing/claude-code?project=hooked'), 401, 'unauthorized');
+    });
+
     it('skips a trashed handover; an empty project is the one of records saved without one', async () => {
       const first = await handover(alice.key, { title: 'T1', summary: 'FIRST-HANDOVER', project: 'trash' }, []);
       const second = await handover(alice.key, { title: 'T2', summary: 'SECOND-HANDOVER', project: 'trash' }, []);

@@ -161,7 +161,7 @@ for (const dialect of dialects()) {
         'POST /stats': { hours: 1, ...w },
       };
       const listQuery =
-        method === 'GET' && REST_ROUTES[route].kind === 'workspace' ? `?workspace_id=${ws}${route === 'GET /briefing' ? '&project=p' : ''}` : (QUERY[route] ?? '');
+        method === 'GET' && REST_ROUTES[route].kind === 'workspace' ? `?workspace_id=${ws}${route.startsWith('GET /briefing') ? '&project=p' : ''}` : (QUERY[route] ?? '');
       return [method, path + listQuery, bodies[route] ?? (method === 'GET' || method === 'DELETE' ? undefined : {})];
     }
 

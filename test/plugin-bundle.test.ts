@@ -31,11 +31,15 @@ describe('plugin hook bundle', () => {
     assert.match(text, /^var \w+ = new Proxy\(\{\}, \{ get: \(_, key\) => \(\w+ \?\?= require\("node:os"\)\)\[key\] \}\);$/m);
   });
 
-  it('every hook command and the handover command run the bundle; the bundle and the source answer alike', () => {
+  it('SessionStart and the handover command run the bundle, every capture hook capture.sh with its event; the bundle and the source answer alike', () => {
     const hooks = JSON.parse(fs.readFileSync(path.join(PLUGIN_ROOT, 'hooks', 'hooks.json'), 'utf8')).hooks as Record<string, { hooks: { command: string }[] }[]>;
-    const commands = Object.values(hooks).flatMap((groups) => groups.flatMap((g) => g.hooks.map((h) => h.command)));
-    assert.ok(commands.length >= 6);
-    for (const c of commands) assert.match(c, /^node "\$\{CLAUDE_PLUGIN_ROOT\}\/hooks\/hook\.cjs" \w+$/);
+    const commands = Object.entries(hooks).flatMap(([event, groups]) => groups.flatMap((g) => g.hooks.map((h) => ({ event, command: h.command }))));
+    assert.deepEqual(commands.map((c) => c.event).sort(), ['PostToolUse', 'PreCompact', 'SessionEnd', 'SessionStart', 'TaskCompleted', 'TaskCreated']);
+    for (const { event, command } of commands) {
+      const runs = event === 'SessionStart' ? 'node "${CLAUDE_PLUGIN_ROOT}/hooks/hook.cjs"' : 'sh "${CLAUDE_PLUGIN_ROOT}/hooks/capture.sh"';
+      assert.equal(command, `${runs} ${event}`);
+    }
+    assert.match(fs.readFileSync(path.join(PLUGIN_ROOT, 'hooks', 'capture.sh'), 'utf8'), /node "\$hooks\/hook\.cjs" flush/, 'capture.sh starts the bundle as the sender');
     assert.match(fs.readFileSync(path.join(PLUGIN_ROOT, 'commands', 'handover.md'), 'utf8'), /node "\$\{CLAUDE_PLUGIN_ROOT\}\/hooks\/hook\.cjs" project/);
 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plugin-bundle-'));

@@ -12,10 +12,14 @@ import * as http1Js from '../plugins/claude-code/scripts/http1.mjs';
 // @ts-expect-error: plain .mjs module without type declarations
 import * as tasksJs from '../plugins/claude-code/scripts/tasks.mjs';
 // @ts-expect-error: plain .mjs module without type declarations
+import * as inboxJs from '../plugins/claude-code/scripts/inbox.mjs';
+// @ts-expect-error: plain .mjs module without type declarations
 import * as clientJs from '../plugins/claude-code/scripts/client.mjs';
 
 /** What Claude Code runs (hooks/hooks.json): the generated bundle of the modules above. */
 export const HOOK_SCRIPT = new URL('../plugins/claude-code/hooks/hook.cjs', import.meta.url).pathname;
+/** The capture hooks' command (hooks/hooks.json): keeps the event in the inbox, starts the sender detached. */
+export const CAPTURE_SCRIPT = new URL('../plugins/claude-code/hooks/capture.sh', import.meta.url).pathname;
 /** The readable entry the bundle is built from; runs the same way. */
 export const HOOK_SOURCE = new URL('../plugins/claude-code/scripts/hook.mjs', import.meta.url).pathname;
 
@@ -65,8 +69,6 @@ export interface Spool {
   recoverStale(now?: number): void;
   releaseAll(): void;
   enforceLimits(): string[];
-  isIdle(): boolean;
-  addClaimed(request: SpoolRequest, key?: string): Claim;
 }
 export const keyTag: (key: string) => string = spoolJs.keyTag;
 export const isoTime: (ms: number) => string = spoolJs.isoTime;
@@ -77,13 +79,12 @@ export interface SendStats {
   stalled: boolean;
   deferred: number;
 }
-/** Sends a request a hook has just made: ahead of its spool entry when the spool is idle, else behind what waits. */
-export const sendNew: (
+/** Sends the spool's entries oldest first until the deadline; stops at the first the service could not take. */
+export const flush: (
   cfg: { url: string; apiKey: string },
   spool: Spool,
-  request: SpoolRequest,
-  o: { key?: string; deadline: number; perRequestMs: number; log: (m: string) => void },
-) => Promise<SendStats> = clientJs.sendNew;
+  o: { deadline: number; perRequestMs: number; log: (m: string) => void; resolve: null | ((capture: unknown) => unknown) },
+) => Promise<SendStats> = clientJs.flush;
 export const createSpool: (dir: string, o?: { limits?: { entries: number; bytes: number }; log?: (m: string) => void }) => Spool = spoolJs.createSpool;
 
 export interface TaskMap {
@@ -106,3 +107,26 @@ export const exchange: (
 /** Opens the connection the next exchange with the same origin uses. */
 export const preconnect: (url: URL) => Promise<void> = http1Js.preconnect;
 export const parseResponse: (buf: Buffer, o?: { ended?: boolean; maxBytes?: number }) => HttpAnswer | null = http1Js.parseResponse;
+
+export interface InboxEvent {
+  event: string;
+  project: string;
+  capture: string;
+  payload: Record<string, unknown>;
+}
+export interface SenderLock {
+  readonly held: boolean;
+  take(): boolean;
+  release(): void;
+}
+export interface Inbox {
+  dir: string;
+  list(): string[];
+  add(event: string, env: { project?: string; capture?: string }, json: string): boolean;
+  read(name: string): InboxEvent | null;
+  remove(name: string): void;
+  lock(): SenderLock;
+}
+export const createInbox: (dir: string) => Inbox = inboxJs.createInbox;
+export const INBOX_LIMIT: number = inboxJs.INBOX_LIMIT;
+export const LOCK_NAME: string = inboxJs.LOCK_NAME;

@@ -73,27 +73,6 @@ describe('plugin spool', () => {
     assert.deepEqual(fs.readdirSync(spool.dir), []);
   });
 
-  it("an entry added as this process's claim is owner-only, neither listed nor claimable, and settles like any claim", () => {
-    const spool = createSpool(freshDir());
-    assert.equal(spool.isIdle(), true, 'no folder yet');
-    const claim = spool.addClaimed({ method: 'POST', path: '/v1/todos', body: { todos: [] } });
-    assert.deepEqual(fs.readdirSync(spool.dir), [`${claim.name}.sending-${process.pid}`]);
-    assert.equal(mode(claim.file), 0o600);
-    assert.deepEqual(spool.list(), []);
-    assert.equal(spool.claim(claim.name), null);
-    assert.equal(spool.isIdle(), false, 'being sent');
-    spool.recoverStale(Date.now());
-    assert.deepEqual(spool.list(), [], 'a live sender keeps its claim');
-    spool.release(claim);
-    assert.deepEqual(spool.list(), [claim.name]);
-    assert.equal(spool.isIdle(), false, 'waiting');
-    const again = spool.claim(claim.name)!;
-    assert.deepEqual(again.request.body, { todos: [] });
-    spool.done(again);
-    fs.writeFileSync(path.join(spool.dir, '.tmp-left-by-a-dead-writer.json'), '{');
-    assert.equal(spool.isIdle(), true, 'a dead writer\'s temp file is not a request');
-  });
-
   it('an entry whose sender died mid-send comes back after a minute, not before', () => {
     const spool = createSpool(freshDir());
     const name = spool.add({ method: 'POST', path: '/v1/todos' });

@@ -82,8 +82,8 @@ function requiredScope(method: string, routeUrl: string | undefined, action?: un
   if (area === 'sheets' && !read && segments.includes('exports')) return 'exports:create';
   if (area === 'exports') return read ? 'sheets:read' : EXPORT_SCOPES;
   if (routeUrl === '/v1/sessions/handover') return HANDOVER_SCOPES;
-  // GET /v1/briefing shows each part to a credential that reads it (src/modules/briefing/briefing.service.ts).
-  if (routeUrl === '/v1/briefing') return undefined;
+  // GET /v1/briefing (and its Claude Code hook form) shows each part to a credential that reads it (src/modules/briefing/briefing.service.ts).
+  if (routeUrl === '/v1/briefing' || routeUrl === '/v1/briefing/claude-code') return undefined;
   if (DOMAINS[area]) return `${DOMAINS[area]}:${read ? 'read' : 'write'}`;
   // GET /v1/spark lists what may be run and POST /v1/spark runs one, unless ?action=create makes a user
   // Spark; /v1/spark/:id is a user Spark itself. `action` is the parsed query value the handler reads,

@@ -67,17 +67,20 @@ var DEFAULT_URL = "http://127.0.0.1:8787";
 var USER_AGENT = "sheet-workspace-claude-code/0.1.0";
 function readConfig(env = process.env) {
   const url = (env.SHEET_WORKSPACE_URL || env.CLAUDE_PLUGIN_OPTION_URL || DEFAULT_URL).trim().replace(/\/+$/, "");
-  const capture = !/^(0|false|off|no)$/i.test((env.SHEET_WORKSPACE_CAPTURE ?? "").trim());
+  const stateDir = node_path_default.dirname(spoolDir(env));
   return {
     url,
     apiKey: (env.SHEET_WORKSPACE_API_KEY || env.CLAUDE_PLUGIN_OPTION_API_KEY || "").trim(),
     project: (env.SHEET_WORKSPACE_PROJECT ?? "").trim(),
-    capture,
+    capture: captureOn(env.SHEET_WORKSPACE_CAPTURE),
     spoolDir: spoolDir(env),
-    /** hook.log and the per-session task maps live beside the spool, so the spool holds only what waits. */
-    stateDir: node_path_default.dirname(spoolDir(env))
+    /** hook.log, the per-session task maps and the inbox live beside the spool, so the spool holds only what waits. */
+    stateDir,
+    /** Events the capture hooks keep for the sender (inbox.mjs); hooks/capture.sh finds the same folder. */
+    inboxDir: node_path_default.join(stateDir, "inbox")
   };
 }
+var captureOn = (value) => !/^(0|false|off|no)$/i.test(String(value ?? "").trim());
 function spoolDir(env) {
   if (env.SHEET_WORKSPACE_SPOOL_DIR) return node_path_default.resolve(env.SHEET_WORKSPACE_SPOOL_DIR);
   if (env.XDG_STATE_HOME) return node_path_default.join(env.XDG_STATE_HOME, "sheet-workspace", "spool");
@@ -316,88 +319,6 @@ function settle(spool, claim, r, stats, log2) {
   log2(`${claim.request.method} ${claim.request.path}: ${r.status ?? r.error}; kept in the spool`);
   return false;
 }
-async function sendNew(cfg2, spool, request, { key, deadline: deadline2, perRequestMs, log: log2 }) {
-  if (!spool.isIdle()) {
-    spool.add(request, key);
-    return flush(cfg2, spool, { deadline: deadline2, perRequestMs, log: log2, resolve: null });
-  }
-  const stats = noneSent();
-  const answer = send(cfg2, request, Math.min(perRequestMs, deadline2 - Date.now()));
-  await new Promise((resolve) => setImmediate(resolve));
-  const claim = spool.addClaimed(request, key);
-  if (!settle(spool, claim, await answer, stats, log2)) stats.left = 1;
-  return stats;
-}
-
-// scripts/project.mjs
-function detectProject(cwd, override = "") {
-  if (override) return override;
-  const repo = findRepo(cwd);
-  if (repo) {
-    const name = repoNameFromUrl(originUrl(repo.configFile) ?? "");
-    if (name) return name;
-    return node_path_default.basename(repo.root) || repo.root;
-  }
-  return node_path_default.basename(node_path_default.resolve(cwd)) || "default";
-}
-function findRepo(cwd) {
-  let dir = node_path_default.resolve(cwd);
-  for (; ; ) {
-    const dotGit = node_path_default.join(dir, ".git");
-    let stat;
-    try {
-      stat = node_fs_default.statSync(dotGit);
-    } catch {
-      stat = null;
-    }
-    if (stat?.isDirectory()) return { root: dir, configFile: node_path_default.join(dotGit, "config") };
-    if (stat?.isFile()) return { root: dir, configFile: configOfGitFile(dotGit, dir) };
-    const parent = node_path_default.dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
-}
-function configOfGitFile(dotGitFile, root) {
-  try {
-    const m = /^gitdir:\s*(.+?)\s*$/m.exec(node_fs_default.readFileSync(dotGitFile, "utf8"));
-    if (!m) return null;
-    const gitDir = node_path_default.resolve(root, m[1]);
-    let common = gitDir;
-    try {
-      common = node_path_default.resolve(gitDir, node_fs_default.readFileSync(node_path_default.join(gitDir, "commondir"), "utf8").trim());
-    } catch {
-    }
-    return node_path_default.join(common, "config");
-  } catch {
-    return null;
-  }
-}
-function originUrl(configFile) {
-  if (!configFile) return null;
-  let text;
-  try {
-    text = node_fs_default.readFileSync(configFile, "utf8");
-  } catch {
-    return null;
-  }
-  let inOrigin = false;
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    const section = /^\[\s*([^\s\]"]+)(?:\s+"([^"]*)")?\s*\]/.exec(line);
-    if (section) {
-      inOrigin = section[1].toLowerCase() === "remote" && section[2] === "origin";
-      continue;
-    }
-    const kv = inOrigin ? /^url\s*=\s*(.*)$/i.exec(line) : null;
-    if (kv) return kv[1].replace(/^"(.*)"$/, "$1").trim();
-  }
-  return null;
-}
-function repoNameFromUrl(url) {
-  const trimmed = url.trim().replace(/[?#].*$/, "").replace(/[\\/]+$/, "").replace(/\.git$/i, "").replace(/[\\/]+$/, "");
-  const last = trimmed.split(/[\\/:]/).pop() ?? "";
-  return last.trim();
-}
 
 // scripts/spool.mjs
 var SPOOL_LIMITS = { entries: 1e3, bytes: 5 * 1024 * 1024 };
@@ -472,31 +393,6 @@ function createSpool(dir, { limits = SPOOL_LIMITS, log: log2 = () => {
       node_fs_default.renameSync(tmp, node_path_default.join(dir, name));
       this.enforceLimits();
       return name;
-    },
-    /**
-     * Whether nothing waits and nothing is being sent (leftover `.tmp-` files of a dead writer aside): a new request
-     * may then go out ahead of its own entry (client.mjs sendNew).
-     */
-    isIdle() {
-      try {
-        return node_fs_default.readdirSync(dir).every((n) => n.startsWith(".tmp-"));
-      } catch {
-        return true;
-      }
-    },
-    /**
-     * Keeps a request that this process is sending: written as its claim straight away, so no other hook sends it
-     * too; done or release settle it like any claim (released, a later add with the same key replaces it). No other
-     * hook reads a live process's claim, so no temp file.
-     */
-    addClaimed(request, key) {
-      ensure();
-      const name = entryName(entryTag(key));
-      const file = node_path_default.join(dir, `${name}${CLAIM}${process.pid}`);
-      node_fs_default.writeFileSync(file, entryText(request), { mode: 384 });
-      const claim = { name, file, request };
-      held.add(claim);
-      return claim;
     },
     /** Waiting entries, oldest first. */
     list: names,
@@ -575,6 +471,176 @@ function createSpool(dir, { limits = SPOOL_LIMITS, log: log2 = () => {
       return dropped;
     }
   };
+}
+
+// scripts/inbox.mjs
+var INBOX_LIMIT = 1e3;
+var LOCK_NAME = ".sender.lock";
+var STALE_LOCK_MS = 6e4;
+var oneLine = (value) => String(value ?? "").split("\n")[0];
+function createInbox(dir) {
+  const names = () => {
+    try {
+      return node_fs_default.readdirSync(dir).filter((n) => n.endsWith(".json") && !n.startsWith(".")).sort();
+    } catch {
+      return [];
+    }
+  };
+  return {
+    dir,
+    /** Waiting events, oldest first. */
+    list: names,
+    /** Keeps one event the way capture.sh does; false when the inbox is full. */
+    add(event2, { project, capture }, json) {
+      node_fs_default.mkdirSync(dir, { recursive: true, mode: 448 });
+      if (names().length >= INBOX_LIMIT) return false;
+      const name = `${Math.round((performance.timeOrigin + performance.now()) * 1e3)}000-${process.pid}.json`;
+      const tmp = node_path_default.join(dir, `.tmp-${name}`);
+      node_fs_default.writeFileSync(tmp, `${oneLine(event2)}
+${oneLine(project)}
+${oneLine(capture)}
+${json}`, { mode: 384 });
+      node_fs_default.renameSync(tmp, node_path_default.join(dir, name));
+      return true;
+    },
+    /** One event: { event, project, capture, payload }, or null when its file is gone or not an event (then removed). */
+    read(name) {
+      const file = node_path_default.join(dir, name);
+      let text;
+      try {
+        text = node_fs_default.readFileSync(file, "utf8");
+      } catch {
+        return null;
+      }
+      const lines = text.split("\n", 3);
+      let payload;
+      try {
+        payload = JSON.parse(text.slice(lines.join("\n").length + 1) || "{}");
+      } catch {
+        payload = void 0;
+      }
+      if (lines.length < 3 || !payload || typeof payload !== "object") {
+        node_fs_default.rmSync(file, { force: true });
+        return null;
+      }
+      return { event: lines[0], project: lines[1], capture: lines[2], payload };
+    },
+    remove(name) {
+      node_fs_default.rmSync(node_path_default.join(dir, name), { force: true });
+    },
+    lock: () => senderLock(node_path_default.join(dir, LOCK_NAME))
+  };
+}
+function senderLock(file) {
+  let held = false;
+  const create = () => {
+    try {
+      node_fs_default.writeFileSync(file, `${process.pid}
+`, { flag: "wx", mode: 384 });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const stale = () => {
+    try {
+      const pid = Number(node_fs_default.readFileSync(file, "utf8").trim());
+      return !(Number.isInteger(pid) && pid > 0 && alive(pid)) || Date.now() - node_fs_default.statSync(file).mtimeMs > STALE_LOCK_MS;
+    } catch (err) {
+      return err?.code === "ENOENT";
+    }
+  };
+  return {
+    get held() {
+      return held;
+    },
+    /** Takes the lock; false when a live sender holds it. A dead or hung sender's lock is taken over. */
+    take() {
+      if (held) return true;
+      node_fs_default.mkdirSync(node_path_default.dirname(file), { recursive: true, mode: 448 });
+      held = create() || stale() && (node_fs_default.rmSync(file, { force: true }), create());
+      return held;
+    },
+    /** Synchronous: runs right before exit too. */
+    release() {
+      if (!held) return;
+      held = false;
+      try {
+        if (Number(node_fs_default.readFileSync(file, "utf8").trim()) === process.pid) node_fs_default.rmSync(file, { force: true });
+      } catch {
+      }
+    }
+  };
+}
+
+// scripts/project.mjs
+function detectProject(cwd, override = "") {
+  if (override) return override;
+  const repo = findRepo(cwd);
+  if (repo) {
+    const name = repoNameFromUrl(originUrl(repo.configFile) ?? "");
+    if (name) return name;
+    return node_path_default.basename(repo.root) || repo.root;
+  }
+  return node_path_default.basename(node_path_default.resolve(cwd)) || "default";
+}
+function findRepo(cwd) {
+  let dir = node_path_default.resolve(cwd);
+  for (; ; ) {
+    const dotGit = node_path_default.join(dir, ".git");
+    let stat;
+    try {
+      stat = node_fs_default.statSync(dotGit);
+    } catch {
+      stat = null;
+    }
+    if (stat?.isDirectory()) return { root: dir, configFile: node_path_default.join(dotGit, "config") };
+    if (stat?.isFile()) return { root: dir, configFile: configOfGitFile(dotGit, dir) };
+    const parent = node_path_default.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+function configOfGitFile(dotGitFile, root) {
+  try {
+    const m = /^gitdir:\s*(.+?)\s*$/m.exec(node_fs_default.readFileSync(dotGitFile, "utf8"));
+    if (!m) return null;
+    const gitDir = node_path_default.resolve(root, m[1]);
+    let common = gitDir;
+    try {
+      common = node_path_default.resolve(gitDir, node_fs_default.readFileSync(node_path_default.join(gitDir, "commondir"), "utf8").trim());
+    } catch {
+    }
+    return node_path_default.join(common, "config");
+  } catch {
+    return null;
+  }
+}
+function originUrl(configFile) {
+  if (!configFile) return null;
+  let text;
+  try {
+    text = node_fs_default.readFileSync(configFile, "utf8");
+  } catch {
+    return null;
+  }
+  let inOrigin = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    const section = /^\[\s*([^\s\]"]+)(?:\s+"([^"]*)")?\s*\]/.exec(line);
+    if (section) {
+      inOrigin = section[1].toLowerCase() === "remote" && section[2] === "origin";
+      continue;
+    }
+    const kv = inOrigin ? /^url\s*=\s*(.*)$/i.exec(line) : null;
+    if (kv) return kv[1].replace(/^"(.*)"$/, "$1").trim();
+  }
+  return null;
+}
+function repoNameFromUrl(url) {
+  const trimmed = url.trim().replace(/[?#].*$/, "").replace(/[\\/]+$/, "").replace(/\.git$/i, "").replace(/[\\/]+$/, "");
+  const last = trimmed.split(/[\\/:]/).pop() ?? "";
+  return last.trim();
 }
 
 // scripts/redact.mjs
@@ -792,12 +858,12 @@ function relativeFiles(files, root) {
   return [...seen];
 }
 var cut = (s, n) => s.length > n ? `${s.slice(0, n - 1)}…` : s;
-var oneLine = (s) => s.replace(/\s+/g, " ").trim();
+var oneLine2 = (s) => s.replace(/\s+/g, " ").trim();
 function buildSession({ parsed, project, root, sessionId }) {
   const prompts = parsed.prompts.map((p) => redact(p));
   const files = relativeFiles(parsed.files, root).map((f) => redact(f)).filter((f) => f.length <= LIMITS.fileChars).slice(0, LIMITS.files);
   if (prompts.length === 0 && files.length === 0 && !parsed.lastAssistant) return null;
-  const title = cut(oneLine(prompts[0] ?? "") || `Claude Code session ${sessionId.slice(0, 8)}`, Math.min(TITLE_CHARS, LIMITS.title));
+  const title = cut(oneLine2(prompts[0] ?? "") || `Claude Code session ${sessionId.slice(0, 8)}`, Math.min(TITLE_CHARS, LIMITS.title));
   const parts = [];
   if (prompts.length) {
     let used = 0;
@@ -837,10 +903,12 @@ var STDIN_WAIT_MS = 1e3;
 var SESSION_END_SEND_MS = 700;
 var exited = false;
 var spools = [];
+var locks = [];
 function finish(output) {
   if (exited) return;
   exited = true;
   for (const spool of spools) spool.releaseAll();
+  for (const lock of locks) lock.release();
   if (output) writeOut(`${JSON.stringify(output)}
 `);
   else process.exit(0);
@@ -894,7 +962,7 @@ function readStdin() {
     next();
   });
 }
-var ALWAYS_SEND = /* @__PURE__ */ new Set(["SessionStart", "TaskCreated", "TaskCompleted", "PreCompact", "SessionEnd"]);
+var CAPTURE_EVENTS = /* @__PURE__ */ new Set(["PostToolUse", "TaskCreated", "TaskCompleted", "PreCompact", "SessionEnd"]);
 var deadline = (ms = BUDGET_MS) => started + ms;
 async function main() {
   if (event === "project") {
@@ -907,39 +975,23 @@ async function main() {
     return finish();
   }
   if (event === "flush") {
-    if (!cfg.capture || (await send(cfg, { method: "GET", path: "/healthz" }, 3e3)).outcome !== "sent") return finish();
-    await flush(cfg, spoolOf(), { deadline: deadline(), perRequestMs: 5e3, log, resolve: sessionBody });
+    const up = (await send(cfg, { method: "GET", path: "/healthz" }, 3e3)).outcome === "sent";
+    await sendWaiting({ deadline: deadline(), perRequestMs: 5e3, resolve: up ? sessionBody : null, send: up });
     return finish();
   }
   const stdin = readStdin();
-  if (ALWAYS_SEND.has(event) && (cfg.capture || event === "SessionStart")) await preconnectService(cfg);
-  const payload = await stdin;
-  const cwd = typeof payload.cwd === "string" && payload.cwd ? payload.cwd : process.cwd();
   if (event === "SessionStart") {
+    await preconnectService(cfg);
+    const payload2 = await stdin;
     pruneTaskMaps(cfg.stateDir);
-    return finish(await sessionStart(payload, cwd));
+    return finish(await sessionStart(payload2, typeof payload2.cwd === "string" && payload2.cwd ? payload2.cwd : process.cwd()));
   }
-  if (!cfg.capture) return finish();
-  const spool = spoolOf();
-  const ending = event === "SessionEnd";
-  const options = { deadline: deadline(ending ? SESSION_END_SEND_MS : BUDGET_MS), perRequestMs: 2e3, log };
-  let sending;
-  if (event === "PreCompact" || event === "SessionEnd") {
-    const request = sessionRequest(payload, cwd);
-    if (request?.capture) {
-      spool.add(request, request.path);
-      await startBackgroundSender();
-      return finish();
-    }
-    if (request) sending = sendNew(cfg, spool, request, { ...options, key: request.path });
-  } else if (event === "PostToolUse" || event === "TaskCreated" || event === "TaskCompleted") {
-    const map = loadTaskMap(cfg.stateDir, payload.session_id);
-    const todos = todoItems({ ...payload, hook_event_name: payload.hook_event_name ?? event }, map);
-    if (todos.length) sending = sendNew(cfg, spool, { method: "POST", path: "/v1/todos", body: { project: detectProject(cwd, cfg.project), todos } }, options);
-    map.save();
-  }
-  const stats = await (sending ?? flush(cfg, spool, { ...options, resolve: null }));
-  if (stats.deferred > 0 || ending && stats.stalled) await startBackgroundSender();
+  if (!CAPTURE_EVENTS.has(event) || !cfg.capture) return finish();
+  const payload = await stdin;
+  if (!createInbox(cfg.inboxDir).add(event, cfg, JSON.stringify(payload))) log("inbox full: event not kept");
+  const ms = event === "SessionEnd" ? SESSION_END_SEND_MS : BUDGET_MS;
+  const stats = await sendWaiting({ deadline: deadline(ms), perRequestMs: 2e3, resolve: null, send: true });
+  if (stats.deferred > 0 || event === "SessionEnd" && stats.stalled) await startBackgroundSender();
   finish();
 }
 function spoolOf() {
@@ -947,12 +999,49 @@ function spoolOf() {
   spools.push(spool);
   return spool;
 }
+async function sendWaiting({ deadline: deadline2, perRequestMs, resolve, send: send2 }) {
+  const inbox = createInbox(cfg.inboxDir);
+  const lock = inbox.lock();
+  locks.push(lock);
+  const spool = spoolOf();
+  let stats = { sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 };
+  while (lock.take()) {
+    try {
+      moveInbox(inbox, spool);
+      if (send2) stats = await flush(cfg, spool, { deadline: deadline2, perRequestMs, log, resolve });
+    } finally {
+      lock.release();
+    }
+    if (!send2 || stats.left > 0 || stats.stalled || deadline2 - Date.now() < 100 || inbox.list().length === 0) break;
+  }
+  return stats;
+}
+function moveInbox(inbox, spool) {
+  for (const name of inbox.list()) {
+    const entry = inbox.read(name);
+    if (entry && captureOn(entry.capture)) {
+      const request = requestOf(entry);
+      if (request) spool.add(request, request.method === "PUT" ? request.path : void 0);
+    }
+    inbox.remove(name);
+  }
+}
+function requestOf({ event: event2, project: override, payload }) {
+  const cwd = typeof payload.cwd === "string" && payload.cwd ? payload.cwd : process.cwd();
+  const project = () => detectProject(cwd, override.trim());
+  if (event2 === "PreCompact" || event2 === "SessionEnd") return sessionRequest(payload, cwd, project());
+  if (event2 !== "PostToolUse" && event2 !== "TaskCreated" && event2 !== "TaskCompleted") return null;
+  const map = loadTaskMap(cfg.stateDir, payload.session_id);
+  const todos = todoItems({ ...payload, hook_event_name: payload.hook_event_name ?? event2 }, map);
+  map.save();
+  return todos.length ? { method: "POST", path: "/v1/todos", body: { project: project(), todos } } : null;
+}
 async function sessionStart(payload, cwd) {
   const project = detectProject(cwd, cfg.project);
   const path = `/v1/briefing?project=${encodeURIComponent(project)}&max_chars=10000`;
   const [briefing, stats] = await Promise.all([
     send(cfg, { method: "GET", path }, deadline() - Date.now() - 50),
-    cfg.capture ? flush(cfg, spoolOf(), { deadline: deadline(), perRequestMs: 1500, log, resolve: null }) : null
+    cfg.capture ? sendWaiting({ deadline: deadline(), perRequestMs: 1500, resolve: null, send: true }) : null
   ]);
   if (stats?.deferred > 0) await startBackgroundSender();
   if (briefing.outcome !== "sent") {
@@ -968,10 +1057,10 @@ async function sessionStart(payload, cwd) {
   return { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: text } };
 }
 var INLINE_TRANSCRIPT_BYTES = 4 * 1024 * 1024;
-function sessionRequest(payload, cwd) {
+function sessionRequest(payload, cwd, project) {
   const sessionId = String(payload.session_id ?? "").replace(/[^A-Za-z0-9._:-]/g, "").slice(0, 190);
   if (!sessionId || typeof payload.transcript_path !== "string") return null;
-  const capture = { transcript_path: payload.transcript_path, cwd, session_id: sessionId, project: detectProject(cwd, cfg.project) };
+  const capture = { transcript_path: payload.transcript_path, cwd, session_id: sessionId, project };
   const path = `/v1/sessions/external/cc:${sessionId}`;
   if (transcriptBytes(payload.transcript_path) > INLINE_TRANSCRIPT_BYTES) return { method: "PUT", path, capture };
   const body = sessionBody(capture);

@@ -52,7 +52,7 @@ export async function preconnectService(cfg) {
   await preconnect(url);
 }
 
-/** What flush and sendNew report: sent, dropped (refused for its content), left waiting, stalled (slow, not down), deferred. */
+/** What flush reports: sent, dropped (refused for its content), left waiting, stalled (slow, not down), deferred. */
 const noneSent = () => ({ sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 });
 
 /** A capture job is turned into its body only with this much of the budget left. */
@@ -116,25 +116,4 @@ function settle(spool, claim, r, stats, log) {
   stats.stalled = Boolean(r.timedOut);
   log(`${claim.request.method} ${claim.request.path}: ${r.status ?? r.error}; kept in the spool`);
   return false;
-}
-
-/**
- * Sends a request a hook has just made, with flush's outcome. When the spool is idle (the usual case) the request
- * goes out first and its entry is written while the service works on it, as this process's claim: removed on the
- * answer, put back if none comes (the hook's exit puts back whatever it still holds). The files then no longer hold
- * up the send (~4 ms of a hook's ~25). The one gap: a hook killed between the write to the socket and the write of
- * the file, the same few microseconds, loses the request if the service did not get it either. With entries
- * waiting, the request queues behind them: order matters (a task's later status must land last). `key` as spool.add's.
- */
-export async function sendNew(cfg, spool, request, { key, deadline, perRequestMs, log }) {
-  if (!spool.isIdle()) {
-    spool.add(request, key);
-    return flush(cfg, spool, { deadline, perRequestMs, log, resolve: null });
-  }
-  const stats = noneSent();
-  const answer = send(cfg, request, Math.min(perRequestMs, deadline - Date.now()));
-  await new Promise((resolve) => setImmediate(resolve)); // send has written to the socket by now
-  const claim = spool.addClaimed(request, key);
-  if (!settle(spool, claim, await answer, stats, log)) stats.left = 1;
-  return stats;
 }

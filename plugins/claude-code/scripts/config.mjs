@@ -9,17 +9,22 @@ export const USER_AGENT = 'sheet-workspace-claude-code/0.1.0';
 /** Environment first, then the plugin options Claude Code passes to hooks as CLAUDE_PLUGIN_OPTION_<KEY>. */
 export function readConfig(env = process.env) {
   const url = (env.SHEET_WORKSPACE_URL || env.CLAUDE_PLUGIN_OPTION_URL || DEFAULT_URL).trim().replace(/\/+$/, '');
-  const capture = !/^(0|false|off|no)$/i.test((env.SHEET_WORKSPACE_CAPTURE ?? '').trim());
+  const stateDir = path.dirname(spoolDir(env));
   return {
     url,
     apiKey: (env.SHEET_WORKSPACE_API_KEY || env.CLAUDE_PLUGIN_OPTION_API_KEY || '').trim(),
     project: (env.SHEET_WORKSPACE_PROJECT ?? '').trim(),
-    capture,
+    capture: captureOn(env.SHEET_WORKSPACE_CAPTURE),
     spoolDir: spoolDir(env),
-    /** hook.log and the per-session task maps live beside the spool, so the spool holds only what waits. */
-    stateDir: path.dirname(spoolDir(env)),
+    /** hook.log, the per-session task maps and the inbox live beside the spool, so the spool holds only what waits. */
+    stateDir,
+    /** Events the capture hooks keep for the sender (inbox.mjs); hooks/capture.sh finds the same folder. */
+    inboxDir: path.join(stateDir, 'inbox'),
   };
 }
+
+/** SHEET_WORKSPACE_CAPTURE: anything but 0, false, off or no (any case) leaves capture on. */
+export const captureOn = (value) => !/^(0|false|off|no)$/i.test(String(value ?? '').trim());
 
 function spoolDir(env) {
   if (env.SHEET_WORKSPACE_SPOOL_DIR) return path.resolve(env.SHEET_WORKSPACE_SPOOL_DIR);

@@ -3,9 +3,12 @@
 // Reads the event JSON on stdin. Never fails the assistant's turn: exits 0, prints only valid hook output,
 // and returns within 3 s even when the service hangs (SessionEnd within 1.5 s); what it could not send waits in the spool.
 // Claude Code runs the bundle of these modules, hooks/hook.cjs (scripts/bundle.mjs builds it): one file loads faster.
+// Only SessionStart (the briefing is its output) runs node while the assistant waits: the capture hooks run
+// hooks/capture.sh, which keeps the event in the inbox and starts `hook.cjs flush` detached to send it.
 import fs from 'node:fs';
-import { flush, preconnectService, send, sendNew } from './client.mjs';
-import { logLine, readConfig } from './config.mjs';
+import { flush, preconnectService, send } from './client.mjs';
+import { captureOn, logLine, readConfig } from './config.mjs';
+import { createInbox } from './inbox.mjs';
 import { detectProject, findRepo } from './project.mjs';
 import { createSpool } from './spool.mjs';
 import { todoItems, loadTaskMap, pruneTaskMaps } from './tasks.mjs';
@@ -29,12 +32,14 @@ const STDIN_WAIT_MS = 1000;
 const SESSION_END_SEND_MS = 700;
 
 let exited = false;
-/** Spools this run opened: what it was still sending goes back before it exits. */
+/** Spools this run opened: what it was still sending goes back before it exits. So does the sender lock. */
 const spools = [];
+const locks = [];
 function finish(output) {
   if (exited) return;
   exited = true;
   for (const spool of spools) spool.releaseAll();
+  for (const lock of locks) lock.release();
   if (output) writeOut(`${JSON.stringify(output)}\n`);
   else process.exit(0);
 }
@@ -101,8 +106,8 @@ function readStdin() {
   });
 }
 
-/** Hooks that send on every run (the briefing, a task, the session); PostToolUse often has nothing to send. */
-const ALWAYS_SEND = new Set(['SessionStart', 'TaskCreated', 'TaskCompleted', 'PreCompact', 'SessionEnd']);
+/** The events whose hooks capture (hooks/capture.sh keeps them in the inbox); SessionStart briefs instead. */
+const CAPTURE_EVENTS = new Set(['PostToolUse', 'TaskCreated', 'TaskCompleted', 'PreCompact', 'SessionEnd']);
 
 const deadline = (ms = BUDGET_MS) => started + ms;
 
@@ -117,45 +122,27 @@ async function main() {
     return finish();
   }
   if (event === 'flush') {
-    // The detached child SessionEnd (or a hook with a large transcript) leaves behind to send what waits.
-    // A service that is down gets one cheap probe, not the parse of every waiting transcript.
-    if (!cfg.capture || (await send(cfg, { method: 'GET', path: '/healthz' }, 3000)).outcome !== 'sent') return finish();
-    await flush(cfg, spoolOf(), { deadline: deadline(), perRequestMs: 5000, log, resolve: sessionBody });
+    // The detached sender capture.sh (or a hook short of time) starts. A service that is down gets one cheap probe,
+    // not the parse of a waiting transcript; the inbox still moves into the bounded spool.
+    const up = (await send(cfg, { method: 'GET', path: '/healthz' }, 3000)).outcome === 'sent';
+    await sendWaiting({ deadline: deadline(), perRequestMs: 5000, resolve: up ? sessionBody : null, send: up });
     return finish();
   }
   const stdin = readStdin();
-  // Events that always send connect now: loading node:net (~4 ms of CPU) overlaps the wait for stdin, the
-  // handshake overlaps the spool and task files.
-  if (ALWAYS_SEND.has(event) && (cfg.capture || event === 'SessionStart')) await preconnectService(cfg);
-  const payload = await stdin;
-  const cwd = typeof payload.cwd === 'string' && payload.cwd ? payload.cwd : process.cwd();
   if (event === 'SessionStart') {
+    await preconnectService(cfg); // loading node:net (~4 ms of CPU) overlaps the wait for stdin
+    const payload = await stdin;
     pruneTaskMaps(cfg.stateDir);
-    return finish(await sessionStart(payload, cwd));
+    return finish(await sessionStart(payload, typeof payload.cwd === 'string' && payload.cwd ? payload.cwd : process.cwd()));
   }
-  if (!cfg.capture) return finish();
-  const spool = spoolOf();
-  // SessionEnd sends within its own shorter budget and hands what is left to a detached sender (see SESSION_END_SEND_MS).
-  const ending = event === 'SessionEnd';
-  const options = { deadline: deadline(ending ? SESSION_END_SEND_MS : BUDGET_MS), perRequestMs: 2000, log };
-  let sending;
-  if (event === 'PreCompact' || event === 'SessionEnd') {
-    const request = sessionRequest(payload, cwd);
-    if (request?.capture) {
-      // A large transcript takes longer to read than the hook may take: the background sender reads it.
-      spool.add(request, request.path);
-      await startBackgroundSender();
-      return finish();
-    }
-    if (request) sending = sendNew(cfg, spool, request, { ...options, key: request.path });
-  } else if (event === 'PostToolUse' || event === 'TaskCreated' || event === 'TaskCompleted') {
-    const map = loadTaskMap(cfg.stateDir, payload.session_id);
-    const todos = todoItems({ ...payload, hook_event_name: payload.hook_event_name ?? event }, map);
-    if (todos.length) sending = sendNew(cfg, spool, { method: 'POST', path: '/v1/todos', body: { project: detectProject(cwd, cfg.project), todos } }, options);
-    map.save(); // while the service works on the request
-  }
-  const stats = await (sending ?? flush(cfg, spool, { ...options, resolve: null }));
-  if (stats.deferred > 0 || (ending && stats.stalled)) await startBackgroundSender();
+  if (!CAPTURE_EVENTS.has(event) || !cfg.capture) return finish();
+  // A capture hook run by node rather than capture.sh: the same inbox, then the send within this hook's budget.
+  // SessionEnd sends within its shorter one and leaves the rest to a detached sender (see SESSION_END_SEND_MS).
+  const payload = await stdin;
+  if (!createInbox(cfg.inboxDir).add(event, cfg, JSON.stringify(payload))) log('inbox full: event not kept');
+  const ms = event === 'SessionEnd' ? SESSION_END_SEND_MS : BUDGET_MS;
+  const stats = await sendWaiting({ deadline: deadline(ms), perRequestMs: 2000, resolve: null, send: true });
+  if (stats.deferred > 0 || (event === 'SessionEnd' && stats.stalled)) await startBackgroundSender();
   finish();
 }
 
@@ -165,6 +152,54 @@ function spoolOf() {
   return spool;
 }
 
+/**
+ * The one sender at a time (inbox.mjs's lock): moves the inbox's events into the spool in order, then sends the spool
+ * oldest first, and again while events arrived meanwhile. With the lock taken by a live sender it does nothing: that
+ * one sends what this hook would have. `send` false only moves (the service is down).
+ */
+async function sendWaiting({ deadline, perRequestMs, resolve, send }) {
+  const inbox = createInbox(cfg.inboxDir);
+  const lock = inbox.lock();
+  locks.push(lock);
+  const spool = spoolOf();
+  let stats = { sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 };
+  while (lock.take()) {
+    try {
+      moveInbox(inbox, spool);
+      if (send) stats = await flush(cfg, spool, { deadline, perRequestMs, log, resolve });
+    } finally {
+      lock.release();
+    }
+    // Events kept while the lock was held: capture.sh started no sender for them.
+    if (!send || stats.left > 0 || stats.stalled || deadline - Date.now() < 100 || inbox.list().length === 0) break;
+  }
+  return stats;
+}
+
+/** Each waiting event as the request it makes, into the spool, oldest first; the task map follows each task event. */
+function moveInbox(inbox, spool) {
+  for (const name of inbox.list()) {
+    const entry = inbox.read(name);
+    if (entry && captureOn(entry.capture)) {
+      const request = requestOf(entry);
+      if (request) spool.add(request, request.method === 'PUT' ? request.path : undefined);
+    }
+    inbox.remove(name);
+  }
+}
+
+/** The request one captured event makes, or null when it carries nothing to send. */
+function requestOf({ event, project: override, payload }) {
+  const cwd = typeof payload.cwd === 'string' && payload.cwd ? payload.cwd : process.cwd();
+  const project = () => detectProject(cwd, override.trim());
+  if (event === 'PreCompact' || event === 'SessionEnd') return sessionRequest(payload, cwd, project());
+  if (event !== 'PostToolUse' && event !== 'TaskCreated' && event !== 'TaskCompleted') return null;
+  const map = loadTaskMap(cfg.stateDir, payload.session_id);
+  const todos = todoItems({ ...payload, hook_event_name: payload.hook_event_name ?? event }, map);
+  map.save();
+  return todos.length ? { method: 'POST', path: '/v1/todos', body: { project: project(), todos } } : null;
+}
+
 /** The briefing as additional context; the spool is flushed at the same time (capture on only). */
 async function sessionStart(payload, cwd) {
   const project = detectProject(cwd, cfg.project);
@@ -172,7 +207,7 @@ async function sessionStart(payload, cwd) {
   // Capture jobs (large transcripts) are not read here: parsing would hold up the briefing.
   const [briefing, stats] = await Promise.all([
     send(cfg, { method: 'GET', path }, deadline() - Date.now() - 50),
-    cfg.capture ? flush(cfg, spoolOf(), { deadline: deadline(), perRequestMs: 1500, log, resolve: null }) : null,
+    cfg.capture ? sendWaiting({ deadline: deadline(), perRequestMs: 1500, resolve: null, send: true }) : null,
   ]);
   if (stats?.deferred > 0) await startBackgroundSender();
   if (briefing.outcome !== 'sent') {
@@ -196,10 +231,10 @@ const INLINE_TRANSCRIPT_BYTES = 4 * 1024 * 1024;
  * The session's PUT: with its body when the transcript is small, else a capture job (paths only, nothing
  * read yet) that a sender turns into the body when it sends it.
  */
-function sessionRequest(payload, cwd) {
+function sessionRequest(payload, cwd, project) {
   const sessionId = String(payload.session_id ?? '').replace(/[^A-Za-z0-9._:-]/g, '').slice(0, 190);
   if (!sessionId || typeof payload.transcript_path !== 'string') return null;
-  const capture = { transcript_path: payload.transcript_path, cwd, session_id: sessionId, project: detectProject(cwd, cfg.project) };
+  const capture = { transcript_path: payload.transcript_path, cwd, session_id: sessionId, project };
   const path = `/v1/sessions/external/cc:${sessionId}`;
   if (transcriptBytes(payload.transcript_path) > INLINE_TRANSCRIPT_BYTES) return { method: 'PUT', path, capture };
   const body = sessionBody(capture);
@@ -223,7 +258,7 @@ function sessionBody(capture) {
 
 /**
  * `node hook.mjs flush`, detached: it outlives this hook and Claude Code (20 s budget, 5 s per request). Two at
- * once are harmless: each entry is claimed by one sender.
+ * once are harmless: one holds the sender lock, the other finds it taken and exits.
  */
 async function startBackgroundSender() {
   try {

@@ -28,7 +28,7 @@ export function keyTag(key) {
 const randomTag = () => Math.floor(Math.random() * 2 ** 48).toString(16).padStart(12, '0');
 
 /** Whether a process with this id still runs (a claim of a dead one can be taken back at once). */
-function alive(pid) {
+export function alive(pid) {
   try {
     process.kill(pid, 0);
     return true;
@@ -92,31 +92,6 @@ export function createSpool(dir, { limits = SPOOL_LIMITS, log = () => {} } = {})
       fs.renameSync(tmp, path.join(dir, name));
       this.enforceLimits();
       return name;
-    },
-    /**
-     * Whether nothing waits and nothing is being sent (leftover `.tmp-` files of a dead writer aside): a new request
-     * may then go out ahead of its own entry (client.mjs sendNew).
-     */
-    isIdle() {
-      try {
-        return fs.readdirSync(dir).every((n) => n.startsWith('.tmp-'));
-      } catch {
-        return true;
-      }
-    },
-    /**
-     * Keeps a request that this process is sending: written as its claim straight away, so no other hook sends it
-     * too; done or release settle it like any claim (released, a later add with the same key replaces it). No other
-     * hook reads a live process's claim, so no temp file.
-     */
-    addClaimed(request, key) {
-      ensure();
-      const name = entryName(entryTag(key));
-      const file = path.join(dir, `${name}${CLAIM}${process.pid}`);
-      fs.writeFileSync(file, entryText(request), { mode: 0o600 });
-      const claim = { name, file, request };
-      held.add(claim);
-      return claim;
     },
     /** Waiting entries, oldest first. */
     list: names,

@@ -45,3 +45,13 @@ export const BriefingResponse = z.object({
   }),
 });
 export type Briefing = z.infer<typeof BriefingResponse>;
+
+/** The briefing as a Claude Code SessionStart hook prints it: the plugin's shell hook passes it through unchanged. */
+export const BriefingHookResponse = z
+  .object({
+    hookSpecificOutput: z.object({
+      hookEventName: z.literal('SessionStart'),
+      additionalContext: z.string().describe("The briefing's text, as GET /v1/briefing gives it."),
+    }),
+  })
+  .describe('Claude Code hook output (https://docs.claude.com/en/docs/claude-code/hooks): the text becomes context of the new session.');

@@ -1,0 +1,56 @@
+#!/bin/sh
+# The capture hooks (PostToolUse, TaskCreated, TaskCompleted, PreCompact, SessionEnd) as Claude Code runs them:
+# `sh capture.sh <event>`, the event's JSON on stdin. The event is kept in the inbox beside the spool and a detached
+# `node hook.cjs flush` sends it, so the assistant waits for this shell (a few ms), not for node's start (~70 ms).
+# Always exits 0. The inbox's file format, its bound and the sender lock: scripts/inbox.mjs.
+event=${1:-}
+case ${SHEET_WORKSPACE_CAPTURE:-} in 0 | [Ff][Aa][Ll][Ss][Ee] | [Oo][Ff][Ff] | [Nn][Oo]) exit 0 ;; esac
+[ -n "${SHEET_WORKSPACE_API_KEY:-}${CLAUDE_PLUGIN_OPTION_API_KEY:-}" ] || exit 0
+hooks=${0%/*}
+[ "$hooks" = "$0" ] && hooks=.
+
+# The spool folder as scripts/config.mjs finds it; the inbox sits beside it. Without a home, node finds it.
+if [ -n "${SHEET_WORKSPACE_SPOOL_DIR:-}" ]; then
+  spool=$SHEET_WORKSPACE_SPOOL_DIR
+  case $spool in /*) ;; *) spool=$PWD/$spool ;; esac
+elif [ -n "${XDG_STATE_HOME:-}" ]; then
+  spool=$XDG_STATE_HOME/sheet-workspace/spool
+elif [ -n "${HOME:-}" ]; then
+  spool=$HOME/.sheet-workspace/spool
+else
+  exec node "$hooks/hook.cjs" "$event"
+fi
+while :; do case $spool in */) spool=${spool%/} ;; *) break ;; esac; done
+inbox=${spool%/*}/inbox
+
+umask 077
+[ -d "$inbox" ] || mkdir -p "$inbox" 2>/dev/null || exit 0
+set -- "$inbox"/*.json
+if [ $# -ge 1000 ]; then
+  # No sender has run for a long while (is node on PATH?): what waits stays, nothing more is kept.
+  echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) capture.sh $event: inbox full (1000 events waiting), event not kept" >>"${spool%/*}/hook.log" 2>/dev/null
+  exit 0
+fi
+
+# Named by nanoseconds since 1970 (seconds where date has no %N), so the sender takes events in order.
+now=$(date +%s%N 2>/dev/null)
+case $now in '' | *[!0-9]*) now=$(date +%s)000000000 ;; esac
+name=$now-$$.json
+nl='
+'
+project=${SHEET_WORKSPACE_PROJECT:-}
+capture=${SHEET_WORKSPACE_CAPTURE:-}
+if { printf '%s\n%s\n%s\n' "$event" "${project%%"$nl"*}" "${capture%%"$nl"*}" && head -c 1048576; } >"$inbox/.tmp-$name" 2>/dev/null &&
+  mv -f "$inbox/.tmp-$name" "$inbox/$name" 2>/dev/null; then :; else
+  rm -f "$inbox/.tmp-$name"
+  exit 0
+fi
+
+# A live sender takes this event too (it looks again before it lets go of the lock); else start one, detached.
+if { read -r pid <"$inbox/.sender.lock"; } 2>/dev/null && [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then exit 0; fi
+if command -v setsid >/dev/null 2>&1; then
+  setsid node "$hooks/hook.cjs" flush </dev/null >/dev/null 2>&1 &
+else
+  nohup node "$hooks/hook.cjs" flush </dev/null >/dev/null 2>&1 &
+fi
+exit 0
