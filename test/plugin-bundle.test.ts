@@ -31,15 +31,15 @@ describe('plugin hook bundle', () => {
     assert.match(text, /^var \w+ = new Proxy\(\{\}, \{ get: \(_, key\) => \(\w+ \?\?= require\("node:os"\)\)\[key\] \}\);$/m);
   });
 
-  it('SessionStart and the handover command run the bundle, every capture hook capture.sh with its event; the bundle and the source answer alike', () => {
+  it('SessionStart runs session-start.sh, every capture hook capture.sh with its event, the handover command the bundle; the bundle and the source answer alike', () => {
     const hooks = JSON.parse(fs.readFileSync(path.join(PLUGIN_ROOT, 'hooks', 'hooks.json'), 'utf8')).hooks as Record<string, { hooks: { command: string }[] }[]>;
     const commands = Object.entries(hooks).flatMap(([event, groups]) => groups.flatMap((g) => g.hooks.map((h) => ({ event, command: h.command }))));
     assert.deepEqual(commands.map((c) => c.event).sort(), ['PostToolUse', 'PreCompact', 'SessionEnd', 'SessionStart', 'TaskCompleted', 'TaskCreated']);
     for (const { event, command } of commands) {
-      const runs = event === 'SessionStart' ? 'node "${CLAUDE_PLUGIN_ROOT}/hooks/hook.cjs"' : 'sh "${CLAUDE_PLUGIN_ROOT}/hooks/capture.sh"';
-      assert.equal(command, `${runs} ${event}`);
+      assert.equal(command, event === 'SessionStart' ? 'sh "${CLAUDE_PLUGIN_ROOT}/hooks/session-start.sh"' : `sh "\${CLAUDE_PLUGIN_ROOT}/hooks/capture.sh" ${event}`);
     }
-    assert.match(fs.readFileSync(path.join(PLUGIN_ROOT, 'hooks', 'capture.sh'), 'utf8'), /node "\$hooks\/hook\.cjs" flush/, 'capture.sh starts the bundle as the sender');
+    assert.match(fs.readFileSync(path.join(PLUGIN_ROOT, 'hooks', 'sender.sh'), 'utf8'), /node "\$hooks\/hook\.cjs" flush/, 'the shell hooks start the bundle as the sender');
+    assert.match(fs.readFileSync(path.join(PLUGIN_ROOT, 'hooks', 'session-start.sh'), 'utf8'), /exec node "\$hooks\/hook\.cjs" SessionStart/, 'and fall back to it');
     assert.match(fs.readFileSync(path.join(PLUGIN_ROOT, 'commands', 'handover.md'), 'utf8'), /node "\$\{CLAUDE_PLUGIN_ROOT\}\/hooks\/hook\.cjs" project/);
 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plugin-bundle-'));

@@ -9,26 +9,16 @@ case ${SHEET_WORKSPACE_CAPTURE:-} in 0 | [Ff][Aa][Ll][Ss][Ee] | [Oo][Ff][Ff] | [
 hooks=${0%/*}
 [ "$hooks" = "$0" ] && hooks=.
 
-# The spool folder as scripts/config.mjs finds it; the inbox sits beside it. Without a home, node finds it.
-if [ -n "${SHEET_WORKSPACE_SPOOL_DIR:-}" ]; then
-  spool=$SHEET_WORKSPACE_SPOOL_DIR
-  case $spool in /*) ;; *) spool=$PWD/$spool ;; esac
-elif [ -n "${XDG_STATE_HOME:-}" ]; then
-  spool=$XDG_STATE_HOME/sheet-workspace/spool
-elif [ -n "${HOME:-}" ]; then
-  spool=$HOME/.sheet-workspace/spool
-else
-  exec node "$hooks/hook.cjs" "$event"
-fi
-while :; do case $spool in */) spool=${spool%/} ;; *) break ;; esac; done
-inbox=${spool%/*}/inbox
+. "$hooks/sender.sh"
+# Without a home, node finds the state folder.
+find_state || exec node "$hooks/hook.cjs" "$event"
 
 umask 077
 [ -d "$inbox" ] || mkdir -p "$inbox" 2>/dev/null || exit 0
 set -- "$inbox"/*.json
 if [ $# -ge 1000 ]; then
   # No sender has run for a long while (is node on PATH?): what waits stays, nothing more is kept.
-  echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) capture.sh $event: inbox full (1000 events waiting), event not kept" >>"${spool%/*}/hook.log" 2>/dev/null
+  log_line "capture.sh $event: inbox full (1000 events waiting), event not kept"
   exit 0
 fi
 
@@ -46,11 +36,6 @@ if { printf '%s\n%s\n%s\n' "$event" "${project%%"$nl"*}" "${capture%%"$nl"*}" &&
   exit 0
 fi
 
-# A live sender takes this event too (it looks again before it lets go of the lock); else start one, detached.
-if { read -r pid <"$inbox/.sender.lock"; } 2>/dev/null && [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then exit 0; fi
-if command -v setsid >/dev/null 2>&1; then
-  setsid node "$hooks/hook.cjs" flush </dev/null >/dev/null 2>&1 &
-else
-  nohup node "$hooks/hook.cjs" flush </dev/null >/dev/null 2>&1 &
-fi
+# A live sender takes this event too (it looks again before it lets go of the lock); else one is started, detached.
+start_sender
 exit 0

@@ -976,6 +976,7 @@ async function main() {
   }
   if (event === "flush") {
     const up = (await send(cfg, { method: "GET", path: "/healthz" }, 3e3)).outcome === "sent";
+    pruneTaskMaps(cfg.stateDir);
     await sendWaiting({ deadline: deadline(), perRequestMs: 5e3, resolve: up ? sessionBody : null, send: up });
     return finish();
   }

@@ -3,8 +3,9 @@
 // Reads the event JSON on stdin. Never fails the assistant's turn: exits 0, prints only valid hook output,
 // and returns within 3 s even when the service hangs (SessionEnd within 1.5 s); what it could not send waits in the spool.
 // Claude Code runs the bundle of these modules, hooks/hook.cjs (scripts/bundle.mjs builds it): one file loads faster.
-// Only SessionStart (the briefing is its output) runs node while the assistant waits: the capture hooks run
-// hooks/capture.sh, which keeps the event in the inbox and starts `hook.cjs flush` detached to send it.
+// Claude Code runs shell scripts rather than node while the assistant waits: hooks/session-start.sh reads the briefing
+// with curl, hooks/capture.sh keeps each event in the inbox; both start `hook.cjs flush` detached to send what waits.
+// Run as a hook itself, this program does the same work (session-start.sh falls back to it where curl is missing).
 import fs from 'node:fs';
 import { flush, preconnectService, send } from './client.mjs';
 import { captureOn, logLine, readConfig } from './config.mjs';
@@ -125,6 +126,7 @@ async function main() {
     // The detached sender capture.sh (or a hook short of time) starts. A service that is down gets one cheap probe,
     // not the parse of a waiting transcript; the inbox still moves into the bounded spool.
     const up = (await send(cfg, { method: 'GET', path: '/healthz' }, 3000)).outcome === 'sent';
+    pruneTaskMaps(cfg.stateDir);
     await sendWaiting({ deadline: deadline(), perRequestMs: 5000, resolve: up ? sessionBody : null, send: up });
     return finish();
   }

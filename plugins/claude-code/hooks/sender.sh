@@ -1,0 +1,35 @@
+# Sourced by capture.sh and session-start.sh (`. sender.sh`): where the spool and the inbox are, and how the detached
+# sender is started. Needs $hooks (this folder).
+
+# The spool folder as scripts/config.mjs finds it, into $spool, and the inbox beside it into $inbox; false without a home.
+find_state() {
+  if [ -n "${SHEET_WORKSPACE_SPOOL_DIR:-}" ]; then
+    spool=$SHEET_WORKSPACE_SPOOL_DIR
+    case $spool in /*) ;; *) spool=$PWD/$spool ;; esac
+  elif [ -n "${XDG_STATE_HOME:-}" ]; then
+    spool=$XDG_STATE_HOME/sheet-workspace/spool
+  elif [ -n "${HOME:-}" ]; then
+    spool=$HOME/.sheet-workspace/spool
+  else
+    return 1
+  fi
+  while :; do case $spool in */) spool=${spool%/} ;; *) break ;; esac; done
+  inbox=${spool%/*}/inbox
+}
+
+# `node hook.cjs flush` in its own session, so it outlives this hook and Claude Code; none while a live sender holds the
+# lock (it looks at the inbox again before it lets go).
+start_sender() {
+  if { read -r pid <"$inbox/.sender.lock"; } 2>/dev/null && [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then return 0; fi
+  if command -v setsid >/dev/null 2>&1; then
+    setsid node "$hooks/hook.cjs" flush </dev/null >/dev/null 2>&1 &
+  else
+    nohup node "$hooks/hook.cjs" flush </dev/null >/dev/null 2>&1 &
+  fi
+}
+
+# One line in hook.log beside the spool, as scripts/config.mjs writes it (the callers umask 077: owner-only).
+log_line() {
+  [ -d "${spool%/*}" ] || mkdir -p "${spool%/*}" 2>/dev/null
+  echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $*" >>"${spool%/*}/hook.log" 2>/dev/null
+}

@@ -1,0 +1,197 @@
+// SessionStart as Claude Code runs it (hooks/hooks.json: `sh session-start.sh` in the session's folder) against the
+// real service: the briefing read with curl and printed as hook output, the project found by hooks/project.awk exactly
+// as scripts/project.mjs finds it, and node doing the same work where curl is missing.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { dialects } from './helpers.js';
+import { useServer } from './server-fixture.js';
+import { HOOK_SCRIPT, createSpool, detectProject } from './plugin-modules.js';
+
+const HOOKS_DIR = path.dirname(HOOK_SCRIPT);
+const SESSION_START = path.join(HOOKS_DIR, 'session-start.sh');
+const PROJECT_AWK = path.join(HOOKS_DIR, 'project.awk');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  ms: number;
+}
+
+function sessionStart(cwd: string, env: Record<string, string>, command = `sh "${SESSION_START}"`): Promise<Run> {
+  const started = performance.now();
+  const child = spawn('/bin/sh', ['-c', command], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stdin.end(JSON.stringify({ session_id: 's', cwd, hook_event_name: 'SessionStart', source: 'startup' }));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, ms: performance.now() - started })));
+}
+
+async function until<T>(probe: () => Promise<T> | T, ok: (v: T) => boolean, what: string, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what}: last ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'plugin-session-start-'));
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function folder(...parts: string[]) {
+  const dir = path.join(tmp, ...parts);
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+function gitRepo(name: string, config: string | null, head = true) {
+  const root = folder('repos', name);
+  fs.mkdirSync(path.join(root, '.git'), { recursive: true });
+  if (config !== null) fs.writeFileSync(path.join(root, '.git', 'config'), config);
+  if (head) fs.writeFileSync(path.join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  return root;
+}
+const origin = (url: string) => `[core]\n\tbare = false\n[remote "upstream"]\n\turl = https://example.com/other/upstream-name.git\n[remote "origin"]\n\turl = ${url}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`;
+
+describe('hooks/project.awk finds the project scripts/project.mjs finds', () => {
+  before(() => {
+    const main = gitRepo('main-checkout', origin('git@github.com:acme/shared-core.git'));
+    fs.mkdirSync(path.join(main, '.git', 'worktrees', 'feature'), { recursive: true });
+    fs.writeFileSync(path.join(main, '.git', 'worktrees', 'feature', 'commondir'), '../..\n');
+    const worktree = folder('repos', 'feature-tree');
+    fs.writeFileSync(path.join(worktree, '.git'), `gitdir: ${path.join(main, '.git', 'worktrees', 'feature')}\n`);
+    const sub = folder('repos', 'super', 'libs', 'vendored');
+    fs.mkdirSync(path.join(tmp, 'repos', 'super', '.git', 'modules', 'vendored'), { recursive: true });
+    fs.writeFileSync(path.join(tmp, 'repos', 'super', '.git', 'modules', 'vendored', 'config'), origin('https://github.com/acme/vendored-lib'));
+    fs.writeFileSync(path.join(sub, '.git'), 'gitdir: ../../.git/modules/vendored\n');
+  });
+
+  const cases: [string, () => string, string?][] = [
+    ['https origin, from a nested folder', () => folder(path.relative(tmp, gitRepo('checkout', origin('https://github.com/acme/rocket-app.git'))), 'src', 'deep')],
+    ['ssh origin', () => gitRepo('ssh-checkout', origin('git@github.com:acme/ssh-app.GIT'))],
+    ['quoted url, upper-case section, trailing slashes', () => gitRepo('quoted', '[Remote "origin"]\n  URL = "file:///srv/quoted-app//"\n')],
+    ['query and fragment dropped', () => gitRepo('query', origin('https://host/acme/query-app.git?ref=x#frag'))],
+    ['no origin: the top-level folder', () => gitRepo('no-origin', '[remote "upstream"]\n\turl = https://x/acme/not-this.git\n')],
+    ['.git with HEAD only: the top-level folder', () => gitRepo('head-only', null)],
+    ['a worktree shares the main checkout\'s origin', () => path.join(tmp, 'repos', 'feature-tree')],
+    ['a submodule has its own config', () => path.join(tmp, 'repos', 'super', 'libs', 'vendored')],
+    ['no repository: the folder\'s name', () => folder('plain', 'my notes #1 & co')],
+    ['a folder named in Japanese', () => folder('plain', 'プロジェクト')],
+    ['SHEET_WORKSPACE_PROJECT wins, trimmed', () => folder('plain', 'ignored'), '  launch plan ✓  '],
+  ];
+  for (const [label, dir, override] of cases) {
+    it(label, () => {
+      const cwd = dir();
+      const env = { PATH: process.env.PATH ?? '', PWD: cwd, ...(override ? { SHEET_WORKSPACE_PROJECT: override } : {}) };
+      const r = spawnSync('awk', ['-f', PROJECT_AWK], { cwd, env: { ...env, LC_ALL: 'C' }, encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /^[A-Za-z0-9_.~%-]*\n$/, 'percent-encoded, one line');
+      assert.equal(decodeURIComponent(r.stdout.trim()), detectProject(cwd, (override ?? '').trim()));
+    });
+  }
+});
+
+for (const dialect of dialects()) {
+  describe(`plugin session-start.sh against the service [${dialect}]`, () => {
+    let key: string;
+    let repo: string;
+    let n = 0;
+    const { s } = useServer(dialect);
+    const project = `brief-${dialect}`;
+    before(async () => {
+      key = (await s.user('pro')).key;
+      repo = gitRepo(`brief-${dialect}`, origin(`git@github.com:acme/${project}.git`));
+      const saved = await s.req('POST', '/v1/sessions', { key, body: { title: 'Engine work', summary: 'Tuned the engine.', project } });
+      assert.equal(saved.status, 200, JSON.stringify(saved.body));
+      const h = await s.req('POST', '/v1/sessions/handover', { key, body: { session_id: saved.body.id, next_steps: ['Wire the fuel pump'], notes: 'Watch the gauge' } });
+      assert.equal(h.status, 200, JSON.stringify(h.body));
+      assert.equal((await s.req('POST', '/v1/todos', { key, body: { project, todos: [{ content: 'Paint the fins', status: 'pending' }] } })).status, 200);
+      assert.equal((await s.req('POST', '/v1/todos', { key, body: { project: 'elsewhere', todos: [{ content: 'Other project task', status: 'pending' }] } })).status, 200);
+    });
+    const envFor = (extra: Record<string, string> = {}) => {
+      const home = folder(`home-${dialect}-${n++}`);
+      return { home, env: { HOME: home, SHEET_WORKSPACE_URL: `${s.url}/`, SHEET_WORKSPACE_API_KEY: key, ...extra } };
+    };
+
+    it('prints the briefing of the folder\'s project as hook output, the same as the node hook prints', async () => {
+      const { env } = envFor();
+      const r = await sessionStart(path.join(repo), env);
+      assert.equal(r.code, 0);
+      const out = JSON.parse(r.stdout);
+      assert.equal(out.hookSpecificOutput.hookEventName, 'SessionStart');
+      const text: string = out.hookSpecificOutput.additionalContext;
+      assert.match(text, new RegExp(`Briefing for project "${project}"`));
+      assert.match(text, /Wire the fuel pump/);
+      assert.match(text, /Paint the fins/);
+      assert.doesNotMatch(text, /Other project task/);
+      const viaNode = await sessionStart(repo, env, `node "${HOOK_SCRIPT}" SessionStart`);
+      assert.deepEqual(JSON.parse(viaNode.stdout), out);
+    });
+
+    it('without curl on PATH, node does the same work', async () => {
+      const bin = folder(`bin-${dialect}`);
+      for (const tool of ['sh', 'awk', 'node', 'date', 'head', 'mkdir', 'setsid']) {
+        const found = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+        if (found) fs.symlinkSync(found, path.join(bin, tool));
+      }
+      const { env } = envFor({ PATH: bin });
+      const r = await sessionStart(repo, env);
+      assert.equal(r.code, 0);
+      assert.match(JSON.parse(r.stdout).hookSpecificOutput.additionalContext, /Wire the fuel pump/);
+    });
+
+    it('service down, a wrong key or a hanging service: exits 0 within 3 s, prints nothing, logs why', async () => {
+      const sockets = new Set<net.Socket>();
+      const hang = net.createServer((socket) => sockets.add(socket));
+      await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
+      const free = net.createServer();
+      await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
+      const closed = (free.address() as net.AddressInfo).port;
+      await new Promise((r) => free.close(r));
+      try {
+        for (const [label, extra, logged] of [
+          ['down', { SHEET_WORKSPACE_URL: `http://127.0.0.1:${closed}` }, /curl exit 7/],
+          ['wrong key', { SHEET_WORKSPACE_API_KEY: 'sk_live_wrong' }, /curl exit 22/],
+          ['hanging', { SHEET_WORKSPACE_URL: `http://127.0.0.1:${(hang.address() as net.AddressInfo).port}` }, /curl exit 28/],
+        ] as const) {
+          const { home, env } = envFor(extra);
+          const r = await sessionStart(repo, env);
+          assert.deepEqual([r.code, r.stdout], [0, ''], label);
+          assert.ok(r.ms < 3000, `${label}: ${r.ms} ms`);
+          const logFile = path.join(home, '.sheet-workspace', 'hook.log');
+          assert.equal(fs.statSync(logFile).mode & 0o777, 0o600);
+          const log = fs.readFileSync(logFile, 'utf8');
+          assert.match(log, logged, label);
+          assert.doesNotMatch(log, /sk_live_wrong/, 'the key is never logged');
+        }
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        hang.close();
+      }
+    });
+
+    it('requests left in the spool are sent by the sender it starts', async () => {
+      const { home, env } = envFor();
+      const spool = createSpool(path.join(home, '.sheet-workspace', 'spool'));
+      spool.add({ method: 'POST', path: '/v1/todos', body: { project, todos: [{ content: 'Left from an outage', status: 'pending' }] } });
+      const r = await sessionStart(repo, env);
+      assert.equal(r.code, 0);
+      assert.match(JSON.parse(r.stdout).hookSpecificOutput.additionalContext, /Briefing for project/);
+      await until(() => spool.list().length, (left) => left === 0, 'the spool to empty');
+      const todos = (await s.req('GET', `/v1/todos?project=${project}`, { key })).body.todos as { content: string }[];
+      assert.ok(todos.some((t) => t.content === 'Left from an outage'));
+    });
+
+    it('a key or URL the shell cannot quote safely goes to node, which refuses it the same way', async () => {
+      const { home, env } = envFor({ SHEET_WORKSPACE_API_KEY: 'sk_"quoted' });
+      const r = await sessionStart(repo, env);
+      assert.deepEqual([r.code, r.stdout], [0, '']);
+      assert.match(fs.readFileSync(path.join(home, '.sheet-workspace', 'hook.log'), 'utf8'), /briefing for ".*" not read: 401/);
+    });
+  });
+}
