@@ -2,50 +2,17 @@
 // the real service: the shell keeps the event in the inbox and returns, a detached sender delivers it, in order.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { dialects } from './helpers.js';
+import { closedPort, runShell, until, type HookRun as Run } from './plugin-helpers.js';
 import { useServer } from './server-fixture.js';
 import { CAPTURE_SCRIPT, HOOK_SCRIPT, INBOX_LIMIT, LOCK_NAME, createInbox } from './plugin-modules.js';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  ms: number;
-}
-
-/** `command` through /bin/sh -c, as Claude Code runs a hook command; resolves when the hook's pipes close. */
-function runShell(command: string, payload: unknown, env: Record<string, string>): Promise<Run> {
-  const started = performance.now();
-  const child = spawn('/bin/sh', ['-c', command], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stdin.end(JSON.stringify(payload));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, ms: performance.now() - started })));
-}
 const capture = (event: string, payload: unknown, env: Record<string, string>) => runShell(`sh "${CAPTURE_SCRIPT}" ${event}`, payload, env);
 const sessionStart = (payload: unknown, env: Record<string, string>) => runShell(`node "${HOOK_SCRIPT}" SessionStart`, payload, env);
-
-async function until<T>(probe: () => Promise<T> | T, ok: (v: T) => boolean, what: string, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}: last ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 /** A pid no process has: a sender that died. */
 function deadPid(): number {

@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { dialects } from './helpers.js';
+import { closedPort } from './plugin-helpers.js';
 import { useServer } from './server-fixture.js';
 import { HOOK_SCRIPT } from './plugin-modules.js';
 
@@ -23,15 +24,6 @@ function runHook(event: string, payload: unknown, env: Record<string, string>): 
   child.stdout.on('data', (c) => (stdout += c));
   child.stdin.end(JSON.stringify(payload));
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, ms: performance.now() - started })));
-}
-
-/** A port nothing listens on: the service is down. */
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 /**

@@ -3,12 +3,13 @@
 // as scripts/project.mjs finds it, and node doing the same work where curl is missing.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { dialects } from './helpers.js';
+import { closedPort, runShell, until } from './plugin-helpers.js';
 import { useServer } from './server-fixture.js';
 import { HOOK_SCRIPT, createSpool, detectProject } from './plugin-modules.js';
 
@@ -16,30 +17,8 @@ const HOOKS_DIR = path.dirname(HOOK_SCRIPT);
 const SESSION_START = path.join(HOOKS_DIR, 'session-start.sh');
 const PROJECT_AWK = path.join(HOOKS_DIR, 'project.awk');
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  ms: number;
-}
-
-function sessionStart(cwd: string, env: Record<string, string>, command = `sh "${SESSION_START}"`): Promise<Run> {
-  const started = performance.now();
-  const child = spawn('/bin/sh', ['-c', command], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stdin.end(JSON.stringify({ session_id: 's', cwd, hook_event_name: 'SessionStart', source: 'startup' }));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, ms: performance.now() - started })));
-}
-
-async function until<T>(probe: () => Promise<T> | T, ok: (v: T) => boolean, what: string, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}: last ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const sessionStart = (cwd: string, env: Record<string, string>, command = `sh "${SESSION_START}"`) =>
+  runShell(command, { session_id: 's', cwd, hook_event_name: 'SessionStart', source: 'startup' }, env, cwd);
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'plugin-session-start-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -149,10 +128,7 @@ for (const dialect of dialects()) {
       const sockets = new Set<net.Socket>();
       const hang = net.createServer((socket) => sockets.add(socket));
       await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
-      const free = net.createServer();
-      await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
-      const closed = (free.address() as net.AddressInfo).port;
-      await new Promise((r) => free.close(r));
+      const closed = await closedPort();
       try {
         for (const [label, extra, logged] of [
           ['down', { SHEET_WORKSPACE_URL: `http://127.0.0.1:${closed}` }, /curl exit 7/],

@@ -364,6 +364,13 @@ function isoTime(ms) {
   const time = `${two(Math.floor(msOfDay / 36e5))}:${two(Math.floor(msOfDay / 6e4) % 60)}:${two(Math.floor(msOfDay / 1e3) % 60)}.${String(msOfDay % 1e3).padStart(3, "0")}`;
   return `${y}-${two(m)}-${two(d)}T${time}Z`;
 }
+function waitingFiles(dir) {
+  try {
+    return node_fs_default.readdirSync(dir).filter((n) => n.endsWith(".json") && !n.startsWith(".")).sort();
+  } catch {
+    return [];
+  }
+}
 function createSpool(dir, { limits = SPOOL_LIMITS, log: log2 = () => {
 } } = {}) {
   const held = /* @__PURE__ */ new Set();
@@ -371,13 +378,7 @@ function createSpool(dir, { limits = SPOOL_LIMITS, log: log2 = () => {
     node_fs_default.mkdirSync(dir, { recursive: true, mode: 448 });
     node_fs_default.chmodSync(dir, 448);
   };
-  const names = () => {
-    try {
-      return node_fs_default.readdirSync(dir).filter((n) => n.endsWith(".json") && !n.startsWith(".")).sort();
-    } catch {
-      return [];
-    }
-  };
+  const names = () => waitingFiles(dir);
   return {
     dir,
     /** Keeps a request; one with the same key (a session's PUT) replaces the one waiting. */
@@ -479,13 +480,7 @@ var LOCK_NAME = ".sender.lock";
 var STALE_LOCK_MS = 6e4;
 var oneLine = (value) => String(value ?? "").split("\n")[0];
 function createInbox(dir) {
-  const names = () => {
-    try {
-      return node_fs_default.readdirSync(dir).filter((n) => n.endsWith(".json") && !n.startsWith(".")).sort();
-    } catch {
-      return [];
-    }
-  };
+  const names = () => waitingFiles(dir);
   return {
     dir,
     /** Waiting events, oldest first. */

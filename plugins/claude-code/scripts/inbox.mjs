@@ -4,7 +4,7 @@
 // project) and the event's JSON as Claude Code sent it. The name is `<nanoseconds since 1970>-<pid>.json`.
 import fs from 'node:fs';
 import path from 'node:path';
-import { alive } from './spool.mjs';
+import { alive, waitingFiles } from './spool.mjs';
 
 /** Beyond this many waiting events a hook keeps no more (capture.sh checks the same bound): the sender is not running. */
 export const INBOX_LIMIT = 1000;
@@ -16,13 +16,7 @@ const STALE_LOCK_MS = 60_000;
 const oneLine = (value) => String(value ?? '').split('\n')[0];
 
 export function createInbox(dir) {
-  const names = () => {
-    try {
-      return fs.readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
-    } catch {
-      return [];
-    }
-  };
+  const names = () => waitingFiles(dir);
   return {
     dir,
     /** Waiting events, oldest first. */

@@ -64,6 +64,15 @@ export function isoTime(ms) {
   return `${y}-${two(m)}-${two(d)}T${time}Z`;
 }
 
+/** The `.json` files of a queue folder (spool or inbox), oldest first by name; temp files and claims are not. */
+export function waitingFiles(dir) {
+  try {
+    return fs.readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
+  } catch {
+    return [];
+  }
+}
+
 export function createSpool(dir, { limits = SPOOL_LIMITS, log = () => {} } = {}) {
   /** Claims of this process, put back by releaseAll when the hook must stop mid-send. */
   const held = new Set();
@@ -71,13 +80,7 @@ export function createSpool(dir, { limits = SPOOL_LIMITS, log = () => {} } = {})
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     fs.chmodSync(dir, 0o700);
   };
-  const names = () => {
-    try {
-      return fs.readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
-    } catch {
-      return [];
-    }
-  };
+  const names = () => waitingFiles(dir);
 
   return {
     dir,
