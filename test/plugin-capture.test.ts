@@ -2,6 +2,7 @@
 // the real service: the shell keeps the event in the inbox and returns, a detached sender delivers it, in order.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -34,7 +35,8 @@ for (const dialect of dialects()) {
     let tmp: string;
     let repo: string;
     let n = 0;
-    const { s } = useServer(dialect);
+    // The tests poll the service while detached senders deliver; the plan's request limit is tested elsewhere.
+    const { s } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });
     before(async () => {
       key = (await s.user('pro')).key;
       tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'plugin-capture-'));
@@ -223,6 +225,31 @@ describe('plugin inbox file', () => {
       fs.writeFileSync(path.join(dir, '0000000000000000001-1.json'), 'TaskCreated\n\n\n{"truncated');
       assert.equal(inbox.read('0000000000000000001-1.json'), null);
       assert.equal(fs.existsSync(path.join(dir, '0000000000000000001-1.json')), false);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('without node on PATH the event is kept and the log says why nothing is sent; a cut event is dropped and logged', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'plugin-inbox-'));
+    try {
+      const bin = path.join(home, 'bin');
+      fs.mkdirSync(bin);
+      for (const tool of ['sh', 'date', 'head', 'mv', 'mkdir', 'rm', 'setsid']) {
+        const found = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+        if (found) fs.symlinkSync(found, path.join(bin, tool));
+      }
+      const env = { HOME: home, PATH: bin, SHEET_WORKSPACE_API_KEY: 'sk_test', SHEET_WORKSPACE_URL: 'http://127.0.0.1:9' };
+      assert.equal((await capture('TaskCreated', { session_id: 's' }, env)).code, 0);
+      const state = path.join(home, '.sheet-workspace');
+      assert.equal(createInbox(path.join(state, 'inbox')).list().length, 1);
+      assert.match(fs.readFileSync(path.join(state, 'hook.log'), 'utf8'), /no node on PATH: what waits in .*inbox and .*spool is not sent/);
+
+      fs.writeFileSync(path.join(state, 'inbox', '0000000000000000001-1.json'), 'TaskCreated\n\n\n{"cut at 1 M');
+      const sender = spawnSync(process.execPath, [HOOK_SCRIPT, 'flush'], { env: { ...env, PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
+      assert.equal(sender.status, 0);
+      assert.deepEqual(createInbox(path.join(state, 'inbox')).list(), [], 'both taken from the inbox: the event (nothing to send in it), the cut one dropped');
+      assert.match(fs.readFileSync(path.join(state, 'hook.log'), 'utf8'), /inbox: dropped 0000000000000000001-1\.json, not an event/);
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
     }

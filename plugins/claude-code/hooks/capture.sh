@@ -22,7 +22,7 @@ if [ $# -ge 1000 ]; then
   exit 0
 fi
 
-# Named by nanoseconds since 1970 (seconds where date has no %N), so the sender takes events in order.
+# Named by nanoseconds since 1970, so the sender takes events in order (where date has no %N: seconds, then the pid).
 now=$(date +%s%N 2>/dev/null)
 case $now in '' | *[!0-9]*) now=$(date +%s)000000000 ;; esac
 name=$now-$$.json

@@ -1015,7 +1015,8 @@ async function sendWaiting({ deadline: deadline2, perRequestMs, resolve, send: s
 function moveInbox(inbox, spool) {
   for (const name of inbox.list()) {
     const entry = inbox.read(name);
-    if (entry && captureOn(entry.capture)) {
+    if (!entry) log(`inbox: dropped ${name}, not an event (cut at 1 MB?)`);
+    else if (captureOn(entry.capture)) {
       const request = requestOf(entry);
       if (request) spool.add(request, request.method === "PUT" ? request.path : void 0);
     }

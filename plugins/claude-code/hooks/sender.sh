@@ -21,6 +21,10 @@ find_state() {
 # lock (it looks at the inbox again before it lets go).
 start_sender() {
   if { read -r pid <"$inbox/.sender.lock"; } 2>/dev/null && [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then return 0; fi
+  if ! command -v node >/dev/null 2>&1; then
+    log_line "no node on PATH: what waits in $inbox and $spool is not sent"
+    return 0
+  fi
   if command -v setsid >/dev/null 2>&1; then
     setsid node "$hooks/hook.cjs" flush </dev/null >/dev/null 2>&1 &
   else

@@ -21,8 +21,9 @@ while :; do case $url in */) url=${url%/} ;; *) break ;; esac; done
 project=$(LC_ALL=C awk -f "$hooks/project.awk") || in_node
 
 case ${SHEET_WORKSPACE_CAPTURE:-} in 0 | [Ff][Aa][Ll][Ss][Ee] | [Oo][Ff][Ff] | [Nn][Oo]) ;; *)
-  # Anything waiting (left by a sender that found the service down): the sender sends it beside the briefing.
-  for f in "$inbox"/*.json "$spool"/*.json; do
+  # Anything waiting (left by a sender that found the service down, or stopped mid-send): a sender sends it beside
+  # the briefing.
+  for f in "$inbox"/*.json "$spool"/*.json "$spool"/*.json.sending-*; do
     if [ -e "$f" ]; then
       start_sender
       break

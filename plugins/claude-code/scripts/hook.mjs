@@ -182,7 +182,8 @@ async function sendWaiting({ deadline, perRequestMs, resolve, send }) {
 function moveInbox(inbox, spool) {
   for (const name of inbox.list()) {
     const entry = inbox.read(name);
-    if (entry && captureOn(entry.capture)) {
+    if (!entry) log(`inbox: dropped ${name}, not an event (cut at 1 MB?)`);
+    else if (captureOn(entry.capture)) {
       const request = requestOf(entry);
       if (request) spool.add(request, request.method === 'PUT' ? request.path : undefined);
     }
