@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { dialects } from './helpers.js';
 import { useServer } from './server-fixture.js';
-import { oneStatement } from '../src/db/insert-batch.js';
+import { groupStatement, oneStatement } from '../src/db/insert-batch.js';
 import { compiledInsert } from '../src/db/statement-cache.js';
 import type { Outbox, TxRunner } from '../src/events/outbox.js';
 
@@ -26,6 +26,20 @@ it('oneStatement renumbers each INSERT\'s placeholders after the ones before it'
       'b2 as (insert into "c" ("p", "q", "r", "s", "t", "u", "v", "w", "v2", "w2") values ($4, $5, $6, $7, $8, $9, $10, $11, $12, $13)) select 1',
   );
   assert.deepEqual(q.parameters, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+});
+
+it('groupStatement merges the rows of identical INSERTs, in the order each first appears, and leaves any other statement alone', () => {
+  const a = (x: number, y: number) => CompiledQuery.raw('insert into "a" ("x", "y") values ($1, $2)', [x, y]);
+  const b = (z: number) => CompiledQuery.raw('insert into "b" ("z") values ($1)', [z]);
+  const other = CompiledQuery.raw('insert into "c" ("p") values (now())', []);
+  const q = groupStatement([a(1, 2), b(3), other, a(4, 5), b(6)]);
+  assert.equal(
+    q.sql,
+    'with b0 as (insert into "a" ("x", "y") values ($1, $2), ($3, $4)), b1 as (insert into "b" ("z") values ($5), ($6)), ' +
+      'b2 as (insert into "c" ("p") values (now())) select 1',
+  );
+  assert.deepEqual(q.parameters, [1, 2, 4, 5, 3, 6]);
+  assert.deepEqual(groupStatement([a(1, 2)]), a(1, 2), 'one statement stays as it is');
 });
 
 for (const dialect of dialects()) {
@@ -109,6 +123,31 @@ for (const dialect of dialects()) {
       assert.equal((await s.req('GET', '/v1/sheets?limit=1', { key: user.key })).body.total, before + 50);
       const found = await s.req('GET', `/v1/sheets?q=${encodeURIComponent('東京')}&limit=100`, { key: user.key });
       assert.equal(found.body.total, 50, 'every batched sheet is in the search index at once (read-your-writes)');
+    });
+
+    it('batches ready at once share a statement; a failing one rejects alone, the others are written with their events', async () => {
+      const taken = `tdo_group_taken${seq++}`;
+      await tx()((trx) => insertTodo(trx, todo(taken)));
+      const ids = Array.from({ length: 40 }, (_, i) => `tdo_group_${seq}_${i}`);
+      const outcomes = await Promise.allSettled(
+        ids.map((id, i) =>
+          tx().insertsOnly(async (trx) => {
+            await insertTodo(trx, todo(id));
+            if (i === 17) await insertTodo(trx, todo(taken)); // this batch fails on the duplicate key
+            await outbox().emit(trx, user.userId, 'todo.deleted', { todo_id: id, project: 'group', deleted_at: new Date().toISOString() });
+          }),
+        ),
+      );
+      assert.deepEqual(
+        outcomes.map((o, i) => (i === 17 ? o.status === 'rejected' : o.status === 'fulfilled')),
+        ids.map(() => true),
+        JSON.stringify(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))),
+      );
+      assert.equal(await countTodos(ids), 39);
+      assert.equal(await countTodos([ids[17]]), 0);
+      const events = (await sql<{ data: string }>`select data from outbox where event = 'todo.deleted' and user_id = ${user.userId}`.execute(db())).rows;
+      const evented = new Set(events.map((e) => JSON.parse(e.data).todo_id as string));
+      assert.deepEqual(ids.filter((id) => evented.has(id)), ids.filter((_, i) => i !== 17), 'one event per written batch, none for the failed one');
     });
   });
 }
