@@ -158,6 +158,13 @@ for (const dialect of dialects()) {
       fs.writeFileSync(lock, `${deadPid()}\n`); // that sender died
       assert.equal((await capture('TaskCompleted', task('lock', 1, true), t.env)).code, 0);
       assert.deepEqual(await until(() => todosOf(t.project), (v) => v.length > 0 && t.waiting().length === 0, 'both events sent in order'), ['Task 01: completed']);
+
+      // A lock two minutes old whose pid runs again (a dead sender's, the pid reused after a reboot) is taken over too.
+      fs.writeFileSync(lock, `${process.pid}\n`);
+      const old = new Date(Date.now() - 120_000);
+      fs.utimesSync(lock, old, old);
+      assert.equal((await capture('TaskCreated', task('lock', 2), t.env)).code, 0);
+      assert.deepEqual(await until(() => todosOf(t.project), (v) => v.length === 2 && t.waiting().length === 0, 'the third event sent'), ['Task 01: completed', 'Task 02: pending']);
     });
 
     it('the project and the capture switch are those of the hook that kept the event, not of the sender', async () => {
@@ -252,6 +259,31 @@ describe('plugin inbox file', () => {
       assert.match(fs.readFileSync(path.join(state, 'hook.log'), 'utf8'), /inbox: dropped 0000000000000000001-1\.json, not an event/);
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('the sender lock: taken once, never read empty, a dead or hung holder taken over, a live one left alone', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plugin-lock-'));
+    try {
+      const file = path.join(dir, LOCK_NAME);
+      const a = createInbox(dir).lock();
+      const b = createInbox(dir).lock();
+      assert.equal(a.take(), true);
+      assert.equal(fs.readFileSync(file, 'utf8'), `${process.pid}\n`);
+      assert.equal(mode(file), 0o600);
+      fs.writeFileSync(file, `${deadPid()}\n`);
+      assert.equal(b.take(), true, 'a dead holder is taken over');
+      assert.equal(fs.readFileSync(file, 'utf8'), `${process.pid}\n`);
+      b.release();
+      assert.equal(fs.existsSync(file), false);
+      fs.writeFileSync(file, '');
+      assert.equal(createInbox(dir).lock().take(), false, 'a lock being written (empty, fresh) is held');
+      const old = new Date(Date.now() - 120_000);
+      fs.utimesSync(file, old, old);
+      assert.equal(createInbox(dir).lock().take(), true, 'an empty lock a minute old is a dead writer\'s');
+      assert.deepEqual(fs.readdirSync(dir), [LOCK_NAME], 'no temp or set-aside file left');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

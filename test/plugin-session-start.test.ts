@@ -164,6 +164,14 @@ for (const dialect of dialects()) {
       assert.ok(todos.some((t) => t.content === 'Left from an outage'));
     });
 
+    it('a URL that is not http or https is never read by curl: node refuses it, nothing is printed', async () => {
+      const secret = path.join(tmp, `secret-${dialect}.txt`);
+      fs.writeFileSync(secret, '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"LOCAL FILE"}}');
+      const { env } = envFor({ SHEET_WORKSPACE_URL: `file://${secret}#` });
+      const r = await sessionStart(repo, env);
+      assert.deepEqual([r.code, r.stdout], [0, '']);
+    });
+
     it('a key or URL the shell cannot quote safely goes to node, which refuses it the same way', async () => {
       const { home, env } = envFor({ SHEET_WORKSPACE_API_KEY: 'sk_"quoted' });
       const r = await sessionStart(repo, env);

@@ -25,7 +25,8 @@ fi
 # Named by nanoseconds since 1970, so the sender takes events in order (where date has no %N: seconds, then the pid).
 now=$(date +%s%N 2>/dev/null)
 case $now in '' | *[!0-9]*) now=$(date +%s)000000000 ;; esac
-name=$now-$$.json
+pid=0000000000$$
+name=$now-${pid#"${pid%??????????}"}.json
 nl='
 '
 project=${SHEET_WORKSPACE_PROJECT:-}

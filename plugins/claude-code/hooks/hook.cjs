@@ -489,7 +489,7 @@ function createInbox(dir) {
     add(event2, { project, capture }, json) {
       node_fs_default.mkdirSync(dir, { recursive: true, mode: 448 });
       if (names().length >= INBOX_LIMIT) return false;
-      const name = `${Math.round((performance.timeOrigin + performance.now()) * 1e3)}000-${process.pid}.json`;
+      const name = `${Math.round((performance.timeOrigin + performance.now()) * 1e3)}000-${String(process.pid).padStart(10, "0")}.json`;
       const tmp = node_path_default.join(dir, `.tmp-${name}`);
       node_fs_default.writeFileSync(tmp, `${oneLine(event2)}
 ${oneLine(project)}
@@ -523,27 +523,65 @@ ${json}`, { mode: 384 });
     remove(name) {
       node_fs_default.rmSync(node_path_default.join(dir, name), { force: true });
     },
+    /** Moves an event that cannot be handled out of the way (kept as `.bad-<name>`, never read again). */
+    setAside(name) {
+      try {
+        node_fs_default.renameSync(node_path_default.join(dir, name), node_path_default.join(dir, `.bad-${name}`));
+      } catch {
+      }
+    },
     lock: () => senderLock(node_path_default.join(dir, LOCK_NAME))
   };
 }
 function senderLock(file) {
   let held = false;
-  const create = () => {
+  const pidIn = (name) => {
     try {
-      node_fs_default.writeFileSync(file, `${process.pid}
-`, { flag: "wx", mode: 384 });
+      return Number(node_fs_default.readFileSync(name, "utf8").trim() || NaN);
+    } catch {
+      return NaN;
+    }
+  };
+  const create = () => {
+    const tmp = `${file}.${process.pid}.tmp`;
+    try {
+      node_fs_default.writeFileSync(tmp, `${process.pid}
+`, { mode: 384 });
+      node_fs_default.linkSync(tmp, file);
       return true;
     } catch {
       return false;
+    } finally {
+      node_fs_default.rmSync(tmp, { force: true });
     }
   };
-  const stale = () => {
+  const stale = (name, pid) => {
     try {
-      const pid = Number(node_fs_default.readFileSync(file, "utf8").trim());
-      return !(Number.isInteger(pid) && pid > 0 && alive(pid)) || Date.now() - node_fs_default.statSync(file).mtimeMs > STALE_LOCK_MS;
-    } catch (err) {
-      return err?.code === "ENOENT";
+      if (Date.now() - node_fs_default.statSync(name).mtimeMs > STALE_LOCK_MS) return true;
+    } catch {
+      return false;
     }
+    return Number.isInteger(pid) && pid > 0 && !alive(pid);
+  };
+  const takeOver = () => {
+    const judged = pidIn(file);
+    if (!stale(file, judged)) return false;
+    const aside = `${file}.${process.pid}.stale`;
+    try {
+      node_fs_default.renameSync(file, aside);
+    } catch {
+      return false;
+    }
+    if (pidIn(aside) !== judged && !stale(aside, pidIn(aside))) {
+      try {
+        node_fs_default.linkSync(aside, file);
+      } catch {
+      }
+      node_fs_default.rmSync(aside, { force: true });
+      return false;
+    }
+    node_fs_default.rmSync(aside, { force: true });
+    return create();
   };
   return {
     get held() {
@@ -553,17 +591,14 @@ function senderLock(file) {
     take() {
       if (held) return true;
       node_fs_default.mkdirSync(node_path_default.dirname(file), { recursive: true, mode: 448 });
-      held = create() || stale() && (node_fs_default.rmSync(file, { force: true }), create());
+      held = create() || takeOver();
       return held;
     },
     /** Synchronous: runs right before exit too. */
     release() {
       if (!held) return;
       held = false;
-      try {
-        if (Number(node_fs_default.readFileSync(file, "utf8").trim()) === process.pid) node_fs_default.rmSync(file, { force: true });
-      } catch {
-      }
+      if (pidIn(file) === process.pid) node_fs_default.rmSync(file, { force: true });
     }
   };
 }
@@ -920,7 +955,7 @@ function writeOut(text) {
 }
 setTimeout(() => finish(), Math.max(1, started + BUDGET_MS + 150 - Date.now())).unref();
 process.on("uncaughtException", () => finish());
-for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => event === "SessionEnd" ? void 0 : finish());
+for (const signal of event === "flush" ? ["SIGTERM", "SIGINT"] : ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => event === "SessionEnd" ? void 0 : finish());
 process.on("unhandledRejection", () => finish());
 var cfg = readConfig();
 var log = (m) => logLine(cfg.stateDir, `${event}: ${m}`);
@@ -995,7 +1030,7 @@ function spoolOf() {
   spools.push(spool);
   return spool;
 }
-async function sendWaiting({ deadline: deadline2, perRequestMs, resolve, send: send2 }) {
+async function sendWaiting({ deadline: deadline2, perRequestMs, resolve, send: up }) {
   const inbox = createInbox(cfg.inboxDir);
   const lock = inbox.lock();
   locks.push(lock);
@@ -1003,24 +1038,31 @@ async function sendWaiting({ deadline: deadline2, perRequestMs, resolve, send: s
   let stats = { sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 };
   while (lock.take()) {
     try {
-      moveInbox(inbox, spool);
-      if (send2) stats = await flush(cfg, spool, { deadline: deadline2, perRequestMs, log, resolve });
+      do
+        moveInbox(inbox, spool);
+      while (!up && inbox.list().length > 0 && deadline2 - Date.now() > 100);
+      if (up) stats = await flush(cfg, spool, { deadline: deadline2, perRequestMs, log, resolve });
     } finally {
       lock.release();
     }
-    if (!send2 || stats.left > 0 || stats.stalled || deadline2 - Date.now() < 100 || inbox.list().length === 0) break;
+    if (!up || stats.left > 0 || stats.stalled || deadline2 - Date.now() < 100 || inbox.list().length === 0) break;
   }
   return stats;
 }
 function moveInbox(inbox, spool) {
   for (const name of inbox.list()) {
-    const entry = inbox.read(name);
-    if (!entry) log(`inbox: dropped ${name}, not an event (cut at 1 MB?)`);
-    else if (captureOn(entry.capture)) {
-      const request = requestOf(entry);
-      if (request) spool.add(request, request.method === "PUT" ? request.path : void 0);
+    try {
+      const entry = inbox.read(name);
+      if (!entry) log(`inbox: dropped ${name}, not an event (cut at 1 MB?)`);
+      else if (captureOn(entry.capture)) {
+        const request = requestOf(entry);
+        if (request) spool.add(request, request.method === "PUT" ? request.path : void 0);
+      }
+      inbox.remove(name);
+    } catch (err) {
+      log(`inbox: ${name} set aside (${err?.code ?? err})`);
+      inbox.setAside(name);
     }
-    inbox.remove(name);
   }
 }
 function requestOf({ event: event2, project: override, payload }) {

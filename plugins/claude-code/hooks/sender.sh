@@ -18,9 +18,11 @@ find_state() {
 }
 
 # `node hook.cjs flush` in its own session, so it outlives this hook and Claude Code; none while a live sender holds the
-# lock (it looks at the inbox again before it lets go).
+# lock (it looks at the inbox again before it lets go). A lock older than a minute is a dead sender's whose pid came
+# back (after a reboot): the sender started then takes it over (scripts/inbox.mjs).
 start_sender() {
-  if { read -r pid <"$inbox/.sender.lock"; } 2>/dev/null && [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then return 0; fi
+  if { read -r pid <"$inbox/.sender.lock"; } 2>/dev/null && [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null &&
+    [ -z "$(find "$inbox/.sender.lock" -mmin +1 2>/dev/null)" ]; then return 0; fi
   if ! command -v node >/dev/null 2>&1; then
     log_line "no node on PATH: what waits in $inbox and $spool is not sent"
     return 0

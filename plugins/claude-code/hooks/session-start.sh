@@ -13,12 +13,14 @@ key=${SHEET_WORKSPACE_API_KEY:-${CLAUDE_PLUGIN_OPTION_API_KEY:-}}
 url=${SHEET_WORKSPACE_URL:-${CLAUDE_PLUGIN_OPTION_URL:-http://127.0.0.1:8787}}
 # Quoted into curl's config (never its arguments: other users see those), so nothing that needs escaping.
 case $key$url in '' | *[!!-~]* | *'"'* | *\\*) in_node ;; esac
+case $url in http://* | https://*) ;; *) in_node ;; esac
 [ -n "$key" ] || in_node
 command -v curl >/dev/null 2>&1 || in_node
 . "$hooks/sender.sh"
 find_state || in_node
 while :; do case $url in */) url=${url%/} ;; *) break ;; esac; done
-project=$(LC_ALL=C awk -f "$hooks/project.awk") || in_node
+# The physical folder, as Claude Code passes it to the capture hooks (a symlinked path would name another project).
+project=$(PWD=$(pwd -P) LC_ALL=C awk -f "$hooks/project.awk") || in_node
 
 case ${SHEET_WORKSPACE_CAPTURE:-} in 0 | [Ff][Aa][Ll][Ss][Ee] | [Oo][Ff][Ff] | [Nn][Oo]) ;; *)
   # Anything waiting (left by a sender that found the service down, or stopped mid-send): a sender sends it beside
@@ -32,13 +34,14 @@ case ${SHEET_WORKSPACE_CAPTURE:-} in 0 | [Ff][Aa][Ll][Ss][Ee] | [Oo][Ff][Ff] | [
   ;;
 esac
 
-# -q: no ~/.curlrc; no proxy, as node's client; a 4xx or 5xx answer prints nothing (-f).
+# -q: no ~/.curlrc; http and https only, no proxy, as node's client; a 4xx or 5xx answer prints nothing (-f), and
+# only the service's hook output is printed.
 briefing=$(printf 'header = "Authorization: Bearer %s"\nurl = "%s/v1/briefing/claude-code?project=%s&max_chars=10000"\n' "$key" "$url" "$project" |
-  curl -q -sS -f --noproxy '*' --max-time 2.5 -H 'Accept: application/json' -A 'sheet-workspace-claude-code/0.1.0' -K - 2>&1)
+  curl -q -sS -f --proto =http,https --noproxy '*' --max-time 2.5 -H 'Accept: application/json' -A 'sheet-workspace-claude-code/0.1.0' -K - 2>&1)
 status=$?
-if [ $status -eq 0 ]; then
-  printf '%s\n' "$briefing"
-else
-  log_line "SessionStart: briefing not read: curl exit $status: $(printf '%s' "$briefing" | head -c 300)"
-fi
+case $status:$briefing in
+0:'{"hookSpecificOutput":{"hookEventName":"SessionStart",'*) printf '%s\n' "$briefing" ;;
+0:*) log_line "SessionStart: briefing not read: not the service's hook output" ;;
+*) log_line "SessionStart: briefing not read: curl exit $status: $(printf '%s' "$briefing" | head -c 300)" ;;
+esac
 exit 0

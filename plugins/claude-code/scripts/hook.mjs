@@ -61,7 +61,8 @@ setTimeout(() => finish(), Math.max(1, started + BUDGET_MS + 150 - Date.now())).
 process.on('uncaughtException', () => finish());
 // Claude Code sends SIGTERM to a hook past its time. SessionEnd gets it 1.5 s after its spawn, which a busy
 // machine can spend on node's start alone: it finishes writing the spool first (milliseconds), then exits.
-for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => (event === 'SessionEnd' ? undefined : finish()));
+// The detached sender keeps SIGHUP ignored where nohup started it (no setsid): closing the terminal must not stop it.
+for (const signal of event === 'flush' ? ['SIGTERM', 'SIGINT'] : ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => (event === 'SessionEnd' ? undefined : finish()));
 process.on('unhandledRejection', () => finish());
 
 const cfg = readConfig();
@@ -124,7 +125,8 @@ async function main() {
   }
   if (event === 'flush') {
     // The detached sender capture.sh (or a hook short of time) starts. A service that is down gets one cheap probe,
-    // not the parse of a waiting transcript; the inbox still moves into the bounded spool.
+    // not the parse of a waiting transcript; the inbox still moves into the bounded spool. The probe comes before the
+    // lock: a sender waiting on a hung service must not keep the hooks meanwhile from starting one that finds it back.
     const up = (await send(cfg, { method: 'GET', path: '/healthz' }, 3000)).outcome === 'sent';
     pruneTaskMaps(cfg.stateDir);
     await sendWaiting({ deadline: deadline(), perRequestMs: 5000, resolve: up ? sessionBody : null, send: up });
@@ -159,7 +161,7 @@ function spoolOf() {
  * oldest first, and again while events arrived meanwhile. With the lock taken by a live sender it does nothing: that
  * one sends what this hook would have. `send` false only moves (the service is down).
  */
-async function sendWaiting({ deadline, perRequestMs, resolve, send }) {
+async function sendWaiting({ deadline, perRequestMs, resolve, send: up }) {
   const inbox = createInbox(cfg.inboxDir);
   const lock = inbox.lock();
   locks.push(lock);
@@ -167,13 +169,15 @@ async function sendWaiting({ deadline, perRequestMs, resolve, send }) {
   let stats = { sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 };
   while (lock.take()) {
     try {
-      moveInbox(inbox, spool);
-      if (send) stats = await flush(cfg, spool, { deadline, perRequestMs, log, resolve });
+      // Not sending: events kept meanwhile still go into the bounded spool before the lock is let go.
+      do moveInbox(inbox, spool);
+      while (!up && inbox.list().length > 0 && deadline - Date.now() > 100);
+      if (up) stats = await flush(cfg, spool, { deadline, perRequestMs, log, resolve });
     } finally {
       lock.release();
     }
     // Events kept while the lock was held: capture.sh started no sender for them.
-    if (!send || stats.left > 0 || stats.stalled || deadline - Date.now() < 100 || inbox.list().length === 0) break;
+    if (!up || stats.left > 0 || stats.stalled || deadline - Date.now() < 100 || inbox.list().length === 0) break;
   }
   return stats;
 }
@@ -181,13 +185,19 @@ async function sendWaiting({ deadline, perRequestMs, resolve, send }) {
 /** Each waiting event as the request it makes, into the spool, oldest first; the task map follows each task event. */
 function moveInbox(inbox, spool) {
   for (const name of inbox.list()) {
-    const entry = inbox.read(name);
-    if (!entry) log(`inbox: dropped ${name}, not an event (cut at 1 MB?)`);
-    else if (captureOn(entry.capture)) {
-      const request = requestOf(entry);
-      if (request) spool.add(request, request.method === 'PUT' ? request.path : undefined);
+    try {
+      const entry = inbox.read(name);
+      if (!entry) log(`inbox: dropped ${name}, not an event (cut at 1 MB?)`);
+      else if (captureOn(entry.capture)) {
+        const request = requestOf(entry);
+        if (request) spool.add(request, request.method === 'PUT' ? request.path : undefined);
+      }
+      inbox.remove(name);
+    } catch (err) {
+      // One event that cannot be moved (a full disk, a folder named *.json) must not hold up the ones behind it.
+      log(`inbox: ${name} set aside (${err?.code ?? err})`);
+      inbox.setAside(name);
     }
-    inbox.remove(name);
   }
 }
 

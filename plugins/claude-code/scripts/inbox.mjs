@@ -1,7 +1,7 @@
 // Events the capture hooks keep for the sender (hooks/capture.sh writes them, so does a capture hook run by node), one
 // file each, oldest first by name, owner-only, in <state>/inbox beside the spool. A file holds three header lines (the
 // event name, then SHEET_WORKSPACE_PROJECT and SHEET_WORKSPACE_CAPTURE as the hook saw them: they may differ per
-// project) and the event's JSON as Claude Code sent it. The name is `<nanoseconds since 1970>-<pid>.json`.
+// project) and the event's JSON as Claude Code sent it. The name is `<nanoseconds since 1970>-<pid, 10 digits>.json`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { alive, waitingFiles } from './spool.mjs';
@@ -26,7 +26,7 @@ export function createInbox(dir) {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       if (names().length >= INBOX_LIMIT) return false;
       // Microseconds since 1970 and three zeros: the nanoseconds `date +%s%N` gives capture.sh.
-      const name = `${Math.round((performance.timeOrigin + performance.now()) * 1000)}000-${process.pid}.json`;
+      const name = `${Math.round((performance.timeOrigin + performance.now()) * 1000)}000-${String(process.pid).padStart(10, '0')}.json`;
       const tmp = path.join(dir, `.tmp-${name}`);
       fs.writeFileSync(tmp, `${oneLine(event)}\n${oneLine(project)}\n${oneLine(capture)}\n${json}`, { mode: 0o600 });
       fs.renameSync(tmp, path.join(dir, name));
@@ -57,31 +57,80 @@ export function createInbox(dir) {
     remove(name) {
       fs.rmSync(path.join(dir, name), { force: true });
     },
+    /** Moves an event that cannot be handled out of the way (kept as `.bad-<name>`, never read again). */
+    setAside(name) {
+      try {
+        fs.renameSync(path.join(dir, name), path.join(dir, `.bad-${name}`));
+      } catch {
+        /* gone already */
+      }
+    },
     lock: () => senderLock(path.join(dir, LOCK_NAME)),
   };
 }
 
 /**
  * One sender at a time moves the inbox into the spool and sends the spool, so events reach the service in the order
- * they happened (a task's completion after its creation). The lock file holds the sender's pid.
+ * they happened (a task's completion after its creation). The lock file holds the sender's pid; it appears with its
+ * content (a link to a file written first), so no one ever reads it empty.
  */
 function senderLock(file) {
   let held = false;
-  const create = () => {
+  const pidIn = (name) => {
     try {
-      fs.writeFileSync(file, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+      return Number(fs.readFileSync(name, 'utf8').trim() || NaN);
+    } catch {
+      return NaN;
+    }
+  };
+  const create = () => {
+    const tmp = `${file}.${process.pid}.tmp`;
+    try {
+      fs.writeFileSync(tmp, `${process.pid}\n`, { mode: 0o600 });
+      fs.linkSync(tmp, file);
       return true;
     } catch {
       return false;
+    } finally {
+      fs.rmSync(tmp, { force: true });
     }
   };
-  const stale = () => {
+  /**
+   * The holder is gone or hung: the lock is older than any sender's budget, or its pid runs no more. A lock without a
+   * pid (written by hand, or an older plugin's half-written one) counts as held until it is old.
+   */
+  const stale = (name, pid) => {
     try {
-      const pid = Number(fs.readFileSync(file, 'utf8').trim());
-      return !(Number.isInteger(pid) && pid > 0 && alive(pid)) || Date.now() - fs.statSync(file).mtimeMs > STALE_LOCK_MS;
-    } catch (err) {
-      return err?.code === 'ENOENT';
+      if (Date.now() - fs.statSync(name).mtimeMs > STALE_LOCK_MS) return true;
+    } catch {
+      return false; // let go meanwhile: the next take() decides
     }
+    return Number.isInteger(pid) && pid > 0 && !alive(pid);
+  };
+  /**
+   * Takes a stale lock over: renamed away first (only one taker's rename succeeds), then checked to be the lock
+   * judged stale; a lock that a live sender took meanwhile is put back.
+   */
+  const takeOver = () => {
+    const judged = pidIn(file);
+    if (!stale(file, judged)) return false;
+    const aside = `${file}.${process.pid}.stale`;
+    try {
+      fs.renameSync(file, aside);
+    } catch {
+      return false;
+    }
+    if (pidIn(aside) !== judged && !stale(aside, pidIn(aside))) {
+      try {
+        fs.linkSync(aside, file);
+      } catch {
+        /* a newer lock is there: it stands */
+      }
+      fs.rmSync(aside, { force: true });
+      return false;
+    }
+    fs.rmSync(aside, { force: true });
+    return create();
   };
   return {
     get held() {
@@ -91,18 +140,14 @@ function senderLock(file) {
     take() {
       if (held) return true;
       fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-      held = create() || (stale() && (fs.rmSync(file, { force: true }), create()));
+      held = create() || takeOver();
       return held;
     },
     /** Synchronous: runs right before exit too. */
     release() {
       if (!held) return;
       held = false;
-      try {
-        if (Number(fs.readFileSync(file, 'utf8').trim()) === process.pid) fs.rmSync(file, { force: true });
-      } catch {
-        /* taken over meanwhile */
-      }
+      if (pidIn(file) === process.pid) fs.rmSync(file, { force: true });
     },
   };
 }
