@@ -32,6 +32,8 @@ import { startGate, type ServiceGate } from './service-gate.js';
 const MCP_SERVER = Object.keys(JSON.parse(fs.readFileSync(path.join(PLUGIN_DIR, '.mcp.json'), 'utf8')).mcpServers)[0];
 const mcpTool = (name: string) => `mcp__plugin_sheet-workspace_${MCP_SERVER}__${name}`;
 const spoolDir = (home: string) => path.join(home, '.sheet-workspace', 'spool');
+/** What waits to be sent: the capture hooks' inbox (a sender's lock aside) and the spool. */
+const waiting = (home: string) => [...filesUnder(path.join(home, '.sheet-workspace', 'inbox')), ...filesUnder(spoolDir(home))].filter((f) => !path.basename(f).startsWith('.sender.lock'));
 /** The issue's budget for a hook with the service down or hanging, plus the CLI's own bookkeeping. */
 const HOOK_BUDGET_MS = 3_500;
 /** How long after an outage the test waits for everything spooled to arrive (the plugin's background sender gives up on one request after 5 s). */
@@ -245,9 +247,12 @@ describe('Claude Code plugin with the real CLI', { timeout: 300_000 }, () => {
     };
     try {
       const runs = [await outage('down'), await outage('drop'), await outage('hang')];
-      const spooled = filesUnder(spoolDir(home));
-      assert.ok(spooled.length > 0, 'what could not be sent is spooled');
-      assert.equal(fs.statSync(spoolDir(home)).mode & 0o777, 0o700);
+      const spooled = waiting(home);
+      assert.ok(spooled.length > 0, 'what could not be sent waits');
+      for (const dir of ['inbox', 'spool']) {
+        const folder = path.join(home, '.sheet-workspace', dir);
+        if (fs.existsSync(folder)) assert.equal(fs.statSync(folder).mode & 0o777, 0o700, folder);
+      }
       for (const f of spooled) assert.equal(fs.statSync(f).mode & 0o777, 0o600, f);
       assert.equal((await sessionsOf('outage-app')).length, 0, 'nothing reached the service yet');
 
@@ -259,7 +264,7 @@ describe('Claude Code plugin with the real CLI', { timeout: 300_000 }, () => {
           return list.length === 4 ? list : undefined;
         },
         'all four sessions',
-        async () => `stored: ${JSON.stringify((await sessionsOf('outage-app')).map((x) => [x.external_id, x.files_changed]))}; spool: ${filesUnder(spoolDir(home)).map((f) => path.basename(f)).join(' ')}`,
+        async () => `stored: ${JSON.stringify((await sessionsOf('outage-app')).map((x) => [x.external_id, x.files_changed]))}; waiting: ${waiting(home).map((f) => path.basename(f)).join(' ')}`,
         // A detached sender left by the hanging session may hold entries until its request times out.
         SENDER_GRACE_MS,
       );
@@ -272,7 +277,7 @@ describe('Claude Code plugin with the real CLI', { timeout: 300_000 }, () => {
         'the three todos',
         SENDER_GRACE_MS,
       );
-      await eventually(async () => (filesUnder(spoolDir(home)).length === 0 ? true : undefined), 'the spool to drain', undefined, SENDER_GRACE_MS);
+      await eventually(async () => (waiting(home).length === 0 ? true : undefined), 'the inbox and the spool to drain', undefined, SENDER_GRACE_MS);
     } finally {
       await gate.setMode('up');
     }
@@ -328,6 +333,6 @@ describe('Claude Code plugin with the real CLI', { timeout: 300_000 }, () => {
     assert.deepEqual(writes.map((r) => `${r.method} ${r.url}`), []);
     assert.equal((await sessionsOf('quiet-app')).length, 0);
     assert.equal((await todosOf('quiet-app')).length, 0);
-    assert.deepEqual(filesUnder(spoolDir(home)), []);
+    assert.deepEqual(waiting(home), []);
   });
 });

@@ -1005,9 +1005,10 @@ async function main() {
     return finish();
   }
   if (event === "flush") {
-    const up = (await send(cfg, { method: "GET", path: "/healthz" }, 3e3)).outcome === "sent";
     pruneTaskMaps(cfg.stateDir);
-    await sendWaiting({ deadline: deadline(), perRequestMs: 5e3, resolve: up ? sessionBody : null, send: up });
+    if ((await send(cfg, { method: "GET", path: "/healthz" }, 3e3)).outcome === "sent") {
+      await sendWaiting({ deadline: deadline(), perRequestMs: 5e3, resolve: sessionBody });
+    }
     return finish();
   }
   const stdin = readStdin();
@@ -1021,7 +1022,7 @@ async function main() {
   const payload = await stdin;
   if (!createInbox(cfg.inboxDir).add(event, cfg, JSON.stringify(payload))) log("inbox full: event not kept");
   const ms = event === "SessionEnd" ? SESSION_END_SEND_MS : BUDGET_MS;
-  const stats = await sendWaiting({ deadline: deadline(ms), perRequestMs: 2e3, resolve: null, send: true });
+  const stats = await sendWaiting({ deadline: deadline(ms), perRequestMs: 2e3, resolve: null });
   if (stats.deferred > 0 || event === "SessionEnd" && stats.stalled) await startBackgroundSender();
   finish();
 }
@@ -1030,7 +1031,7 @@ function spoolOf() {
   spools.push(spool);
   return spool;
 }
-async function sendWaiting({ deadline: deadline2, perRequestMs, resolve, send: up }) {
+async function sendWaiting({ deadline: deadline2, perRequestMs, resolve }) {
   const inbox = createInbox(cfg.inboxDir);
   const lock = inbox.lock();
   locks.push(lock);
@@ -1038,14 +1039,12 @@ async function sendWaiting({ deadline: deadline2, perRequestMs, resolve, send: u
   let stats = { sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 };
   while (lock.take()) {
     try {
-      do
-        moveInbox(inbox, spool);
-      while (!up && inbox.list().length > 0 && deadline2 - Date.now() > 100);
-      if (up) stats = await flush(cfg, spool, { deadline: deadline2, perRequestMs, log, resolve });
+      moveInbox(inbox, spool);
+      stats = await flush(cfg, spool, { deadline: deadline2, perRequestMs, log, resolve });
     } finally {
       lock.release();
     }
-    if (!up || stats.left > 0 || stats.stalled || deadline2 - Date.now() < 100 || inbox.list().length === 0) break;
+    if (stats.left > 0 || stats.stalled || deadline2 - Date.now() < 100 || inbox.list().length === 0) break;
   }
   return stats;
 }
@@ -1080,7 +1079,7 @@ async function sessionStart(payload, cwd) {
   const path = `/v1/briefing?project=${encodeURIComponent(project)}&max_chars=10000`;
   const [briefing, stats] = await Promise.all([
     send(cfg, { method: "GET", path }, deadline() - Date.now() - 50),
-    cfg.capture ? sendWaiting({ deadline: deadline(), perRequestMs: 1500, resolve: null, send: true }) : null
+    cfg.capture ? sendWaiting({ deadline: deadline(), perRequestMs: 1500, resolve: null }) : null
   ]);
   if (stats?.deferred > 0) await startBackgroundSender();
   if (briefing.outcome !== "sent") {

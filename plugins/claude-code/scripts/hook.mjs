@@ -124,12 +124,14 @@ async function main() {
     return finish();
   }
   if (event === 'flush') {
-    // The detached sender capture.sh (or a hook short of time) starts. A service that is down gets one cheap probe,
-    // not the parse of a waiting transcript; the inbox still moves into the bounded spool. The probe comes before the
-    // lock: a sender waiting on a hung service must not keep the hooks meanwhile from starting one that finds it back.
-    const up = (await send(cfg, { method: 'GET', path: '/healthz' }, 3000)).outcome === 'sent';
+    // The detached sender capture.sh (or a hook short of time) starts. A service that is down gets one cheap probe and
+    // nothing more: what waits stays in the (bounded) inbox and spool for a sender that finds the service up. The probe
+    // comes before the lock, and a sender that found the service down never takes it: its answer may be seconds old
+    // (a hung service), and a later hook's sender, which finds the service back, must not find the lock taken.
     pruneTaskMaps(cfg.stateDir);
-    await sendWaiting({ deadline: deadline(), perRequestMs: 5000, resolve: up ? sessionBody : null, send: up });
+    if ((await send(cfg, { method: 'GET', path: '/healthz' }, 3000)).outcome === 'sent') {
+      await sendWaiting({ deadline: deadline(), perRequestMs: 5000, resolve: sessionBody });
+    }
     return finish();
   }
   const stdin = readStdin();
@@ -145,7 +147,7 @@ async function main() {
   const payload = await stdin;
   if (!createInbox(cfg.inboxDir).add(event, cfg, JSON.stringify(payload))) log('inbox full: event not kept');
   const ms = event === 'SessionEnd' ? SESSION_END_SEND_MS : BUDGET_MS;
-  const stats = await sendWaiting({ deadline: deadline(ms), perRequestMs: 2000, resolve: null, send: true });
+  const stats = await sendWaiting({ deadline: deadline(ms), perRequestMs: 2000, resolve: null });
   if (stats.deferred > 0 || (event === 'SessionEnd' && stats.stalled)) await startBackgroundSender();
   finish();
 }
@@ -159,9 +161,9 @@ function spoolOf() {
 /**
  * The one sender at a time (inbox.mjs's lock): moves the inbox's events into the spool in order, then sends the spool
  * oldest first, and again while events arrived meanwhile. With the lock taken by a live sender it does nothing: that
- * one sends what this hook would have. `send` false only moves (the service is down).
+ * one sends what this hook would have.
  */
-async function sendWaiting({ deadline, perRequestMs, resolve, send: up }) {
+async function sendWaiting({ deadline, perRequestMs, resolve }) {
   const inbox = createInbox(cfg.inboxDir);
   const lock = inbox.lock();
   locks.push(lock);
@@ -169,15 +171,13 @@ async function sendWaiting({ deadline, perRequestMs, resolve, send: up }) {
   let stats = { sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 };
   while (lock.take()) {
     try {
-      // Not sending: events kept meanwhile still go into the bounded spool before the lock is let go.
-      do moveInbox(inbox, spool);
-      while (!up && inbox.list().length > 0 && deadline - Date.now() > 100);
-      if (up) stats = await flush(cfg, spool, { deadline, perRequestMs, log, resolve });
+      moveInbox(inbox, spool);
+      stats = await flush(cfg, spool, { deadline, perRequestMs, log, resolve });
     } finally {
       lock.release();
     }
     // Events kept while the lock was held: capture.sh started no sender for them.
-    if (!up || stats.left > 0 || stats.stalled || deadline - Date.now() < 100 || inbox.list().length === 0) break;
+    if (stats.left > 0 || stats.stalled || deadline - Date.now() < 100 || inbox.list().length === 0) break;
   }
   return stats;
 }
@@ -220,7 +220,7 @@ async function sessionStart(payload, cwd) {
   // Capture jobs (large transcripts) are not read here: parsing would hold up the briefing.
   const [briefing, stats] = await Promise.all([
     send(cfg, { method: 'GET', path }, deadline() - Date.now() - 50),
-    cfg.capture ? sendWaiting({ deadline: deadline(), perRequestMs: 1500, resolve: null, send: true }) : null,
+    cfg.capture ? sendWaiting({ deadline: deadline(), perRequestMs: 1500, resolve: null }) : null,
   ]);
   if (stats?.deferred > 0) await startBackgroundSender();
   if (briefing.outcome !== 'sent') {
