@@ -115,7 +115,6 @@ export interface InboxEvent {
   payload: Record<string, unknown>;
 }
 export interface SenderLock {
-  readonly held: boolean;
   take(): boolean;
   release(): void;
 }

@@ -4,12 +4,11 @@
 # `node hook.cjs flush` sends it, so the assistant waits for this shell (a few ms), not for node's start (~70 ms).
 # Always exits 0. The inbox's file format, its bound and the sender lock: scripts/inbox.mjs.
 event=${1:-}
-case ${SHEET_WORKSPACE_CAPTURE:-} in 0 | [Ff][Aa][Ll][Ss][Ee] | [Oo][Ff][Ff] | [Nn][Oo]) exit 0 ;; esac
-[ -n "${SHEET_WORKSPACE_API_KEY:-}${CLAUDE_PLUGIN_OPTION_API_KEY:-}" ] || exit 0
 hooks=${0%/*}
 [ "$hooks" = "$0" ] && hooks=.
-
 . "$hooks/sender.sh"
+capture_off && exit 0
+[ -n "${SHEET_WORKSPACE_API_KEY:-}${CLAUDE_PLUGIN_OPTION_API_KEY:-}" ] || exit 0
 # Without a home, node finds the state folder.
 find_state || exec node "$hooks/hook.cjs" "$event"
 

@@ -67,13 +67,14 @@ var DEFAULT_URL = "http://127.0.0.1:8787";
 var USER_AGENT = "sheet-workspace-claude-code/0.1.0";
 function readConfig(env = process.env) {
   const url = (env.SHEET_WORKSPACE_URL || env.CLAUDE_PLUGIN_OPTION_URL || DEFAULT_URL).trim().replace(/\/+$/, "");
-  const stateDir = node_path_default.dirname(spoolDir(env));
+  const spool = spoolDir(env);
+  const stateDir = node_path_default.dirname(spool);
   return {
     url,
     apiKey: (env.SHEET_WORKSPACE_API_KEY || env.CLAUDE_PLUGIN_OPTION_API_KEY || "").trim(),
     project: (env.SHEET_WORKSPACE_PROJECT ?? "").trim(),
     capture: captureOn(env.SHEET_WORKSPACE_CAPTURE),
-    spoolDir: spoolDir(env),
+    spoolDir: spool,
     /** hook.log, the per-session task maps and the inbox live beside the spool, so the spool holds only what waits. */
     stateDir,
     /** Events the capture hooks keep for the sender (inbox.mjs); hooks/capture.sh finds the same folder. */
@@ -584,9 +585,6 @@ function senderLock(file) {
     return create();
   };
   return {
-    get held() {
-      return held;
-    },
     /** Takes the lock; false when a live sender holds it. A dead or hung sender's lock is taken over. */
     take() {
       if (held) return true;

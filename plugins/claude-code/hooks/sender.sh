@@ -1,5 +1,11 @@
-# Sourced by capture.sh and session-start.sh (`. sender.sh`): where the spool and the inbox are, and how the detached
-# sender is started. Needs $hooks (this folder).
+# Sourced by capture.sh and session-start.sh (`. sender.sh`): whether capture is on, where the spool and the inbox
+# are, and how the detached sender is started. Needs $hooks (this folder).
+
+# SHEET_WORKSPACE_CAPTURE as scripts/config.mjs reads it: 0, false, off or no (any case) turn capture off.
+capture_off() {
+  case ${SHEET_WORKSPACE_CAPTURE:-} in 0 | [Ff][Aa][Ll][Ss][Ee] | [Oo][Ff][Ff] | [Nn][Oo]) return 0 ;; esac
+  return 1
+}
 
 # The spool folder as scripts/config.mjs finds it, into $spool, and the inbox beside it into $inbox; false without a home.
 find_state() {

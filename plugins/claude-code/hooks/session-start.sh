@@ -22,7 +22,7 @@ while :; do case $url in */) url=${url%/} ;; *) break ;; esac; done
 # The physical folder, as Claude Code passes it to the capture hooks (a symlinked path would name another project).
 project=$(PWD=$(pwd -P) LC_ALL=C awk -f "$hooks/project.awk") || in_node
 
-case ${SHEET_WORKSPACE_CAPTURE:-} in 0 | [Ff][Aa][Ll][Ss][Ee] | [Oo][Ff][Ff] | [Nn][Oo]) ;; *)
+capture_off || {
   # Anything waiting (left by a sender that found the service down, or stopped mid-send): a sender sends it beside
   # the briefing.
   for f in "$inbox"/*.json "$spool"/*.json "$spool"/*.json.sending-*; do
@@ -31,8 +31,7 @@ case ${SHEET_WORKSPACE_CAPTURE:-} in 0 | [Ff][Aa][Ll][Ss][Ee] | [Oo][Ff][Ff] | [
       break
     fi
   done
-  ;;
-esac
+}
 
 # -q: no ~/.curlrc; http and https only, no proxy, as node's client; a 4xx or 5xx answer prints nothing (-f), and
 # only the service's hook output is printed.

@@ -9,13 +9,14 @@ export const USER_AGENT = 'sheet-workspace-claude-code/0.1.0';
 /** Environment first, then the plugin options Claude Code passes to hooks as CLAUDE_PLUGIN_OPTION_<KEY>. */
 export function readConfig(env = process.env) {
   const url = (env.SHEET_WORKSPACE_URL || env.CLAUDE_PLUGIN_OPTION_URL || DEFAULT_URL).trim().replace(/\/+$/, '');
-  const stateDir = path.dirname(spoolDir(env));
+  const spool = spoolDir(env);
+  const stateDir = path.dirname(spool);
   return {
     url,
     apiKey: (env.SHEET_WORKSPACE_API_KEY || env.CLAUDE_PLUGIN_OPTION_API_KEY || '').trim(),
     project: (env.SHEET_WORKSPACE_PROJECT ?? '').trim(),
     capture: captureOn(env.SHEET_WORKSPACE_CAPTURE),
-    spoolDir: spoolDir(env),
+    spoolDir: spool,
     /** hook.log, the per-session task maps and the inbox live beside the spool, so the spool holds only what waits. */
     stateDir,
     /** Events the capture hooks keep for the sender (inbox.mjs); hooks/capture.sh finds the same folder. */

@@ -133,9 +133,6 @@ function senderLock(file) {
     return create();
   };
   return {
-    get held() {
-      return held;
-    },
     /** Takes the lock; false when a live sender holds it. A dead or hung sender's lock is taken over. */
     take() {
       if (held) return true;
