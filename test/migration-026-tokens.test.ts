@@ -4,6 +4,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import { migrationProvider } from '../src/db/migrations/index.js';
 import { tokenMatchKeys, tokenPlan } from '../src/db/pg-token-index.js';
+import { indexPendingTokens } from '../src/db/pg-token-indexer.js';
 import { createPgDatabase } from './helpers.js';
 
 /**
@@ -42,11 +43,16 @@ test('migration 026 gives sheets tokenized by 022 the tokens search looks for', 
     const opts = await sql<{ o: string[] }>`select reloptions as o from pg_class where relname = 'sheet_tokens_gin'`.execute(db);
     assert.deepEqual(opts.rows[0]!.o, ['gin_pending_list_limit=256']);
 
-    // A sheet written after 026 gets the new tokens through 022's trigger, which calls the redefined function.
+    // A sheet written after 026 gets the new tokens from the redefined function: found at once (pending,
+    // by LIKE: migration 032), then through its tokens once the indexer ran.
     await db
       .insertInto('sheets')
       .values({ id: 's2', user_id: 'u1', title: 't', content: '{}', tags: '[]', search_text: '新しい議事録', created_at: now, updated_at: now })
       .execute();
+    assert.deepEqual((await hits('議事録')).sort(), ['s1', 's2']);
+    assert.equal(await indexPendingTokens(db, 10), 1);
+    const s2 = (await sql<{ tokens: string[] }>`select tokens from sheet_tokens where sheet_id = 's2'`.execute(db)).rows[0]!.tokens;
+    assert.ok(s2.includes('議事録'));
     assert.deepEqual((await hits('議事録')).sort(), ['s1', 's2']);
   } finally {
     await db.destroy();

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { dialects } from './helpers.js';
 import { useServer } from './server-fixture.js';
 import { tokenMatchKeys, tokenPlan } from '../src/db/pg-token-index.js';
+import { indexPendingTokens } from '../src/db/pg-token-indexer.js';
 import { rng } from '../bench/content.js';
 
 /**
@@ -72,6 +73,8 @@ describe('PostgreSQL token index', { skip }, () => {
     for (let i = 0; i < 10; i++) await post(other.key, text());
     // Runs past the tokenizer's LONG_RUN, cut by its linear path.
     ids.push(await post(user.key, `${'東京都庁'.repeat(800)} ${'abcdefghij'.repeat(300)}x`));
+    await checkAll(false); // some sheets still pending (found by their text), some tokenized
+    await s.c.searchIndexer.drain();
     await checkAll(false);
     for (const q of ['庁東京', '都庁東京都', 'jabcdefghija', 'ghijx', '庁 abc']) assert.equal((await found(q, false)).total, (await expected(q.split(' '), false)).length, q);
     for (const id of ids.slice(0, 15)) {
@@ -80,6 +83,57 @@ describe('PostgreSQL token index', { skip }, () => {
     for (const id of ids.slice(10, 25)) assert.equal((await s.req('DELETE', `/v1/sheets/${id}`, { key: user.key })).status, 200);
     await checkAll(false);
     await checkAll(true);
+    await s.c.searchIndexer.drain();
+    await checkAll(false);
+    await checkAll(true);
+  });
+
+  it('finds a sheet whose tokens are not written yet (pending) by its text, exactly', async () => {
+    const owner = { userId: user.userId, trashed: false };
+    // In one transaction, so the server's indexer cannot take the rows (they are locked) and nothing stays pending after.
+    await s.c.db
+      .transaction()
+      .execute(async (trx) => {
+        const marked = await sql`update sheet_tokens set tokens = '{}', pending = true where user_id = ${user.userId} and not capped`.execute(trx);
+        assert.ok(Number(marked.numAffectedRows) > 40);
+        for (const q of await queries()) {
+          const terms = q.split(' ');
+          const plan = tokenPlan(terms);
+          if (!plan) continue;
+          const { rows } = await sql<{ k: string }>`select x.k from (${tokenMatchKeys(plan, owner)}) as x`.execute(trx);
+          assert.deepEqual(rows.map((row) => row.k).sort(), await expected(terms, false), `q=${q}`);
+        }
+        throw new Error('rollback');
+      })
+      .catch((err: Error) => assert.equal(err.message, 'rollback'));
+  });
+
+  it('the indexer skips a row a writer holds, and tokenizes its new text on a later batch', async () => {
+    const id = await post(user.key, 'before the edit');
+    await s.c.searchIndexer.drain();
+    const row = async () => (await sql<{ pending: boolean; tokens: string[] }>`select pending, tokens from sheet_tokens where sheet_id = ${id}`.execute(s.c.db)).rows[0];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const writer = s.c.db.transaction().execute(async (trx) => {
+      await sql`update sheets set search_text = 'heldeditword after the edit' where id = ${id}`.execute(trx);
+      await held;
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    await indexPendingTokens(s.c.db, 100); // returns although the writer's row is locked
+    const meanwhile = await row();
+    assert.equal(meanwhile.pending, false, 'the writer has not committed: the row is as the last batch left it');
+    assert.ok(meanwhile.tokens.includes('before') && !meanwhile.tokens.includes('heldeditword'));
+    release();
+    await writer;
+    // Pending now, unless the server's own indexer (its sweep) already took the new text.
+    const committed = await row();
+    assert.ok(committed.pending ? committed.tokens.length === 0 : committed.tokens.includes('heldeditword'), JSON.stringify(committed));
+    assert.deepEqual((await found('heldeditword', false)).sheets.map((x) => x.id), [id], 'found by its text meanwhile');
+    await s.c.searchIndexer.drain();
+    const done = await row();
+    assert.equal(done.pending, false);
+    assert.ok(done.tokens.includes('heldeditword'));
+    assert.deepEqual((await found('heldeditword', false)).sheets.map((x) => x.id), [id]);
   });
 
   it('tokenizes a 250,000-character run in one pass', { timeout: 60_000 }, async () => {

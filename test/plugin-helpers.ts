@@ -14,6 +14,8 @@ export function runShell(command: string, payload: unknown, env: Record<string, 
   const child = spawn('/bin/sh', ['-c', command], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   child.stdout.on('data', (c) => (stdout += c));
+  // A hook that keeps nothing (capture off, no key, a full inbox) exits without reading its stdin, as it may.
+  child.stdin.on('error', () => {});
   child.stdin.end(JSON.stringify(payload));
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, ms: performance.now() - started })));
 }

@@ -22,6 +22,7 @@ function runHook(event: string, payload: unknown, env: Record<string, string>): 
   const child = spawn(process.execPath, [HOOK_SCRIPT, event], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   child.stdout.on('data', (c) => (stdout += c));
+  child.stdin.on('error', () => {}); // a hook that keeps nothing may exit before it reads stdin
   child.stdin.end(JSON.stringify(payload));
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, ms: performance.now() - started })));
 }
@@ -267,6 +268,7 @@ for (const dialect of dialects()) {
         const child = spawn(process.execPath, [HOOK_SCRIPT, event], { env: { PATH: process.env.PATH ?? '', ...env } });
         let out = '';
         child.stdout.on('data', (c) => (out += c));
+        child.stdin.on('error', () => {});
         child.stdin.end(input);
         const code = await new Promise((r) => child.on('close', r));
         assert.deepEqual([code, out], [0, ''], event);

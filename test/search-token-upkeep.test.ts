@@ -54,11 +54,13 @@ for (const dialect of dialects()) {
       }
       assert.deepEqual((await found('tailonlyword absentword')).ids, []);
       if (!pg) return;
+      await s.c.searchIndexer.drain();
       const row = (await sql<{ n: number; capped: boolean }>`select cardinality(tokens) as n, capped from sheet_tokens where sheet_id = ${id}`.execute(db())).rows[0];
       assert.deepEqual(row, { n: 0, capped: true });
       assert.equal(await inVocab(words[TOKEN_CAP + 500]), 0, 'a capped sheet adds nothing to the vocabulary');
       // Edited back under the bound: tokens again, found through them.
       await put(id, 'now a short text with ordinaryword');
+      await s.c.searchIndexer.drain();
       const after = (await sql<{ n: number; capped: boolean }>`select cardinality(tokens) as n, capped from sheet_tokens where sheet_id = ${id}`.execute(db())).rows[0];
       assert.equal(after.capped, false);
       assert.ok(after.n > 0 && after.n < 20);
@@ -69,7 +71,9 @@ for (const dialect of dialects()) {
     it('pruning removes vocabulary no sheet uses and keeps what sheets use', { skip: !pg && 'SQLite: the FTS vocabulary is the index; nothing to prune' }, async () => {
       const a = await post('prunedword sharedkeepword');
       await post('sharedkeepword stays here');
+      await s.c.searchIndexer.drain();
       await put(a, 'replacementword');
+      await s.c.searchIndexer.drain();
       assert.equal(await inVocab('prunedword'), 1, 'an unused token lingers until pruned');
       await prune();
       assert.equal(await inVocab('prunedword'), 0);
@@ -98,12 +102,16 @@ for (const dialect of dialects()) {
         const words = Array.from({ length: PER_ROUND }, (_, i) => `racer${round}x${i}q`);
         // The words enter the vocabulary, then no sheet uses them: each is a token a pruner deletes.
         const holder = await post(words.join(' '));
+        await s.c.searchIndexer.drain();
         await put(holder, 'holder emptied');
+        await s.c.searchIndexer.drain();
         let pruning = true;
         const pruner = (async () => {
           while (pruning) await pruneVocab(db(), 10);
         })();
+        // The writers' sheets are tokenized, and their tokens added back, by the indexer while the pruner runs.
         const writers = await Promise.all(words.map(async (w) => [w, await post(`${w} again`)] as [string, string]));
+        await s.c.searchIndexer.drain();
         pruning = false;
         await pruner;
         made.push(...writers);

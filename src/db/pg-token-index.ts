@@ -6,8 +6,8 @@ import type { Owner } from './types.js';
  * PostgreSQL's search index for sheets (migration 022): each sheet's search_text cut into tokens,
  * kept in `sheet_tokens` (GIN over the token arrays) beside a vocabulary of the tokens written
  * (`sheet_token_vocab`, pruned of those no sheet uses: pg-token-vocab-prune.ts; a sheet past TOKEN_CAP keeps
- * none). It answers "which sheets hold this term" exactly for most terms, without
- * reading a single text, which a LIKE (or pg_trgm, whose trigrams are only candidates to recheck)
+ * none; a write only marks its row pending, and pg-token-indexer.ts tokenizes it soon after). It
+ * answers "which sheets hold this term" exactly for most terms, without reading a single text, which a LIKE (or pg_trgm, whose trigrams are only candidates to recheck)
  * cannot: counting `migration` in 91,824 of 100,000 sheets took ~200 ms of LIKE and takes ~20 ms here.
  *
  * Tokens: the text splits into runs of CJK characters and runs of word characters (anything that is
@@ -139,14 +139,16 @@ export function tokenPlan(terms: string[]): TokenPlan | undefined {
 
 /**
  * Keys (column k) of the sheets the token index finds for `plan`, of one owner in one state if given;
- * before any recheck. Capped sheets (past TOKEN_CAP, no tokens) are found by LIKE on their text, every
- * term, through their partial index: normally none, so this part costs one empty index probe.
+ * before any recheck. Sheets without tokens are found by LIKE on their text, every term, each kind
+ * through its partial index: capped ones (past TOKEN_CAP) and pending ones (written since the indexer
+ * last ran, migration 032). Normally none or a few, so these parts cost an index probe each. A row is
+ * never both (the indexer clears `pending` as it sets `capped`), so the union repeats no key.
  */
 export function tokenMatchKeys(plan: TokenPlan, owner?: Owner): RawBuilder<{ k: unknown }> {
   const ownerFilter = owner ? sql` and t.user_id = ${owner.userId} and t.trashed = ${owner.trashed}` : sql``;
   const likes = plan.terms.map((term) => sql`s.search_text like ${likePattern(term)} escape '\\'`);
-  const capped = sql`select t.sheet_id as k from ${sql.table(SHEET_TOKENS.table)} as t join sheets as s on s.id = t.sheet_id
-    where t.capped${ownerFilter} and ${sql.join(likes, sql` and `)}`;
+  const untokenized = (flag: 'capped' | 'pending') => sql`select t.sheet_id as k from ${sql.table(SHEET_TOKENS.table)} as t join sheets as s on s.id = t.sheet_id
+    where t.${sql.raw(flag)}${ownerFilter} and ${sql.join(likes, sql` and `)}`;
   return sql<{ k: unknown }>`select t.sheet_id as k from ${sql.table(SHEET_TOKENS.table)} as t where ${sql.join(plan.conditions, sql` and `)}${ownerFilter}
-    union all ${capped}`;
+    union all ${untokenized('capped')} union all ${untokenized('pending')}`;
 }

@@ -1,10 +1,23 @@
 import type { Kysely } from 'kysely';
 import { dialectOf } from './dialect.js';
+import { indexPendingTokens, pendingTokenBacklog } from './pg-token-indexer.js';
 import { indexPendingRows } from './search/pending.js';
 import type { SearchIndex } from './search/search-index.js';
 
 /** Rows per indexing transaction (fewer when their text passes 256 KB): ~10 ms of event loop at 2 KB a row. Larger batches save little per row and hold the loop longer. */
 const BATCH = 32;
+/**
+ * PostgreSQL sheets per tokenizing transaction: ~1.7 ms each in batches of 32, ~1.5 in 64-128 (the
+ * database's time; the event loop waits on it). 64 holds the batch's rows locked ~100 ms: a writer
+ * editing one of those sheets waits that long at most.
+ */
+const PG_BATCH = 64;
+/**
+ * While fewer PostgreSQL sheets than this wait, the indexer rests as long as its last batch took: it
+ * uses at most half of one database core, and a burst of writes keeps the rest (searches meanwhile test
+ * the waiting sheets' texts, ~5 µs each). A larger backlog is worked off without rests.
+ */
+const PG_YIELD_BELOW = 5000;
 /**
  * How long after a write the indexer waits for more: writes arriving together then share one
  * transaction (per row ~1 ms alone, ~0.3 ms in a batch of 32). Searches meanwhile stay exact; a row
@@ -22,18 +35,20 @@ export interface SearchIndexer {
   close(): Promise<void>;
 }
 
-const none: SearchIndexer = { nudge() {}, drain: async () => {}, close: async () => {} };
-
 /**
- * SQLite: keeps the FTS index of `index` up to date with the rows writes queue (migration 018), a
- * batch at a time with the event loop free between batches. PostgreSQL indexes as it writes: no-op.
+ * Keeps the search index of `index` up to date with the rows writes left for it, a batch at a time
+ * with the event loop free between batches. SQLite: the FTS index, from the queue of migration 018.
+ * PostgreSQL: the token index, from the rows migration 032 marks pending (the sheets' index only);
+ * there the database does the work, and several processes share it (rows are taken `skip locked`).
  */
 export function startSearchIndexer(db: Kysely<any>, index: SearchIndex, onError: (err: unknown) => void): SearchIndexer {
-  if (dialectOf(db) !== 'sqlite') return none;
   let scheduled = false;
   let running: Promise<void> | undefined;
   let closed = false;
-  const indexBatch = () => indexPendingRows(db, index, BATCH);
+  const pg = dialectOf(db) === 'postgres';
+  const indexBatch = pg ? () => indexPendingTokens(db, PG_BATCH) : () => indexPendingRows(db, index, BATCH);
+  /** How long to wait before the next batch, after one of `n` rows that took `ms`. */
+  const pauseAfter = async (n: number, ms: number) => (pg && n === PG_BATCH && (await pendingTokenBacklog(db, PG_YIELD_BELOW)) < PG_YIELD_BELOW ? ms : 0);
 
   const schedule = (delayMs = GATHER_MS) => {
     if (scheduled || closed) return;
@@ -41,10 +56,12 @@ export function startSearchIndexer(db: Kysely<any>, index: SearchIndex, onError:
     setTimeout(() => {
       scheduled = false;
       if (running || closed) return void running?.then(() => schedule());
+      const started = performance.now();
       running = indexBatch()
-        .then((n) => {
-          if (n > 0) schedule(0); // until the queue is empty
-        }, onError)
+        .then(async (n) => {
+          if (n > 0) schedule(await pauseAfter(n, performance.now() - started)); // until the queue is empty
+        })
+        .catch(onError)
         .finally(() => {
           running = undefined;
         });

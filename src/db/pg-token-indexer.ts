@@ -1,0 +1,41 @@
+import { sql, type Kysely } from 'kysely';
+import { SHEET_TOKENS, TOKEN_CAP, VOCAB_LOCK } from './pg-token-index.js';
+
+const { table, vocab, tokenize } = SHEET_TOKENS;
+
+/**
+ * PostgreSQL: tokenizes up to `limit` pending sheet_tokens rows (migration 032) in one transaction and
+ * adds their new tokens to the vocabulary; returns how many.
+ * - `cut` is materialized: inlined, its `toks` was computed once per reference, three tokenizings a sheet.
+ * - The batch's tokens are made distinct before the vocabulary is probed (128 sheets: ~54,000 tokens, ~10,000 distinct).
+ *
+ * Safe beside writers and other processes: the rows are locked `skip locked`, so a row a writer is
+ * changing is left for the next batch, and a writer that changes a row this batch holds waits for its
+ * commit and then marks the row pending again. The text read is the one committed when the statement
+ * began: a newer text is always followed by that writer's own `pending = true`.
+ * VOCAB_LOCK is held shared, as writers held it, so a vocabulary pruner never deletes a token this
+ * batch relies on (pg-token-vocab-prune.ts).
+ */
+export async function indexPendingTokens(db: Kysely<any>, limit: number): Promise<number> {
+  const { rows: any } = await sql`select 1 from ${sql.table(table)} where pending limit 1`.execute(db);
+  if (any.length === 0) return 0;
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock_shared(${VOCAB_LOCK}::bigint)`.execute(trx);
+    const { rows } = await sql<{ n: string }>`with batch as (
+        select sheet_id from ${sql.table(table)} where pending limit ${limit} for update skip locked),
+      cut as materialized (select s.id, ${sql.id(tokenize)}(s.search_text) as toks from sheets as s join batch as b on b.sheet_id = s.id),
+      done as (update ${sql.table(table)} as t
+        set tokens = case when cardinality(c.toks) > ${TOKEN_CAP} then '{}' else c.toks end, capped = cardinality(c.toks) > ${TOKEN_CAP}, pending = false
+        from cut as c where t.sheet_id = c.id returning t.tokens),
+      added as (insert into ${sql.table(vocab)} (token) select x.w from (select distinct unnest(tokens) from done) as x(w)
+        where not exists (select 1 from ${sql.table(vocab)} as v where v.token = x.w))
+      select count(*) as n from done`.execute(trx);
+    return Number(rows[0].n);
+  });
+}
+
+/** How many sheets wait to be tokenized, counted up to `cap` (a partial index scan: cheap however many wait). */
+export async function pendingTokenBacklog(db: Kysely<any>, cap: number): Promise<number> {
+  const { rows } = await sql<{ n: string }>`select count(*) as n from (select 1 from ${sql.table(table)} where pending limit ${cap}) as p`.execute(db);
+  return Number(rows[0].n);
+}
