@@ -133,7 +133,7 @@ for (const dialect of dialects()) {
         assert.equal(rows.length, 40);
         assert.ok(rows.every((r) => r.status === 'delivered'));
         const dupes = rcv.received.length - 40;
-        assert.ok(dupes <= 3, `at most the 3 in-flight deliveries arrive twice (got ${dupes})`);
+        assert.ok(dupes <= 6, `at most the deliveries not recorded when it died arrive twice: 2 x perWebhook = 6 (got ${dupes})`);
       } finally {
         await b?.close();
         await a.close();

@@ -13,6 +13,8 @@ export interface AttemptOptions {
   signal?: AbortSignal;
   /** False once the worker was killed: its result is then left unrecorded, as if the process had died. */
   shouldRecord?: () => boolean;
+  /** The receiver's part is over (answered, failed or never asked): called once, before the outcome is recorded. */
+  onSent?: () => void;
 }
 
 /** What the worker and the test endpoint share: the queue, the guarded dispatcher and the server key. */
@@ -68,6 +70,7 @@ export function createDeliveryEngine(deps: {
           { timeoutMs: opts.timeoutMs, signal: opts.signal },
         )
       : { ok: false, statusCode: null, durationMs: 0, error: secret.error, responseBody: null };
+    opts.onSent?.();
     if (secret.ok) deps.onAttempt?.(result);
     if (opts.shouldRecord && !opts.shouldRecord()) return result;
     await queue.record(d, result);

@@ -61,7 +61,15 @@ export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions =
    */
   const refillAt = Math.max(1, Math.ceil(perWebhook / 4));
   const id = `wrk_${randomBytes(6).toString('hex')}`;
+  /** Per webhook: deliveries its receiver has now, and those not recorded yet (sending or sent). */
   const inflight = new Map<string, number>();
+  const unrecorded = new Map<string, number>();
+  const bump = (m: Map<string, number>, w: string, by: number) => {
+    const n = (m.get(w) ?? 0) + by;
+    if (n <= 0) m.delete(w);
+    else m.set(w, n);
+    return n;
+  };
   const tasks = new Set<Promise<void>>();
   const abort = new AbortController();
   let stopped = false;
@@ -123,38 +131,63 @@ export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions =
     const free = concurrency - tasks.size;
     if (free <= 0) return;
     claimDue = false;
-    const exclude = [...inflight].filter(([, n]) => n >= perWebhook).map(([w]) => w);
+    const exclude = [...unrecorded.keys()].filter((w) => room(w) <= 0);
     const { claimed, more } = await engine.queue.claim({ max: free, exclude, slots: room, workerId: id });
     if (more) leftForSlot = true;
     for (const d of claimed) launch(d);
   }
 
-  /** Free slots of a webhook in this worker. */
-  const room = (webhookId: string) => perWebhook - (inflight.get(webhookId) ?? 0);
+  /**
+   * Free slots of a webhook in this worker: at most perWebhook at its receiver, and twice that not yet
+   * recorded, so a crash resends at most 2 x perWebhook of its deliveries.
+   */
+  const room = (webhookId: string) => Math.min(perWebhook - (inflight.get(webhookId) ?? 0), 2 * perWebhook - (unrecorded.get(webhookId) ?? 0));
+  /** A webhook with nothing at its receiver is refilled at once; one with work there once a quarter of its slots are free. */
+  const worthClaiming = (webhookId: string) => {
+    const free = room(webhookId);
+    return free > 0 && (free >= refillAt || !inflight.has(webhookId));
+  };
 
+  /**
+   * A delivery holds one of its webhook's slots while the receiver has it, and one of the worker's until
+   * its outcome is recorded. Recording waits for the recorder's next batch (a few ms to tens of ms on
+   * PostgreSQL); holding the webhook's slot through it capped one receiver at ~250 deliveries/s.
+   */
   function launch(d: ClaimedDelivery) {
     if (killed) return; // a dead process sends nothing; the lease runs out and another worker takes it
-    inflight.set(d.webhook_id, (inflight.get(d.webhook_id) ?? 0) + 1);
+    bump(inflight, d.webhook_id, 1);
+    bump(unrecorded, d.webhook_id, 1);
+    let slotHeld = true;
+    /** Frees the webhook's slot (once); whether that is worth a claim now. */
+    const freeSlot = () => {
+      if (!slotHeld) return false;
+      slotHeld = false;
+      bump(inflight, d.webhook_id, -1);
+      return worthClaiming(d.webhook_id);
+    };
+    const claimSoon = () => {
+      if (leftForSlot) {
+        leftForSlot = false;
+        claimDue = true;
+      }
+      wake();
+    };
+    const onSent = () => {
+      if (freeSlot()) claimSoon();
+    };
     const task: Promise<void> = engine
-      .attempt(d, { timeoutMs: opts.timeoutMs, signal: abort.signal, shouldRecord: () => !killed })
+      .attempt(d, { timeoutMs: opts.timeoutMs, signal: abort.signal, shouldRecord: () => !killed, onSent })
       .then(() => undefined)
       .catch((err) => {
         if (!killed) logger?.error({ err, delivery: d.id }, 'webhook delivery could not be recorded');
       })
       .finally(() => {
-        const n = (inflight.get(d.webhook_id) ?? 1) - 1;
-        if (n <= 0) inflight.delete(d.webhook_id);
-        else inflight.set(d.webhook_id, n);
+        const sentNow = freeSlot();
+        bump(unrecorded, d.webhook_id, -1);
         const wasFull = tasks.size >= concurrency;
         tasks.delete(task);
         // When the worker was full, the freed slot may be another webhook's turn.
-        if (n <= 0 || perWebhook - n >= refillAt || wasFull) {
-          if (leftForSlot) {
-            leftForSlot = false;
-            claimDue = true;
-          }
-          wake();
-        }
+        if (sentNow || worthClaiming(d.webhook_id) || wasFull) claimSoon();
       });
     tasks.add(task);
   }
