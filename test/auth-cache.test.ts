@@ -136,6 +136,43 @@ for (const dialect of dialects()) describe(`authenticated keys kept in memory [$
     assert.equal(reads, 2);
   });
 
+  it('a request arriving while a read of the counter runs waits for the next read, which it shares', async () => {
+    // As on PostgreSQL, where the read is a round trip: the first read is held open here until released.
+    const { key } = await s.user();
+    const repo = createApiKeysRepo(s.c.db);
+    let reads = 0;
+    let holdRead = 0;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const counting = {
+      ...repo,
+      authGeneration: async () => {
+        const n = ++reads;
+        const value = await repo.authGeneration(); // read now, answered when released
+        if (n === holdRead) await held;
+        return value;
+      },
+    };
+    const keys = createApiKeysService({ repo: counting, clock: systemClock, access: s.c.access });
+    const header = `Bearer ${key}`;
+    await keys.authenticate(header); // the key is kept from here on
+    await new Promise((r) => setImmediate(r));
+    reads = 0;
+    holdRead = 1;
+    const first = keys.authenticate(header);
+    await new Promise((r) => setTimeout(r, 50)); // the first read has run; its answer is held
+    await other.run(`update api_keys set status = 'disabled' where key_hash = ?`, hashKey(key));
+    // These arrive after the change was committed: the read in flight was issued before, so they must not use it.
+    const later = Array.from({ length: 10 }, () => keys.authenticate(header).then(() => 'ok', (err: Error) => err.message));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(reads, 1, 'no second read while the first runs');
+    release();
+    await first;
+    assert.deepEqual(new Set(await Promise.all(later)).size, 1);
+    assert.match((await Promise.all(later))[0], /disabled/);
+    assert.equal(reads, 2, 'the ten share one read, issued once the first ended');
+  });
+
   it('keys created and disabled in flight at once, beside reads, each count on the next request', async () => {
     // Every key change moves the one counter row: on PostgreSQL each such transaction holds its lock to
     // its commit. Thirty changes at once must all land, none fail or wait on each other in a cycle.

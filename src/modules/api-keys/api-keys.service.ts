@@ -141,10 +141,37 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; ac
   let thisTurn: { value: MaybePromise<number | undefined> } | undefined;
   function generationThisTurn(): MaybePromise<number | undefined> {
     if (!thisTurn) {
-      thisTurn = { value: repo.authGeneration() };
+      thisTurn = { value: generationRead() };
       setImmediate(() => (thisTurn = undefined));
     }
     return thisTurn.value;
+  }
+
+  /**
+   * On PostgreSQL the read is a round trip, and under load a turn holds one or two requests, so it was a
+   * second query for nearly every request. Now at most one read runs at a time: a request arriving while
+   * one runs cannot use it (it was issued before the request arrived) and waits for the next, issued as
+   * soon as the running one ends and shared by every request that arrived meanwhile. SQLite's read is
+   * synchronous and taken as before.
+   */
+  let running: Promise<number | undefined> | undefined;
+  let queued: Promise<number | undefined> | undefined;
+  function generationRead(): MaybePromise<number | undefined> {
+    if (!running) return issueRead();
+    queued ??= running.then(
+      () => ((queued = undefined), issueRead()),
+      () => ((queued = undefined), issueRead()),
+    );
+    return queued;
+  }
+  function issueRead(): MaybePromise<number | undefined> {
+    const read = repo.authGeneration();
+    if (!(read instanceof Promise)) return read;
+    const current: Promise<number | undefined> = read.finally(() => {
+      if (running === current) running = undefined;
+    });
+    running = current;
+    return current;
   }
 
   return {
