@@ -59,14 +59,21 @@ export async function benchProcesses(o: {
   durationS: number;
   singlePid: number;
   switchTo: () => Promise<number[]>;
+  /** Waits for what a part left the servers to do (PostgreSQL: the sheets still to be tokenized), so the next part does not run beside it. */
+  settle?: () => Promise<void>;
   log: (s: string) => void;
 }): Promise<string[]> {
+  const measure = async (part: Part, pids: () => number[]) => {
+    const fig = await figure(part, pids, o.durationS);
+    await o.settle?.();
+    return fig;
+  };
   const one: Figure[] = [];
-  for (const part of o.parts) one.push(await figure(part, () => [o.singlePid], o.durationS));
+  for (const part of o.parts) one.push(await measure(part, () => [o.singlePid]));
   const pids = await o.switchTo();
   o.log(`${o.processes} server processes listening (pids ${pids.join(', ')})`);
   const many: Figure[] = [];
-  for (const part of o.parts) many.push(await figure(part, () => pids, o.durationS));
+  for (const part of o.parts) many.push(await measure(part, () => pids));
 
   const cores = os.cpus().length;
   const rows = o.parts.map((part, i) => {

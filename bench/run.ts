@@ -375,6 +375,7 @@ async function main() {
             const state = (await (await fetch(`http://127.0.0.1:${readyPort}/`)).json()) as { pids: number[] };
             return state.pids;
           },
+          settle: pg ? async () => void (await tokenBacklog(pg.url)) : undefined,
           log,
         })),
       );

@@ -108,6 +108,28 @@ describe('PostgreSQL token index', { skip }, () => {
       .catch((err: Error) => assert.equal(err.message, 'rollback'));
   });
 
+  it('one process indexes at a time: a background batch finds another process indexing and leaves it the work', async () => {
+    const id = await post(user.key, 'alonecheckword in a sheet');
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const taken = new Promise<void>((r) => (locked = r));
+    // Another process's indexer, mid-batch: it holds the indexer lock until its transaction ends.
+    const otherIndexer = s.c.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(290032::bigint)`.execute(trx);
+      locked();
+      await held;
+    });
+    await taken;
+    await sql`update sheet_tokens set pending = true, tokens = '{}' where sheet_id = ${id}`.execute(s.c.db);
+    assert.equal(await indexPendingTokens(s.c.db, 100, { alone: true }), 0);
+    release();
+    await otherIndexer;
+    await s.c.searchIndexer.drain(); // the server's own indexer (alone too) now takes it
+    const { rows } = await sql<{ pending: boolean }>`select pending from sheet_tokens where sheet_id = ${id}`.execute(s.c.db);
+    assert.equal(rows[0].pending, false);
+  });
+
   it('the indexer skips a row a writer holds, and tokenizes its new text on a later batch', async () => {
     const id = await post(user.key, 'before the edit');
     await s.c.searchIndexer.drain();

@@ -2,6 +2,13 @@ import { sql, type Kysely } from 'kysely';
 import { SHEET_TOKENS, TOKEN_CAP, VOCAB_LOCK } from './pg-token-index.js';
 
 const { table, vocab, tokenize } = SHEET_TOKENS;
+/**
+ * Held by the background indexer of one process for each batch (`alone`): the indexers of other
+ * processes find it taken and leave the backlog to it (their one-second sweep looks again). Each process
+ * resting half the time would otherwise add up to a database core per process beside the writers: with
+ * two processes POST fell to 0.44 of one process's rate.
+ */
+const INDEXER_LOCK = 290032;
 
 /**
  * PostgreSQL: tokenizes up to `limit` pending sheet_tokens rows (migration 032) in one transaction and
@@ -14,12 +21,17 @@ const { table, vocab, tokenize } = SHEET_TOKENS;
  * commit and then marks the row pending again. The text read is the one committed when the statement
  * began: a newer text is always followed by that writer's own `pending = true`.
  * VOCAB_LOCK is held shared, as writers held it, so a vocabulary pruner never deletes a token this
- * batch relies on (pg-token-vocab-prune.ts).
+ * batch relies on (pg-token-vocab-prune.ts). `alone`: only if no other process's indexer holds
+ * INDEXER_LOCK (else 0).
  */
-export async function indexPendingTokens(db: Kysely<any>, limit: number): Promise<number> {
+export async function indexPendingTokens(db: Kysely<any>, limit: number, opts: { alone?: boolean } = {}): Promise<number> {
   const { rows: any } = await sql`select 1 from ${sql.table(table)} where pending limit 1`.execute(db);
   if (any.length === 0) return 0;
   return db.transaction().execute(async (trx) => {
+    if (opts.alone) {
+      const { rows: lock } = await sql<{ got: boolean }>`select pg_try_advisory_xact_lock(${INDEXER_LOCK}::bigint) as got`.execute(trx);
+      if (!lock[0].got) return 0;
+    }
     await sql`select pg_advisory_xact_lock_shared(${VOCAB_LOCK}::bigint)`.execute(trx);
     const { rows } = await sql<{ n: string }>`with batch as (
         select sheet_id from ${sql.table(table)} where pending limit ${limit} for update skip locked),

@@ -46,7 +46,7 @@ export function startSearchIndexer(db: Kysely<any>, index: SearchIndex, onError:
   let running: Promise<void> | undefined;
   let closed = false;
   const pg = dialectOf(db) === 'postgres';
-  const indexBatch = pg ? () => indexPendingTokens(db, PG_BATCH) : () => indexPendingRows(db, index, BATCH);
+  const indexBatch = pg ? () => indexPendingTokens(db, PG_BATCH, { alone: true }) : () => indexPendingRows(db, index, BATCH);
   /** How long to wait before the next batch, after one of `n` rows that took `ms`. */
   const pauseAfter = async (n: number, ms: number) => (pg && n === PG_BATCH && (await pendingTokenBacklog(db, PG_YIELD_BELOW)) < PG_YIELD_BELOW ? ms : 0);
 
