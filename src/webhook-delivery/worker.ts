@@ -182,12 +182,12 @@ export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions =
         if (!killed) logger?.error({ err, delivery: d.id }, 'webhook delivery could not be recorded');
       })
       .finally(() => {
-        const sentNow = freeSlot();
+        freeSlot(); // if the attempt ended before anything was sent
         bump(unrecorded, d.webhook_id, -1);
         const wasFull = tasks.size >= concurrency;
         tasks.delete(task);
         // When the worker was full, the freed slot may be another webhook's turn.
-        if (sentNow || worthClaiming(d.webhook_id) || wasFull) claimSoon();
+        if (worthClaiming(d.webhook_id) || wasFull) claimSoon();
       });
     tasks.add(task);
   }

@@ -158,10 +158,8 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; ac
   let queued: Promise<number | undefined> | undefined;
   function generationRead(): MaybePromise<number | undefined> {
     if (!running) return issueRead();
-    queued ??= running.then(
-      () => ((queued = undefined), issueRead()),
-      () => ((queued = undefined), issueRead()),
-    );
+    const next = () => ((queued = undefined), issueRead());
+    queued ??= running.then(next, next);
     return queued;
   }
   function issueRead(): MaybePromise<number | undefined> {
