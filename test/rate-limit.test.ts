@@ -2,6 +2,10 @@ import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import Fastify from 'fastify';
+import { registerRateLimits } from '../src/http/rate-limit.js';
+import { MemoryWindowStore } from '../src/http/rate-limit-memory-store.js';
+import { createMetrics } from '../src/ops/metrics.js';
 import { assertError, dialects, startServer, type Res, type TestServer } from './helpers.js';
 import { useServer } from './server-fixture.js';
 
@@ -151,6 +155,43 @@ for (const dialect of dialects()) {
 }
 
 describe('rate limits: switches and failure modes', () => {
+  it('the in-process counter: 40 requests of one account counted in the same tick let exactly 30 through', async () => {
+    const app = Fastify();
+    const config = { rateLimitDisabled: false, redisKeyPrefix: 'sw:', authFailureLimit: 20, sharedReadLimit: 100 };
+    const limits = await registerRateLimits(app, { config, metrics: createMetrics() });
+    await app.ready();
+    try {
+      const account = { userId: 'usr_same_tick', plan: 'free' as const };
+      // Distinct request objects (the count is kept once per request), all counted before any answer is read.
+      const counts = await Promise.all(Array.from({ length: 40 }, () => limits.countRequest({} as never, account)));
+      assert.equal(counts.filter((c) => !c.refusal).length, 30);
+      assert.deepEqual(
+        counts.map((c) => c.headers['ratelimit-remaining']).slice(0, 30),
+        Array.from({ length: 30 }, (_, i) => 29 - i),
+        'each request sees the count at its own increment',
+      );
+      const other = await limits.countRequest({} as never, { userId: 'usr_other', plan: 'free' });
+      assert.equal(other.refusal, undefined, 'another account has its own window');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('the in-process counter starts a new window once the old one has ended, and reads without counting', async () => {
+    const store = new MemoryWindowStore();
+    const incr = (key: string, window: number) => new Promise<{ current: number; ttl: number }>((r) => store.incr(key, (_e, res) => r(res), window));
+    const read = (key: string, window: number) => new Promise<{ current: number; ttl: number }>((r) => store.read(key, (_e, res) => r(res), window));
+    assert.equal((await incr('a', 50)).current, 1);
+    assert.equal((await incr('a', 50)).current, 2);
+    assert.equal((await read('a', 50)).current, 2);
+    assert.equal((await read('b', 50)).current, 0);
+    await new Promise((r) => setTimeout(r, 60));
+    assert.equal((await read('a', 50)).current, 0);
+    const fresh = await incr('a', 50);
+    assert.equal(fresh.current, 1);
+    assert.ok(fresh.ttl > 0 && fresh.ttl <= 50);
+  });
+
   it('RATE_LIMIT_DISABLED=1 lifts the plan limits (the failed-auth limit stays)', async () => {
     const s = await startServer('sqlite', { env: { RATE_LIMIT_DISABLED: '1', AUTH_FAILURE_LIMIT: '2' } });
     try {

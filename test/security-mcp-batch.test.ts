@@ -41,7 +41,8 @@ for (const dialect of dialects()) {
       const free = await s.user('free');
       const single = await Promise.all(Array.from({ length: 40 }, (_, i) => post(s, free.key, createCall(i + 1))));
       const passed = single.filter((r) => r.status === 200);
-      assert.equal(passed.length, 30);
+      const statuses = single.map((r) => `${r.status}${r.status === 200 ? '' : ` ${JSON.stringify(r.body)}`}`);
+      assert.equal(passed.length, 30, statuses.join('\n'));
       for (const r of passed) assert.equal(r.body.result.isError, undefined);
       for (const r of single.filter((x) => x.status !== 200)) {
         assert.equal(r.status, 429);

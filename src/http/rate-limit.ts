@@ -7,6 +7,7 @@ import type { Plan } from '../modules/accounts/accounts.repo.js';
 import { PLAN_LIMITS } from '../modules/accounts/plans.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { RedisHandle } from '../ops/redis.js';
+import { MemoryWindowStore } from './rate-limit-memory-store.js';
 
 export const WINDOW_MS = 60_000;
 
@@ -192,7 +193,7 @@ async function limiter<T extends Counted>(
       max: (req) => o.max(req as unknown as T),
       keyGenerator: (req) => o.keyGenerator(req as unknown as T),
       skipOnError: false,
-      ...(o.redis ? { redis: o.redis.client, nameSpace: o.nameSpace } : {}),
+      ...(o.redis ? { redis: o.redis.client, nameSpace: o.nameSpace } : { store: MemoryWindowStore }),
     });
     check = scope.createRateLimit() as unknown as Check<T>;
   });
