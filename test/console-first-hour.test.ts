@@ -116,7 +116,7 @@ describe('a first hour in the console, in headless Chromium', { skip }, () => {
     await shot('phone-menu');
     await page.getByRole('link', { name: 'Stats' }).click();
     await page.getByRole('heading', { name: 'Stats', level: 1 }).waitFor();
-    assert.equal(await page.locator('header nav a').first().isVisible(), false, 'choosing a page closes the menu');
+    assert.equal(await page.locator('header nav a').first().isVisible(), false, 'choosing a page closes the menu, in the render that shows the page');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 1, `no sideways scrolling at 390 px (${overflow} px)`);
   });

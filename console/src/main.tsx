@@ -93,8 +93,11 @@ function App() {
     if (me) startLive();
   }, [me, workspace]);
   const [searching, setSearching] = useState(false);
-  const [menuOpen, setMenuOpen] = useState(false);
-  useEffect(() => setMenuOpen(false), [route.join('/')]);
+  // The menu is open for the page it was opened on: choosing another page closes it in the same render.
+  const routeKey = route.join('/');
+  const [menu, setMenu] = useState({ open: false, on: routeKey });
+  const menuOpen = menu.open && menu.on === routeKey;
+  const setMenuOpen = (open: boolean) => setMenu({ open, on: routeKey });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') setMenuOpen(false);
