@@ -120,6 +120,27 @@ for (const dialect of dialects()) describe(`authenticated keys kept in memory [$
     });
   });
 
+  it('GET by id (its hot route; on PostgreSQL the counter comes with the row) sees every change on the next request', async () => {
+    const { key } = await s.user();
+    const stranger = await s.user();
+    const created = await s.req('POST', '/v1/sheets', { key, body: { title: 'hot' } });
+    const id = created.body.sheet.id as string;
+    const path = `/v1/sheets/${id}`;
+    assert.equal(await status(key, path), 200);
+    assert.equal(await status(key, path), 200, 'the key is known now: the early read path');
+    assert.equal(await status(stranger.key, path), 403, "another account's sheet is refused");
+    assert.equal(await status(stranger.key, path), 403, "another account's sheet is refused with its key known too");
+    assert.equal(await status(key, '/v1/sheets/sht_01kxxxxxxxxxxxxxxxxxxxxxxx'), 404);
+    await withoutKeyUpdateTrigger(dialect, other, async () => {
+      await other.run(`update api_keys set status = 'disabled' where key_hash = ?`, hashKey(key));
+      assert.equal(await status(key, path), 200, 'the kept copy answers while the counter stands still');
+      await other.run('update auth_generation set n = n + 1');
+      const res = await s.req('GET', path, { key });
+      assert.equal(res.status, 401);
+      assert.match(res.body.error, /disabled/);
+    });
+  });
+
   it('requests of one event-loop turn share one read of the counter; the next turn reads it again', async () => {
     const { key } = await s.user();
     const repo = createApiKeysRepo(s.c.db);

@@ -18,9 +18,15 @@ export interface Credentials {
 }
 
 /** An Authorization header's credential: an OAuth access token when it has that form, else an API key. */
-export function authenticateBearer(header: string | undefined, apiKeys: ApiKeysService, tokens?: BearerAuth): Promise<AuthContext> {
+export function authenticateBearer(
+  header: string | undefined,
+  apiKeys: ApiKeysService,
+  tokens?: BearerAuth,
+  /** The auth generation read alongside the request's own statement (ApiKeysService.authenticate). */
+  generation?: { value: number | undefined },
+): Promise<AuthContext> {
   const kind = credentialKind({ authorization: header, consoleCookie: false });
-  return kind === 'oauth_client' && tokens ? tokens.authenticate(header!) : apiKeys.authenticate(header);
+  return kind === 'oauth_client' && tokens ? tokens.authenticate(header!) : apiKeys.authenticate(header, generation);
 }
 
 /** A request's credential, checked by the one check of its kind (src/auth/context.ts credentialKind decides which). */

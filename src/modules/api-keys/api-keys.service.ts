@@ -106,8 +106,8 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; ac
    * grant's approving key on every request. Unknown keys are not kept.
    */
   const known = new Map<string, { row: KeyRow; generation: number }>();
-  function lookup(hash: string): MaybePromise<KeyRow | undefined> {
-    return andThen(generationThisTurn(), (generation) => {
+  function lookup(hash: string, generationRead: MaybePromise<number | undefined> = generationThisTurn()): MaybePromise<KeyRow | undefined> {
+    return andThen(generationRead, (generation) => {
       const hit = known.get(hash);
       if (hit && hit.generation === generation) return hit.row;
       return repo.findByHash(hash).then((row) => {
@@ -211,14 +211,24 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; ac
       return { id, status: 'disabled' as const };
     },
 
-    /** Resolves a Bearer header to its account; every failure is a 401 that says which. */
-    async authenticate(header: string | undefined): Promise<AuthContext> {
+    /** Whether this Bearer header's key authenticated in this process before (kept, whatever its generation): worth a read that assumes it will again. */
+    isKnown(header: string): boolean {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      return match !== null && KEY_FORMAT.test(match[1]) && known.has(hashKey(match[1]));
+    },
+
+    /**
+     * Resolves a Bearer header to its account; every failure is a 401 that says which. `generation`:
+     * the auth generation as a statement issued after this request arrived read it alongside its own
+     * rows (GET by id's hot route on PostgreSQL), used instead of a read of its own.
+     */
+    async authenticate(header: string | undefined, generation?: { value: number | undefined }): Promise<AuthContext> {
       if (!header) throw new AppError('unauthorized', 'Missing Authorization header; send Authorization: Bearer sk_...');
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match) throw new AppError('unauthorized', 'Authorization header must be "Bearer sk_..."');
       const key = match[1];
       if (!KEY_FORMAT.test(key)) throw new AppError('unauthorized', 'Malformed API key; keys look like sk_ followed by 43 characters');
-      const found = lookup(hashKey(key));
+      const found = generation ? lookup(hashKey(key), generation.value) : lookup(hashKey(key));
       const row = found instanceof Promise ? await found : found;
       if (!row) throw new AppError('unauthorized', 'Unknown API key');
       if (row.status !== 'active') throw new AppError('unauthorized', 'This API key has been disabled');

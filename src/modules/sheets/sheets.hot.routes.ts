@@ -40,14 +40,21 @@ export function hotSheetRead(deps: Deps): HotRoute {
   };
 
   async function answer(req: IncomingMessage, id: string): Promise<HotAnswer | undefined> {
-    const auth = await authenticateBearer(req.headers.authorization, deps.apiKeys, deps.tokens);
+    // On PostgreSQL the row and the auth generation come in one statement, issued before the key is
+    // checked (its rows are used only once it is): one round trip where the generation read and then
+    // the row took two, with the wait for a shared generation read besides (docs/performance.md, nineteenth pass).
+    // Only for a key that authenticated here before, so unknown or made-up keys cost no read of a sheet.
+    const early = deps.apiKeys.isKnown(req.headers.authorization!) ? deps.sheets.readForJson(id) : undefined;
+    const peeked = early && (await early);
+    const generation = peeked && { value: peeked.authGeneration };
+    const auth = await authenticateBearer(req.headers.authorization, deps.apiKeys, deps.tokens, generation);
     const limits = deps.limits();
     // Thrown, this hands the request to Fastify, whose /v1 hook then refuses it the same way.
     if (!limits) throw new Error('rate limits are not registered');
     const counted = await limits.countRequest(req, auth);
     if (counted.refusal) throw counted.refusal;
     requireScopes(auth.scopes, scopes);
-    const read = deps.sheets.getJson(auth, id);
+    const read = peeked ? deps.sheets.jsonOf(auth, peeked.row, id) : deps.sheets.getJson(auth, id);
     const { version, json } = read instanceof Promise ? await read : read;
     const headers = { ...counted.headers, etag: etagOf(version) };
     if (notModified(req.headers['if-none-match'], version)) return { status: 304, route: ROUTE, headers };

@@ -44,6 +44,11 @@ export function createSheetsService(deps: {
   revisionsKeep?: number;
 }) {
   const { repo, outbox, tx, clock, access } = deps;
+  /** The sheet's JSON when the caller may read it (404 / 403 as `owned` says otherwise). */
+  function jsonOf(caller: Caller, found: StoredSheetRow | undefined, id: string): MaybePromise<{ version: number; json: Buffer }> {
+    if (found && found.user_id === caller.userId && caller.workspaceId === undefined) return jsonAnswer(found);
+    return access.ownedRow(found, caller, 'sheet', id, 'records.read').then(jsonAnswer);
+  }
   const writer = createSheetWriter({ revisions: deps.revisions, outbox, clock, keep: deps.revisionsKeep ?? REVISIONS_KEEP_DEFAULT });
 
   /**
@@ -147,11 +152,14 @@ export function createSheetsService(deps: {
      * A team sheet, or a key restricted to a workspace, takes access.ownedRow's path (a role read).
      */
     getJson(caller: Caller, id: string): MaybePromise<{ version: number; json: Buffer }> {
-      return andThen(repo.findStoredById(id), (found) => {
-        if (found && found.user_id === caller.userId && caller.workspaceId === undefined) return jsonAnswer(found);
-        return access.ownedRow(found, caller, 'sheet', id, 'records.read').then(jsonAnswer);
-      });
+      return andThen(repo.findStoredById(id), (found) => jsonOf(caller, found, id));
     },
+
+    /** GET by id's read with the auth generation beside it (PostgreSQL; undefined on SQLite): see findStoredByIdWithAuthGeneration. */
+    readForJson: (id: string) => repo.findStoredByIdWithAuthGeneration(id),
+
+    /** getJson's answer for a row read by readForJson, once the caller is known. */
+    jsonOf,
 
     /** A new sheet in `input.workspace_id` (default: the caller's personal workspace, or its key's). */
     async create(auth: AuthContext, input: CreateSheetInput) {
