@@ -71,7 +71,12 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
 
   app.get('/sheets', {
     schema: { tags, operationId: 'listSheets', summary: 'List the sheets of a workspace (workspace_id; default your personal one), or search them with q', querystring: ListSheetsQuery, response: responses(ListSheetsResponse) },
-    handler: async (req) => ({ success: ok, ...(await sheets.list(req.auth, req.query)) }),
+    handler: async (req, reply) => {
+      // The plain page comes as bytes built from the stored JSON (SheetsService.listJson); q or fields go through the schema.
+      const json = await sheets.listJson(req.auth, req.query);
+      if (json) return reply.type('application/json; charset=utf-8').send(json);
+      return { success: ok, ...(await sheets.list(req.auth, req.query)) };
+    },
   });
   app.get('/sheets/:id', {
     schema: {

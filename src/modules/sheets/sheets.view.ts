@@ -2,6 +2,7 @@ import { normalizeForSearch } from '../../lib/search-text.js';
 import type { SheetsTable } from '../../db/types.js';
 import { preparedHtmlToText } from '../../lib/html-text-pool.js';
 import { workspaceIdOf } from '../../lib/workspace-ids.js';
+import { utf8Buffer } from '../../db/dialect.js';
 import { columnOrder } from './sheets.columns.js';
 import type { SheetView } from './sheets.schemas.js';
 
@@ -33,6 +34,20 @@ export function sheetJson(row: StoredSheetRow): Buffer {
     `"updatedAt":${JSON.stringify(row.updated_at)},"trashedAt":${JSON.stringify(row.trashed_at)},"version":${row.version},` +
     `"workspace_id":${JSON.stringify(workspaceIdOf(row.user_id))}}`;
   return Buffer.concat([Buffer.from(head), row.content, Buffer.from(tail)]);
+}
+
+const LIST_HEAD = Buffer.from('{"success":true,"sheets":[');
+const COMMA = Buffer.from(',');
+
+/** ListSheetsResponse of a plain page (every field, no snippet) as bytes, each sheet as sheetJson makes it. */
+export function sheetListJson(rows: readonly SheetRow[], total: number): Buffer {
+  const parts: Buffer[] = [LIST_HEAD];
+  rows.forEach((row, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(sheetJson({ ...row, content: utf8Buffer(row.content) }));
+  });
+  parts.push(Buffer.from(`],"total":${total}}`));
+  return Buffer.concat(parts);
 }
 
 /** The view of a row whose content and tags the caller already holds parsed (a write): a 1 MB sheet is not parsed again. */
