@@ -34,10 +34,13 @@ if (dialects().includes('postgres')) {
       );
       const all = prepared.flat();
       assert.ok(all.some((p) => p.name.startsWith('sw_stmt_') && /from "api_keys"/.test(p.statement)), 'the key lookup runs prepared');
-      assert.ok(all.some((p) => p.name.startsWith('sw_stmt_') && /from "sheets" where "id" = \$1/.test(p.statement)), 'the row read runs prepared');
+      // GET by id's row: alone, or (for a key already seen, as here) with the auth generation and the other GETs of its turn (sheets.read-batch.ts).
+      const rowRead = /from "sheets" where "id" = \$1|from "auth_generation" left join "sheets" on "sheets"\."id" (= \$1|in \()/;
+      assert.ok(all.some((p) => p.name.startsWith('sw_stmt_') && rowRead.test(p.statement)), 'the row read runs prepared');
       assert.ok(all.every((p) => p.name.startsWith('sw_stmt_')), `only registered statements are named: ${all.map((p) => p.name).join(', ')}`);
       const names = new Set(all.map((p) => p.name));
-      assert.ok(names.size < 30, `a bounded set of names (${names.size})`);
+      // Bounded by the call sites: each statement compiled once, and the 16 sizes of the batched row read.
+      assert.ok(names.size < 50, `a bounded set of names (${names.size})`);
     });
   });
 }
