@@ -23,7 +23,7 @@ export function authenticateBearer(
   apiKeys: ApiKeysService,
   tokens?: BearerAuth,
   /** The auth generation read alongside the request's own statement (ApiKeysService.authenticate). */
-  generation?: { value: number | undefined },
+  generation?: number,
 ): Promise<AuthContext> {
   const kind = credentialKind({ authorization: header, consoleCookie: false });
   return kind === 'oauth_client' && tokens ? tokens.authenticate(header!) : apiKeys.authenticate(header, generation);

@@ -106,8 +106,8 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; ac
    * grant's approving key on every request. Unknown keys are not kept.
    */
   const known = new Map<string, { row: KeyRow; generation: number }>();
-  function lookup(hash: string, generationRead: MaybePromise<number | undefined> = generationThisTurn()): MaybePromise<KeyRow | undefined> {
-    return andThen(generationRead, (generation) => {
+  function lookup(hash: string, given: number | undefined): MaybePromise<KeyRow | undefined> {
+    return andThen(given ?? generationThisTurn(), (generation) => {
       const hit = known.get(hash);
       if (hit && hit.generation === generation) return hit.row;
       return repo.findByHash(hash).then((row) => {
@@ -222,13 +222,13 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; ac
      * the auth generation as a statement issued after this request arrived read it alongside its own
      * rows (GET by id's hot route on PostgreSQL), used instead of a read of its own.
      */
-    async authenticate(header: string | undefined, generation?: { value: number | undefined }): Promise<AuthContext> {
+    async authenticate(header: string | undefined, generation?: number): Promise<AuthContext> {
       if (!header) throw new AppError('unauthorized', 'Missing Authorization header; send Authorization: Bearer sk_...');
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match) throw new AppError('unauthorized', 'Authorization header must be "Bearer sk_..."');
       const key = match[1];
       if (!KEY_FORMAT.test(key)) throw new AppError('unauthorized', 'Malformed API key; keys look like sk_ followed by 43 characters');
-      const found = generation ? lookup(hashKey(key), generation.value) : lookup(hashKey(key));
+      const found = lookup(hashKey(key), generation);
       const row = found instanceof Promise ? await found : found;
       if (!row) throw new AppError('unauthorized', 'Unknown API key');
       if (row.status !== 'active') throw new AppError('unauthorized', 'This API key has been disabled');

@@ -46,8 +46,7 @@ export function hotSheetRead(deps: Deps): HotRoute {
     // Only for a key that authenticated here before, so unknown or made-up keys cost no read of a sheet.
     const early = deps.apiKeys.isKnown(req.headers.authorization!) ? deps.sheets.readForJson(id) : undefined;
     const peeked = early && (await early);
-    const generation = peeked && { value: peeked.authGeneration };
-    const auth = await authenticateBearer(req.headers.authorization, deps.apiKeys, deps.tokens, generation);
+    const auth = await authenticateBearer(req.headers.authorization, deps.apiKeys, deps.tokens, peeked?.authGeneration);
     const limits = deps.limits();
     // Thrown, this hands the request to Fastify, whose /v1 hook then refuses it the same way.
     if (!limits) throw new Error('rate limits are not registered');

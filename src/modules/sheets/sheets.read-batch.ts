@@ -11,11 +11,11 @@ const MAX_IDS = 16;
  * The sheets by id as findStoredById reads them, with the auth generation (migration 031) in the same
  * statement. The generation row always exists, so ids that match nothing still return it (a row of nulls).
  */
-const statements = Array.from({ length: MAX_IDS + 1 }, (_, count) =>
+const statements = Array.from({ length: MAX_IDS + 1 }, () =>
   compiledOnce((db: Db, ...ids: string[]) =>
     db
       .selectFrom('auth_generation')
-      .leftJoin('sheets', (join) => (count === 1 ? join.on('sheets.id', '=', ids[0]) : join.on('sheets.id', 'in', ids)))
+      .leftJoin('sheets', (join) => join.on('sheets.id', 'in', ids))
       .select(sql<number>`cast(auth_generation.n as double precision)`.as('auth_generation'))
       .select(['sheets.id', 'sheets.user_id', 'sheets.title', storedUtf8(db, 'sheets.content').as('content'), 'sheets.folder', 'sheets.tags'])
       .select(['sheets.created_at', 'sheets.updated_at', 'sheets.trashed_at', 'sheets.version'])
