@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { SHEET_TOKENS, TOKEN_CAP, VOCAB_LOCK } from './pg-token-index.js';
+import { sheetTokensOf } from './pg-tokenize.js';
 
 const { table, vocab, tokenize } = SHEET_TOKENS;
 /**
@@ -9,6 +10,12 @@ const { table, vocab, tokenize } = SHEET_TOKENS;
  * two processes POST fell to 0.44 of one process's rate.
  */
 const INDEXER_LOCK = 290032;
+/**
+ * Texts up to this many characters are tokenized here (pg-tokenize.ts: ~10-20 µs for 650 characters,
+ * where the database spent ~175 µs); longer ones by the database, so no single text holds the event loop.
+ */
+const JS_TOKENIZE_MAX_CHARS = 16 * 1024;
+const SEPARATOR = '\u0001';
 
 /**
  * PostgreSQL: tokenizes up to `limit` pending sheet_tokens rows (migration 032) in one transaction and
@@ -33,9 +40,18 @@ export async function indexPendingTokens(db: Kysely<any>, limit: number, opts: {
       if (!lock[0].got) return 0;
     }
     await sql`select pg_advisory_xact_lock_shared(${VOCAB_LOCK}::bigint)`.execute(trx);
-    const { rows } = await sql<{ n: string }>`with batch as (
-        select sheet_id from ${sql.table(table)} where pending limit ${limit} for update skip locked),
-      cut as materialized (select s.id, ${sql.id(tokenize)}(s.search_text) as toks from sheets as s join batch as b on b.sheet_id = s.id),
+    const { rows: batch } = await sql<{ id: string; text: string | null }>`with batch as (
+        select sheet_id from ${sql.table(table)} where pending limit ${limit} for update skip locked)
+      select s.id, case when length(s.search_text) <= ${JS_TOKENIZE_MAX_CHARS} then s.search_text end as text
+        from sheets as s join batch as b on b.sheet_id = s.id`.execute(trx);
+    if (batch.length === 0) return 0;
+    // Tokens joined by U+0001, which no token holds (it ends every run); null: tokenized by the database.
+    const tokens = batch.map((r) => (r.text === null ? null : sheetTokensOf(r.text).join(SEPARATOR)));
+    const { rows } = await sql<{ n: string }>`with given as (
+        select g.id, g.joined from unnest(${batch.map((r) => r.id)}::text[], ${tokens}::text[]) as g(id, joined)),
+      cut as materialized (select g.id, case when g.joined is null then ${sql.id(tokenize)}(s.search_text)
+          else (select coalesce(array_agg(distinct x.w collate "C"), '{}') from unnest(string_to_array(g.joined, ${SEPARATOR})) as x(w)) end as toks
+        from given as g join sheets as s on s.id = g.id),
       done as (update ${sql.table(table)} as t
         set tokens = case when cardinality(c.toks) > ${TOKEN_CAP} then '{}' else c.toks end, capped = cardinality(c.toks) > ${TOKEN_CAP}, pending = false
         from cut as c where t.sheet_id = c.id returning t.tokens),
