@@ -62,10 +62,12 @@ test('the JavaScript tokenizer gives the tokens sheet_tokens_of gives, and the i
       assert.deepEqual(mine, row.toks, `text ${row.i - 1}: ${JSON.stringify(text.slice(0, 80))}`);
     }
 
-    // The indexer: short texts tokenized here, a long one by the database; both stored as the function's.
+    // The indexer: short texts tokenized here, a long one (and those past a batch's budget) by the database; all stored as the function's.
     const now = new Date().toISOString();
     const long = 'part'.repeat(5000) + ' 東京 ' + 'z'.repeat(40);
-    const stored = [...texts.slice(0, 60), long];
+    // Twelve texts of ~12,000 characters: past the batch's budget for the event loop, the database tokenizes the rest.
+    const big = Array.from({ length: 12 }, (_, i) => `${'東京都庁の議事録'.repeat(500)} ${'word'.repeat(2000)} ${i}`);
+    const stored = [...texts.slice(0, 60), long, ...big];
     await db
       .insertInto('sheets')
       .values(stored.map((text, i) => ({ id: `s${i}`, user_id: 'u1', title: 't', content: '{}', tags: '[]', search_text: text, created_at: now, updated_at: now })))

@@ -11,10 +11,12 @@ const { table, vocab, tokenize } = SHEET_TOKENS;
  */
 const INDEXER_LOCK = 290032;
 /**
- * Texts up to this many characters are tokenized here (pg-tokenize.ts: ~10-20 µs for 650 characters,
- * where the database spent ~175 µs); longer ones by the database, so no single text holds the event loop.
+ * Texts up to this many characters are tokenized here (pg-tokenize.ts: ~19 µs for 650 characters,
+ * where the database spent ~175 µs), up to BATCH_JS_CHARS of them a batch (~2 ms of the event loop);
+ * the others by the database, so no text or batch holds the event loop long.
  */
 const JS_TOKENIZE_MAX_CHARS = 16 * 1024;
+const BATCH_JS_CHARS = 64 * 1024;
 const SEPARATOR = '\u0001';
 
 /**
@@ -46,7 +48,12 @@ export async function indexPendingTokens(db: Kysely<any>, limit: number, opts: {
         from sheets as s join batch as b on b.sheet_id = s.id`.execute(trx);
     if (batch.length === 0) return 0;
     // Tokens joined by U+0001, which no token holds (it ends every run); null: tokenized by the database.
-    const tokens = batch.map((r) => (r.text === null ? null : sheetTokensOf(r.text).join(SEPARATOR)));
+    let budget = BATCH_JS_CHARS;
+    const tokens = batch.map((r) => {
+      if (r.text === null || r.text.length > budget) return null;
+      budget -= r.text.length;
+      return sheetTokensOf(r.text).join(SEPARATOR);
+    });
     const { rows } = await sql<{ n: string }>`with given as (
         select g.id, g.joined from unnest(${batch.map((r) => r.id)}::text[], ${tokens}::text[]) as g(id, joined)),
       cut as materialized (select g.id, case when g.joined is null then ${sql.id(tokenize)}(s.search_text)
