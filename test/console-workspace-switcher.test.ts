@@ -145,6 +145,8 @@ for (const dialect of dialects()) {
         await page.reload();
         await answered;
       });
+      // The switcher names the workspace once the workspaces' list has answered too (it shows "…" until then).
+      await page.waitForFunction(() => document.querySelector('.switcher-toggle')?.getAttribute('aria-label') !== 'Workspace: …');
       assert.equal(await switcher().getAttribute('aria-label'), 'Workspace: Team Alpha', 'remembered across a reload');
       assert.equal(again[0].query.get('workspace_id'), team, 'the first list after the reload already names it');
 
