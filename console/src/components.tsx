@@ -1,5 +1,5 @@
 import type { ComponentChildren, RefObject } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { sanitizeHtml } from '../../src/lib/sanitize-html.ts';
 
 /** User HTML, always through the same allowlist sanitizer the server uses for exports. */
@@ -64,7 +64,9 @@ const openDialogs: HTMLElement[] = [];
 export function useDialog(dialog: RefObject<HTMLElement | null>, onClose: () => void, initial?: RefObject<HTMLElement | null>) {
   const close = useRef(onClose);
   close.current = onClose;
-  useEffect(() => {
+  // A layout effect: the keys are taken and focus moved in before the dialog is painted. In an effect
+  // (after the paint) an Escape pressed as soon as the dialog showed could come before the listener.
+  useLayoutEffect(() => {
     const el = dialog.current!;
     const before = document.activeElement as HTMLElement | null;
     openDialogs.push(el);
