@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { waitForBacklog, type Backlog } from './backlog.js';
 
 /** A fresh database on the server that `url` names, dropped after the run; `template` copies one. */
 export async function freshPostgres(url: string | undefined, template?: string) {
@@ -38,18 +39,14 @@ export async function freshPostgres(url: string | undefined, template?: string) 
  * The server's search token backlog on PostgreSQL (sheets written, not tokenized yet: migration 032):
  * how many wait now, and the seconds until none does (polled every 100 ms, at most `maxS`); then a VACUUM.
  */
-export async function tokenBacklog(url: string, maxS = 600): Promise<{ pending: number; caughtUpS: number }> {
+export async function tokenBacklog(url: string, maxS = 600): Promise<Backlog> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const count = async () => Number((await client.query('select count(*) as n from sheet_tokens where pending')).rows[0].n);
   try {
-    const started = performance.now();
-    const pending = await count();
-    while ((await count()) > 0 && performance.now() - started < maxS * 1000) await new Promise((r) => setTimeout(r, 100));
-    const caughtUpS = (performance.now() - started) / 1000;
+    const backlog = await waitForBacklog(async () => Number((await client.query('select count(*) as n from sheet_tokens where pending')).rows[0].n), maxS);
     // What autovacuum would do next (the burst left dead rows): done now, so it does not run beside the floor's part.
     await client.query('vacuum');
-    return { pending, caughtUpS };
+    return backlog;
   } finally {
     await client.end();
   }

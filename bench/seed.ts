@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { sql } from 'kysely';
 import { indexPendingTokens } from '../src/db/pg-token-indexer.js';
 import { indexPendingRows } from '../src/db/search/pending.js';
@@ -82,22 +81,4 @@ export async function seedSheets(opts: { dataDir: string; databaseUrl?: string; 
     await handle.close();
   }
   return { ids, seconds: (Date.now() - t0) / 1000 };
-}
-
-/**
- * SQLite: how many sheets waited for the FTS index when the POST part ended (its queue, migration 018),
- * and how long until the indexer had taken them all.
- */
-export async function ftsBacklog(dataDir: string, maxS = 600): Promise<{ pending: number; caughtUpS: number }> {
-  const { default: SQLite } = await import('better-sqlite3');
-  const db = new SQLite(path.join(dataDir, 'sheet-workspace.db'), { readonly: true, fileMustExist: true });
-  try {
-    const count = () => Number((db.prepare('select count(*) as n from sheets_fts_pending').get() as { n: number }).n);
-    const started = performance.now();
-    const pending = count();
-    while (count() > 0 && performance.now() - started < maxS * 1000) await new Promise((r) => setTimeout(r, 100));
-    return { pending, caughtUpS: (performance.now() - started) / 1000 };
-  } finally {
-    db.close();
-  }
 }

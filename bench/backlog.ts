@@ -1,0 +1,28 @@
+import path from 'node:path';
+
+export interface Backlog {
+  /** Sheets waiting for the search index when the count began. */
+  pending: number;
+  /** Seconds until none waited (or maxS). */
+  caughtUpS: number;
+}
+
+/** Counts what waits now, then polls every 100 ms until nothing does (at most `maxS` seconds). */
+export async function waitForBacklog(count: () => number | Promise<number>, maxS = 600): Promise<Backlog> {
+  const started = performance.now();
+  const pending = await count();
+  while ((await count()) > 0 && performance.now() - started < maxS * 1000) await new Promise((r) => setTimeout(r, 100));
+  return { pending, caughtUpS: (performance.now() - started) / 1000 };
+}
+
+/** SQLite: the sheets queued for the FTS index (migration 018) when the POST part ended, and how long the indexer took to take them. */
+export async function ftsBacklog(dataDir: string, maxS = 600): Promise<Backlog> {
+  const { default: SQLite } = await import('better-sqlite3');
+  const db = new SQLite(path.join(dataDir, 'sheet-workspace.db'), { readonly: true, fileMustExist: true });
+  try {
+    const queued = db.prepare('select count(*) as n from sheets_fts_pending');
+    return await waitForBacklog(() => Number((queued.get() as { n: number }).n), maxS);
+  } finally {
+    db.close();
+  }
+}
