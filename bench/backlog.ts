@@ -15,12 +15,12 @@ export async function waitForBacklog(count: () => number | Promise<number>, maxS
   return { pending, caughtUpS: (performance.now() - started) / 1000 };
 }
 
-/** SQLite: the sheets queued for the FTS index (migration 018) when the POST part ended, and how long the indexer took to take them. */
+/** SQLite: the sheets queued for the FTS index (migration 033) when the POST part ended, and how long the indexer took to take them. */
 export async function ftsBacklog(dataDir: string, maxS = 600): Promise<Backlog> {
   const { default: SQLite } = await import('better-sqlite3');
   const db = new SQLite(path.join(dataDir, 'sheet-workspace.db'), { readonly: true, fileMustExist: true });
   try {
-    const queued = db.prepare('select count(*) as n from sheets_fts_pending');
+    const queued = db.prepare('select count(*) as n from sheets_search_queue');
     return await waitForBacklog(() => Number((queued.get() as { n: number }).n), maxS);
   } finally {
     db.close();

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { indexPendingTokens } from '../src/db/pg-token-indexer.js';
-import { indexPendingRows } from '../src/db/search/pending.js';
-import { SHEETS_SEARCH } from '../src/db/search/search-index.js';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { attachSearchIndex, indexQueuedRows } from '../src/db/search/index-file.js';
 import { openDatabase } from '../src/db/index.js';
 import type { SheetsTable } from '../src/db/types.js';
 import { newId } from '../src/ids.js';
@@ -73,12 +74,26 @@ export async function seedSheets(opts: { dataDir: string; databaseUrl?: string; 
     } else {
       // Writes only queue their text for the FTS index (migration 018); the server's indexer would
       // otherwise spend the first ~30 s of every run indexing the seed, beside the first parts.
-      let indexed = 0;
-      for (let n; (n = await indexPendingRows(handle.db, SHEETS_SEARCH, TX_ROWS, 64 * 1024 * 1024)) > 0; ) indexed += n;
+      const indexed = indexWholeQueue(path.join(opts.dataDir, 'sheet-workspace.db'));
       opts.log(`  indexed ${indexed} sheets for search (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     }
   } finally {
     await handle.close();
   }
   return { ids, seconds: (Date.now() - t0) / 1000 };
+}
+
+/** SQLite: indexes every queued sheet into the index file with the indexer thread's own function, then drops the queue. */
+function indexWholeQueue(file: string): number {
+  const conn = new SQLite(file, { fileMustExist: true });
+  try {
+    attachSearchIndex(conn, file);
+    let indexed = 0;
+    let mark = 0;
+    for (let batch; (batch = indexQueuedRows(conn, TX_ROWS, 64 * 1024 * 1024)).indexed > 0; mark = batch.mark) indexed += batch.indexed;
+    conn.prepare('delete from sheets_search_queue where seq <= ?').run(mark);
+    return indexed;
+  } finally {
+    conn.close();
+  }
 }

@@ -66,6 +66,7 @@ export async function ensureBuild({ force = false } = {}) {
       'html-convert.worker': path.join(src, 'lib/html-convert.worker.ts'),
       'sqlite-reader.worker': path.join(src, 'db/sqlite-reader.worker.ts'),
       'sqlite-checkpoint.worker': path.join(src, 'db/sqlite-checkpoint.worker.ts'),
+      'search-index.worker': path.join(src, 'db/search-index.worker.ts'),
     },
     outdir: tmp,
     bundle: true,

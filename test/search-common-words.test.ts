@@ -92,7 +92,7 @@ for (const dialect of dialects()) {
       await s.c.searchIndexer.close(); // from here on, writes stay queued
       const queued = [];
       for (let i = 0; i < 4; i++) queued.push(await post(user.key, `Queued ${i}`, '<p>platypus</p>'));
-      const pending = await sql<{ n: number }>`select count(*) as n from sheets_fts_pending`.execute(s.c.db);
+      const pending = await sql<{ n: number }>`select count(*) as n from sheets_search_queue`.execute(s.c.db);
       assert.equal(Number(pending.rows[0].n), 4);
       const found = await search('q=platypus&limit=100');
       assert.equal(found.total, 6);

@@ -9,7 +9,7 @@ import { sqliteReaders } from '../src/db/sqlite-readers.js';
 import { sheetSearchText } from '../src/modules/sheets/sheets.view.js';
 
 /**
- * SQLite indexes sheet text after the write commits (migration 018, src/db/search-indexer.ts). Here
+ * SQLite indexes sheet text after the write commits (migration 033, src/db/search/index-file.ts). Here
  * the indexer is stopped, so written rows stay queued, and searches must still answer exactly what
  * a substring scan answers: new rows found, changed rows found by their new text and not by the old
  * text the index still holds, a short term no indexed row has, totals and sort=relevance included.
@@ -28,7 +28,10 @@ describe('search index queue [sqlite]', () => {
     texts.set(body.id, sheetSearchText(title, { col1 }));
     return body.id as string;
   }
-  const queued = async () => Number((await sql<{ n: number }>`select count(*) as n from sheets_fts_pending`.execute(s.c.db)).rows[0].n);
+  const count = async (from: string) => Number((await sql<{ n: number }>`select count(*) as n from ${sql.raw(from)}`.execute(s.c.db)).rows[0].n);
+  const indexedRows = () => count('search_index.sheets_fts');
+  const liveRows = () => count('sheets');
+  const queued = async () => Number((await sql<{ n: number }>`select count(*) as n from sheets_search_queue`.execute(s.c.db)).rows[0].n);
 
   async function check(q: string, sort = 'relevance') {
     const terms = searchTerms(q);
@@ -65,12 +68,22 @@ describe('search index queue [sqlite]', () => {
     assert.equal((await check('alpha'))[0].id, fresh);
   });
 
-  it('forgets a queued row deleted for good', async () => {
+  it('forgets a row deleted for good, queued or indexed', async () => {
     const gone = await create('queued then deleted', '<p>papaya</p>');
     assert.equal(await queued(), 1);
     await expect200(s, key, 'DELETE', `/v1/sheets/${gone}?permanent=true`);
     texts.delete(gone);
+    assert.equal(await queued(), 1, 'its removal from the index is queued in its place');
+    await check('papaya');
+    const indexed = await create('indexed then deleted', '<p>papaya</p>');
+    await s.c.searchIndexer.drain();
     assert.equal(await queued(), 0);
+    assert.deepEqual((await check('papaya')).map((x) => x.id), [indexed]);
+    await expect200(s, key, 'DELETE', `/v1/sheets/${indexed}?permanent=true`);
+    texts.delete(indexed);
+    await check('papaya');
+    await s.c.searchIndexer.drain();
+    assert.equal(await indexedRows(), await liveRows(), 'the index holds no row of a deleted sheet');
     await check('papaya');
   });
   it('a 1-2 character term stays exact when the indexer commits between its plan and its statement', async () => {

@@ -87,7 +87,7 @@ for (const dialect of dialects()) {
       const id = await post('qzjvocabword');
       const trigrams = async () => {
         await s.c.searchIndexer.drain();
-        return (await sql<{ n: number }>`select count(*) as n from sheets_fts_terms where term in ('qzj', 'zjv')`.execute(db())).rows[0].n;
+        return (await sql<{ n: number }>`select count(*) as n from search_index.sheets_fts_terms where term in ('qzj', 'zjv')`.execute(db())).rows[0].n;
       };
       assert.equal(await trigrams(), 2);
       await put(id, 'something else');

@@ -56,17 +56,19 @@ for (const dialect of dialects()) {
 }
 
 describe('data files are owner-only (SQLite)', () => {
-  it('a data directory the service creates is 0700; the database, -wal, -shm and secret.key are 0600', async () => {
+  it('a data directory the service creates is 0700; the database, its search index, their -wal and -shm, and secret.key are 0600', async () => {
     const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-modes-'));
     const dataDir = path.join(parent, 'data', 'nested');
     const s = await startServer('sqlite', { dataDir });
     try {
       const u = await s.user('pro');
       await s.req('POST', '/v1/sheets', { key: u.key, body: { title: 'forces a WAL write' } });
+      await s.c.searchIndexer.drain(); // and one of the search index file, which holds the sheets' text too
       const mode = (f: string) => (fs.statSync(f).mode & 0o777).toString(8);
       assert.equal(mode(dataDir), '700');
       assert.equal(mode(path.join(parent, 'data')), '700');
-      for (const f of ['sheet-workspace.db', 'sheet-workspace.db-wal', 'sheet-workspace.db-shm', 'secret.key']) {
+      const files = ['sheet-workspace.db', 'sheet-workspace.search-index.db'].flatMap((f) => [f, `${f}-wal`, `${f}-shm`]);
+      for (const f of [...files, 'secret.key']) {
         assert.equal(mode(path.join(dataDir, f)), '600', f);
       }
     } finally {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { loadConfig } from '../config.js';
+import { searchIndexFileOf } from '../db/search/index-file.js';
 import { BackupFileError, DB_FILE, checkDatabaseImage, readHeader } from './backup-file.js';
 
 /**
@@ -50,6 +51,10 @@ export async function runRestore(file: string, o: { dataDir?: string; force?: bo
     fsyncFile(incoming);
     // A -wal left by the replaced database would be replayed into the restored one.
     for (const stale of [`${dbFile}-wal`, `${dbFile}-shm`, `${dbFile}-journal`]) fs.rmSync(stale, { force: true });
+    // The replaced database's search index: rebuilt from the restored one at start (the server would
+    // also see that it does not match; removed, it is not read at all).
+    const searchIndex = searchIndexFileOf(dbFile);
+    for (const stale of [searchIndex, `${searchIndex}-wal`, `${searchIndex}-shm`]) fs.rmSync(stale, { force: true });
     fs.renameSync(incoming, dbFile);
     if (header.secret_key) writePrivate(path.join(target, 'secret.key'), `${header.secret_key}\n`);
     process.stdout.write(

@@ -9,17 +9,26 @@ import { migrationProvider } from './migrations/index.js';
 import { withStatementCache } from './statement-cache.js';
 import { registerSqliteReaders, sqliteReaders } from './sqlite-readers.js';
 import { withNamedStatements } from './pg-named-statements.js';
+import { attachSearchIndex, prepareSearchIndex, searchIndexFileOf } from './search/index-file.js';
 
 export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
   close(): Promise<void>;
+  /** What needs this version's schema: SQLite's search index file (search/index-file.ts). */
+  afterMigrations?(): void;
 }
 
 /** Opens the database the config names (PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR) and migrates it. */
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<DatabaseHandle> {
   const handle = config.databaseUrl ? await openPostgres(config.databaseUrl) : openSqlite(config.dataDir);
-  await migrate(handle.db);
+  try {
+    await migrate(handle.db);
+    handle.afterMigrations?.();
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
   return handle;
 }
 
@@ -71,6 +80,11 @@ function openSqlite(dataDir: string): DatabaseHandle {
   return {
     db,
     dialect: 'sqlite',
+    afterMigrations() {
+      restrictSqliteFiles(searchIndexFileOf(dbFile));
+      attachSearchIndex(file, dbFile);
+      prepareSearchIndex(file);
+    },
     close: async () => {
       await sqliteReaders(db)?.close();
       await db.destroy();

@@ -1,11 +1,20 @@
 import type { Kysely } from 'kysely';
+import type { Piscina } from 'piscina';
+import { startWorkerPool } from '../lib/worker-pool.js';
 import { dialectOf } from './dialect.js';
 import { indexPendingTokens, pendingTokenBacklog } from './pg-token-indexer.js';
-import { indexPendingRows } from './search/pending.js';
+import type { IndexedBatch } from './search/index-file.js';
+import { forgetIndexedRows } from './search/pending.js';
 import type { SearchIndex } from './search/search-index.js';
+import { sqliteReaders } from './sqlite-readers.js';
 
-/** Rows per indexing transaction (fewer when their text passes 256 KB): ~10 ms of event loop at 2 KB a row. Larger batches save little per row and hold the loop longer. */
-const BATCH = 32;
+/**
+ * SQLite rows per indexing transaction, on the index's own thread: ~40 µs a row at 2 KB. Larger
+ * batches save little per row and leave the rows queued (searched by LIKE) for longer.
+ */
+const BATCH = 128;
+/** FTS5 holds a transaction's trigrams in memory until COMMIT: a batch also stops at this much text. */
+const BATCH_CHARS = 256 * 1024;
 /**
  * PostgreSQL sheets per tokenizing transaction: ~1.7 ms each in batches of 32, ~1.5 in 64-128 (the
  * database's time; the event loop waits on it). 64 holds the batch's rows locked ~100 ms: a writer
@@ -37,7 +46,8 @@ export interface SearchIndexer {
 
 /**
  * Keeps the search index of `index` up to date with the rows writes left for it, a batch at a time
- * with the event loop free between batches. SQLite: the FTS index, from the queue of migration 018.
+ * with the event loop free between batches. SQLite: the FTS index in its own file, written on a thread
+ * of its own (search/index-file.ts), from the queue of migration 033.
  * PostgreSQL: the token index, from the rows migration 032 marks pending (the sheets' index only);
  * there the database does the work, and several processes share it (rows are taken `skip locked`).
  */
@@ -46,7 +56,8 @@ export function startSearchIndexer(db: Kysely<any>, index: SearchIndex, onError:
   let running: Promise<void> | undefined;
   let closed = false;
   const pg = dialectOf(db) === 'postgres';
-  const indexBatch = pg ? () => indexPendingTokens(db, PG_BATCH, { alone: true }) : () => indexPendingRows(db, index, BATCH);
+  const thread = pg ? undefined : sqliteIndexThread(db, index);
+  const indexBatch = thread ? thread.indexBatch : () => indexPendingTokens(db, PG_BATCH, { alone: true });
   /** How long to wait before the next batch, after one of `n` rows that took `ms`. */
   const pauseAfter = async (n: number, ms: number) => (pg && n === PG_BATCH && (await pendingTokenBacklog(db, PG_YIELD_BELOW)) < PG_YIELD_BELOW ? ms : 0);
 
@@ -76,11 +87,43 @@ export function startSearchIndexer(db: Kysely<any>, index: SearchIndex, onError:
     async drain() {
       await running;
       while ((await indexBatch()) > 0);
+      if (closed) await thread?.close(); // a drain after close (tests) started the thread again
     },
     async close() {
       closed = true;
       clearInterval(sweep);
       await running;
+      await thread?.close();
+    },
+  };
+}
+
+/**
+ * SQLite: batches run on a thread of their own (src/db/search-index.worker.ts), which writes
+ * only the index file; then the event loop drops the rows it took from the database's queue.
+ */
+function sqliteIndexThread(db: Kysely<any>, index: SearchIndex) {
+  const file = sqliteReaders(db)?.file;
+  if (!file) throw new Error('the SQLite search index needs the database opened by openDatabase');
+  let pool: Promise<Piscina> | undefined;
+  const open = () =>
+    (pool ??= startWorkerPool(new URL('./search-index.worker', import.meta.url), {
+      minThreads: 0,
+      maxThreads: 1,
+      idleTimeout: 15_000,
+      // FTS5's trigrams are held by SQLite, outside the heap; the heap holds a batch's few rows.
+      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
+    }));
+  return {
+    async indexBatch(): Promise<number> {
+      const { indexed, mark } = (await (await open()).run({ file, limit: BATCH, maxChars: BATCH_CHARS })) as IndexedBatch;
+      if (indexed > 0) await forgetIndexedRows(db, index, mark);
+      return indexed;
+    },
+    async close() {
+      const closing = pool;
+      pool = undefined;
+      await (await closing)?.close();
     },
   };
 }

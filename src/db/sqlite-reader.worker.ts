@@ -1,6 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { lowerThreadPriority } from '../lib/background-thread.js';
 import { IDLE_COLLECT_MS, startIdleCollector } from '../lib/idle-gc.js';
+import { attachSearchIndex } from './search/index-file.js';
 
 // Nice 19: the two reader threads of a two-core machine (src/db/sqlite-readers.ts) share both cores
 // with the main thread; at nice 10 GET by id's p99 beside five searches was 2.1x its p99 alone.
@@ -23,6 +24,7 @@ function connection(file: string) {
     // either holds (the OS page cache serves them), and the cache's pages stayed in this thread's malloc
     // arena after the thread ended (12.6 -> 6.7 MB per reader arena; RSS after the bench 217 -> 206 MB).
     db.pragma('cache_size = -2000');
+    attachSearchIndex(db, file);
     c = { db, statements: new Map() };
     connections.set(file, c);
   }

@@ -16,6 +16,8 @@ export interface SqliteReaders {
   all<R>(query: CompiledQuery<R>): Promise<R[]>;
   /** How many queries run at once (one per thread). */
   readonly threads: number;
+  /** The database file they read. */
+  readonly file: string;
   close(): Promise<void>;
 }
 
@@ -101,6 +103,7 @@ export function registerSqliteReaders(db: Kysely<any>, file: string, threads = M
   checkpoints.unref();
   byDb.set(db, {
     threads,
+    file,
     async all<R>(query: CompiledQuery<R>) {
       const parameters = query.parameters.map((p) => (typeof p === 'boolean' ? Number(p) : p));
       return (await (await open()).run({ file, sql: query.sql, parameters })) as R[];

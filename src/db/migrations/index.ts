@@ -29,6 +29,7 @@ import * as m029 from './029_token_cap_vocab_prune.js';
 import * as m030 from './030_workspace_keys.js';
 import * as m031 from './031_pg_auth_generation.js';
 import * as m032 from './032_deferred_sheet_tokens.js';
+import * as m033 from './033_search_index_file.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '030_workspace_keys': m030,
   '031_pg_auth_generation': m031,
   '032_deferred_sheet_tokens': m032,
+  '033_search_index_file': m033,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -7,39 +7,18 @@ import type { PlanOptions } from './plan.js';
 import type { SearchIndex } from './search-index.js';
 
 /**
- * SQLite: brings the FTS index up to date for up to `limit` queued rows, oldest first, in one write
- * transaction; returns how many. Writes only queue their row (migration 018): indexing a 2 KB text
- * alone cost ~1.1 ms, most of a POST's time, and ~0.35 ms per row in batches of 32.
+ * SQLite: drops the queue's rows up to `mark` once the index file holds them (index-file.ts), in a
+ * short transaction of the database's own. Searches then read those rows from the index.
  */
-export async function indexPendingRows(db: Kysely<any>, index: SearchIndex, limit: number, maxChars = 256 * 1024): Promise<number> {
-  const queued = sql.table(index.pending);
-  const { rows: any } = await sql`select 1 from ${queued} limit 1`.execute(db);
-  if (any.length === 0) return 0;
-  const indexed = await transactionAlone(db as Db, async (trx) => {
-    const { rows } = await sql<{ row_id: number; chars: number }>`select p.row_id, length(t.search_text) as chars from ${queued} as p
-      cross join ${sql.table(index.table)} as t on t.rowid = p.row_id order by p.row_id limit ${limit}`.execute(trx);
-    if (rows.length === 0) return 0;
-    // FTS5 holds a transaction's trigrams in memory until COMMIT: 32 queued 1 MB texts took the RSS
-    // past 700 MB. So a batch also stops at `maxChars` of text (one row at least).
-    let take = 1;
-    for (let chars = Number(rows[0].chars); take < rows.length && (chars += Number(rows[take].chars)) <= maxChars; ) take++;
-    const last = rows[take - 1].row_id;
-    const fts = sql.table(index.fts);
-    await sql`delete from ${fts} where rowid in (select row_id from ${queued} where row_id <= ${last})`.execute(trx);
-    // CROSS JOIN keeps the queue as the outer loop: with a plain join SQLite walked the table's rowids up to `last`.
-    await sql`insert into ${fts}(rowid, text) select t.rowid, t.search_text || char(3, 3) from ${queued} as p
-      cross join ${sql.table(index.table)} as t on t.rowid = p.row_id where p.row_id <= ${last}`.execute(trx);
-    await sql`delete from ${queued} where row_id <= ${last}`.execute(trx);
-    return take;
-  });
-  if (indexed > 0) indexGenerations.set(db, searchIndexGeneration(db) + 1);
-  return indexed;
+export async function forgetIndexedRows(db: Kysely<any>, index: SearchIndex, mark: number): Promise<void> {
+  await transactionAlone(db as Db, (trx) => sql`delete from ${sql.table(index.pending)} where seq <= ${mark}`.execute(trx));
+  indexGenerations.set(db, searchIndexGeneration(db) + 1);
 }
 
 const indexGenerations = new WeakMap<Kysely<any>, number>();
 
 /**
- * Counts the indexer's commits on `db` (rows moved from the queue into the index). A search whose plan
+ * Counts the times rows left the queue of `db` for the index. A search whose plan
  * read the index's vocabulary (a 1-2 character term) is valid only if none came between that read and
  * its statement: see searchSheets.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { containsAllTerms } from './contains.js';
 import { planTerms, tableSizeEstimate, type PlanOptions, type TermPlan } from './plan.js';
-import type { SearchIndex } from './search-index.js';
+import { ftsColumn, type SearchIndex } from './search-index.js';
 
 /**
  * SQLite: the keys (k) and relevance (r) of the rows holding every term, for a plan with a MATCH. Two
@@ -10,11 +10,11 @@ import type { SearchIndex } from './search-index.js';
  * the indexer empties it after each write).
  */
 export function sqliteMatchKeys(index: SearchIndex, plan: TermPlan, terms: string[], ranked: boolean, range: RowidRange = {}): RawBuilder<{ k: unknown; r: number }> {
-  const fts = sql.table(index.fts);
+  const column = sql.ref(`f.${ftsColumn(index)}`);
   const pendingKeys = sql`select row_id from ${sql.table(index.pending)}`;
-  const relevance = ranked && plan.like.length === 0 ? sql`-bm25(${fts})` : sql`0`;
+  const relevance = ranked && plan.like.length === 0 ? sql`-bm25(${column})` : sql`0`;
   // The unary plus keeps SQLite from handing the NOT IN list to the FTS table as a rowid constraint.
-  let indexed = sql`select rowid as k, ${relevance} as r from ${fts} where ${fts} match ${plan.match} and +rowid not in (${pendingKeys})${inRange('rowid', range)}`;
+  let indexed = sql`select f.rowid as k, ${relevance} as r from ${sql.table(index.fts)} as f where ${column} match ${plan.match} and +f.rowid not in (${pendingKeys})${inRange('f.rowid', range)}`;
   if (plan.like.length > 0) {
     indexed = sql`select i.k, i.r from (${indexed}) as i join ${sql.table(index.table)} as t on t.rowid = i.k where ${containsAllTerms('t.search_text', plan.like)}`;
   }

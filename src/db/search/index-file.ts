@@ -1,0 +1,117 @@
+import type SQLite from 'better-sqlite3';
+
+/**
+ * SQLite: the FTS index of the sheets lives in a file of its own beside the database, attached to
+ * every connection as `search_index`. It holds only what can be rebuilt from the database: the
+ * trigram index of each sheet's search_text, its vocabulary, and how far through the database's
+ * queue (sheets_search_queue, migration 033) it got. So its schema is not migrated: a file of
+ * another version, or built from another database, is rebuilt (every sheet queued again).
+ *
+ * Why a second file: a SQLite file has one write lock. With the index in the database file, its
+ * indexing (~40 µs a row, most of it in the COMMIT that writes the trigrams) ran on the event loop
+ * or, on a thread, made every write wait; here a worker thread writes it (src/db/search-index.worker.ts)
+ * while the event loop goes on writing the database. Its commits are synced (synchronous=FULL, on
+ * that thread): the database drops queue rows on the strength of them. If the database itself loses
+ * its last commits (a power cut: it syncs at checkpoints), its queue's high-water mark falls below
+ * the index's and the index is rebuilt.
+ *
+ * Reads stay exact at every moment. A row leaves the queue only after its index entry committed,
+ * and searches take a queued row's text from the database (sqlite-match.ts), never from the index.
+ * A statement reads the database before the index file (SQLite opens its read transactions in
+ * schema order, main first), so a row a search no longer sees queued is in the index it reads.
+ */
+export const SEARCH_SCHEMA = 'search_index';
+
+/** Bump to rebuild every index file at its next start (a change to the tables below). */
+const FILE_VERSION = 1;
+
+const S = SEARCH_SCHEMA;
+
+export const searchIndexFileOf = (databaseFile: string): string => `${databaseFile.replace(/\.db$/, '')}.search-index.db`;
+
+/** Attaches the index file of `databaseFile` to `conn` (created empty if missing, unless `conn` is read-only). */
+export function attachSearchIndex(conn: SQLite.Database, databaseFile: string): void {
+  conn.prepare(`attach database ? as ${S}`).run(searchIndexFileOf(databaseFile));
+}
+
+interface IndexState {
+  origin: string;
+  mark: number;
+}
+
+/**
+ * At start, after the migrations, on the main connection: makes the attached index file one that
+ * matches this database, and drops the queue's rows it already holds. A file that does not match is
+ * started over: every sheet queued, then the file emptied with its mark before them, in that order,
+ * so that a crash between the two leaves a file that still does not match.
+ */
+export function prepareSearchIndex(conn: SQLite.Database): void {
+  conn.pragma(`${S}.journal_mode = WAL`);
+  const origin = conn.prepare('select id from search_index_origin').pluck().get() as string;
+  const seq = queueHighWater(conn);
+  const state = readState(conn);
+  // mark > seq: the database went back in time (a backup restored) while the index did not.
+  if (state && state.origin === origin && state.mark <= seq) {
+    conn.prepare('delete from sheets_search_queue where seq <= ?').run(state.mark);
+    return;
+  }
+  conn.transaction(() => {
+    conn.prepare('delete from sheets_search_queue').run();
+    conn.prepare('insert into sheets_search_queue (row_id) select rowid from sheets order by rowid').run();
+  })();
+  conn.transaction(() => {
+    for (const table of ['sheets_fts_terms', 'sheets_fts', 'state']) conn.exec(`drop table if exists ${S}.${table}`);
+    conn.exec(`create virtual table ${S}.sheets_fts using fts5(text, content='', contentless_delete=1, tokenize='trigram case_sensitive 1')`);
+    conn.exec(`create virtual table ${S}.sheets_fts_terms using fts5vocab(sheets_fts, 'row')`);
+    conn.exec(`create table ${S}.state (origin text not null, mark integer not null)`);
+    conn.prepare(`insert into ${S}.state (origin, mark) values (?, ?)`).run(origin, seq);
+    conn.pragma(`${S}.user_version = ${FILE_VERSION}`);
+  })();
+}
+
+function readState(conn: SQLite.Database): IndexState | undefined {
+  if (conn.pragma(`${S}.user_version`, { simple: true }) !== FILE_VERSION) return undefined;
+  return conn.prepare(`select origin, mark from ${S}.state`).get() as IndexState | undefined;
+}
+
+/** The last seq the queue handed out (0 before any). */
+function queueHighWater(conn: SQLite.Database): number {
+  return Number(conn.prepare(`select seq from sqlite_sequence where name = 'sheets_search_queue'`).pluck().get() ?? 0);
+}
+
+export interface IndexedBatch {
+  /** Queue rows taken (sheets indexed, or removed from the index when gone). */
+  indexed: number;
+  /** The index file's mark after the batch: the queue's rows up to it may be dropped. */
+  mark: number;
+}
+
+/**
+ * Indexes the queue's rows after the index file's mark, up to `limit` of them or `maxChars` of text
+ * (one row at least), in one transaction of the index file, and moves its mark past them. The
+ * database is only read, from one snapshot; a row changed after it is queued again with a later seq.
+ */
+export function indexQueuedRows(conn: SQLite.Database, limit: number, maxChars: number): IndexedBatch {
+  return conn.transaction((): IndexedBatch => {
+    // A write first: it takes the index file's lock (another process may be indexing) before the
+    // mark is read. BEGIN IMMEDIATE would also take the database file's write lock.
+    conn.prepare(`update ${S}.state set mark = mark`).run();
+    const { mark } = conn.prepare(`select mark from ${S}.state`).get() as IndexState;
+    const rows = conn
+      .prepare(`select q.seq, coalesce(length(t.search_text), 0) as chars from sheets_search_queue as q left join sheets as t on t.rowid = q.row_id where q.seq > ? order by q.seq limit ?`)
+      .all(mark, limit) as { seq: number; chars: number }[];
+    if (rows.length === 0) return { indexed: 0, mark };
+    // FTS5 holds a transaction's trigrams in memory until COMMIT: 32 queued 1 MB texts took the RSS
+    // past 700 MB. So a batch also stops at `maxChars` of text.
+    let take = 1;
+    for (let chars = rows[0].chars; take < rows.length && (chars += rows[take].chars) <= maxChars; ) take++;
+    const last = rows[take - 1].seq;
+    conn.prepare(`delete from ${S}.sheets_fts where rowid in (select row_id from sheets_search_queue where seq > ? and seq <= ?)`).run(mark, last);
+    // CROSS JOIN keeps the queue as the outer loop (a plain join walked the table's rowids).
+    conn
+      .prepare(`insert into ${S}.sheets_fts (rowid, text) select t.rowid, t.search_text || char(3, 3) from sheets_search_queue as q cross join sheets as t on t.rowid = q.row_id where q.seq > ? and q.seq <= ?`)
+      .run(mark, last);
+    conn.prepare(`update ${S}.state set mark = ?`).run(last);
+    return { indexed: take, mark: last };
+  })();
+}
