@@ -108,6 +108,35 @@ describe('search index file [sqlite]', () => {
     }
   });
 
+  it('writes in flight while the thread indexes: every sheet found by its last words only', async () => {
+    const s = await start();
+    try {
+      const { key } = await s.user('business');
+      const word = (i: number, v: number) => `w${i}x${v}`.replace(/\d/g, (d) => 'abcdefghij'[Number(d)]);
+      const ids = await Promise.all(Array.from({ length: 120 }, (_, i) => post(s, key, `s${i}`, word(i, 0))));
+      // Edits race the batches: each sheet's text changes three times, in flight together, some deleted.
+      for (let v = 1; v <= 3; v++) {
+        await Promise.all(ids.map((id, i) => expect200(s, key, 'PUT', `/v1/sheets/${id}`, { content: { col1: `<p>${word(i, v)}</p>` } })));
+      }
+      await Promise.all(ids.filter((_, i) => i % 10 === 0).map((id) => expect200(s, key, 'DELETE', `/v1/sheets/${id}?permanent=true`)));
+      await s.c.searchIndexer.drain();
+      assert.equal(Number((await queued(s)).n), 0);
+      const file = path.join(s.dataDir, DB);
+      const conn = new SQLite(file, { readonly: true });
+      attachSearchIndex(conn, file);
+      const indexed = (conn.prepare('select count(*) as n from search_index.sheets_fts').get() as { n: number }).n;
+      const live = (conn.prepare('select count(*) as n from sheets').get() as { n: number }).n;
+      conn.close();
+      assert.equal(indexed, live, 'one index entry per sheet, none for a deleted one');
+      for (const i of [1, 2, 3, 10, 57, 119]) {
+        assert.deepEqual(await found(s, key, word(i, 3)), i % 10 === 0 ? [] : [`s${i}`], `last words of s${i}`);
+        assert.deepEqual(await found(s, key, word(i, 2)), [], `older words of s${i}`);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
   it('rows the index committed before a crash leave the queue at the next start', async () => {
     let s = await start();
     try {
