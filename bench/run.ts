@@ -17,6 +17,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { migrate } from '../src/db/index.js';
+import { searchIndexFileOf } from '../src/db/search/index-file.js';
 import { runLoad, type LoadResult } from './load.js';
 import { benchCopy } from './copy.js';
 import { benchMixed } from './mixed.js';
@@ -162,19 +163,27 @@ async function migrateSeeded(dataDir: string) {
 }
 
 /** Folds the WAL into the database file and keeps a copy of it. */
+/** The database and its search index file (src/db/search/index-file.ts), kept as seeded. */
+const KEPT = [
+  [DB_FILE, PRISTINE_FILE],
+  [path.basename(searchIndexFileOf(DB_FILE)), path.basename(searchIndexFileOf(PRISTINE_FILE))],
+] as const;
+
 function keepSeeded(dataDir: string) {
-  const db = new SQLite(path.join(dataDir, DB_FILE));
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
-  fs.copyFileSync(path.join(dataDir, DB_FILE), path.join(dataDir, PRISTINE_FILE));
+  for (const [name, kept] of KEPT) {
+    const db = new SQLite(path.join(dataDir, name));
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    fs.copyFileSync(path.join(dataDir, name), path.join(dataDir, kept));
+  }
 }
 
-/** The database as seeded again, and an empty table for the floor's inserts. */
+/** The database and its index as seeded again (an index kept by an older version: none, rebuilt at start), and an empty table for the floor's inserts. */
 function restoreSeeded(dataDir: string) {
-  for (const name of [DB_FILE, 'floor-writes.db']) {
+  for (const name of [...KEPT.map(([n]) => n), 'floor-writes.db']) {
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(dataDir, name + suffix), { force: true });
   }
-  fs.copyFileSync(path.join(dataDir, PRISTINE_FILE), path.join(dataDir, DB_FILE));
+  for (const [name, kept] of KEPT) if (fs.existsSync(path.join(dataDir, kept))) fs.copyFileSync(path.join(dataDir, kept), path.join(dataDir, name));
 }
 
 /** `--only=copy`: the copy alone, written beside (not over) the full run's results. */

@@ -29,7 +29,8 @@ describe('search index queue [sqlite]', () => {
     return body.id as string;
   }
   const count = async (from: string) => Number((await sql<{ n: number }>`select count(*) as n from ${sql.raw(from)}`.execute(s.c.db)).rows[0].n);
-  const indexedRows = () => count('search_index.sheets_fts');
+  // The index file is attached on the reader threads only.
+  const indexedRows = async () => Number((await sqliteReaders(s.c.db)!.all(sql<{ n: number }>`select count(*) as n from search_index.sheets_fts`.compile(s.c.db)))[0].n);
   const liveRows = () => count('sheets');
   const queued = async () => Number((await sql<{ n: number }>`select count(*) as n from sheets_search_queue`.execute(s.c.db)).rows[0].n);
 

@@ -82,8 +82,15 @@ function openSqlite(dataDir: string): DatabaseHandle {
     dialect: 'sqlite',
     afterMigrations() {
       restrictSqliteFiles(searchIndexFileOf(dbFile));
-      attachSearchIndex(file, dbFile);
-      prepareSearchIndex(file);
+      // On a connection of its own: this one never attaches the index file (see attachSearchIndex).
+      const preparing = new SQLite(dbFile);
+      try {
+        preparing.pragma('busy_timeout = 5000');
+        attachSearchIndex(preparing, dbFile);
+        prepareSearchIndex(preparing);
+      } finally {
+        preparing.close();
+      }
     },
     close: async () => {
       await sqliteReaders(db)?.close();

@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { hasControl, isShortTerm } from '../../lib/search-text.js';
+import { sqliteReaders } from '../sqlite-readers.js';
 import type { SearchIndex } from './search-index.js';
 
 /** Most trigrams a one- or two-character term may expand to before that term falls back to LIKE. */
@@ -38,7 +39,8 @@ export async function planTerms(db: Kysely<any>, index: SearchIndex, terms: stri
     else if (!isShortTerm(term)) match.push(ftsString(term));
     else if (opts.shortTermsByLike) like.push(term);
     else {
-      const trigrams = (await sql<{ term: string; doc: number }>`select term, doc from ${sql.table(index.vocab)} where term >= ${term} and term < ${`${term}\u{10ffff}`} limit ${MAX_SHORT_TERM_EXPANSION + 1}`.execute(db)).rows;
+      const vocabulary = sql<{ term: string; doc: number }>`select term, doc from ${sql.table(index.vocab)} where term >= ${term} and term < ${`${term}\u{10ffff}`} limit ${MAX_SHORT_TERM_EXPANSION + 1}`;
+      const trigrams = await onIndexReader(db, vocabulary.compile(db));
       if (trigrams.length === 0) {
         // No indexed row holds the term: the MATCH is never run, only the queue is searched.
         indexMisses = true;
@@ -58,4 +60,14 @@ export async function planTerms(db: Kysely<any>, index: SearchIndex, terms: stri
 export async function tableSizeEstimate(db: Kysely<any>, index: SearchIndex): Promise<number> {
   const { rows } = await sql<{ n: number | null }>`select max(rowid) as n from ${sql.table(index.table)}`.execute(db);
   return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * Runs a read of the index file on a reader thread: only those connections attach it. On the event
+ * loop's connection the attached file cost every write a wait (index-file.ts, attachSearchIndex).
+ */
+async function onIndexReader<R>(db: Kysely<any>, query: CompiledQuery<R>): Promise<R[]> {
+  const readers = sqliteReaders(db);
+  if (!readers) throw new Error('the SQLite search index is read on reader threads: open the database with openDatabase');
+  return readers.all(query);
 }
