@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { indexPendingTokens } from '../src/db/pg-token-indexer.js';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { attachSearchIndex, indexQueuedRows } from '../src/db/search/index-file.js';
+import { attachSearchIndex, dropIndexedFromQueue, indexQueuedRows } from '../src/db/search/index-file.js';
 import { openDatabase } from '../src/db/index.js';
 import type { SheetsTable } from '../src/db/types.js';
 import { newId } from '../src/ids.js';
@@ -91,7 +91,7 @@ function indexWholeQueue(file: string): number {
     let indexed = 0;
     let mark = 0;
     for (let batch; (batch = indexQueuedRows(conn, TX_ROWS, 64 * 1024 * 1024)).indexed > 0; mark = batch.mark) indexed += batch.indexed;
-    conn.prepare('delete from sheets_search_queue where seq <= ?').run(mark);
+    dropIndexedFromQueue(conn, mark);
     return indexed;
   } finally {
     conn.close();

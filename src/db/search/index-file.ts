@@ -61,7 +61,7 @@ export function prepareSearchIndex(conn: SQLite.Database): void {
   const state = readState(conn);
   // mark > seq: the database went back in time (a backup restored) while the index did not.
   if (state && state.origin === origin && state.mark <= seq) {
-    conn.prepare('delete from sheets_search_queue where seq <= ?').run(state.mark);
+    dropIndexedFromQueue(conn, state.mark);
     return;
   }
   conn.transaction(() => {
@@ -97,40 +97,35 @@ export interface IndexedBatch {
 
 /**
  * Indexes the queue's rows after the index file's mark, up to `limit` of them or `maxChars` of text
- * (one row at least), and moves the mark past them in the same transaction of the index file.
- *
- * The database is read first, in two short statements outside that transaction: a read transaction
- * of this connection held while the index is written kept the event loop's connection sleeping in
- * SQLite's retries for the WAL's read locks (a fifth of its time at 5,000 writes a second). Each text
- * read is at least as new as the queue row it answers for: a row changed since was queued again
- * with a later seq (and left this batch's range), a row deleted since reads as gone.
+ * (one row at least), in one transaction of the index file, and moves its mark past them. The
+ * database is only read, from one snapshot; a row changed after it is queued again with a later seq.
  */
 export function indexQueuedRows(conn: SQLite.Database, limit: number, maxChars: number): IndexedBatch {
-  for (;;) {
+  return conn.transaction((): IndexedBatch => {
+    // A write first: it takes the index file's lock (another process may be indexing) before the
+    // mark is read. BEGIN IMMEDIATE would also take the database file's write lock.
+    conn.prepare(`update ${S}.state set mark = mark`).run();
     const { mark } = conn.prepare(`select mark from ${S}.state`).get() as IndexState;
-    const queued = conn
+    const rows = conn
       .prepare(`select q.seq, coalesce(length(t.search_text), 0) as chars from sheets_search_queue as q left join sheets as t on t.rowid = q.row_id where q.seq > ? order by q.seq limit ?`)
       .all(mark, limit) as { seq: number; chars: number }[];
-    if (queued.length === 0) return { indexed: 0, mark };
+    if (rows.length === 0) return { indexed: 0, mark };
     // FTS5 holds a transaction's trigrams in memory until COMMIT: 32 queued 1 MB texts took the RSS
     // past 700 MB. So a batch also stops at `maxChars` of text.
     let take = 1;
-    for (let chars = queued[0].chars; take < queued.length && (chars += queued[take].chars) <= maxChars; ) take++;
-    const last = queued[take - 1].seq;
-    const rows = conn
-      .prepare(`select q.row_id, t.search_text as text from sheets_search_queue as q left join sheets as t on t.rowid = q.row_id where q.seq > ? and q.seq <= ?`)
-      .all(mark, last) as { row_id: number; text: string | null }[];
-    const written = conn.transaction(() => {
-      // Another process may have indexed this range meanwhile: then the mark moved, and this batch is dropped.
-      if (conn.prepare(`update ${S}.state set mark = ? where mark = ?`).run(last, mark).changes === 0) return false;
-      const remove = conn.prepare(`delete from ${S}.sheets_fts where rowid = ?`);
-      const add = conn.prepare(`insert into ${S}.sheets_fts (rowid, text) values (?, ? || char(3, 3))`);
-      for (const row of rows) {
-        remove.run(row.row_id);
-        if (row.text !== null) add.run(row.row_id, row.text);
-      }
-      return true;
-    })();
-    if (written) return { indexed: take, mark: last };
-  }
+    for (let chars = rows[0].chars; take < rows.length && (chars += rows[take].chars) <= maxChars; ) take++;
+    const last = rows[take - 1].seq;
+    conn.prepare(`delete from ${S}.sheets_fts where rowid in (select row_id from sheets_search_queue where seq > ? and seq <= ?)`).run(mark, last);
+    // CROSS JOIN keeps the queue as the outer loop (a plain join walked the table's rowids).
+    conn
+      .prepare(`insert into ${S}.sheets_fts (rowid, text) select t.rowid, t.search_text || char(3, 3) from sheets_search_queue as q cross join sheets as t on t.rowid = q.row_id where q.seq > ? and q.seq <= ?`)
+      .run(mark, last);
+    conn.prepare(`update ${S}.state set mark = ?`).run(last);
+    return { indexed: take, mark: last };
+  })();
+}
+
+/** Drops the queue's rows up to `mark`: the index file holds them as they are now. */
+export function dropIndexedFromQueue(conn: SQLite.Database, mark: number): void {
+  conn.prepare('delete from sheets_search_queue where seq <= ?').run(mark);
 }
