@@ -98,6 +98,38 @@ async function writeMembers(db: Db, members: Member[]): Promise<void> {
 const ONE_ROW = /^(insert into .+ values )\((\$\d+(?:, \$\d+)*)\)$/s;
 
 /**
+ * The texts built below, by the statement texts they came from: compiledInsert's texts are a few constant
+ * strings, so a group's SQL is looked up rather than built again (regex, placeholder lists, renumbering:
+ * a tenth of the event loop's time a create on PostgreSQL). Bounded: cleared past MEMO_MAX entries.
+ */
+const MEMO_MAX = 4096;
+function memo<K, V>(): (key: K, make: () => V) => V {
+  const m = new Map<K, V>();
+  return (key, make) => {
+    let v = m.get(key);
+    if (v === undefined) {
+      if (m.size >= MEMO_MAX) m.clear();
+      m.set(key, (v = make()));
+    }
+    return v;
+  };
+}
+/** The statement's head when it is compiledInsert's one-row form with $1..$n in order, else null. */
+const headOf = memo<string, string | null>();
+/** A head's multi-row statement, by head then number of rows. */
+const multiRow = memo<string, (rows: number, width: number) => string>();
+/** A statement's text with its placeholders moved up by an offset, by text then offset. */
+const shifted = memo<string, (offset: number) => string>();
+
+function oneRowHead(q: CompiledQuery): string | null {
+  return headOf(q.sql, () => {
+    const m = ONE_ROW.exec(q.sql);
+    const placeholders = m?.[2].split(', ');
+    return m && placeholders!.every((p, i) => p === `$${i + 1}`) && placeholders!.length === q.parameters.length ? m[1] : null;
+  });
+}
+
+/**
  * The INSERTs as one statement, rows of identical statements merged into one multi-row INSERT (in the order each
  * statement first appears, rows in their order). A statement not of compiledInsert's one-row form stays alone.
  */
@@ -105,20 +137,23 @@ export function groupStatement(queries: readonly CompiledQuery[]): CompiledQuery
   const merged = new Map<string, CompiledQuery[]>();
   const alone: CompiledQuery[] = [];
   for (const q of queries) {
-    const m = ONE_ROW.exec(q.sql);
-    const placeholders = m?.[2].split(', ');
-    if (!m || !placeholders!.every((p, i) => p === `$${i + 1}`) || placeholders!.length !== q.parameters.length) {
+    const head = oneRowHead(q);
+    if (head === null) {
       alone.push(q);
       continue;
     }
-    const same = merged.get(m[1]);
+    const same = merged.get(head);
     if (same) same.push(q);
-    else merged.set(m[1], [q]);
+    else merged.set(head, [q]);
   }
   const statements = [...merged].map(([head, rows]) => {
     const width = rows[0].parameters.length;
-    const tuples = rows.map((_, r) => `(${Array.from({ length: width }, (_v, i) => `$${r * width + i + 1}`).join(', ')})`);
-    return CompiledQuery.raw(`${head}${tuples.join(', ')}`, rows.flatMap((q) => q.parameters));
+    const sqlOf = multiRow(head, () => {
+      const bySize = memo<number, string>();
+      return (n, w) =>
+        bySize(n, () => `${head}${Array.from({ length: n }, (_, r) => `(${Array.from({ length: w }, (_v, i) => `$${r * w + i + 1}`).join(', ')})`).join(', ')}`);
+    });
+    return CompiledQuery.raw(sqlOf(rows.length, width), rows.flatMap((q) => q.parameters));
   });
   return oneStatement([...statements, ...alone]);
 }
@@ -129,8 +164,12 @@ export function oneStatement(queries: readonly CompiledQuery[]): CompiledQuery {
   const parameters: unknown[] = [];
   const parts = queries.map((q, i) => {
     const offset = parameters.length;
-    parameters.push(...q.parameters);
-    return `b${i} as (${q.sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + offset}`)})`;
+    for (const p of q.parameters) parameters.push(p);
+    const move = shifted(q.sql, () => {
+      const byOffset = memo<number, string>();
+      return (by) => byOffset(by, () => q.sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + by}`));
+    });
+    return `b${i} as (${move(offset)})`;
   });
   return CompiledQuery.raw(`with ${parts.join(', ')} select 1`, parameters);
 }

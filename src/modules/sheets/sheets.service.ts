@@ -16,7 +16,7 @@ import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 import { createSheetRevisions } from './sheets.revisions.js';
 import type { SheetRevisionsRepo } from './sheets.revisions.repo.js';
 import type { CreateSheetInput, InWorkspace, SheetView, UpdateSheetInput } from './sheets.schemas.js';
-import { sheetJson, sheetListJson, sheetSearchText, sheetView, toSheetView, type Content, type SheetRow, type StoredSheetRow } from './sheets.view.js';
+import { createdSheetJson, sheetJson, sheetListJson, sheetSearchText, sheetView, toSheetView, type Content, type SheetRow, type StoredSheetRow } from './sheets.view.js';
 import { actorJson, createSheetWriter, fieldChanges } from './sheets.write.js';
 
 /** getJson's answer: the sheet's JSON bytes and its version (the ETag). */
@@ -105,6 +105,10 @@ export function createSheetsService(deps: {
 
   /** Creates a sheet under `ownerKey` (access.ownerKey's answer) inside the caller's transaction (handovers reuse this). */
   async function createIn(trx: Trx, ownerKey: string, input: CreateSheetInput, auth?: AuthContext): Promise<SheetView> {
+    return (await insertSheet(trx, ownerKey, input, auth)).view;
+  }
+
+  async function insertSheet(trx: Trx, ownerKey: string, input: CreateSheetInput, auth?: AuthContext): Promise<{ row: SheetsTable; view: SheetView }> {
     const now = clock.now();
     const content = input.content ?? {};
     checkNesting(content, Object.keys(content));
@@ -125,7 +129,14 @@ export function createSheetsService(deps: {
     };
     await repo.insert(row, trx);
     await outbox.emit(trx, ownerKey, 'sheet.created', { sheet_id: row.id, name: row.title, created_at: row.created_at }, auth?.userId);
-    return sheetView(row, content, input.tags ?? []);
+    return { row, view: sheetView(row, content, input.tags ?? []) };
+  }
+
+  async function createRow(auth: AuthContext, input: CreateSheetInput) {
+    const { workspace_id, ...fields } = input;
+    const ownerKey = await access.ownerKey(auth, workspace_id, 'records.write');
+    await prepareHtmlTexts(Object.values(fields.content ?? {}));
+    return tx.insertsOnly((trx) => insertSheet(trx, ownerKey, fields, auth));
   }
 
   return {
@@ -178,10 +189,13 @@ export function createSheetsService(deps: {
 
     /** A new sheet in `input.workspace_id` (default: the caller's personal workspace, or its key's). */
     async create(auth: AuthContext, input: CreateSheetInput) {
-      const { workspace_id, ...fields } = input;
-      const ownerKey = await access.ownerKey(auth, workspace_id, 'records.write');
-      await prepareHtmlTexts(Object.values(fields.content ?? {}));
-      return tx.insertsOnly((trx) => createIn(trx, ownerKey, fields, auth));
+      return (await createRow(auth, input)).view;
+    },
+
+    /** create()'s answer as CreateSheetResponse's JSON text (createdSheetJson), with the version for the ETag. */
+    async createJson(auth: AuthContext, input: CreateSheetInput): Promise<{ version: number; json: string }> {
+      const { row } = await createRow(auth, input);
+      return { version: row.version, json: createdSheetJson(row) };
     },
 
     /**
