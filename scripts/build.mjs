@@ -67,7 +67,6 @@ export async function ensureBuild({ force = false } = {}) {
       'sqlite-reader.worker': path.join(src, 'db/sqlite-reader.worker.ts'),
       'sqlite-checkpoint.worker': path.join(src, 'db/sqlite-checkpoint.worker.ts'),
       'search-index.worker': path.join(src, 'db/search-index.worker.ts'),
-      'pg-tokenize.worker': path.join(src, 'db/pg-tokenize.worker.ts'),
     },
     outdir: tmp,
     bundle: true,

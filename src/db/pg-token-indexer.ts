@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { SHEET_TOKENS, TOKEN_CAP, VOCAB_LOCK } from './pg-token-index.js';
-import { joinedTokensOf, TOKEN_SEPARATOR as SEPARATOR } from './pg-tokenize.js';
+import { sheetTokensOf } from './pg-tokenize.js';
 
 const { table, vocab, tokenize } = SHEET_TOKENS;
 /**
@@ -11,12 +11,13 @@ const { table, vocab, tokenize } = SHEET_TOKENS;
  */
 const INDEXER_LOCK = 290032;
 /**
- * Texts up to this many characters are tokenized in JavaScript (pg-tokenize.ts: ~19 µs for 650 characters,
- * where the database spent ~175 µs; by the indexer, on a thread of its own), up to BATCH_JS_CHARS of them
- * a batch (~2 ms); the others by the database, so no text or batch holds a thread long.
+ * Texts up to this many characters are tokenized here (pg-tokenize.ts: ~19 µs for 650 characters,
+ * where the database spent ~175 µs), up to BATCH_JS_CHARS of them a batch (~2 ms of the event loop);
+ * the others by the database, so no text or batch holds the event loop long.
  */
 const JS_TOKENIZE_MAX_CHARS = 16 * 1024;
 const BATCH_JS_CHARS = 64 * 1024;
+const SEPARATOR = '\u0001';
 
 /**
  * PostgreSQL: tokenizes up to `limit` pending sheet_tokens rows (migration 032) in one transaction and
@@ -32,11 +33,7 @@ const BATCH_JS_CHARS = 64 * 1024;
  * batch relies on (pg-token-vocab-prune.ts). `alone`: only if no other process's indexer holds
  * INDEXER_LOCK (else 0).
  */
-/** Tokenizes a batch's texts (null: left to the database), each as joinedTokensOf; the indexer's is a thread's (search-indexer.ts). */
-export type BatchTokenizer = (texts: (string | null)[]) => Promise<(string | null)[]>;
-const onThisThread: BatchTokenizer = async (texts) => texts.map((t) => (t === null ? null : joinedTokensOf(t)));
-
-export async function indexPendingTokens(db: Kysely<any>, limit: number, opts: { alone?: boolean; tokenize?: BatchTokenizer } = {}): Promise<number> {
+export async function indexPendingTokens(db: Kysely<any>, limit: number, opts: { alone?: boolean } = {}): Promise<number> {
   const { rows: any } = await sql`select 1 from ${sql.table(table)} where pending limit 1`.execute(db);
   if (any.length === 0) return 0;
   return db.transaction().execute(async (trx) => {
@@ -50,14 +47,13 @@ export async function indexPendingTokens(db: Kysely<any>, limit: number, opts: {
       select s.id, case when length(s.search_text) <= ${JS_TOKENIZE_MAX_CHARS} then s.search_text end as text
         from sheets as s join batch as b on b.sheet_id = s.id`.execute(trx);
     if (batch.length === 0) return 0;
-    // Tokens joined by U+0001 (TOKEN_SEPARATOR); null: tokenized by the database.
+    // Tokens joined by U+0001, which no token holds (it ends every run); null: tokenized by the database.
     let budget = BATCH_JS_CHARS;
-    const texts = batch.map((r) => {
+    const tokens = batch.map((r) => {
       if (r.text === null || r.text.length > budget) return null;
       budget -= r.text.length;
-      return r.text;
+      return sheetTokensOf(r.text).join(SEPARATOR);
     });
-    const tokens = await (opts.tokenize ?? onThisThread)(texts);
     const { rows } = await sql<{ n: string }>`with given as (
         select g.id, g.joined from unnest(${batch.map((r) => r.id)}::text[], ${tokens}::text[]) as g(id, joined)),
       cut as materialized (select g.id, case when g.joined is null then ${sql.id(tokenize)}(s.search_text)

@@ -12,14 +12,6 @@ const CJK_RUN = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud
 /** Runs longer than this are cut in one pass (the function's second branch of each kind). */
 const LONG_RUN = 1024;
 
-/** The separator of joinedTokensOf: U+0001 ends every run, so no token holds it. */
-export const TOKEN_SEPARATOR = '\u0001';
-
-/** sheetTokensOf's tokens as one string, joined by TOKEN_SEPARATOR (what the indexer sends, and a thread hands back cheaply). */
-export function joinedTokensOf(text: string): string {
-  return sheetTokensOf(text).join(TOKEN_SEPARATOR);
-}
-
 export function sheetTokensOf(text: string): string[] {
   const tokens = new Set<string>();
   for (const match of text.matchAll(WORD_RUN)) {

@@ -57,8 +57,7 @@ export function startSearchIndexer(db: Kysely<any>, index: SearchIndex, onError:
   let closed = false;
   const pg = dialectOf(db) === 'postgres';
   const thread = pg ? undefined : sqliteIndexThread(db, index);
-  const tokenizer = pg ? pgTokenizeThread() : undefined;
-  const indexBatch = thread ? thread.indexBatch : () => indexPendingTokens(db, PG_BATCH, { alone: true, tokenize: tokenizer!.tokenize });
+  const indexBatch = thread ? thread.indexBatch : () => indexPendingTokens(db, PG_BATCH, { alone: true });
   /** How long to wait before the next batch, after one of `n` rows that took `ms`. */
   const pauseAfter = async (n: number, ms: number) => (pg && n === PG_BATCH && (await pendingTokenBacklog(db, PG_YIELD_BELOW)) < PG_YIELD_BELOW ? ms : 0);
 
@@ -88,43 +87,14 @@ export function startSearchIndexer(db: Kysely<any>, index: SearchIndex, onError:
     async drain() {
       await running;
       while ((await indexBatch()) > 0);
-      if (closed) await (thread ?? tokenizer)?.close(); // a drain after close (tests) started the thread again
+      if (closed) await thread?.close(); // a drain after close (tests) started the thread again
     },
     async close() {
       closed = true;
       clearInterval(sweep);
       await running;
-      await (thread ?? tokenizer)?.close();
+      await thread?.close();
     },
-  };
-}
-
-/** A pool of one worker thread, started when first needed and ended after idling (both indexers' threads are). */
-function idleThread() {
-  let pool: Promise<Piscina> | undefined;
-  return {
-    open: (worker: URL, resourceLimits: { maxYoungGenerationSizeMb: number; maxOldGenerationSizeMb: number }) =>
-      (pool ??= startWorkerPool(worker, { minThreads: 0, maxThreads: 1, idleTimeout: 15_000, resourceLimits })),
-    async close() {
-      const closing = pool;
-      pool = undefined;
-      await (await closing)?.close();
-    },
-  };
-}
-
-/**
- * PostgreSQL: the indexer's texts are tokenized on a thread of their own (src/db/pg-tokenize.worker.ts):
- * during a burst of creates the event loop is the writes' limit, and tokenizing took ~8 % of it.
- */
-function pgTokenizeThread() {
-  const thread = idleThread();
-  return {
-    async tokenize(texts: (string | null)[]): Promise<(string | null)[]> {
-      const pool = await thread.open(new URL('./pg-tokenize.worker', import.meta.url), { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 64 });
-      return (await pool.run({ texts })) as (string | null)[];
-    },
-    close: thread.close,
   };
 }
 
@@ -135,15 +105,25 @@ function pgTokenizeThread() {
 function sqliteIndexThread(db: Kysely<any>, index: SearchIndex) {
   const file = sqliteReaders(db)?.file;
   if (!file) throw new Error('the SQLite search index needs the database opened by openDatabase');
-  const thread = idleThread();
-  // FTS5's trigrams are held by SQLite, outside the heap; the heap holds a batch's few rows.
-  const open = () => thread.open(new URL('./search-index.worker', import.meta.url), { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 });
+  let pool: Promise<Piscina> | undefined;
+  const open = () =>
+    (pool ??= startWorkerPool(new URL('./search-index.worker', import.meta.url), {
+      minThreads: 0,
+      maxThreads: 1,
+      idleTimeout: 15_000,
+      // FTS5's trigrams are held by SQLite, outside the heap; the heap holds a batch's few rows.
+      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
+    }));
   return {
     async indexBatch(): Promise<number> {
       const { indexed, mark } = (await (await open()).run({ file, limit: BATCH, maxChars: BATCH_CHARS })) as IndexedBatch;
       if (indexed > 0) await forgetIndexedRows(db, index, mark);
       return indexed;
     },
-    close: thread.close,
+    async close() {
+      const closing = pool;
+      pool = undefined;
+      await (await closing)?.close();
+    },
   };
 }
