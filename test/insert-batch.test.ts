@@ -42,6 +42,26 @@ it('groupStatement merges the rows of identical INSERTs, in the order each first
   assert.deepEqual(groupStatement([a(1, 2)]), a(1, 2), 'one statement stays as it is');
 });
 
+it('groupStatement reuses the SQL of a shape it built before: every size and order still numbers its rows right', () => {
+  const a = (x: number, y: number) => CompiledQuery.raw('insert into "a" ("x", "y") values ($1, $2)', [x, y]);
+  const b = (z: number) => CompiledQuery.raw('insert into "b" ("z") values ($1)', [z]);
+  // Built by hand: n rows of a, then m rows of b, numbered in that order.
+  const expected = (n: number, m: number) => {
+    const rowsA = Array.from({ length: n }, (_, r) => `($${2 * r + 1}, $${2 * r + 2})`).join(', ');
+    const rowsB = Array.from({ length: m }, (_, r) => `($${2 * n + r + 1})`).join(', ');
+    return `with b0 as (insert into "a" ("x", "y") values ${rowsA}), b1 as (insert into "b" ("z") values ${rowsB}) select 1`;
+  };
+  for (const [n, m] of [[3, 1], [1, 3], [3, 1], [2, 2], [32, 5], [1, 1], [3, 1]]) {
+    const queries = [...Array.from({ length: n }, (_, i) => a(i, -i)), ...Array.from({ length: m }, (_, i) => b(100 + i))];
+    const q = groupStatement(queries);
+    assert.equal(q.sql, expected(n, m), `${n} x a, ${m} x b`);
+    assert.deepEqual(q.parameters, queries.flatMap((x) => x.parameters));
+  }
+  // b first: its statement now sits at offset 0 and a's after it.
+  const q = groupStatement([b(7), a(1, 2)]);
+  assert.equal(q.sql, 'with b0 as (insert into "b" ("z") values ($1)), b1 as (insert into "a" ("x", "y") values ($2, $3)) select 1');
+});
+
 for (const dialect of dialects()) {
   describe(`insert batch [${dialect}]`, () => {
     const { s, users: { user } } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' }, users: { user: 'business' } });

@@ -114,12 +114,32 @@ function memo<K, V>(): (key: K, make: () => V) => V {
     return v;
   };
 }
+/** Texts by statement text, then by a number: one bound over both levels, so the inner maps cannot multiply it. */
+function memo2(): (outer: string, inner: number, make: () => string) => string {
+  const m = new Map<string, Map<number, string>>();
+  let size = 0;
+  return (outer, inner, make) => {
+    let byInner = m.get(outer);
+    let v = byInner?.get(inner);
+    if (v === undefined) {
+      if (size >= MEMO_MAX) {
+        m.clear();
+        size = 0;
+        byInner = undefined;
+      }
+      if (!byInner) m.set(outer, (byInner = new Map()));
+      byInner.set(inner, (v = make()));
+      size++;
+    }
+    return v;
+  };
+}
 /** The statement's head when it is compiledInsert's one-row form with $1..$n in order, else null. */
 const headOf = memo<string, string | null>();
 /** A head's multi-row statement, by head then number of rows. */
-const multiRow = memo<string, (rows: number, width: number) => string>();
+const multiRow = memo2();
 /** A statement's text with its placeholders moved up by an offset, by text then offset. */
-const shifted = memo<string, (offset: number) => string>();
+const shifted = memo2();
 
 function oneRowHead(q: CompiledQuery): string | null {
   return headOf(q.sql, () => {
@@ -148,12 +168,9 @@ export function groupStatement(queries: readonly CompiledQuery[]): CompiledQuery
   }
   const statements = [...merged].map(([head, rows]) => {
     const width = rows[0].parameters.length;
-    const sqlOf = multiRow(head, () => {
-      const bySize = memo<number, string>();
-      return (n, w) =>
-        bySize(n, () => `${head}${Array.from({ length: n }, (_, r) => `(${Array.from({ length: w }, (_v, i) => `$${r * w + i + 1}`).join(', ')})`).join(', ')}`);
-    });
-    return CompiledQuery.raw(sqlOf(rows.length, width), rows.flatMap((q) => q.parameters));
+    const n = rows.length;
+    const sql = multiRow(head, n, () => `${head}${Array.from({ length: n }, (_, r) => `(${Array.from({ length: width }, (_v, i) => `$${r * width + i + 1}`).join(', ')})`).join(', ')}`);
+    return CompiledQuery.raw(sql, rows.flatMap((q) => q.parameters));
   });
   return oneStatement([...statements, ...alone]);
 }
@@ -165,11 +182,8 @@ export function oneStatement(queries: readonly CompiledQuery[]): CompiledQuery {
   const parts = queries.map((q, i) => {
     const offset = parameters.length;
     for (const p of q.parameters) parameters.push(p);
-    const move = shifted(q.sql, () => {
-      const byOffset = memo<number, string>();
-      return (by) => byOffset(by, () => q.sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + by}`));
-    });
-    return `b${i} as (${move(offset)})`;
+    const moved = shifted(q.sql, offset, () => q.sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + offset}`));
+    return `b${i} as (${moved})`;
   });
   return CompiledQuery.raw(`with ${parts.join(', ')} select 1`, parameters);
 }
