@@ -100,7 +100,7 @@ const ONE_ROW = /^(insert into .+ values )\((\$\d+(?:, \$\d+)*)\)$/s;
 /**
  * The texts built below, by the statement texts they came from: compiledInsert's texts are a few constant
  * strings, so a group's SQL is looked up rather than built again (regex, placeholder lists, renumbering:
- * a tenth of the event loop's time a create on PostgreSQL). Bounded: cleared past MEMO_MAX entries.
+ * ~5 % of the event loop's time a create on PostgreSQL). Bounded: cleared past MEMO_MAX entries.
  */
 const MEMO_MAX = 4096;
 function memo<K, V>(): (key: K, make: () => V) => V {
