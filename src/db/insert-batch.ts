@@ -103,46 +103,35 @@ const ONE_ROW = /^(insert into .+ values )\((\$\d+(?:, \$\d+)*)\)$/s;
  * ~5 % of the event loop's time a create on PostgreSQL). Bounded: cleared past MEMO_MAX entries.
  */
 const MEMO_MAX = 4096;
-function memo<K, V>(): (key: K, make: () => V) => V {
-  const m = new Map<K, V>();
-  return (key, make) => {
-    let v = m.get(key);
-    if (v === undefined) {
-      if (m.size >= MEMO_MAX) m.clear();
-      m.set(key, (v = make()));
-    }
-    return v;
-  };
-}
-/** Texts by statement text, then by a number: one bound over both levels, so the inner maps cannot multiply it. */
-function memo2(): (outer: string, inner: number, make: () => string) => string {
-  const m = new Map<string, Map<number, string>>();
+/** Values by statement text, then by a number, under one bound over both levels (the inner maps cannot multiply it). */
+function memo<V>(): (text: string, n: number, make: () => V) => V {
+  const m = new Map<string, Map<number, V>>();
   let size = 0;
-  return (outer, inner, make) => {
-    let byInner = m.get(outer);
-    let v = byInner?.get(inner);
+  return (text, n, make) => {
+    let byN = m.get(text);
+    let v = byN?.get(n);
     if (v === undefined) {
       if (size >= MEMO_MAX) {
         m.clear();
         size = 0;
-        byInner = undefined;
+        byN = undefined;
       }
-      if (!byInner) m.set(outer, (byInner = new Map()));
-      byInner.set(inner, (v = make()));
+      if (!byN) m.set(text, (byN = new Map()));
+      byN.set(n, (v = make()));
       size++;
     }
     return v;
   };
 }
-/** The statement's head when it is compiledInsert's one-row form with $1..$n in order, else null. */
-const headOf = memo<string, string | null>();
+/** The statement's head when it is compiledInsert's one-row form with $1..$n in order, else null (by text alone: n is 0). */
+const headOf = memo<string | null>();
 /** A head's multi-row statement, by head then number of rows. */
-const multiRow = memo2();
+const multiRow = memo<string>();
 /** A statement's text with its placeholders moved up by an offset, by text then offset. */
-const shifted = memo2();
+const shifted = memo<string>();
 
 function oneRowHead(q: CompiledQuery): string | null {
-  return headOf(q.sql, () => {
+  return headOf(q.sql, 0, () => {
     const m = ONE_ROW.exec(q.sql);
     const placeholders = m?.[2].split(', ');
     return m && placeholders!.every((p, i) => p === `$${i + 1}`) && placeholders!.length === q.parameters.length ? m[1] : null;

@@ -48,6 +48,9 @@ import {
  */
 
 /** Answers that return one sheet carry its version as the ETag. */
+/** The type of answers sent as JSON already built (the plain list page, a create), not through the response schema. */
+const JSON_TEXT = 'application/json; charset=utf-8';
+
 export function withEtag<T extends { sheet: SheetView }>(reply: FastifyReply, body: T): T {
   reply.header('etag', etagOf(body.sheet.version));
   return body;
@@ -74,7 +77,7 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
     handler: async (req, reply) => {
       // The plain page comes as bytes built from the stored JSON (SheetsService.listJson); q or fields go through the schema.
       const json = await sheets.listJson(req.auth, req.query);
-      if (json) return reply.type('application/json; charset=utf-8').send(json);
+      if (json) return reply.type(JSON_TEXT).send(json);
       return { success: ok, ...(await sheets.list(req.auth, req.query)) };
     },
   });
@@ -99,7 +102,7 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
     handler: async (req, reply) => {
       // Bytes built from the row's stored JSON (createdSheetJson), as GET by id's are: the same text the schema would serialize.
       const { version, json } = await sheets.createJson(req.auth, req.body);
-      return reply.header('etag', etagOf(version)).type('application/json; charset=utf-8').send(json);
+      return reply.header('etag', etagOf(version)).type(JSON_TEXT).send(json);
     },
   });
   app.put('/sheets/:id', {
