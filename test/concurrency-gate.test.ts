@@ -104,6 +104,13 @@ describe('busyPacer', () => {
     }
   });
 
+  it('rests at most restMaxMs after a very long busy task', async () => {
+    const end = busyPacer(0.25, { restMaxMs: 30 })();
+    spin(40);
+    await new Promise((r) => setTimeout(r, 5));
+    assert.equal(end(), 30);
+  });
+
   it('refuses a share outside (0, 1]', () => {
     for (const bad of [0, -0.5, 1.5, Number.NaN]) assert.throws(() => busyPacer(bad), RangeError);
   });
