@@ -20,15 +20,24 @@ import type { Owner } from './types.js';
  * - any other term (longer CJK, mixed, with separators) is narrowed by its pieces and then tested
  *   with LIKE on the few texts left (`recheck`); so is a term with no piece at all (`->`), unless
  *   every term is like that, which leaves the plain LIKE over every text.
- * The character classes are written once here and used by both the SQL tokenizer and the planner:
- * exactness needs them to agree, not to be linguistically right. Changing them needs a migration
- * that redefines the function and rebuilds sheet_tokens.
+ * The character classes are written once here and used by the SQL tokenizer, the planner and the
+ * JavaScript tokenizer (pg-tokenize.ts): exactness needs them to agree, not to be linguistically right.
+ * Changing them needs a migration that redefines the function and rebuilds sheet_tokens.
  */
 
 /** Control characters, ASCII and Latin-1 punctuation and symbols, general punctuation and spaces, CJK punctuation, BOM. `_` is a word character. */
-const SEPARATORS = '\\u0001-\\u002f\\u003a-\\u0040\\u005b-\\u005e\\u0060\\u007b-\\u00bf\\u00d7\\u00f7\\u2000-\\u206f\\u3000-\\u303f\\ufeff';
-/** Kana, CJK ideographs, Hangul syllables. */
-const CJK = '\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\uac00-\\ud7af';
+export const SEPARATOR_RANGES: readonly (readonly [number, number])[] = [
+  [0x01, 0x2f], [0x3a, 0x40], [0x5b, 0x5e], [0x60, 0x60], [0x7b, 0xbf], [0xd7, 0xd7], [0xf7, 0xf7], [0x2000, 0x206f], [0x3000, 0x303f], [0xfeff, 0xfeff],
+];
+/** Kana, CJK ideographs, Hangul syllables (all in the BMP). */
+export const CJK_RANGES: readonly (readonly [number, number])[] = [[0x3040, 0x30ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xf900, 0xfaff], [0xac00, 0xd7af]];
+/** Ranges as the inside of a character class, escaped for both SQL and JavaScript regular expressions (`\\u0001-\\u002f...`). */
+const classOf = (ranges: readonly (readonly [number, number])[]) => {
+  const u = (c: number) => `\\u${c.toString(16).padStart(4, '0')}`;
+  return ranges.map(([from, to]) => (from === to ? u(from) : `${u(from)}-${u(to)}`)).join('');
+};
+const SEPARATORS = classOf(SEPARATOR_RANGES);
+const CJK = classOf(CJK_RANGES);
 const WORD_RUN = `[^${SEPARATORS}${CJK}]+`;
 const CJK_RUN = `[${CJK}]+`;
 

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Piscina } from 'piscina';
-import { startWorkerPool } from '../lib/worker-pool.js';
+import { idleWorkerPool } from '../lib/worker-pool.js';
 import { dialectOf } from './dialect.js';
 import { indexPendingTokens, pendingTokenBacklog } from './pg-token-indexer.js';
 import type { IndexedBatch } from './search/index-file.js';
@@ -105,25 +104,17 @@ export function startSearchIndexer(db: Kysely<any>, index: SearchIndex, onError:
 function sqliteIndexThread(db: Kysely<any>, index: SearchIndex) {
   const file = sqliteReaders(db)?.file;
   if (!file) throw new Error('the SQLite search index needs the database opened by openDatabase');
-  let pool: Promise<Piscina> | undefined;
-  const open = () =>
-    (pool ??= startWorkerPool(new URL('./search-index.worker', import.meta.url), {
-      minThreads: 0,
-      maxThreads: 1,
-      idleTimeout: 15_000,
-      // FTS5's trigrams are held by SQLite, outside the heap; the heap holds a batch's few rows.
-      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
-    }));
+  const thread = idleWorkerPool(new URL('./search-index.worker', import.meta.url), {
+    maxThreads: 1,
+    // FTS5's trigrams are held by SQLite, outside the heap; the heap holds a batch's few rows.
+    resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
+  });
   return {
     async indexBatch(): Promise<number> {
-      const { indexed, mark } = (await (await open()).run({ file, limit: BATCH, maxChars: BATCH_CHARS })) as IndexedBatch;
+      const { indexed, mark } = (await (await thread.open()).run({ file, limit: BATCH, maxChars: BATCH_CHARS })) as IndexedBatch;
       if (indexed > 0) await forgetIndexedRows(db, index, mark);
       return indexed;
     },
-    async close() {
-      const closing = pool;
-      pool = undefined;
-      await (await closing)?.close();
-    },
+    close: thread.close,
   };
 }

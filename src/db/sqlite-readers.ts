@@ -1,8 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import type { CompiledQuery, Kysely } from 'kysely';
-import type { Piscina } from 'piscina';
-import { startWorkerPool } from '../lib/worker-pool.js';
+import { idleWorkerPool } from '../lib/worker-pool.js';
 import { withWritesHeld } from './group-commit.js';
 
 /**
@@ -57,30 +56,22 @@ export async function checkpointFully(db: Kysely<any>, checkpoint: () => Promise
  * than the main thread, so requests there still come first.
  */
 export function registerSqliteReaders(db: Kysely<any>, file: string, threads = Math.max(2, Math.min(4, availableParallelism() - 1))): void {
-  let pool: Promise<Piscina> | undefined;
-  const open = () =>
-    (pool ??= startWorkerPool(new URL('./sqlite-reader.worker', import.meta.url), {
-      minThreads: 0,
-      maxThreads: threads,
-      idleTimeout: 15_000,
+  const readers = idleWorkerPool(new URL('./sqlite-reader.worker', import.meta.url), {
+    maxThreads: threads,
       // A thread's heap stays in the RSS while it lives. Node's default young generation (tens of MB)
       // is far more than a reader's garbage (its answers); a smaller old-generation maximum also makes
       // V8 grow the heap by ~1.4x its live data instead of up to 4x. 512 MB still holds a page of the
       // biggest sheets.
-      resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 512 },
-    }));
+    resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 512 },
+  });
   // Checkpoints on a thread of their own, after writes only: an idle service lets the thread exit. Not
   // on a reader thread: those run at nice 19 (a held pass waited for CPU while every write waited for
   // it), and checkpoints every second kept a reader, with its heap and page cache, alive for good.
-  let checkpointer: Promise<Piscina> | undefined;
-  const openCheckpointer = () =>
-    (checkpointer ??= startWorkerPool(new URL('./sqlite-checkpoint.worker', import.meta.url), {
-      minThreads: 0,
-      maxThreads: 1,
-      idleTimeout: 15_000,
-      // It holds no data of its own: a small heap keeps the thread's share of the RSS small.
-      resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 },
-    }));
+  const checkpointer = idleWorkerPool(new URL('./sqlite-checkpoint.worker', import.meta.url), {
+    maxThreads: 1,
+    // It holds no data of its own: a small heap keeps the thread's share of the RSS small.
+    resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 },
+  });
   const walChangedTime = async () => (await stat(`${file}-wal`)).mtimeMs;
   let walChangedAt = 0;
   let checkpointing = false;
@@ -91,7 +82,7 @@ export function registerSqliteReaders(db: Kysely<any>, file: string, threads = M
     try {
       const changedAt = await walChangedTime();
       if (changedAt !== walChangedAt) {
-        const thread = await openCheckpointer();
+        const thread = await checkpointer.open();
         walChangedAt = await checkpointFully(db, () => thread.run({ file }), walChangedTime, changedAt);
       }
     } catch {
@@ -106,14 +97,12 @@ export function registerSqliteReaders(db: Kysely<any>, file: string, threads = M
     file,
     async all<R>(query: CompiledQuery<R>) {
       const parameters = query.parameters.map((p) => (typeof p === 'boolean' ? Number(p) : p));
-      return (await (await open()).run({ file, sql: query.sql, parameters })) as R[];
+      return (await (await readers.open()).run({ file, sql: query.sql, parameters })) as R[];
     },
     async close() {
       closed = true;
       clearInterval(checkpoints);
-      const closing = [pool, checkpointer];
-      pool = checkpointer = undefined;
-      await Promise.all(closing.map(async (p) => (await p)?.close())); // lets searches and a checkpoint in flight finish
+      await Promise.all([readers.close(), checkpointer.close()]); // lets searches and a checkpoint in flight finish
     },
   });
 }

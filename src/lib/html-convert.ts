@@ -1,10 +1,9 @@
 import { availableParallelism } from 'node:os';
-import type { Piscina } from 'piscina';
 import { AppError } from '../errors.js';
 import { convertInPlace, type HtmlConversion } from './html-convert-kinds.js';
 import { HTML_TIME_BUDGET_DEFAULT_MS } from './html-text-pool.js';
 import { nextTurn } from './next-turn.js';
-import { startWorkerPool } from './worker-pool.js';
+import { idleWorkerPool } from './worker-pool.js';
 
 export type { HtmlConversion } from './html-convert-kinds.js';
 
@@ -19,17 +18,10 @@ const budgetMs = () => Number(process.env.HTML_TIME_BUDGET_MS) || HTML_TIME_BUDG
 /** A DOM of a 500 KB column plus Turndown's strings fit well below this; a runaway one ends its thread, not the process. */
 const CONVERT_WORKER_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 384 };
 
-let pool: Promise<Piscina> | undefined;
-
-function workers(): Promise<Piscina> {
-  pool ??= startWorkerPool(new URL('./html-convert.worker', import.meta.url), {
-    minThreads: 0,
-    maxThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
-    idleTimeout: 15_000,
-    resourceLimits: CONVERT_WORKER_LIMITS,
-  });
-  return pool;
-}
+const workers = idleWorkerPool(new URL('./html-convert.worker', import.meta.url), {
+  maxThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
+  resourceLimits: CONVERT_WORKER_LIMITS,
+}).open;
 
 const FORM: Record<HtmlConversion, string> = { markdown: 'Markdown', text: 'text', sanitized: 'sanitized HTML' };
 

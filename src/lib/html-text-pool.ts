@@ -1,8 +1,7 @@
 import { availableParallelism } from 'node:os';
-import type { Piscina } from 'piscina';
 import { AppError } from '../errors.js';
 import { readHtml } from './html-text.js';
-import { startWorkerPool } from './worker-pool.js';
+import { idleWorkerPool } from './worker-pool.js';
 
 /**
  * HTML -> text is linear (src/lib/html-parser.ts) but a 1 MB column of tags
@@ -29,17 +28,10 @@ const HTML_WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb
 
 /** Texts (and nesting depths) computed off the loop, by HTML string, with how many takes are still to come (equal columns share one). */
 const ready = new Map<string, { text: string; depth: number; uses: number }>();
-let pool: Promise<Piscina> | undefined;
-
-function workers(): Promise<Piscina> {
-  pool ??= startWorkerPool(new URL('./html-text.worker', import.meta.url), {
-    minThreads: 0,
-    maxThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
-    idleTimeout: 15_000,
-    resourceLimits: HTML_WORKER_LIMITS,
-  });
-  return pool;
-}
+const workers = idleWorkerPool(new URL('./html-text.worker', import.meta.url), {
+  maxThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
+  resourceLimits: HTML_WORKER_LIMITS,
+}).open;
 
 /** Reads the big HTML strings among `htmls` in a worker, so `preparedHtmlToText` finds them done. */
 export async function prepareHtmlTexts(htmls: Iterable<string | null | undefined>): Promise<void> {

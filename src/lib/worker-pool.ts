@@ -21,3 +21,23 @@ export async function startWorkerPool(worker: URL, options: PoolOptions): Promis
   pool.on('error', () => {});
   return pool;
 }
+
+/** How long a background pool's thread waits for work before it exits, taking its heap out of the RSS. */
+const IDLE_EXIT_MS = 15_000;
+
+/**
+ * A pool of `worker` started at its first use (`open`), whose threads exit after IDLE_EXIT_MS without work:
+ * what each of our background workers wants. `close` ends it (letting tasks in flight finish); a later
+ * `open` starts it again.
+ */
+export function idleWorkerPool(worker: URL, options: Pick<PoolOptions, 'maxThreads' | 'resourceLimits'>) {
+  let pool: Promise<Piscina> | undefined;
+  return {
+    open: (): Promise<Piscina> => (pool ??= startWorkerPool(worker, { minThreads: 0, idleTimeout: IDLE_EXIT_MS, ...options })),
+    async close(): Promise<void> {
+      const closing = pool;
+      pool = undefined;
+      await (await closing)?.close();
+    },
+  };
+}

@@ -47,10 +47,10 @@ import {
  * Fastify; sharing a sheet is src/modules/shares.
  */
 
-/** Answers that return one sheet carry its version as the ETag. */
 /** The type of answers sent as JSON already built (the plain list page, a create), not through the response schema. */
 const JSON_TEXT = 'application/json; charset=utf-8';
 
+/** Answers that return one sheet carry its version as the ETag. */
 export function withEtag<T extends { sheet: SheetView }>(reply: FastifyReply, body: T): T {
   reply.header('etag', etagOf(body.sheet.version));
   return body;
