@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/db/index.js';
 import { loadServerKey } from '../src/webhook-delivery/secrets.js';
@@ -39,13 +40,18 @@ describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POS
     await post('/v1/todos', { project: 'p', todos: [{ content: 'a', status: 'pending' }] });
     const hook = await post('/v1/webhooks', { url: 'https://hooks.example.invalid/x', events: ['*'] });
     secret = hook.webhook.secret;
-    await post('/v1/sheets', { title: 'Second' }); // queues a delivery to the webhook, which fails and waits for its retry
+    made.second = await post('/v1/sheets', { title: 'Second' }); // queues a delivery to the webhook, which fails and waits for its retry
     // Past TOKEN_CAP distinct tokens: the set-wise fill must cap it as the trigger does (migration 029).
     made.capped = await post('/v1/sheets', { title: 'Big', content: { col1: `<p>${Array.from({ length: 20500 }, (_, i) => `w${(46656 + i).toString(36)}`).join(' ')} bigtailword</p>` } });
     for (let i = 0; i < 100 && !(await lite.c.db.selectFrom('deliveries').select('id').where('status', '=', 'pending').executeTakeFirst()); i++) {
       await new Promise((r) => setTimeout(r, 100));
     }
     await lite.close();
+    // As if the source stopped between a commit and its fan-out: the copy must leave that event for the
+    // webhook worker on PostgreSQL (webhooks are copied before the outbox: migration 034's trigger reads them).
+    const file = new SQLite(path.join(lite.dataDir, 'sheet-workspace.db'));
+    made.undispatched = file.prepare(`update outbox set dispatched_at = null where event = 'sheet.created' and data like ? returning id`).get(`%${made.second.id}%`);
+    file.close();
     pgDb = await createPgDatabase();
   });
   after(async () => pgDb?.drop());
@@ -72,6 +78,8 @@ describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POS
       assert.equal(replay.body.id, made.sheet.id, 'idempotency records came along');
       const row = await pg.c.db.selectFrom('webhooks').select('secret_enc').executeTakeFirstOrThrow();
       assert.equal(createSecretBox(loadServerKey(pg.c.config)).decrypt(row.secret_enc), secret, 'webhook secrets decrypt with the same key');
+      const waiting = await pg.c.db.selectFrom('outbox').select('id').where('dispatched_at', 'is', null).execute();
+      assert.deepEqual(waiting, [{ id: made.undispatched.id }], 'the event not fanned out yet still waits for its webhook');
       assert.equal((await pg.req('GET', '/v1/stats', { key })).body.stats.sheets.total, 3);
       const [personal] = (await pg.req('GET', '/v1/workspaces', { key })).body.workspaces;
       assert.deepEqual([personal.personal, personal.role], [true, 'owner'], 'the personal workspace came along (made by migration 027 on SQLite, not on the empty target)');

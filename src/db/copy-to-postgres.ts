@@ -10,15 +10,17 @@ import type { Database, Db } from './types.js';
  * key hashes, encrypted webhook secrets, queued deliveries and the outbox. This module owns the copy, so
  * the SQLite-only reading (rowid order, PRAGMA table_info) lives here and nowhere else.
  *
- * Tables are copied parents first. What PostgreSQL derives is not copied but rebuilt there: sheet_counts
+ * Tables are copied parents first, and webhooks before the outbox: PostgreSQL stores an event no
+ * webhook subscribes to as dispatched (migration 034), so an undispatched one must find its webhooks there.
+ * What PostgreSQL derives is not copied but rebuilt there: sheet_counts
  * by its triggers as rows arrive, the token index set-wise once the sheets are in (pg-token-bulk-load.ts);
  * SQLite's own search index and auth counter stay behind.
  */
 export const COPIED_TABLES = [
   'users', 'oauth_clients', 'api_keys', 'oauth_grants', 'oauth_codes', 'oauth_tokens',
   'sheets', 'sheet_revisions', 'sessions', 'handovers', 'knowledge', 'todos', 'idempotency_keys',
-  'work_logs', 'spark_runs', 'user_sparks', 'outbox', 'exports', 'console_sessions',
-  'webhooks', 'deliveries', 'delivery_attempts',
+  'work_logs', 'spark_runs', 'user_sparks', 'webhooks', 'outbox', 'exports', 'console_sessions',
+  'deliveries', 'delivery_attempts',
   'workspaces', 'workspace_members', 'workspace_invitations', 'sheet_shares',
 ] as const satisfies readonly (keyof Database)[];
 type Table = (typeof COPIED_TABLES)[number];

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { listenForOutbox, outboxNotifySql } from '../db/outbox-listen.js';
 import type { Db, Dialect } from '../db/types.js';
 import type { Committed, Outbox } from '../events/outbox.js';
-import { encodeWake } from '../events/wake-payload.js';
+import { decodeWake, encodeWake } from '../events/wake-payload.js';
 import type { DeliveryEngine } from './delivery.js';
 import type { ClaimedDelivery } from './claimed-delivery.js';
 
@@ -211,7 +211,11 @@ export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions =
   timer.unref();
   let unlisten: (() => Promise<void>) | undefined;
   if (deps.dialect === 'postgres' && deps.databaseUrl && opts.listen !== false) {
-    unlisten = await listenForOutbox(deps.databaseUrl, signal, (err) => logger?.warn({ err }, 'LISTEN connection failed; polling only'));
+    // This process's own NOTIFY tells its worker nothing new: its commit called onCommitted above already.
+    const onNotify = (payload: string) => {
+      if (decodeWake(payload).origin !== deps.outbox.origin) signal();
+    };
+    unlisten = await listenForOutbox(deps.databaseUrl, onNotify, (err) => logger?.warn({ err }, 'LISTEN connection failed; polling only'));
   }
   wake();
 

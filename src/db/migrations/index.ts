@@ -30,6 +30,7 @@ import * as m030 from './030_workspace_keys.js';
 import * as m031 from './031_pg_auth_generation.js';
 import * as m032 from './032_deferred_sheet_tokens.js';
 import * as m033 from './033_search_index_file.js';
+import * as m034 from './034_outbox_unwatched_dispatched.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '031_pg_auth_generation': m031,
   '032_deferred_sheet_tokens': m032,
   '033_search_index_file': m033,
+  '034_outbox_unwatched_dispatched': m034,
 };
 
 export const migrationProvider: MigrationProvider = {
