@@ -31,6 +31,7 @@ import * as m031 from './031_pg_auth_generation.js';
 import * as m032 from './032_deferred_sheet_tokens.js';
 import * as m033 from './033_search_index_file.js';
 import * as m034 from './034_outbox_unwatched_dispatched.js';
+import * as m035 from './035_outbox_undispatched_index.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '032_deferred_sheet_tokens': m032,
   '033_search_index_file': m033,
   '034_outbox_unwatched_dispatched': m034,
+  '035_outbox_undispatched_index': m035,
 };
 
 export const migrationProvider: MigrationProvider = {
