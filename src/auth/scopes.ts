@@ -102,6 +102,17 @@ function requiredScope(method: string, routeUrl: string | undefined, action?: un
 }
 
 /**
+ * What MCP resources and prompts read, as the REST routes that read the same records require: a sheet
+ * (and the listing of sheets) sheets:read, a project's latest handover sessions:read, and resume_work,
+ * which shows the handover and the open todos, both sessions:read and todos:read.
+ */
+export const RESOURCE_SCOPES = {
+  sheet: ['sheets:read'],
+  handover: ['sessions:read'],
+  resume_work: ['sessions:read', 'todos:read'],
+} as const satisfies Record<string, readonly Scope[]>;
+
+/**
  * An MCP tool's scopes (all of them) from its name and read-only hint, for tools that do not name
  * them: the same rules as REST. Unknown domains need full access.
  */

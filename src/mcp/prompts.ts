@@ -5,6 +5,7 @@ import { describeBadText, findBadText } from '../lib/bad-text.js';
 import { convertHtml } from '../lib/html-convert.js';
 import type { SessionsService } from '../modules/sessions/sessions.service.js';
 import type { TodosService } from '../modules/todos/todos.service.js';
+import { RESOURCE_SCOPES, requireScopes } from '../auth/scopes.js';
 import type { AuthSource } from './tool.js';
 
 /** Column text of a sheet in column order, for a prompt (long columns read off the event loop). */
@@ -44,7 +45,8 @@ export function registerPrompts(server: McpServer, deps: PromptDeps, auth: AuthS
     },
     async ({ project }) => {
       const caller = await auth();
-      const { userId } = caller;
+      // It shows the handover and the todos, so it needs what REST needs to read both.
+      requireScopes(caller.scopes, RESOURCE_SCOPES.resume_work);
       const handover = await deps.sessions.latestHandover(caller, project).catch((err: unknown) => {
         if (err instanceof AppError && err.code === 'not_found') return null;
         throw err;

@@ -11,6 +11,7 @@ import { AppError } from '../errors.js';
 import { describeBadText, findBadText } from '../lib/bad-text.js';
 import type { SessionsService } from '../modules/sessions/sessions.service.js';
 import type { SheetsService } from '../modules/sheets/sheets.service.js';
+import { RESOURCE_SCOPES, requireScopes } from '../auth/scopes.js';
 import type { AuthSource } from './tool.js';
 
 /** Resources have no tool-error form: a REST error becomes a JSON-RPC error with the same message. */
@@ -95,11 +96,18 @@ function decodeCursor(cursor: string | undefined): number {
   throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor: pass the nextCursor of the previous resources/list answer unchanged');
 }
 
+/** The caller, when its credential holds every scope of `required` (else insufficient_scope, as REST answers). */
+async function scopedCaller(auth: AuthSource, required: readonly string[]) {
+  const caller = await auth();
+  requireScopes(caller.scopes, required);
+  return caller;
+}
+
 /** resources/list: the caller's active sheets, newest first, a page at a time (the SDK's own listing drops nextCursor). */
 function listSheets(sheetsService: SheetsService, auth: AuthSource, cursor: string | undefined): Promise<ListResourcesResult> {
   const offset = decodeCursor(cursor);
   return orMcpError(async () => {
-    const { sheets, total } = await sheetsService.list(await auth(), { limit: RESOURCE_PAGE_SIZE, offset });
+    const { sheets, total } = await sheetsService.list(await scopedCaller(auth, RESOURCE_SCOPES.sheet), { limit: RESOURCE_PAGE_SIZE, offset });
     const next = offset + sheets.length;
     return {
       // Without fields= every item has its title; the list type allows picked fields, hence the fallback.
@@ -132,13 +140,13 @@ export function registerResources(server: McpServer, deps: ResourceDeps, auth: A
     },
     (uri, { id }) =>
       asResource(uri, async () => {
-        return deps.sheets.get(await auth(), uriPart('id', id));
+        return deps.sheets.get(await scopedCaller(auth, RESOURCE_SCOPES.sheet), uriPart('id', id));
       }),
   );
 
   const latestHandover = (uri: URL, project: string) =>
     asResource(uri, async () => {
-      return deps.sessions.latestHandover(await auth(), project);
+      return deps.sessions.latestHandover(await scopedCaller(auth, RESOURCE_SCOPES.handover), project);
     });
   register(
     'latest_handover',

@@ -2,7 +2,6 @@ import pkg from '../../package.json' with { type: 'json' };
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Logger } from 'pino';
 import type { AuthContext } from '../auth/context.js';
-import { requireScope } from '../auth/scopes.js';
 import type { IdempotencyService } from '../modules/idempotency/idempotency.service.js';
 import { registerPrompts, type PromptDeps } from './prompts.js';
 import { registerResources, type ResourceDeps } from './resources.js';
@@ -68,19 +67,13 @@ export function buildToolRegistry(c: McpServices, origin: string): ToolRegistry 
   return tools;
 }
 
-/** Resources and prompts read sheets and sessions: a credential without that scope gets an error instead. */
-const scopedAuth = (auth: AuthSource, scope: string): AuthSource => async () => {
-  const caller = await auth();
-  requireScope(caller.scopes, scope);
-  return caller;
-};
-
 /** An MCP server acting for one authenticated account: the tools, resources and prompts. */
 export function createMcpServer(c: McpServices, auth: AuthContext | AuthSource, opts: McpServerOptions): McpServer {
   const authSource: AuthSource = typeof auth === 'function' ? auth : () => Promise.resolve(auth);
   const server = new McpServer({ name: 'sheet-workspace', title: 'Sheet Workspace', version: pkg.version }, { instructions: INSTRUCTIONS });
   buildToolRegistry(c, opts.origin).install(server, authSource, opts.logger, typeof auth === 'function' ? opts.scopes : auth.scopes);
-  registerResources(server, { sheets: c.sheets, sessions: c.sessions }, scopedAuth(authSource, 'sheets:read'));
-  registerPrompts(server, { sessions: c.sessions, todos: c.todos }, scopedAuth(authSource, 'sessions:read'));
+  // Each resource and prompt checks the scopes of what it reads (RESOURCE_SCOPES in src/auth/scopes.ts).
+  registerResources(server, { sheets: c.sheets, sessions: c.sessions }, authSource);
+  registerPrompts(server, { sessions: c.sessions, todos: c.todos }, authSource);
   return server;
 }
