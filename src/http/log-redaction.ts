@@ -1,9 +1,23 @@
-import type { LoggedRequest } from './request-log.js';
+/**
+ * A request as its log lines show it (the `req` serializer below reads these): a FastifyRequest has
+ * them, and the hot path (request-log.ts) builds them from the raw request with the same settings.
+ */
+export interface LoggedRequest {
+  method: string;
+  url: string;
+  host: string;
+  ip: string | undefined;
+  socket?: { remotePort?: number };
+}
 
-/** Path prefixes whose next segment is a credential (an export download token). */
-const SECRET_PATHS = /^(\/exports\/)[^/?#]*/;
+/**
+ * Paths whose next segment is a credential: an export download (/exports/{token}), a share link's page
+ * and JSON (/s/{token}, /v1/shared/{token}) and an invitation (/v1/invitations/{token}/accept). Matched
+ * case-insensitively and across repeated slashes, so a mistyped request for one (a 404) is redacted too.
+ */
+const SECRET_PATHS = /^(\/+(?:exports|s|v1\/+shared|v1\/+invitations)\/+)[^/?#]*/i;
 
-/** The url as logged: a download token, right or wrong, never reaches the logs; nor does the query string after it. */
+/** The url as logged: a link, download or invitation token, right or wrong, never reaches the logs; nor does the query string after it. */
 export function redactUrl(url: string): string {
   return SECRET_PATHS.test(url) ? url.replace(SECRET_PATHS, '$1[redacted]').replace(/\?.*$/, '') : url;
 }

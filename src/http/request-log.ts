@@ -2,22 +2,11 @@ import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { redactUrl, type LoggedRequest } from './log-redaction.js';
 import type { ServerSettings, TrustProxy } from './server-settings.js';
 
 /** Which path answered a request: Fastify's router, or a hot route before it (hot-path.ts). Logged as `answeredBy`. */
 export type AnsweredBy = 'framework' | 'hot-path';
-
-/**
- * A request as its log lines show it (the `req` serializer in log-redaction.ts reads these): a
- * FastifyRequest has them, and the hot path builds them from the raw request with the same settings.
- */
-export interface LoggedRequest {
-  method: string;
-  url: string;
-  host: string;
-  ip: string | undefined;
-  socket?: { remotePort?: number };
-}
 
 /**
  * The request log lines of both paths, so they carry the same fields: Fastify calls this controller
@@ -27,7 +16,7 @@ export interface LoggedRequest {
  * and `request completed` {reqId, res, responseTime}, the latter also saying `answeredBy`.
  * 'line' (a person reading a terminal): one short line per request (method, route pattern, status,
  * time) instead, so the owner key printed at start stays in view; the route pattern, never the raw
- * URL, which may carry a token (export downloads, OAuth).
+ * URL, which may carry a token (export downloads, share links, invitations, OAuth).
  */
 export class RequestLog extends LogController {
   constructor(readonly style: 'records' | 'line') {
@@ -36,7 +25,8 @@ export class RequestLog extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.style === 'records' && this.isLogDisabled(request)) return;
-    const route = request.routeOptions.url ?? request.url.split('?')[0]!;
+    // A request no route matched (a 404) has no pattern: its path, with any token in it redacted.
+    const route = request.routeOptions.url ?? redactUrl(request.url).split('?')[0]!;
     this.completed(reply.log, request.method, route, reply.statusCode, reply.elapsedTime, 'framework', error);
   }
 
