@@ -10,6 +10,7 @@ import { toWorkLogView } from '../stats/stats.service.js';
 import { toTodoView } from '../todos/todos.service.js';
 import { renderSheet } from '../exports/exports.render.js';
 import type { SolutionView, SnippetView } from '../knowledge/knowledge.schemas.js';
+import { requireUnrestricted, type Caller } from '../workspaces/workspaces.access.js';
 import type { AccountRepo } from './account.repo.js';
 import { fileName, sessionMarkdown, snippetMarkdown, solutionMarkdown, todosMarkdown, workLogMarkdown } from './account.markdown.js';
 
@@ -121,8 +122,10 @@ export function createAccountExport(deps: { repo: AccountRepo; serviceVersion: s
   }
 
   return {
-    /** The zip as a stream; records are read while it is sent. */
-    open(userId: string): { filename: string; stream: Readable } {
+    /** The zip as a stream; records are read while it is sent. The whole account: never for a restricted credential. */
+    open(caller: Caller): { filename: string; stream: Readable } {
+      requireUnrestricted(caller, 'exporting the whole account');
+      const { userId } = caller;
       const out = new PassThrough();
       const zip = new Zip((err, chunk, final) => {
         if (err) return out.destroy(err);

@@ -23,6 +23,19 @@ export function requireKeyReach(caller: Caller, workspaceId: string) {
 }
 
 /**
+ * What acts on the whole account rather than on records of one workspace (the account's export, which
+ * holds every personal record) needs a credential that is not restricted to a workspace: a restricted
+ * key, or a console session or OAuth grant opened with one, reaches nothing outside its workspace, even
+ * when that workspace was deleted since. Every other account-level route already answers within the
+ * restriction (stats, briefing, events: ownerKey; keys and connected apps: credentialVisible).
+ */
+export function requireUnrestricted(caller: Caller, what: string) {
+  if (caller.workspaceId) {
+    throw new AppError('forbidden', `this credential is restricted to workspace ${caller.workspaceId}; ${what} needs a key or console session that is not restricted to a workspace`);
+  }
+}
+
+/**
  * The account's credentials (API keys, connected apps) a caller sees: all of them, or for a credential
  * restricted to a workspace only those restricted to the same one.
  */
