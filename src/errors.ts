@@ -21,6 +21,7 @@ export const CODE_TO_STATUS = {
   provider_error: 502,
   provider_not_configured: 503,
   unavailable: 503,
+  insufficient_storage: 507,
 } as const;
 
 export type ErrorCode = keyof typeof CODE_TO_STATUS;

@@ -110,8 +110,14 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   // conditions are priced high on purpose (src/db/pg-token-index.ts, TOKEN_SET): a search of 7,000
   // matches spent 700 ms compiling what runs in 30. Short statements never repay it anyway.
   const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c jit=off' });
-  // A dropped idle connection must not crash the process; the pool replaces it.
+  // A connection PostgreSQL drops (a restart, a failover, pg_terminate_backend) must never end the
+  // process: node-postgres emits 'error' on the client, and an 'error' nobody listens to throws. The
+  // pool listens only while a client is idle; this listener stays for the client's whole life, checked
+  // out (in a transaction or between statements) too. The statement that used the connection fails
+  // (503 unavailable, src/db/db-errors.ts); on its release the pool drops the broken client and the
+  // next request gets a new connection.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

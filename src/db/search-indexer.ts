@@ -54,6 +54,7 @@ export function startSearchIndexer(db: Kysely<any>, index: SearchIndex, onError:
   let scheduled = false;
   let running: Promise<void> | undefined;
   let closed = false;
+  let failing = false;
   const pg = dialectOf(db) === 'postgres';
   const thread = pg ? undefined : sqliteIndexThread(db, index);
   const indexBatch = thread ? thread.indexBatch : () => indexPendingTokens(db, PG_BATCH, { alone: true });
@@ -71,7 +72,14 @@ export function startSearchIndexer(db: Kysely<any>, index: SearchIndex, onError:
         .then(async (n) => {
           if (n > 0) schedule(await pauseAfter(n, performance.now() - started)); // until the queue is empty
         })
-        .catch(onError)
+        .then(() => {
+          failing = false;
+        })
+        .catch((err) => {
+          // Once per run of failures: with the database away every sweep fails until it is back.
+          if (!failing) onError(err);
+          failing = true;
+        })
         .finally(() => {
           running = undefined;
         });

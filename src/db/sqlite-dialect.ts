@@ -83,6 +83,15 @@ class FairSqliteDriver extends SqliteDriver {
     return this.#connection!;
   }
 
+  /**
+   * After some errors (SQLITE_FULL, SQLITE_IOERR) SQLite has rolled the transaction back itself; a
+   * ROLLBACK then fails with "cannot rollback - no transaction is active", and Kysely would throw that
+   * instead of the error that mattered (a full disk said "cannot rollback"). Nothing to undo: skip it.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.#database.inTransaction) await super.rollbackTransaction(connection);
+  }
+
   override async releaseConnection(): Promise<void> {
     this.#lock.release();
   }

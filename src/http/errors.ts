@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, CODE_TO_STATUS, type ErrorCode } from '../errors.js';
+import { databaseTroubleError } from '../db/db-errors.js';
 import { describeValidation, type ValidationIssue } from '../lib/validation-message.js';
 
 /** Fastify's own error codes, mapped onto ours. */
@@ -40,6 +41,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       const code = (Object.entries(CODE_TO_STATUS).find(([, s]) => s === err.statusCode)?.[0] ?? 'invalid_request') as ErrorCode;
       return sendError(reply, code, err.message);
+    }
+    // The database went away or its disk is full: 503 or 507, one place decides (src/db/db-errors.ts).
+    const trouble = databaseTroubleError(err);
+    if (trouble) {
+      req.log.error({ err }, trouble.message);
+      reply.headers(trouble.headers ?? {});
+      return sendError(reply, trouble.code, trouble.message);
     }
     req.log.error({ err }, 'unhandled error');
     return sendError(reply, 'internal_error', 'Internal server error; retry later');

@@ -3,6 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, ErrorCode, McpError, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { AppError, CODE_TO_STATUS, type ErrorCode as AppErrorCode } from '../errors.js';
+import { databaseTroubleError } from '../db/db-errors.js';
 import { DEFAULT_RESULT_MAX_CHARS, TruncatedField, fitToBudget } from './budget.js';
 import { describeBadText, findBadText } from '../lib/bad-text.js';
 import { describeUnknownKey, findUnknownKey } from '../lib/unknown-keys.js';
@@ -166,6 +167,8 @@ export class ToolRegistry {
     } catch (err) {
       if (err instanceof AppError) return errorResult(err.code, err.message, err.extra);
       logger?.error({ err, tool: name }, 'MCP tool failed');
+      const trouble = databaseTroubleError(err);
+      if (trouble) return errorResult(trouble.code, trouble.message);
       return errorResult('internal_error', 'Internal server error; retry later');
     }
   }

@@ -85,6 +85,8 @@ export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions =
    * find the same webhooks full (one wasted transaction per pass), so the claim waits for a finished delivery.
    */
   let leftForSlot = false;
+  /** The last pass failed (logged once until one succeeds). */
+  let failing = false;
 
   const wake = () => {
     if (stopped) return;
@@ -114,10 +116,14 @@ export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions =
         }
         await fill();
       } while (again && !stopped);
+      if (failing) logger?.info({}, 'webhook worker passes succeed again');
+      failing = false;
     } catch (err) {
       fanOutDue = true;
       claimDue = true;
-      if (!stopped) logger?.warn({ err }, 'webhook worker pass failed; retrying on the next wake');
+      // Once per run of failures (the database away: every poll fails until it is back).
+      if (!stopped && !failing) logger?.warn({ err }, 'webhook worker pass failed; retrying on every poll until one succeeds');
+      failing = true;
     }
   }
 
@@ -215,7 +221,14 @@ export async function startWebhookWorker(deps: WorkerDeps, opts: WorkerOptions =
     const onNotify = (payload: string) => {
       if (decodeWake(payload).origin !== deps.outbox.origin) signal();
     };
-    unlisten = await listenForOutbox(deps.databaseUrl, onNotify, (err) => logger?.warn({ err }, 'LISTEN connection failed; polling only'));
+    // The connection comes back by itself after PostgreSQL restarts; what was committed meanwhile is read once then, as at start.
+    unlisten = await listenForOutbox(deps.databaseUrl, onNotify, {
+      onLost: (err) => logger?.warn({ err }, 'LISTEN connection lost; polling until it is back'),
+      onBack: () => {
+        logger?.info({}, 'LISTEN connection is back');
+        signal();
+      },
+    });
   }
   wake();
 

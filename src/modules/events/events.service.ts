@@ -84,7 +84,11 @@ export function createEventsService(deps: EventsDeps) {
       const { origin, accounts } = decodeWake(payload);
       if (origin !== outbox.origin) woken(accounts); // this process's own commits woke it already
     };
-    unlisten = listenForOutbox(deps.databaseUrl, onNotify, (err) => deps.logger?.warn({ err }, 'event stream LISTEN failed; polling only'));
+    // Reconnects by itself after PostgreSQL restarts; then every feed reads once what it may have missed.
+    unlisten = listenForOutbox(deps.databaseUrl, onNotify, {
+      onLost: (err) => deps.logger?.warn({ err }, 'event stream LISTEN connection lost; polling until it is back'),
+      onBack: () => feeds.wakeAll(),
+    });
     unlisten.catch((err) => {
       deps.logger?.warn({ err }, 'event stream LISTEN failed; polling only');
       unlisten = undefined;
