@@ -80,7 +80,10 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     onTouchError: (err) => opts.logger?.warn({ err }, 'could not update last_used_at'),
   });
   const accounts = createAccountsService({ db, repo: createAccountsRepo(db), workspaces: workspacesRepo, apiKeys, clock });
-  const workspaces = createWorkspacesService({ db, repo: workspacesRepo, clock });
+  const sharesRepo = createSharesRepo(db);
+  const webhooksRepo = createWebhooksRepo(db);
+  // A member who leaves or loses a role loses what they made with it (invitations, share links, webhooks).
+  const workspaces = createWorkspacesService({ db, repo: workspacesRepo, clock, shares: sharesRepo, webhooks: webhooksRepo });
   const sheets = createSheetsService({ repo: createSheetsRepo(db, { rankMaxMatches: config.searchRankMaxMatches, pgSearchGate: database.dialect === 'postgres' ? concurrencyGate(config.searchConcurrency) : undefined }), revisions: createSheetRevisionsRepo(db), access, outbox, tx, clock, revisionsKeep: config.revisionsKeep });
   const todosRepo = createTodosRepo(db);
   const todos = createTodosService({ repo: todosRepo, access, outbox, tx, clock });
@@ -103,7 +106,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   // The worker itself is started by server.ts (or a test), not here: API-only processes share this engine for POST /webhooks/{id}/test.
   const webhookDelivery = createDeliveryEngine({ db, dialect: database.dialect, clock, config, onAttempt: metrics.observeDeliveryAttempt });
   metrics.setQueueDepthSource(() => countPendingDeliveries(db));
-  const webhooks = createWebhooksService({ repo: createWebhooksRepo(db), access, tx, clock, engine: webhookDelivery, wake: () => outbox.committed({ deliveriesDue: true, accounts: [] }) });
+  const webhooks = createWebhooksService({ repo: webhooksRepo, access, tx, clock, engine: webhookDelivery, wake: () => outbox.committed({ deliveriesDue: true, accounts: [] }) });
   const events = createEventsService({ db, outbox, access, clock, dialect: database.dialect, databaseUrl: config.databaseUrl, pollMs: config.eventStreamPollMs, heartbeatMs: config.eventStreamHeartbeatMs,
     caps: config.eventStreamCaps, onRead: (kind) => metrics.eventStreamOutboxReads.inc({ kind }), logger: opts.logger });
 
@@ -121,7 +124,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     accounts,
     workspaces,
     access,
-    shares: createSharesService({ repo: createSharesRepo(db), sheets, clock }),
+    shares: createSharesService({ repo: sharesRepo, sheets, clock }),
     sheets,
     sessions,
     briefing,

@@ -375,6 +375,23 @@ export function toolTable({ s, alice, client, ai, rcv, f, ctx, rest }: TableCont
       check: async (out) => assert.deepEqual(out, await rest('GET', '/v1/workspaces')),
       afterKeyDisabled: () => ['GET', '/v1/workspaces'],
     },
+    list_workspace_invitations: {
+      ok: () => ({}),
+      check: async (out) => {
+        assert.deepEqual(out, await rest('GET', `/v1/workspaces/wsp_${alice.userId.slice(4)}/invitations`), 'default: the personal workspace (none)');
+        // For the next row: a team workspace with one pending invitation.
+        ctx.team = (await rest('POST', '/v1/workspaces', { name: 'stdio team' })).workspace.id;
+        ctx.invitation = (await rest('POST', `/v1/workspaces/${ctx.team}/invitations`, { role: 'viewer' })).invitation.id;
+      },
+      err: () => ({ workspace_id: 'wsp_01jzzzzzzzzzzzzzzzzzzzzzzz' }),
+      rest: () => ['GET', '/v1/workspaces/wsp_01jzzzzzzzzzzzzzzzzzzzzzzz/invitations'],
+    },
+    revoke_workspace_invitation: {
+      ok: () => ({ workspace_id: ctx.team, invitation_id: ctx.invitation }),
+      check: async () => assert.deepEqual((await rest('GET', `/v1/workspaces/${ctx.team}/invitations`)).invitations, []),
+      err: () => ({ workspace_id: ctx.team, invitation_id: ctx.invitation }),
+      rest: () => ['DELETE', `/v1/workspaces/${ctx.team}/invitations/${ctx.invitation}`],
+    },
     share_sheet: {
       ok: () => ({ sheet_id: f.sheet, expires_in_hours: 1 }),
       check: async (out) => {

@@ -19,8 +19,9 @@ for (const dialect of dialects()) {
       assert.equal(r.status, 200);
       assert.equal(r.body.success, true);
       const w = r.body.webhook;
-      assert.deepEqual(Object.keys(w).sort(), ['created_at', 'disabled_at', 'disabled_reason', 'events', 'id', 'name', 'secret', 'status', 'url', 'workspace_id']);
+      assert.deepEqual(Object.keys(w).sort(), ['created_at', 'created_by', 'disabled_at', 'disabled_reason', 'events', 'id', 'name', 'secret', 'status', 'url', 'workspace_id']);
       assert.equal(w.workspace_id, `wsp_${alice.userId.slice(4)}`, 'without workspace_id: the personal workspace');
+      assert.equal(w.created_by, alice.userId, 'its maker');
       assert.match(w.id, /^wh_[0-9a-z]{26}$/);
       assert.equal(w.url, 'https://hooks.example.com/in');
       assert.deepEqual(w.events, ['sheet.created', 'export.completed']);
@@ -36,6 +37,7 @@ for (const dialect of dialects()) {
       const listed = list.body.webhooks.find((x: any) => x.id === w.id);
       assert.ok(listed);
       assert.equal('secret' in listed, false, 'the listing never shows the secret');
+      assert.equal(listed.created_by, alice.userId, 'the listing shows its maker');
       assert.equal(JSON.stringify(list.body).includes(w.secret), false);
       assert.match(listed.created_at, ISO);
 

@@ -270,6 +270,8 @@ export interface WebhooksTable {
   created_at: string;
   disabled_at: string | null;
   disabled_reason: string | null;
+  /** The account that made it (migration 036); null for a team webhook made before that migration. */
+  created_by: string | null;
 }
 
 export interface DeliveriesTable {

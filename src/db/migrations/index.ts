@@ -32,6 +32,7 @@ import * as m032 from './032_deferred_sheet_tokens.js';
 import * as m033 from './033_search_index_file.js';
 import * as m034 from './034_outbox_unwatched_dispatched.js';
 import * as m035 from './035_outbox_undispatched_index.js';
+import * as m036 from './036_webhook_maker.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '033_search_index_file': m033,
   '034_outbox_unwatched_dispatched': m034,
   '035_outbox_undispatched_index': m035,
+  '036_webhook_maker': m036,
 };
 
 export const migrationProvider: MigrationProvider = {

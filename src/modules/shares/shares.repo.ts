@@ -1,4 +1,4 @@
-import type { Db, SheetSharesTable } from '../../db/types.js';
+import type { Db, Executor, SheetSharesTable } from '../../db/types.js';
 
 export function createSharesRepo(db: Db) {
   return {
@@ -10,6 +10,15 @@ export function createSharesRepo(db: Db) {
     },
     findByTokenHash(tokenHash: string) {
       return db.selectFrom('sheet_shares').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    },
+    /**
+     * Ends for good every link `userId` made to a sheet of the workspace whose owner key is `ownerKey`
+     * (a member who left or lost the editor role): the rows go, so rejoining brings none back. The count ended.
+     */
+    async removeMadeBy(ownerKey: string, userId: string, exec: Executor = db): Promise<number> {
+      const sheetIds = exec.selectFrom('sheets').select('id').where('user_id', '=', ownerKey);
+      const r = await exec.deleteFrom('sheet_shares').where('created_by', '=', userId).where('sheet_id', 'in', sheetIds).executeTakeFirst();
+      return Number(r.numDeletedRows);
     },
     /** True when the link existed (and is now gone). */
     async remove(sheetId: string, id: string): Promise<boolean> {

@@ -33,13 +33,14 @@ export function createSharesService(deps: { repo: SharesRepo; sheets: Pick<Sheet
   }
 
   /**
-   * The sheet behind a live link, read as the link's maker: a link to a team sheet stops working when its
-   * maker leaves the workspace (an ex-member's link does not keep reading the team's sheet). Any miss is the same 404.
+   * The sheet behind a live link, read as the link's maker with the role sharing needs: a link to a team
+   * sheet stops working when its maker leaves the workspace or drops below editor (the workspaces service
+   * also deletes such links then, so rejoining brings none back). Any miss is the same 404.
    */
   async function resolve(token: string): Promise<SheetView> {
     const share = await repo.findByTokenHash(hashSecretToken(token));
     if (!share || (share.expires_at !== null && share.expires_at <= clock.now().toISOString())) throw gone();
-    const sheet = await sheets.get({ userId: share.created_by }, share.sheet_id).catch((err: unknown) => {
+    const sheet = await sheets.get({ userId: share.created_by }, share.sheet_id, 'shares.manage').catch((err: unknown) => {
       if (err instanceof AppError && (err.code === 'not_found' || err.code === 'forbidden')) throw gone();
       throw err;
     });

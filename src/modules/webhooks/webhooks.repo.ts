@@ -14,6 +14,20 @@ export function createWebhooksRepo(db: Db) {
     async update(id: string, patch: Partial<WebhooksTable>, exec: Executor = db) {
       await exec.updateTable('webhooks').set(patch).where('id', '=', id).execute();
     },
+    /**
+     * Disables the enabled webhooks `userId` made in the workspace whose owner key is `ownerKey` (a member
+     * who left or lost the admin role); their pending deliveries stop when next claimed. The count disabled.
+     */
+    async disableMadeBy(ownerKey: string, userId: string, reason: string, at: string, exec: Executor = db): Promise<number> {
+      const r = await exec
+        .updateTable('webhooks')
+        .set({ status: 'disabled', disabled_at: at, disabled_reason: reason })
+        .where('user_id', '=', ownerKey)
+        .where('created_by', '=', userId)
+        .where('status', '=', 'enabled')
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
     /** The webhook with its delivery log. */
     async remove(id: string, exec: Executor) {
       const ids = exec.selectFrom('deliveries').select('id').where('webhook_id', '=', id);

@@ -42,6 +42,12 @@ export const Webhook = z
     disabled_at: Timestamp.nullable(),
     disabled_reason: z.string().nullable().describe('Why the webhook was disabled (the last delivery error).'),
     workspace_id: WorkspaceIdView.describe('The workspace (wsp_...) whose events this webhook receives'),
+    created_by: z
+      .string()
+      .nullable()
+      .describe(
+        "The account (usr_...) that made it; null for a team webhook made before makers were recorded. A team webhook is disabled when its maker leaves the workspace, is removed or loses the admin role.",
+      ),
   })
   .meta({ id: 'Webhook' });
 export type WebhookView = z.infer<typeof Webhook>;

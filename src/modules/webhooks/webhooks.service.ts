@@ -31,6 +31,7 @@ export function toWebhookView(row: WebhooksTable): WebhookView {
     disabled_at: row.disabled_at,
     disabled_reason: row.disabled_reason,
     workspace_id: workspaceIdOf(row.user_id),
+    created_by: row.created_by,
   };
 }
 
@@ -112,6 +113,7 @@ export function createWebhooksService(deps: {
         created_at: now.toISOString(),
         disabled_at: null,
         disabled_reason: null,
+        created_by: caller.userId,
       };
       await repo.insert(row);
       return { ...toWebhookView(row), secret };

@@ -85,6 +85,38 @@ export function createWorkspacesRepo(db: Db) {
     invitationByHashLocked(tokenHash: string, exec: Executor) {
       return lockedForUpdate(exec, exec.selectFrom('workspace_invitations').selectAll().where('token_hash', '=', tokenHash)).executeTakeFirst();
     },
+    /** Invitations not yet accepted nor expired, oldest first, with their maker's name (never the token's hash). */
+    pendingInvitations(workspaceId: string, now: string) {
+      return db
+        .selectFrom('workspace_invitations as i')
+        .leftJoin('users as u', 'u.id', 'i.created_by')
+        .select(['i.id', 'i.role', 'i.created_by', 'u.name', 'i.created_at', 'i.expires_at'])
+        .where('i.workspace_id', '=', workspaceId)
+        .where('i.accepted_at', 'is', null)
+        .where('i.expires_at', '>', now)
+        .orderBy('i.created_at')
+        .orderBy('i.id')
+        .execute();
+    },
+    /** Deletes a not yet accepted invitation of the workspace: true when there was one. */
+    async removeInvitation(workspaceId: string, id: string): Promise<boolean> {
+      const r = await db
+        .deleteFrom('workspace_invitations')
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .where('accepted_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+    /** Deletes the not yet accepted invitations `userId` made in the workspace, all or only those granting one of `roles`. */
+    async removeInvitationsMadeBy(workspaceId: string, userId: string, roles: readonly WorkspaceInvitationsTable['role'][] | 'all', exec: Executor): Promise<number> {
+      let q = exec.deleteFrom('workspace_invitations').where('workspace_id', '=', workspaceId).where('created_by', '=', userId).where('accepted_at', 'is', null);
+      if (roles !== 'all') {
+        if (roles.length === 0) return 0;
+        q = q.where('role', 'in', [...roles]);
+      }
+      return Number((await q.executeTakeFirst()).numDeletedRows);
+    },
     async markAccepted(id: string, userId: string, at: string, exec: Executor) {
       await exec.updateTable('workspace_invitations').set({ accepted_by: userId, accepted_at: at }).where('id', '=', id).execute();
     },

@@ -9,13 +9,16 @@ import {
   DeleteWorkspaceResponse,
   InvitationParams,
   InvitationResponse,
+  ListInvitationsResponse,
   ListMembersResponse,
   ListWorkspacesResponse,
   MemberParams,
   MemberResponse,
   RemoveMemberResponse,
+  RevokeInvitationResponse,
   UpdateMemberBody,
   UpdateWorkspaceBody,
+  WorkspaceInvitationParams,
   WorkspaceParams,
   WorkspaceResponse,
 } from './workspaces.schemas.js';
@@ -61,6 +64,26 @@ export function registerWorkspaceRoutes(app: ZApp, workspaces: WorkspacesService
       response: responses(InvitationResponse, 403, 404, 415),
     },
     handler: async (req) => ({ success: ok, invitation: await workspaces.invite(req.auth, req.params.id, req.body, requestOrigin(publicUrl, req)) }),
+  });
+  app.get('/workspaces/:id/invitations', {
+    schema: {
+      tags,
+      operationId: 'listWorkspaceInvitations',
+      summary: "A workspace's pending invitations (admin or owner): role, maker, expiry; never their tokens",
+      params: WorkspaceParams,
+      response: responses(ListInvitationsResponse, 403, 404),
+    },
+    handler: async (req) => ({ success: ok, invitations: await workspaces.invitations(req.auth, req.params.id) }),
+  });
+  app.delete('/workspaces/:id/invitations/:invitation_id', {
+    schema: {
+      tags,
+      operationId: 'revokeWorkspaceInvitation',
+      summary: 'Revoke a pending invitation (admin or owner): accepting its token is a 404 from then on',
+      params: WorkspaceInvitationParams,
+      response: responses(RevokeInvitationResponse, 403, 404),
+    },
+    handler: async (req) => ({ success: ok, ...(await workspaces.revokeInvitation(req.auth, req.params.id, req.params.invitation_id)) }),
   });
   app.post('/invitations/:token/accept', {
     schema: {

@@ -31,6 +31,19 @@ export const Invitation = z
   })
   .meta({ id: 'WorkspaceInvitation' });
 
+export const PendingInvitation = z
+  .object({
+    id: z.string().describe('inv_...'),
+    role: z.enum(INVITABLE_ROLES),
+    invited_by: z
+      .object({ user_id: z.string(), name: z.string().nullable() })
+      .describe('The member who made it; it dies when they leave, are removed or may no longer grant its role.'),
+    created_at: Timestamp,
+    expires_at: Timestamp,
+  })
+  .meta({ id: 'PendingWorkspaceInvitation' });
+export type PendingInvitationView = z.infer<typeof PendingInvitation>;
+
 export const CreateWorkspaceBody = z.object({ name: Name });
 export const UpdateWorkspaceBody = z.object({ name: Name });
 export const DeleteWorkspaceBody = z.object({
@@ -45,12 +58,15 @@ export const UpdateMemberBody = z.object({ role: Role });
 export const WorkspaceParams = z.object({ id: z.string().min(1).max(100) });
 export const MemberParams = z.object({ id: z.string().min(1).max(100), user_id: z.string().min(1).max(100) });
 export const InvitationParams = z.object({ token: z.string().min(1).max(200) });
+export const WorkspaceInvitationParams = z.object({ id: z.string().min(1).max(100), invitation_id: z.string().min(1).max(100) });
 
 const ok = z.literal(true);
 export const WorkspaceResponse = z.object({ success: ok, workspace: Workspace });
 export const ListWorkspacesResponse = z.object({ success: ok, workspaces: z.array(Workspace) });
 export const DeleteWorkspaceResponse = z.object({ success: ok, id: z.string(), deleted: z.literal(true) });
 export const InvitationResponse = z.object({ success: ok, invitation: Invitation });
+export const ListInvitationsResponse = z.object({ success: ok, invitations: z.array(PendingInvitation) });
+export const RevokeInvitationResponse = z.object({ success: ok, id: z.string(), revoked: z.literal(true) });
 export const ListMembersResponse = z.object({ success: ok, members: z.array(Member) });
 export const MemberResponse = z.object({ success: ok, member: Member });
 export const RemoveMemberResponse = z.object({ success: ok, workspace_id: z.string(), user_id: z.string(), removed: z.literal(true) });

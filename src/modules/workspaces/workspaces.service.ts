@@ -8,15 +8,19 @@ import { paidPlan } from '../accounts/plans.js';
 import { requireKeyReach, type Caller } from './workspaces.access.js';
 import { workspaceRows } from './workspaces.personal.js';
 import type { WorkspacesRepo } from './workspaces.repo.js';
-import { requireRole, roleAtLeast, type WorkspaceAction } from './workspaces.roles.js';
-import type { MemberView, WorkspaceView } from './workspaces.schemas.js';
+import { REQUIRED_ROLE, requireRole, roleAtLeast, type WorkspaceAction } from './workspaces.roles.js';
+import type { MemberView, PendingInvitationView, WorkspaceView } from './workspaces.schemas.js';
+import { endWhatTheyMade, type MadeByMember } from './workspaces.departure.js';
 import { hashSecretToken, newSecretToken } from '../../lib/secret-token.js';
 
 const INVITATION_HOURS_DEFAULT = 7 * 24;
 const notFound = (id: string) => new AppError('not_found', `workspace ${id} not found`);
+// Unknown, expired, used, revoked, and made by someone who may no longer grant it: all the same 404.
+const invitationGone = () => new AppError('not_found', 'invitation not found, expired, revoked or already used: ask for a new one');
 
-export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; clock: Clock }) {
+export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; clock: Clock } & Omit<MadeByMember, 'repo'>) {
   const { db, repo, clock } = deps;
+  const made: MadeByMember = { repo, shares: deps.shares, webhooks: deps.webhooks };
 
   async function existing(workspaceId: string) {
     const workspace = await repo.findById(workspaceId);
@@ -130,6 +134,28 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
       return { id: invitationId, role: input.role, token, url: `${origin}/console/#/join/${token}`, expires_at: expiresAt };
     },
 
+    /** The pending invitations (not accepted, not expired) of a workspace: admins and owners. */
+    async invitations(caller: Caller, id: string): Promise<PendingInvitationView[]> {
+      await authorize(caller, id, 'invitations.manage');
+      const rows = await repo.pendingInvitations(id, clock.now().toISOString());
+      return rows.map((r) => ({
+        id: r.id,
+        role: r.role,
+        invited_by: { user_id: r.created_by, name: r.name ?? null },
+        created_at: r.created_at,
+        expires_at: r.expires_at,
+      }));
+    },
+
+    /** Ends an invitation not yet accepted (admins and owners): accepting its token is a 404 from then on. */
+    async revokeInvitation(caller: Caller, id: string, invitationId: string) {
+      await authorize(caller, id, 'invitations.manage');
+      if (!(await repo.removeInvitation(id, invitationId))) {
+        throw new AppError('not_found', `invitation ${invitationId} of workspace ${id} not found or already accepted`);
+      }
+      return { id: invitationId, revoked: true as const };
+    },
+
     /** Single use: unknown and expired tokens are 404 alike; a used one is 404 too, so a token says nothing once spent. */
     async accept(caller: Caller, token: string): Promise<WorkspaceView> {
       if (caller.workspaceId) throw new AppError('forbidden', `this key is restricted to workspace ${caller.workspaceId}; accept invitations with an unrestricted key or the console`);
@@ -137,11 +163,12 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
       const now = clock.now();
       return transactionAlone(db, async (trx) => {
         const inv = await repo.invitationByHashLocked(hashSecretToken(token), trx);
-        if (!inv || inv.accepted_at !== null || inv.expires_at <= now.toISOString()) {
-          throw new AppError('not_found', 'invitation not found, expired or already used: ask for a new one');
-        }
+        if (!inv || inv.accepted_at !== null || inv.expires_at <= now.toISOString()) throw invitationGone();
         const workspace = await repo.findById(inv.workspace_id, trx);
-        if (!workspace) throw new AppError('not_found', 'invitation not found, expired or already used: ask for a new one');
+        if (!workspace) throw invitationGone();
+        // The maker must still be able to grant it: a member who may invite, with at least the role it grants.
+        const makerRole = await repo.roleOf(inv.workspace_id, inv.created_by, trx);
+        if (!makerRole || !roleAtLeast(makerRole, REQUIRED_ROLE['invitations.manage']) || !roleAtLeast(makerRole, inv.role)) throw invitationGone();
         if (await repo.roleOf(inv.workspace_id, userId, trx)) {
           throw new AppError('conflict', `you are already a member of workspace ${inv.workspace_id}; the invitation stays unused`);
         }
@@ -166,6 +193,7 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
         if (nextRole === 'owner' || target.role === 'owner') requireRole(role, 'ownership.transfer', id);
         keepAnOwner(members, memberId, nextRole, id);
         await repo.setRole(id, memberId, nextRole, trx);
+        await endWhatTheyMade(made, trx, id, memberId, { kind: 'demoted', role: nextRole }, clock.now().toISOString());
         const row = (await repo.members(id, trx)).find((m) => m.user_id === memberId)!;
         return memberView(row);
       });
@@ -186,6 +214,7 @@ export function createWorkspacesService(deps: { db: Db; repo: WorkspacesRepo; cl
         if (target.role === 'owner' && memberId !== userId) requireRole(role, 'ownership.transfer', id);
         keepAnOwner(members, memberId, undefined, id);
         await repo.removeMember(id, memberId, trx);
+        await endWhatTheyMade(made, trx, id, memberId, { kind: memberId === userId ? 'left' : 'removed' }, clock.now().toISOString());
         return { workspace_id: id, user_id: memberId, removed: true as const };
       });
     },
