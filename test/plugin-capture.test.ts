@@ -10,7 +10,7 @@ import path from 'node:path';
 import { dialects } from './helpers.js';
 import { closedPort, runShell, until, type HookRun as Run } from './plugin-helpers.js';
 import { useServer } from './server-fixture.js';
-import { CAPTURE_SCRIPT, HOOK_SCRIPT, INBOX_LIMIT, LOCK_NAME, createInbox } from './plugin-modules.js';
+import { CAPTURE_SCRIPT, HOOK_SCRIPT, INBOX_LIMIT, LOCK_NAME, createInbox, ownerOf } from './plugin-modules.js';
 
 const capture = (event: string, payload: unknown, env: Record<string, string>) => runShell(`sh "${CAPTURE_SCRIPT}" ${event}`, payload, env);
 const sessionStart = (payload: unknown, env: Record<string, string>) => runShell(`node "${HOOK_SCRIPT}" SessionStart`, payload, env);
@@ -107,7 +107,9 @@ for (const dialect of dialects()) {
 
     it('service down: the events wait owner-only in the inbox, and the next SessionStart sends them', async () => {
       const t = setup('down');
-      const down = { ...t.env, SHEET_WORKSPACE_URL: `http://127.0.0.1:${await closedPort()}` };
+      // The same URL throughout (what is kept goes only to the URL and key it was captured for): down, then up again.
+      const port = await closedPort();
+      const down = { ...t.env, SHEET_WORKSPACE_URL: `http://127.0.0.1:${port}` };
       const transcript = path.join(t.home, 'transcript.jsonl');
       const tool = { type: 'tool_use', id: 't', name: 'Edit', input: { file_path: `${repo}/src/offline.ts`, old_string: 'a', new_string: 'b' } };
       fs.writeFileSync(transcript, line({ type: 'user', message: { role: 'user', content: 'Work offline' } }) + line({ type: 'assistant', message: { content: [tool] } }));
@@ -122,9 +124,20 @@ for (const dialect of dialects()) {
       for (const f of kept) assert.equal(mode(path.join(t.inbox, f)), 0o600);
       assert.equal(fs.existsSync(path.join(t.inbox, LOCK_NAME)), false, 'a sender that found the service down never takes the lock');
 
-      const up = await sessionStart({ session_id: 'next', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' }, t.env);
-      assert.equal(up.code, 0);
-      await until(t.waiting, (w) => w.length === 0, 'the spool to empty');
+      const proxy = net.createServer((client) => {
+        const upstream = net.connect(Number(new URL(s.url).port), '127.0.0.1');
+        client.pipe(upstream).pipe(client);
+        upstream.on('error', () => client.destroy());
+        client.on('error', () => upstream.destroy());
+      });
+      await new Promise<void>((r) => proxy.listen(port, '127.0.0.1', r));
+      try {
+        const up = await sessionStart({ session_id: 'next', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' }, down);
+        assert.equal(up.code, 0);
+        await until(t.waiting, (w) => w.length === 0, 'the spool to empty');
+      } finally {
+        proxy.close();
+      }
       assert.deepEqual(await todosOf(t.project), ['Task 01: pending']);
       const [saved] = (await sessionsOf(t.project)).filter((x) => x.external_id === `cc:${sessionId}`);
       assert.deepEqual(saved.files_changed, ['src/offline.ts']);
@@ -178,7 +191,7 @@ for (const dialect of dialects()) {
       const todo = (content: string) => ({ session_id: 'p', cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'TodoWrite', tool_input: { todos: [{ content, status: 'pending' }] } });
       await capture('PostToolUse', todo('Kept for the first project'), t.env);
       // Written as a hook whose project turned capture off would (capture.sh itself keeps nothing then).
-      createInbox(t.inbox).add('PostToolUse', { project: t.project, capture: 'off' }, JSON.stringify(todo('Never sent')));
+      createInbox(t.inbox).add('PostToolUse', { project: t.project, capture: 'off', owner: ownerOf({ url: s.url, apiKey: key }) }, JSON.stringify(todo('Never sent')));
       fs.rmSync(path.join(t.inbox, LOCK_NAME));
       const second = `second-${dialect}`;
       await capture('PostToolUse', todo('Kept for the second project'), { ...t.env, SHEET_WORKSPACE_PROJECT: second });
@@ -228,11 +241,12 @@ describe('plugin inbox file', () => {
       const [name] = inbox.list();
       assert.match(name, /^\d{19}-\d+\.json$/);
       assert.equal(mode(path.join(dir, name)), 0o600);
-      assert.deepEqual(inbox.read(name), { event: 'TaskCreated', project: 'multi', capture: '', payload });
-      assert.equal(inbox.add('TaskCompleted', { project: 'p', capture: '1' }, JSON.stringify(payload)), true);
+      const owner = ownerOf({ url: 'http://127.0.0.1:9', apiKey: 'sk_test' });
+      assert.deepEqual(inbox.read(name), { event: 'TaskCreated', project: 'multi', capture: '', owner, payload });
+      assert.equal(inbox.add('TaskCompleted', { project: 'p', capture: '1', owner }, JSON.stringify(payload)), true);
       const names = inbox.list();
       assert.equal(names[0], name, 'oldest first');
-      assert.deepEqual(inbox.read(names[1]), { event: 'TaskCompleted', project: 'p', capture: '1', payload });
+      assert.deepEqual(inbox.read(names[1]), { event: 'TaskCompleted', project: 'p', capture: '1', owner, payload });
       fs.writeFileSync(path.join(dir, '0000000000000000001-1.json'), 'TaskCreated\n\n\n{"truncated');
       assert.equal(inbox.read('0000000000000000001-1.json'), null);
       assert.equal(fs.existsSync(path.join(dir, '0000000000000000001-1.json')), false);
@@ -246,7 +260,7 @@ describe('plugin inbox file', () => {
     try {
       const bin = path.join(home, 'bin');
       fs.mkdirSync(bin);
-      for (const tool of ['sh', 'date', 'head', 'mv', 'mkdir', 'rm', 'setsid']) {
+      for (const tool of ['sh', 'date', 'head', 'mv', 'mkdir', 'rm', 'setsid', 'sha256sum', 'find']) {
         const found = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
         if (found) fs.symlinkSync(found, path.join(bin, tool));
       }

@@ -15,6 +15,10 @@ import * as tasksJs from '../plugins/claude-code/scripts/tasks.mjs';
 import * as inboxJs from '../plugins/claude-code/scripts/inbox.mjs';
 // @ts-expect-error: plain .mjs module without type declarations
 import * as clientJs from '../plugins/claude-code/scripts/client.mjs';
+// @ts-expect-error: plain .mjs module without type declarations
+import * as ownerJs from '../plugins/claude-code/scripts/owner.mjs';
+// @ts-expect-error: plain .mjs module without type declarations
+import * as stateJs from '../plugins/claude-code/scripts/state.mjs';
 
 /** What Claude Code runs (hooks/hooks.json): the generated bundle of the modules above. */
 export const HOOK_SCRIPT = new URL('../plugins/claude-code/hooks/hook.cjs', import.meta.url).pathname;
@@ -59,10 +63,21 @@ export interface Claim {
   file: string;
   request: SpoolRequest & { at: string };
 }
+/** Whose a kept request is: the service URL and the fingerprint of the API key it was captured under. */
+export interface Owner {
+  url: string;
+  key: string;
+}
+export const keyFingerprint: (key: string) => string = ownerJs.keyFingerprint;
+export const ownerOf: (cfg: { url: string; apiKey: string }) => Owner = ownerJs.ownerOf;
+/** Null when the state folder may be used, else why not. */
+export const stateRefusal: (cfg: { stateDir: string; inboxDir: string; spoolDir: string }) => string | null = stateJs.stateRefusal;
+/** Whether a spool entry is a request the plugin makes. */
+export const pluginRequest: (r: unknown) => boolean = clientJs.pluginRequest;
 export interface Spool {
   dir: string;
-  add(request: SpoolRequest, key?: string): string;
-  list(): string[];
+  add(request: SpoolRequest, key: string | undefined, owner: Owner): string;
+  list(owner?: Owner): string[];
   claim(name: string): Claim | null;
   release(claim: Claim): void;
   done(claim: Claim): void;
@@ -112,6 +127,7 @@ export interface InboxEvent {
   event: string;
   project: string;
   capture: string;
+  owner: Owner | null;
   payload: Record<string, unknown>;
 }
 export interface SenderLock {
@@ -121,7 +137,7 @@ export interface SenderLock {
 export interface Inbox {
   dir: string;
   list(): string[];
-  add(event: string, env: { project?: string; capture?: string }, json: string): boolean;
+  add(event: string, env: { project?: string; capture?: string; owner?: Owner }, json: string): boolean;
   read(name: string): InboxEvent | null;
   remove(name: string): void;
   lock(): SenderLock;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { dialects } from './helpers.js';
 import { closedPort, runShell, until } from './plugin-helpers.js';
 import { useServer } from './server-fixture.js';
-import { HOOK_SCRIPT, createSpool, detectProject } from './plugin-modules.js';
+import { HOOK_SCRIPT, createSpool, detectProject, ownerOf } from './plugin-modules.js';
 
 const HOOKS_DIR = path.dirname(HOOK_SCRIPT);
 const SESSION_START = path.join(HOOKS_DIR, 'session-start.sh');
@@ -155,7 +155,7 @@ for (const dialect of dialects()) {
     it('requests left in the spool are sent by the sender it starts', async () => {
       const { home, env } = envFor();
       const spool = createSpool(path.join(home, '.sheet-workspace', 'spool'));
-      spool.add({ method: 'POST', path: '/v1/todos', body: { project, todos: [{ content: 'Left from an outage', status: 'pending' }] } });
+      spool.add({ method: 'POST', path: '/v1/todos', body: { project, todos: [{ content: 'Left from an outage', status: 'pending' }] } }, undefined, ownerOf({ url: s.url, apiKey: key }));
       const r = await sessionStart(repo, env);
       assert.equal(r.code, 0);
       assert.match(JSON.parse(r.stdout).hookSpecificOutput.additionalContext, /Briefing for project/);

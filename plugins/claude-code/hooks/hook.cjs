@@ -226,100 +226,14 @@ function dechunk(raw) {
   }
 }
 
-// scripts/client.mjs
-var MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
-async function send(cfg2, request, timeoutMs) {
-  let url;
-  try {
-    url = new URL(cfg2.url + request.path);
-  } catch {
-    return { outcome: "retry", error: "invalid SHEET_WORKSPACE_URL" };
-  }
-  const body = request.body === void 0 ? void 0 : JSON.stringify(request.body);
-  const headers = { authorization: `Bearer ${cfg2.apiKey}`, "user-agent": USER_AGENT, accept: "application/json" };
-  if (body !== void 0) headers["content-type"] = "application/json";
-  let res;
-  try {
-    res = await exchange(url, { method: request.method, headers, body, timeoutMs, maxBytes: MAX_RESPONSE_BYTES });
-  } catch (err) {
-    const timedOut = err?.code === "ETIMEDOUT";
-    return { outcome: "retry", timedOut, error: timedOut ? "timeout" : err?.code ?? err?.message ?? "error" };
-  }
-  const text = res.body.toString("utf8");
-  if (res.status >= 200 && res.status < 300) return { outcome: "sent", status: res.status, text };
-  const drop = res.status === 400 || res.status === 413 || res.status === 422;
-  return { outcome: drop ? "drop" : "retry", status: res.status, error: errorCode(text) };
-}
-function errorCode(text) {
-  try {
-    const body = JSON.parse(text);
-    return String(body.code ?? body.error ?? "").slice(0, 100);
-  } catch {
-    return "";
-  }
-}
-async function preconnectService(cfg2) {
-  let url;
-  try {
-    url = new URL(cfg2.url);
-  } catch {
-    return;
-  }
-  await preconnect(url);
-}
-var noneSent = () => ({ sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 });
-var RESOLVE_MIN_MS = 1500;
-async function flush(cfg2, spool, { deadline: deadline2, perRequestMs, log: log2, resolve }) {
-  const stats = noneSent();
-  spool.recoverStale();
-  const names = spool.list();
-  for (let i = 0; i < names.length; i++) {
-    const remaining = deadline2 - Date.now();
-    if (remaining < 30) {
-      stats.stalled = true;
-      stats.left = names.length - i;
-      break;
-    }
-    const claim = spool.claim(names[i]);
-    if (!claim) continue;
-    let request = claim.request;
-    if (request.body === void 0 && request.capture) {
-      if (!resolve || remaining < RESOLVE_MIN_MS) {
-        spool.release(claim);
-        stats.deferred++;
-        continue;
-      }
-      const body = resolve(request.capture);
-      if (!body) {
-        spool.done(claim);
-        continue;
-      }
-      request = { method: request.method, path: request.path, body };
-    }
-    const r = await send(cfg2, request, Math.min(perRequestMs, deadline2 - Date.now()));
-    if (settle(spool, claim, r, stats, log2)) continue;
-    stats.left = names.length - i;
-    break;
-  }
-  return stats;
-}
-function settle(spool, claim, r, stats, log2) {
-  if (r.outcome === "sent") {
-    spool.done(claim);
-    stats.sent++;
-    return true;
-  }
-  if (r.outcome === "drop") {
-    spool.done(claim);
-    stats.dropped++;
-    log2(`${claim.request.method} ${claim.request.path}: refused (${r.status} ${r.error}), dropped from the spool`);
-    return true;
-  }
-  spool.release(claim);
-  stats.stalled = Boolean(r.timedOut);
-  log2(`${claim.request.method} ${claim.request.path}: ${r.status ?? r.error}; kept in the spool`);
-  return false;
-}
+// builtin:node:crypto
+var loaded2;
+var node_crypto_default = new Proxy({}, { get: (_, key) => (loaded2 ??= require("node:crypto"))[key] });
+
+// scripts/owner.mjs
+var keyFingerprint = (key) => node_crypto_default.createHash("sha256").update(`sheet-workspace-spool:${key}`).digest("hex").slice(0, 32);
+var ownerOf = (cfg2) => ({ url: cfg2.url, key: keyFingerprint(cfg2.apiKey) });
+var sameOwner = (a, b) => Boolean(a && b && typeof a.url === "string" && typeof a.key === "string" && a.url === b.url && a.key === b.key);
 
 // scripts/spool.mjs
 var SPOOL_LIMITS = { entries: 1e3, bytes: 5 * 1024 * 1024 };
@@ -347,8 +261,12 @@ function alive(pid) {
   }
 }
 var entryTag = (key) => key ? `k${keyTag(key)}` : `r${randomTag()}`;
-var entryName = (tag) => `${String(Date.now()).padStart(14, "0")}-${String(process.pid).padStart(7, "0")}${String(seq++).padStart(4, "0")}-${tag}.json`;
-var entryText = (request) => JSON.stringify({ ...request, at: isoTime(Date.now()) });
+var ownerTag = (owner) => `o${keyTag(`${owner.url}
+${owner.key}`)}`;
+var OWNED = /-o[0-9a-f]{16}\.json$/;
+var ownedName = (name) => OWNED.test(name);
+var entryName = (tag, owner) => `${String(Date.now()).padStart(14, "0")}-${String(process.pid).padStart(7, "0")}${String(seq++).padStart(4, "0")}-${tag}-${ownerTag(owner)}.json`;
+var entryText = (request, owner) => JSON.stringify({ ...request, owner: { url: owner.url, key: owner.key }, at: isoTime(Date.now()) });
 function isoTime(ms) {
   const day = Math.floor(ms / 864e5);
   const msOfDay = ms - day * 864e5;
@@ -382,22 +300,31 @@ function createSpool(dir, { limits = SPOOL_LIMITS, log: log2 = () => {
   const names = () => waitingFiles(dir);
   return {
     dir,
-    /** Keeps a request; one with the same key (a session's PUT) replaces the one waiting. */
-    add(request, key) {
+    /**
+     * Keeps a request of `owner` ({ url, key fingerprint }); one of the same owner with the same key (a session's PUT)
+     * replaces the one waiting.
+     */
+    add(request, key, owner) {
+      if (!owner || typeof owner.url !== "string" || typeof owner.key !== "string") throw new Error("spool.add: a request needs its owner");
       ensure();
       const tag = entryTag(key);
+      const suffix = `-${tag}-${ownerTag(owner)}.json`;
       if (key) {
-        for (const n of names()) if (n.endsWith(`-${tag}.json`)) node_fs_default.rmSync(node_path_default.join(dir, n), { force: true });
+        for (const n of names()) if (n.endsWith(suffix)) node_fs_default.rmSync(node_path_default.join(dir, n), { force: true });
       }
-      const name = entryName(tag);
+      const name = entryName(tag, owner);
       const tmp = node_path_default.join(dir, `.tmp-${name}`);
-      node_fs_default.writeFileSync(tmp, entryText(request), { mode: 384 });
+      node_fs_default.writeFileSync(tmp, entryText(request, owner), { mode: 384 });
       node_fs_default.renameSync(tmp, node_path_default.join(dir, name));
       this.enforceLimits();
       return name;
     },
-    /** Waiting entries, oldest first. */
-    list: names,
+    /** Waiting entries, oldest first: all of them, or those of one owner (by the tag in their names). */
+    list(owner) {
+      if (!owner) return names();
+      const suffix = `-${ownerTag(owner)}.json`;
+      return names().filter((n) => n.endsWith(suffix));
+    },
     /** Takes an entry for sending (rename, so two hooks never send the same one); null if another hook has it. */
     claim(name) {
       const claimed = node_path_default.join(dir, `${name}${CLAIM}${process.pid}`);
@@ -475,11 +402,138 @@ function createSpool(dir, { limits = SPOOL_LIMITS, log: log2 = () => {
   };
 }
 
+// scripts/client.mjs
+var MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
+async function send(cfg2, request, timeoutMs) {
+  let url;
+  try {
+    url = new URL(cfg2.url + request.path);
+  } catch {
+    return { outcome: "retry", error: "invalid SHEET_WORKSPACE_URL" };
+  }
+  const body = request.body === void 0 ? void 0 : JSON.stringify(request.body);
+  const headers = { authorization: `Bearer ${cfg2.apiKey}`, "user-agent": USER_AGENT, accept: "application/json" };
+  if (body !== void 0) headers["content-type"] = "application/json";
+  let res;
+  try {
+    res = await exchange(url, { method: request.method, headers, body, timeoutMs, maxBytes: MAX_RESPONSE_BYTES });
+  } catch (err) {
+    const timedOut = err?.code === "ETIMEDOUT";
+    return { outcome: "retry", timedOut, error: timedOut ? "timeout" : err?.code ?? err?.message ?? "error" };
+  }
+  const text = res.body.toString("utf8");
+  if (res.status >= 200 && res.status < 300) return { outcome: "sent", status: res.status, text };
+  const drop = res.status === 400 || res.status === 413 || res.status === 422;
+  return { outcome: drop ? "drop" : "retry", status: res.status, error: errorCode(text) };
+}
+function errorCode(text) {
+  try {
+    const body = JSON.parse(text);
+    return String(body.code ?? body.error ?? "").slice(0, 100);
+  } catch {
+    return "";
+  }
+}
+async function preconnectService(cfg2) {
+  let url;
+  try {
+    url = new URL(cfg2.url);
+  } catch {
+    return;
+  }
+  await preconnect(url);
+}
+var noneSent = () => ({ sent: 0, dropped: 0, left: 0, stalled: false, deferred: 0 });
+var RESOLVE_MIN_MS = 1500;
+var SESSION_PATH = /^\/v1\/sessions\/external\/cc:([A-Za-z0-9._:-]{1,190})$/;
+var isObject = (v) => Boolean(v) && typeof v === "object" && !Array.isArray(v);
+var isCaptureJob = (c, sessionId) => isObject(c) && c.session_id === sessionId && ["transcript_path", "cwd", "project"].every((k) => typeof c[k] === "string");
+function pluginRequest(r) {
+  if (!isObject(r)) return false;
+  if (r.method === "POST" && r.path === "/v1/todos") return isObject(r.body);
+  const session = r.method === "PUT" && typeof r.path === "string" ? SESSION_PATH.exec(r.path) : null;
+  if (!session) return false;
+  return r.body === void 0 ? isCaptureJob(r.capture, session[1]) : isObject(r.body);
+}
+var shown = (v) => String(v).slice(0, 120).replace(/[^\x21-\x7e]/g, "?");
+function dropUnowned(spool, log2) {
+  const unowned = spool.list().filter((n) => !ownedName(n));
+  for (const name of unowned) {
+    const claim = spool.claim(name);
+    if (claim) spool.done(claim);
+  }
+  if (unowned.length) log2(`spool: dropped ${unowned.length} entries kept by an older plugin without their key: not sent`);
+}
+async function flush(cfg2, spool, { deadline: deadline2, perRequestMs, log: log2, resolve }) {
+  const stats = noneSent();
+  const owner = ownerOf(cfg2);
+  spool.recoverStale();
+  dropUnowned(spool, log2);
+  const names = spool.list(owner);
+  for (let i = 0; i < names.length; i++) {
+    const remaining = deadline2 - Date.now();
+    if (remaining < 30) {
+      stats.stalled = true;
+      stats.left = names.length - i;
+      break;
+    }
+    const claim = spool.claim(names[i]);
+    if (!claim) continue;
+    let request = claim.request;
+    const foreign = !sameOwner(request?.owner, owner);
+    if (foreign || !pluginRequest(request)) {
+      spool.done(claim);
+      stats.dropped++;
+      log2(`${shown(request?.method)} ${shown(request?.path)}: ${foreign ? "its owner is not the one its name says" : "not a request this plugin makes"}, dropped from the spool`);
+      continue;
+    }
+    if (request.body === void 0 && request.capture) {
+      if (!resolve || remaining < RESOLVE_MIN_MS) {
+        spool.release(claim);
+        stats.deferred++;
+        continue;
+      }
+      const body = resolve(request.capture);
+      if (!body) {
+        spool.done(claim);
+        continue;
+      }
+      request = { method: request.method, path: request.path, body };
+    }
+    const r = await send(cfg2, request, Math.min(perRequestMs, deadline2 - Date.now()));
+    if (settle(spool, claim, r, stats, log2)) continue;
+    stats.left = names.length - i;
+    break;
+  }
+  return stats;
+}
+function settle(spool, claim, r, stats, log2) {
+  if (r.outcome === "sent") {
+    spool.done(claim);
+    stats.sent++;
+    return true;
+  }
+  if (r.outcome === "drop") {
+    spool.done(claim);
+    stats.dropped++;
+    log2(`${claim.request.method} ${claim.request.path}: refused (${r.status} ${r.error}), dropped from the spool`);
+    return true;
+  }
+  spool.release(claim);
+  stats.stalled = Boolean(r.timedOut);
+  log2(`${claim.request.method} ${claim.request.path}: ${r.status ?? r.error}; kept in the spool`);
+  return false;
+}
+
 // scripts/inbox.mjs
 var INBOX_LIMIT = 1e3;
 var LOCK_NAME = ".sender.lock";
 var STALE_LOCK_MS = 6e4;
 var oneLine = (value) => String(value ?? "").split("\n")[0];
+function ownerFrom(line) {
+  const m = /^owner ([0-9a-f]{32}) (\S+)$/.exec(line);
+  return m ? { url: m[2], key: m[1] } : null;
+}
 function createInbox(dir) {
   const names = () => waitingFiles(dir);
   return {
@@ -487,19 +541,24 @@ function createInbox(dir) {
     /** Waiting events, oldest first. */
     list: names,
     /** Keeps one event the way capture.sh does; false when the inbox is full. */
-    add(event2, { project, capture }, json) {
+    add(event2, { project, capture, owner }, json) {
       node_fs_default.mkdirSync(dir, { recursive: true, mode: 448 });
       if (names().length >= INBOX_LIMIT) return false;
       const name = `${Math.round((performance.timeOrigin + performance.now()) * 1e3)}000-${String(process.pid).padStart(10, "0")}.json`;
       const tmp = node_path_default.join(dir, `.tmp-${name}`);
+      const ownerLine = `owner ${oneLine(owner?.key)} ${oneLine(owner?.url)}`;
       node_fs_default.writeFileSync(tmp, `${oneLine(event2)}
 ${oneLine(project)}
 ${oneLine(capture)}
+${ownerLine}
 ${json}`, { mode: 384 });
       node_fs_default.renameSync(tmp, node_path_default.join(dir, name));
       return true;
     },
-    /** One event: { event, project, capture, payload }, or null when its file is gone or not an event (then removed). */
+    /**
+     * One event: { event, project, capture, owner, payload } (owner null in an older plugin's file: whose it is is not
+     * known), or null when its file is gone or not an event (then removed).
+     */
     read(name) {
       const file = node_path_default.join(dir, name);
       let text;
@@ -508,10 +567,12 @@ ${json}`, { mode: 384 });
       } catch {
         return null;
       }
-      const lines = text.split("\n", 3);
+      const lines = text.split("\n", 4);
+      const owned = lines.length === 4 && lines[3].startsWith("owner ");
+      const owner = owned ? ownerFrom(lines[3]) : null;
       let payload;
       try {
-        payload = JSON.parse(text.slice(lines.join("\n").length + 1) || "{}");
+        payload = JSON.parse(text.slice(lines.slice(0, owned ? 4 : 3).join("\n").length + 1) || "{}");
       } catch {
         payload = void 0;
       }
@@ -519,7 +580,7 @@ ${json}`, { mode: 384 });
         node_fs_default.rmSync(file, { force: true });
         return null;
       }
-      return { event: lines[0], project: lines[1], capture: lines[2], payload };
+      return { event: lines[0], project: lines[1], capture: lines[2], owner, payload };
     },
     remove(name) {
       node_fs_default.rmSync(node_path_default.join(dir, name), { force: true });
@@ -669,6 +730,32 @@ function repoNameFromUrl(url) {
   const trimmed = url.trim().replace(/[?#].*$/, "").replace(/[\\/]+$/, "").replace(/\.git$/i, "").replace(/[\\/]+$/, "");
   const last = trimmed.split(/[\\/:]/).pop() ?? "";
   return last.trim();
+}
+
+// scripts/state.mjs
+var writableBy = (mode) => [mode & 16 ? "group" : "", mode & 2 ? "others" : ""].filter(Boolean).join(" and ");
+function stateRefusal(cfg2) {
+  if (typeof process.getuid !== "function") return null;
+  const uid = process.getuid();
+  try {
+    node_fs_default.mkdirSync(cfg2.stateDir, { recursive: true, mode: 448 });
+  } catch {
+  }
+  for (const dir of [cfg2.stateDir, cfg2.inboxDir, cfg2.spoolDir]) {
+    let st;
+    try {
+      st = node_fs_default.lstatSync(dir);
+    } catch (err) {
+      if (err?.code === "ENOENT" && dir !== cfg2.stateDir) continue;
+      return `state folder ${dir} cannot be read (${err?.code ?? err})`;
+    }
+    if (st.isSymbolicLink()) return `state folder ${dir} is a symbolic link`;
+    if (!st.isDirectory()) return `state folder ${dir} is not a folder`;
+    if (st.uid !== uid) return `state folder ${dir} belongs to uid ${st.uid}, not to this user (uid ${uid})`;
+    const others = writableBy(st.mode);
+    if (others) return `state folder ${dir} is writable by ${others} (mode ${(st.mode & 511).toString(8)})`;
+  }
+  return null;
 }
 
 // scripts/redact.mjs
@@ -880,8 +967,8 @@ function relativeFiles(files, root) {
   for (const file of files) {
     const abs = node_path_default.resolve(root, file);
     const rel = node_path_default.relative(root, abs);
-    const shown = rel && !rel.startsWith("..") && !node_path_default.isAbsolute(rel) ? rel.split(node_path_default.sep).join("/") : abs;
-    seen.add(shown);
+    const shown2 = rel && !rel.startsWith("..") && !node_path_default.isAbsolute(rel) ? rel.split(node_path_default.sep).join("/") : abs;
+    seen.add(shown2);
   }
   return [...seen];
 }
@@ -956,7 +1043,9 @@ process.on("uncaughtException", () => finish());
 for (const signal of event === "flush" ? ["SIGTERM", "SIGINT"] : ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => event === "SessionEnd" ? void 0 : finish());
 process.on("unhandledRejection", () => finish());
 var cfg = readConfig();
-var log = (m) => logLine(cfg.stateDir, `${event}: ${m}`);
+var refusal = event === "project" ? null : stateRefusal(cfg);
+var log = (m) => refusal ? void 0 : logLine(cfg.stateDir, `${event}: ${m}`);
+var REFUSED = refusal ? `Sheet Workspace: ${refusal}: nothing kept there is read or sent, and nothing is captured (make it yours, mode 700, or set SHEET_WORKSPACE_SPOOL_DIR)` : "";
 function readStdin() {
   let isTerminal = false;
   try {
@@ -1002,6 +1091,14 @@ async function main() {
     if (event === "SessionStart") log("no API key (SHEET_WORKSPACE_API_KEY or the plugin option api_key): doing nothing");
     return finish();
   }
+  if (refusal) {
+    process.stderr.write(`${REFUSED}
+`);
+    if (event !== "SessionStart") return finish();
+    const payload2 = await readStdin();
+    const output = await sessionStart(payload2, typeof payload2.cwd === "string" && payload2.cwd ? payload2.cwd : process.cwd());
+    return finish({ ...output, systemMessage: REFUSED });
+  }
   if (event === "flush") {
     pruneTaskMaps(cfg.stateDir);
     if ((await send(cfg, { method: "GET", path: "/healthz" }, 3e3)).outcome === "sent") {
@@ -1018,7 +1115,7 @@ async function main() {
   }
   if (!CAPTURE_EVENTS.has(event) || !cfg.capture) return finish();
   const payload = await stdin;
-  if (!createInbox(cfg.inboxDir).add(event, cfg, JSON.stringify(payload))) log("inbox full: event not kept");
+  if (!createInbox(cfg.inboxDir).add(event, { ...cfg, owner: ownerOf(cfg) }, JSON.stringify(payload))) log("inbox full: event not kept");
   const ms = event === "SessionEnd" ? SESSION_END_SEND_MS : BUDGET_MS;
   const stats = await sendWaiting({ deadline: deadline(ms), perRequestMs: 2e3, resolve: null });
   if (stats.deferred > 0 || event === "SessionEnd" && stats.stalled) await startBackgroundSender();
@@ -1051,9 +1148,10 @@ function moveInbox(inbox, spool) {
     try {
       const entry = inbox.read(name);
       if (!entry) log(`inbox: dropped ${name}, not an event (cut at 1 MB?)`);
+      else if (!entry.owner) log(`inbox: dropped ${name}, kept by an older plugin without its key: not sent`);
       else if (captureOn(entry.capture)) {
         const request = requestOf(entry);
-        if (request) spool.add(request, request.method === "PUT" ? request.path : void 0);
+        if (request) spool.add(request, request.method === "PUT" ? request.path : void 0, entry.owner);
       }
       inbox.remove(name);
     } catch (err) {
@@ -1077,7 +1175,7 @@ async function sessionStart(payload, cwd) {
   const path = `/v1/briefing?project=${encodeURIComponent(project)}&max_chars=10000`;
   const [briefing, stats] = await Promise.all([
     send(cfg, { method: "GET", path }, deadline() - Date.now() - 50),
-    cfg.capture ? sendWaiting({ deadline: deadline(), perRequestMs: 1500, resolve: null }) : null
+    cfg.capture && !refusal ? sendWaiting({ deadline: deadline(), perRequestMs: 1500, resolve: null }) : null
   ]);
   if (stats?.deferred > 0) await startBackgroundSender();
   if (briefing.outcome !== "sent") {

@@ -23,6 +23,32 @@ find_state() {
   inbox=${spool%/*}/inbox
 }
 
+# Whether the state folder, the inbox and the spool (those that exist) are this user's folders that no one else can
+# write to, none a symbolic link, as scripts/state.mjs checks them: what waits in another's could be planted requests.
+state_ok() {
+  for d in "${spool%/*}" "$inbox" "$spool"; do
+    if [ -L "$d" ]; then return 1; fi
+    [ -e "$d" ] || continue
+    [ -d "$d" ] && [ -O "$d" ] || return 1
+  done
+  [ -z "$(find "${spool%/*}" "$inbox" "$spool" -prune \( -perm -g=w -o -perm -o=w \) -print 2>/dev/null)" ]
+}
+
+# The fingerprint of API key $1 as scripts/owner.mjs makes it (the first 32 hex digits of
+# sha256("sheet-workspace-spool:" + key)), into $fp; false where no sha256 tool is found.
+key_fingerprint() {
+  if command -v sha256sum >/dev/null 2>&1; then
+    fp=$(printf 'sheet-workspace-spool:%s' "$1" | sha256sum 2>/dev/null)
+  elif command -v shasum >/dev/null 2>&1; then
+    fp=$(printf 'sheet-workspace-spool:%s' "$1" | shasum -a 256 2>/dev/null)
+  else
+    return 1
+  fi
+  fp=$(printf '%.32s' "$fp")
+  case $fp in *[!0-9a-f]*) return 1 ;; esac
+  [ ${#fp} -eq 32 ]
+}
+
 # `node hook.cjs flush` in its own session, so it outlives this hook and Claude Code; none while a live sender holds the
 # lock (it looks at the inbox again before it lets go). A lock older than a minute is a dead sender's whose pid came
 # back (after a reboot): the sender started then takes it over (scripts/inbox.mjs).

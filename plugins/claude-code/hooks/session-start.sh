@@ -18,6 +18,8 @@ case $url in http://* | https://*) ;; *) in_node ;; esac
 command -v curl >/dev/null 2>&1 || in_node
 . "$hooks/sender.sh"
 find_state || in_node
+# Another user's state folder, or one others can write to: node says why and sends nothing from it.
+state_ok || in_node
 while :; do case $url in */) url=${url%/} ;; *) break ;; esac; done
 # The physical folder, as Claude Code passes it to the capture hooks (a symlinked path would name another project).
 project=$(PWD=$(pwd -P) LC_ALL=C awk -f "$hooks/project.awk") || in_node

@@ -1,6 +1,8 @@
 // Talks to the service: every request has a deadline, and what fails is kept for a later hook.
 import { USER_AGENT } from './config.mjs';
 import { exchange, preconnect } from './http1.mjs';
+import { ownerOf, sameOwner } from './owner.mjs';
+import { ownedName } from './spool.mjs';
 
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 
@@ -58,15 +60,51 @@ const noneSent = () => ({ sent: 0, dropped: 0, left: 0, stalled: false, deferred
 /** A capture job is turned into its body only with this much of the budget left. */
 const RESOLVE_MIN_MS = 1500;
 
+const SESSION_PATH = /^\/v1\/sessions\/external\/cc:([A-Za-z0-9._:-]{1,190})$/;
+const isObject = (v) => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+const isCaptureJob = (c, sessionId) =>
+  isObject(c) && c.session_id === sessionId && ['transcript_path', 'cwd', 'project'].every((k) => typeof c[k] === 'string');
+
 /**
- * Sends waiting entries oldest first until the deadline. Stops at the first one the service could not take
- * (down or slow): the rest would fail the same way. `stalled` says the service was slow rather than down;
+ * Whether a spool entry is one of the requests this plugin makes (hook.mjs requestOf): a todo list's POST /v1/todos, or
+ * a session's PUT /v1/sessions/external/cc:<id> with its body or its capture job. The sender sends nothing else.
+ */
+export function pluginRequest(r) {
+  if (!isObject(r)) return false;
+  if (r.method === 'POST' && r.path === '/v1/todos') return isObject(r.body);
+  const session = r.method === 'PUT' && typeof r.path === 'string' ? SESSION_PATH.exec(r.path) : null;
+  if (!session) return false;
+  return r.body === undefined ? isCaptureJob(r.capture, session[1]) : isObject(r.body);
+}
+
+/** An entry's method or path as a log line may show it: printable, short. */
+const shown = (v) => String(v).slice(0, 120).replace(/[^\x21-\x7e]/g, '?');
+
+/**
+ * Entries of an older plugin name no owner: whose key they were captured under is not known, so they are never sent.
+ * They are dropped, and the log says so.
+ */
+function dropUnowned(spool, log) {
+  const unowned = spool.list().filter((n) => !ownedName(n));
+  for (const name of unowned) {
+    const claim = spool.claim(name);
+    if (claim) spool.done(claim);
+  }
+  if (unowned.length) log(`spool: dropped ${unowned.length} entries kept by an older plugin without their key: not sent`);
+}
+
+/**
+ * Sends this configuration's waiting entries (its service URL and API key, owner.mjs) oldest first until the deadline;
+ * entries kept under another key or URL wait for a sender that has them. Stops at the first one the service could not
+ * take (down or slow): the rest would fail the same way. `stalled` says the service was slow rather than down;
  * `deferred` counts capture jobs left for a sender with time to read their transcript (resolve given).
  */
 export async function flush(cfg, spool, { deadline, perRequestMs, log, resolve }) {
   const stats = noneSent();
+  const owner = ownerOf(cfg);
   spool.recoverStale();
-  const names = spool.list();
+  dropUnowned(spool, log);
+  const names = spool.list(owner);
   for (let i = 0; i < names.length; i++) {
     const remaining = deadline - Date.now();
     if (remaining < 30) {
@@ -77,6 +115,14 @@ export async function flush(cfg, spool, { deadline, perRequestMs, log, resolve }
     const claim = spool.claim(names[i]);
     if (!claim) continue;
     let request = claim.request;
+    // The name's tag says whose it is; its content must say the same, and be a request of this plugin's.
+    const foreign = !sameOwner(request?.owner, owner);
+    if (foreign || !pluginRequest(request)) {
+      spool.done(claim);
+      stats.dropped++;
+      log(`${shown(request?.method)} ${shown(request?.path)}: ${foreign ? 'its owner is not the one its name says' : 'not a request this plugin makes'}, dropped from the spool`);
+      continue;
+    }
     if (request.body === undefined && request.capture) {
       // A capture job: reading a large transcript needs time this hook may not have (resolve null: never here).
       if (!resolve || remaining < RESOLVE_MIN_MS) {

@@ -10,8 +10,10 @@ import fs from 'node:fs';
 import { flush, preconnectService, send } from './client.mjs';
 import { captureOn, logLine, readConfig } from './config.mjs';
 import { createInbox } from './inbox.mjs';
+import { ownerOf } from './owner.mjs';
 import { detectProject, findRepo } from './project.mjs';
 import { createSpool } from './spool.mjs';
+import { stateRefusal } from './state.mjs';
 import { todoItems, loadTaskMap, pruneTaskMaps } from './tasks.mjs';
 import { buildSession, parseTranscript, readTranscript } from './transcript.mjs';
 
@@ -66,7 +68,10 @@ for (const signal of event === 'flush' ? ['SIGTERM', 'SIGINT'] : ['SIGTERM', 'SI
 process.on('unhandledRejection', () => finish());
 
 const cfg = readConfig();
-const log = (m) => logLine(cfg.stateDir, `${event}: ${m}`);
+/** Why the state folder is not used (another user's, writable by others, a link): then nothing is read, sent or logged there. */
+const refusal = event === 'project' ? null : stateRefusal(cfg);
+const log = (m) => (refusal ? undefined : logLine(cfg.stateDir, `${event}: ${m}`));
+const REFUSED = refusal ? `Sheet Workspace: ${refusal}: nothing kept there is read or sent, and nothing is captured (make it yours, mode 700, or set SHEET_WORKSPACE_SPOOL_DIR)` : '';
 
 /**
  * The event JSON from fd 0, read with fs.read rather than process.stdin (which builds a socket stream first). Gives up
@@ -123,6 +128,14 @@ async function main() {
     if (event === 'SessionStart') log('no API key (SHEET_WORKSPACE_API_KEY or the plugin option api_key): doing nothing');
     return finish();
   }
+  if (refusal) {
+    // Said once per run, on stderr; SessionStart says it to the user too (systemMessage) and still reads the briefing.
+    process.stderr.write(`${REFUSED}\n`);
+    if (event !== 'SessionStart') return finish();
+    const payload = await readStdin();
+    const output = await sessionStart(payload, typeof payload.cwd === 'string' && payload.cwd ? payload.cwd : process.cwd());
+    return finish({ ...output, systemMessage: REFUSED });
+  }
   if (event === 'flush') {
     // The detached sender capture.sh (or a hook short of time) starts. A service that is down gets one cheap probe and
     // nothing more: what waits stays in the (bounded) inbox and spool for a sender that finds the service up. The probe
@@ -145,7 +158,7 @@ async function main() {
   // A capture hook run by node rather than capture.sh: the same inbox, then the send within this hook's budget.
   // SessionEnd sends within its shorter one and leaves the rest to a detached sender (see SESSION_END_SEND_MS).
   const payload = await stdin;
-  if (!createInbox(cfg.inboxDir).add(event, cfg, JSON.stringify(payload))) log('inbox full: event not kept');
+  if (!createInbox(cfg.inboxDir).add(event, { ...cfg, owner: ownerOf(cfg) }, JSON.stringify(payload))) log('inbox full: event not kept');
   const ms = event === 'SessionEnd' ? SESSION_END_SEND_MS : BUDGET_MS;
   const stats = await sendWaiting({ deadline: deadline(ms), perRequestMs: 2000, resolve: null });
   if (stats.deferred > 0 || (event === 'SessionEnd' && stats.stalled)) await startBackgroundSender();
@@ -188,9 +201,11 @@ function moveInbox(inbox, spool) {
     try {
       const entry = inbox.read(name);
       if (!entry) log(`inbox: dropped ${name}, not an event (cut at 1 MB?)`);
+      else if (!entry.owner) log(`inbox: dropped ${name}, kept by an older plugin without its key: not sent`);
       else if (captureOn(entry.capture)) {
         const request = requestOf(entry);
-        if (request) spool.add(request, request.method === 'PUT' ? request.path : undefined);
+        // The event's own URL and key go with it: only a sender with the same sends it.
+        if (request) spool.add(request, request.method === 'PUT' ? request.path : undefined, entry.owner);
       }
       inbox.remove(name);
     } catch (err) {
@@ -220,7 +235,7 @@ async function sessionStart(payload, cwd) {
   // Capture jobs (large transcripts) are not read here: parsing would hold up the briefing.
   const [briefing, stats] = await Promise.all([
     send(cfg, { method: 'GET', path }, deadline() - Date.now() - 50),
-    cfg.capture ? sendWaiting({ deadline: deadline(), perRequestMs: 1500, resolve: null }) : null,
+    cfg.capture && !refusal ? sendWaiting({ deadline: deadline(), perRequestMs: 1500, resolve: null }) : null,
   ]);
   if (stats?.deferred > 0) await startBackgroundSender();
   if (briefing.outcome !== 'sent') {

@@ -1,7 +1,8 @@
 // Events the capture hooks keep for the sender (hooks/capture.sh writes them, so does a capture hook run by node), one
-// file each, oldest first by name, owner-only, in <state>/inbox beside the spool. A file holds three header lines (the
+// file each, oldest first by name, owner-only, in <state>/inbox beside the spool. A file holds four header lines (the
 // event name, then SHEET_WORKSPACE_PROJECT and SHEET_WORKSPACE_CAPTURE as the hook saw them: they may differ per
-// project) and the event's JSON as Claude Code sent it. The name is `<nanoseconds since 1970>-<pid, 10 digits>.json`.
+// project, then `owner <key fingerprint> <service URL>`: whose event it is, owner.mjs) and the event's JSON as Claude
+// Code sent it. The name is `<nanoseconds since 1970>-<pid, 10 digits>.json`. An older plugin's file has no owner line.
 import fs from 'node:fs';
 import path from 'node:path';
 import { alive, waitingFiles } from './spool.mjs';
@@ -15,6 +16,12 @@ const STALE_LOCK_MS = 60_000;
 
 const oneLine = (value) => String(value ?? '').split('\n')[0];
 
+/** `owner <32 hex digits> <url>` as { url, key }; null when it is not one. */
+function ownerFrom(line) {
+  const m = /^owner ([0-9a-f]{32}) (\S+)$/.exec(line);
+  return m ? { url: m[2], key: m[1] } : null;
+}
+
 export function createInbox(dir) {
   const names = () => waitingFiles(dir);
   return {
@@ -22,17 +29,21 @@ export function createInbox(dir) {
     /** Waiting events, oldest first. */
     list: names,
     /** Keeps one event the way capture.sh does; false when the inbox is full. */
-    add(event, { project, capture }, json) {
+    add(event, { project, capture, owner }, json) {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       if (names().length >= INBOX_LIMIT) return false;
       // Microseconds since 1970 and three zeros: the nanoseconds `date +%s%N` gives capture.sh.
       const name = `${Math.round((performance.timeOrigin + performance.now()) * 1000)}000-${String(process.pid).padStart(10, '0')}.json`;
       const tmp = path.join(dir, `.tmp-${name}`);
-      fs.writeFileSync(tmp, `${oneLine(event)}\n${oneLine(project)}\n${oneLine(capture)}\n${json}`, { mode: 0o600 });
+      const ownerLine = `owner ${oneLine(owner?.key)} ${oneLine(owner?.url)}`;
+      fs.writeFileSync(tmp, `${oneLine(event)}\n${oneLine(project)}\n${oneLine(capture)}\n${ownerLine}\n${json}`, { mode: 0o600 });
       fs.renameSync(tmp, path.join(dir, name));
       return true;
     },
-    /** One event: { event, project, capture, payload }, or null when its file is gone or not an event (then removed). */
+    /**
+     * One event: { event, project, capture, owner, payload } (owner null in an older plugin's file: whose it is is not
+     * known), or null when its file is gone or not an event (then removed).
+     */
     read(name) {
       const file = path.join(dir, name);
       let text;
@@ -41,10 +52,12 @@ export function createInbox(dir) {
       } catch {
         return null;
       }
-      const lines = text.split('\n', 3);
+      const lines = text.split('\n', 4);
+      const owned = lines.length === 4 && lines[3].startsWith('owner ');
+      const owner = owned ? ownerFrom(lines[3]) : null;
       let payload;
       try {
-        payload = JSON.parse(text.slice(lines.join('\n').length + 1) || '{}');
+        payload = JSON.parse(text.slice(lines.slice(0, owned ? 4 : 3).join('\n').length + 1) || '{}');
       } catch {
         payload = undefined;
       }
@@ -52,7 +65,7 @@ export function createInbox(dir) {
         fs.rmSync(file, { force: true });
         return null;
       }
-      return { event: lines[0], project: lines[1], capture: lines[2], payload };
+      return { event: lines[0], project: lines[1], capture: lines[2], owner, payload };
     },
     remove(name) {
       fs.rmSync(path.join(dir, name), { force: true });

@@ -1,4 +1,6 @@
-// Requests that could not be sent yet wait here as one file each, oldest first, owner-only.
+// Requests that could not be sent yet wait here as one file each, oldest first, owner-only. Each entry names its owner
+// (the service URL and a fingerprint of the API key it was captured under, owner.mjs): in its file name as a tag, so a
+// sender lists only its own, and in its content, checked again before it is sent.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -39,9 +41,13 @@ export function alive(pid) {
 
 /** An entry with a key is found again by it (add replaces the one waiting). */
 const entryTag = (key) => (key ? `k${keyTag(key)}` : `r${randomTag()}`);
+/** The owner's part of an entry's name: `-o` and 16 hex digits; an entry without one (an older plugin's) has no owner. */
+export const ownerTag = (owner) => `o${keyTag(`${owner.url}\n${owner.key}`)}`;
+const OWNED = /-o[0-9a-f]{16}\.json$/;
+export const ownedName = (name) => OWNED.test(name);
 /** Oldest first by name: time, then pid and sequence. */
-const entryName = (tag) => `${String(Date.now()).padStart(14, '0')}-${String(process.pid).padStart(7, '0')}${String(seq++).padStart(4, '0')}-${tag}.json`;
-const entryText = (request) => JSON.stringify({ ...request, at: isoTime(Date.now()) });
+const entryName = (tag, owner) => `${String(Date.now()).padStart(14, '0')}-${String(process.pid).padStart(7, '0')}${String(seq++).padStart(4, '0')}-${tag}-${ownerTag(owner)}.json`;
+const entryText = (request, owner) => JSON.stringify({ ...request, owner: { url: owner.url, key: owner.key }, at: isoTime(Date.now()) });
 
 /**
  * `new Date(ms).toISOString()` by arithmetic: a process's first Date loads the time zone (~0.9 ms of a hook's run).
@@ -84,20 +90,29 @@ export function createSpool(dir, { limits = SPOOL_LIMITS, log = () => {} } = {})
 
   return {
     dir,
-    /** Keeps a request; one with the same key (a session's PUT) replaces the one waiting. */
-    add(request, key) {
+    /**
+     * Keeps a request of `owner` ({ url, key fingerprint }); one of the same owner with the same key (a session's PUT)
+     * replaces the one waiting.
+     */
+    add(request, key, owner) {
+      if (!owner || typeof owner.url !== 'string' || typeof owner.key !== 'string') throw new Error('spool.add: a request needs its owner');
       ensure();
       const tag = entryTag(key);
-      if (key) for (const n of names()) if (n.endsWith(`-${tag}.json`)) fs.rmSync(path.join(dir, n), { force: true });
-      const name = entryName(tag);
+      const suffix = `-${tag}-${ownerTag(owner)}.json`;
+      if (key) for (const n of names()) if (n.endsWith(suffix)) fs.rmSync(path.join(dir, n), { force: true });
+      const name = entryName(tag, owner);
       const tmp = path.join(dir, `.tmp-${name}`);
-      fs.writeFileSync(tmp, entryText(request), { mode: 0o600 });
+      fs.writeFileSync(tmp, entryText(request, owner), { mode: 0o600 });
       fs.renameSync(tmp, path.join(dir, name));
       this.enforceLimits();
       return name;
     },
-    /** Waiting entries, oldest first. */
-    list: names,
+    /** Waiting entries, oldest first: all of them, or those of one owner (by the tag in their names). */
+    list(owner) {
+      if (!owner) return names();
+      const suffix = `-${ownerTag(owner)}.json`;
+      return names().filter((n) => n.endsWith(suffix));
+    },
     /** Takes an entry for sending (rename, so two hooks never send the same one); null if another hook has it. */
     claim(name) {
       const claimed = path.join(dir, `${name}${CLAIM}${process.pid}`);
