@@ -143,6 +143,29 @@ for (const dialect of dialects()) {
       }, `${userId} never became ${role}`);
     }
 
+    it('the members page lists pending invitations with their maker; Revoke ends one (its token then 404s)', async () => {
+      const id = (await expect200(s, owner.key, 'POST', '/v1/workspaces', { name: 'Team Pending' })).workspace.id as string;
+      const kept = (await expect200(s, owner.key, 'POST', `/v1/workspaces/${id}/invitations`, { role: 'viewer' })).invitation;
+      await op.goto(`${s.url}/console/#/workspaces/${id}`);
+      await op.getByRole('heading', { name: /Team Pending/, level: 1 }).waitFor();
+      await op.locator(`tr[data-invitation-id="${kept.id}"]`).waitFor();
+      // One made in the page joins the list at once.
+      await op.locator('select[name=invite_role]').selectOption('admin');
+      await op.getByRole('button', { name: 'Create invitation' }).click();
+      const token = (await op.getByTestId('invitation-link').innerText()).split('/join/')[1];
+      const made = op.locator('tr[data-invitation-id]').filter({ hasText: 'admin' });
+      await made.waitFor();
+      const ownerName = (await expect200(s, owner.key, 'GET', `/v1/workspaces/${id}/members`)).members[0].name as string;
+      assert.equal(await made.locator('td[data-label="Invited by"]').innerText(), ownerName);
+      assert.ok(!(await op.locator('section', { hasText: 'Pending invitations' }).innerText()).includes(token), 'no token in the list');
+
+      await made.getByRole('button', { name: 'Revoke' }).click();
+      await made.waitFor({ state: 'detached' });
+      const late = await s.req('POST', `/v1/invitations/${token}/accept`, { key: guest.key });
+      assert.equal(late.status, 404, JSON.stringify(late.body));
+      assert.deepEqual((await expect200(s, owner.key, 'GET', `/v1/workspaces/${id}/invitations`)).invitations.map((i: { id: string }) => i.id), [kept.id]);
+    });
+
     it('a share link made in the dialog opens without a session; after revoking it is a 404', async () => {
       const body = await expect200(s, owner.key, 'POST', '/v1/sheets', { title: 'Shared plan', content: { col1: '<p>Quarterly numbers</p>' } });
       await op.goto(`${s.url}/console/#/sheets/${body.sheet.id}`);

@@ -12,10 +12,11 @@ const INVITE_EXPIRIES = [['24', '1 day'], ['168', '7 days'], ['720', '30 days']]
 const manages = (role: WorkspaceRole) => role === 'owner' || role === 'admin';
 
 interface Invitation { id: string; role: string; token: string; url: string; expires_at: string }
+interface PendingInvitation { id: string; role: string; invited_by: { user_id: string; name: string | null }; created_at: string; expires_at: string }
 /** The link an invitee opens: the console's join page, which accepts with their own session. */
 const joinLink = (token: string) => `${location.origin}${location.pathname}#/join/${token}`;
 
-function Invite({ workspace }: { workspace: Workspace }) {
+function Invite({ workspace, onMade }: { workspace: Workspace; onMade: () => void }) {
   const [role, setRole] = useState<WorkspaceRole>('editor');
   const [hours, setHours] = useState('168');
   const [made, setMade] = useState<Invitation>();
@@ -26,6 +27,7 @@ function Invite({ workspace }: { workspace: Workspace }) {
     try {
       const r = await api<{ invitation: Invitation }>('POST', path`/workspaces/${workspace.id}/invitations`, { role, expires_in_hours: Number(hours) });
       setMade(r.invitation);
+      onMade();
     } catch (err) {
       setError((err as Error).message);
     }
@@ -55,6 +57,45 @@ function Invite({ workspace }: { workspace: Workspace }) {
         </div>
       )}
     </form>
+  );
+}
+
+/** The invitations not yet accepted: who made each, until when; Revoke ends one at once (its link then answers 404). */
+function PendingInvitations({ workspace, list }: { workspace: Workspace; list: ReturnType<typeof useLoad<PendingInvitation[]>> }) {
+  const [error, setError] = useState<string>();
+  const revoke = async (inv: PendingInvitation) => {
+    setError(undefined);
+    try {
+      await api('DELETE', path`/workspaces/${workspace.id}/invitations/${inv.id}`);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+    list.reload();
+  };
+  return (
+    <section class="card">
+      <h2>Pending invitations</h2>
+      <p class="muted small-text">An invitation also ends when the member who made it leaves, is removed or can no longer invite.</p>
+      <Notice error={error ?? list.error} />
+      {list.data?.length === 0 ? <p class="muted">No pending invitations.</p> : (
+        <div class="table-wrap">
+          <table>
+            <thead><tr><th>Role</th><th>Invited by</th><th>Made</th><th>Expires</th><th>Revoke</th></tr></thead>
+            <tbody>
+              {list.data?.map((inv) => (
+                <tr key={inv.id} data-invitation-id={inv.id}>
+                  <td data-label="Role">{inv.role}</td>
+                  <td data-label="Invited by">{inv.invited_by.name ?? inv.invited_by.user_id}</td>
+                  <td data-label="Made">{when(inv.created_at)}</td>
+                  <td data-label="Expires">{when(inv.expires_at)}</td>
+                  <td><button type="button" class="small danger" aria-label={`Revoke the ${inv.role} invitation ${inv.id}`} onClick={() => void revoke(inv)}>Revoke</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
   );
 }
 
@@ -98,6 +139,11 @@ function Settings({ workspace, onChanged }: { workspace: Workspace; onChanged: (
 /** One workspace: its members and their roles, its recent activity, leaving, and for owners and admins invitations, renaming and deleting. */
 export function WorkspaceMembers({ me, workspace, onChanged }: { me: Me; workspace: Workspace; onChanged: () => void }) {
   const members = useLoad(() => api<{ members: WorkspaceMember[] }>('GET', path`/workspaces/${workspace.id}/members`).then((r) => r.members), [workspace.id]);
+  const managing = manages(workspace.role) && !workspace.personal;
+  const invitations = useLoad(
+    () => (managing ? api<{ invitations: PendingInvitation[] }>('GET', path`/workspaces/${workspace.id}/invitations`).then((r) => r.invitations) : Promise.resolve([])),
+    [workspace.id, managing],
+  );
   const [error, setError] = useState<string>();
   const [confirm, setConfirm] = useState<{ message: string; action: string; run: () => Promise<unknown> }>();
   const act = async (fn: () => Promise<unknown>) => {
@@ -108,6 +154,8 @@ export function WorkspaceMembers({ me, workspace, onChanged }: { me: Me; workspa
       setError((err as Error).message);
     }
     members.reload();
+    // A role change or a removal can end invitations (their maker may no longer invite).
+    invitations.reload();
   };
   const setRole = (m: WorkspaceMember, role: string) => act(async () => {
     await api('PUT', path`/workspaces/${workspace.id}/members/${m.user_id}`, { role });
@@ -164,7 +212,8 @@ export function WorkspaceMembers({ me, workspace, onChanged }: { me: Me; workspa
         ? <p class="muted">This is your personal workspace: make a team workspace to invite people.</p>
         : manages(workspace.role) && (
           <>
-            <Invite workspace={workspace} />
+            <Invite workspace={workspace} onMade={invitations.reload} />
+            <PendingInvitations workspace={workspace} list={invitations} />
             <Settings workspace={workspace} onChanged={onChanged} />
           </>
         )}
