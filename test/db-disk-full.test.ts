@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type TestServer } from './helpers.js';
+import { startServer, type Res, type TestServer } from './helpers.js';
 
 /**
  * A full disk under SQLite (issue 53): the data directory on a small tmpfs fills up. A write then
@@ -47,7 +47,7 @@ describe('SQLite on a full disk', { skip: skip ?? false, timeout: 60_000 }, () =
     // Text that repeats: the sheets take the space, the search index little.
     const content = { col1: `<p>${'the quick brown fox jumps over the lazy dog '.repeat(4000)}</p>` };
     const acknowledged: string[] = [];
-    let full: Awaited<ReturnType<TestServer['req']>> | undefined;
+    let full: Res | undefined;
     for (let i = 0; i < 200 && !full; i++) {
       const r = await s.req('POST', '/v1/sheets', { key, body: { title: `filler ${i}`, content } });
       if (r.status === 200) acknowledged.push(r.body.id);
