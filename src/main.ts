@@ -16,8 +16,10 @@ program
 program
   .command('copy-to-postgres')
   .description("Copy everything in DATA_DIR's SQLite database into an empty PostgreSQL database (migrated first), then compare row counts")
-  .argument('<postgres-url>')
-  .action(async (url) => (await import('./cli/copy-to-postgres.js')).runCopyToPostgres(url));
+  .argument('[postgres-url]', 'the target; visible to every user of the machine in ps, so prefer DATABASE_URL or --url-file')
+  .option('--url-file <path>', 'read the target URL from this file (first line)')
+  .addHelpText('after', '\nThe target is the argument, else the first line of --url-file, else DATABASE_URL (the variable the server is then started with).')
+  .action(async (url, o) => (await import('./cli/copy-to-postgres.js')).runCopyToPostgres({ url, urlFile: o.urlFile }));
 
 const users = program
   .command('users')
@@ -36,7 +38,9 @@ users
   .description('Create an account holding everything in an account export zip (GET /v1/account/export); prints its id and a new API key')
   .argument('<zip>')
   .requiredOption('--name <name>', 'account name')
-  .option('--plan <plan>', 'free, pro or business (default: the exported account\'s plan)')
+  .option('--plan <plan>', 'free, pro or business (default: free; the plan in the zip is never used, anyone holding the zip can edit it)')
+  .option('--max-unpacked <size>', 'refuse a zip whose records unpack to more than this (bytes, or with K, M, G; default 1G)')
+  .option('--max-entry <size>', 'refuse a zip with one record file unpacking to more than this (default and most: 512M less 24 bytes)')
   .option('--json', 'print JSON: {user_id, api_key} (plus webhooks with their new secrets, when there are any)')
   .action(async (file, o) => (await import('./cli/import.js')).runUsersImport(file, o));
 users

@@ -2,6 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
@@ -14,15 +16,48 @@ import { createPgDatabase, startServer, type TestServer } from './helpers.js';
 const root = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
 
-async function copy(dataDir: string, url: string) {
+/** Runs the command with the target given `how`: in DATABASE_URL, in a --url-file, or as the argument (visible in ps). */
+async function copy(dataDir: string, url: string, how: 'env' | 'file' | 'arg' = 'env', extraArgs: string[] = []) {
+  let args: string[] = [];
+  if (how === 'arg') args = [url];
+  if (how === 'file') {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sw-url-')), 'url');
+    fs.writeFileSync(file, `${url}\n`, { mode: 0o600 });
+    args = ['--url-file', file];
+  }
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'copy-to-postgres', url], { cwd: root, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' } });
+    const r = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'copy-to-postgres', ...args, ...extraArgs], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: how === 'env' ? url : '' },
+    });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
 }
+
+// Audit finding 10: the target URL (with its password) need not be an argument, which every user of the machine sees in ps.
+describe('copy-to-postgres: where the target URL comes from', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-copy-'));
+  it('no target at all is a clear refusal naming DATABASE_URL and --url-file (exit 2)', async () => {
+    const r = await copy(dataDir, '', 'env');
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /no target: give the PostgreSQL URL in DATABASE_URL, in a file with --url-file <path>, or as an argument \(visible in ps\)/);
+  });
+  it('an argument and --url-file together, an unreadable file and a file not holding a postgres URL are refused (exit 2)', async () => {
+    const both = await copy(dataDir, 'postgres://u@127.0.0.1:1/x', 'file', ['postgres://u@127.0.0.1:1/y']);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /either as an argument or with --url-file, not both/);
+    const missing = await copy(dataDir, '', 'env', ['--url-file', path.join(dataDir, 'nope')]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /cannot read --url-file .*nope/);
+    const notPg = await copy(dataDir, 'mysql://u:secret@127.0.0.1/x', 'file');
+    assert.equal(notPg.code, 2);
+    assert.match(notPg.stderr, /must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    assert.equal(notPg.stderr.includes('secret'), false, 'the refusal does not echo the URL');
+  });
+});
 
 describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POSTGRES_URL is not set' }, () => {
   let lite: TestServer;
@@ -56,9 +91,10 @@ describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POS
   });
   after(async () => pgDb?.drop());
 
-  it('copies every table with equal counts, then serves the same data on PostgreSQL', async () => {
-    const r = await copy(lite.dataDir, pgDb.url);
+  it('copies every table with equal counts (target in DATABASE_URL), then serves the same data on PostgreSQL', async () => {
+    const r = await copy(lite.dataDir, pgDb.url, 'env');
     assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /warning/);
     assert.match(r.stdout, /^sheets\s+3\s+3$/m);
     assert.match(r.stdout, /^sheet_revisions\s+1\s+1$/m);
     assert.match(r.stdout, /^deliveries\s+[1-9]\d*\s+[1-9]\d*$/m);
@@ -120,7 +156,7 @@ describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POS
     await client.connect();
     try {
       await client.query('create table invoices (id int)');
-      const r = await copy(lite.dataDir, other.url);
+      const r = await copy(lite.dataDir, other.url, 'file');
       assert.equal(r.code, 2);
       assert.match(r.stderr, /holds other tables \(invoices\)/);
       const { rows } = await client.query("select table_name from information_schema.tables where table_schema = 'public' order by 1");
@@ -131,9 +167,12 @@ describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POS
     }
   });
 
-  it('refuses a database that is not empty, and changes nothing', async () => {
-    const r = await copy(lite.dataDir, pgDb.url);
+  it('refuses a database that is not empty, and changes nothing; a password given as an argument still works, with a warning', async () => {
+    const withPassword = new URL(pgDb.url);
+    withPassword.password = 'ps-visible'; // the test server trusts local connections: the password is not checked
+    const r = await copy(lite.dataDir, withPassword.href, 'arg');
     assert.equal(r.code, 2);
+    assert.match(r.stderr, /warning: a password in the command line is visible to every user of this machine \(ps\); prefer DATABASE_URL=<url> or --url-file <path>/);
     assert.match(r.stderr, /the target database is not empty: users has 1 row/);
   });
 });
