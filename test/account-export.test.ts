@@ -90,7 +90,10 @@ for (const dialect of dialects()) {
     });
 
     it('imports into a new account with every title, column, summary, solution and todo equal', async () => {
-      const r = await importZip(s, zip);
+      const free = await importZip(s, zip);
+      assert.equal(free.code, 2, 'the plan is free unless --plan says otherwise (never the manifest\'s), and free holds no webhooks');
+      assert.match(free.stderr, /the export holds 2 webhook\(s\), which the free plan cannot have; import with --plan pro or business/);
+      const r = await importZip(s, zip, ['--plan', 'business']);
       assert.equal(r.code, 0, r.stderr);
       const out = JSON.parse(r.stdout);
       assert.deepEqual(Object.keys(out).sort(), ['api_key', 'user_id', 'webhooks']);

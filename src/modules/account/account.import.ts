@@ -1,4 +1,3 @@
-import { strFromU8, unzipSync } from 'fflate';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
@@ -13,27 +12,14 @@ import { SYNC_MAX_ITEMS } from '../todos/todos.schemas.js';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import { MANIFEST } from './account.export.js';
 import * as In from './account.import-schema.js';
+import { unpackBounded, type UnzipBounds } from './account.import-unzip.js';
 import type { AccountRepo } from './account.repo.js';
 
 type Content = Record<string, string>;
-/** The most a zip may unpack to: a corrupt or hostile file must not exhaust memory. */
-const MAX_UNPACKED = 2 * 1024 ** 3;
 
-function unpack(zip: Uint8Array): Record<string, Uint8Array> {
-  let total = 0;
-  try {
-    return unzipSync(zip, {
-      filter: (f) => {
-        total += f.originalSize;
-        if (total > MAX_UNPACKED) throw new AppError('invalid_request', 'the zip unpacks to more than 2 GiB; not an account export');
-        return f.name === MANIFEST || f.name.startsWith('records/');
-      },
-    });
-  } catch (err) {
-    if (err instanceof AppError) throw err;
-    throw new AppError('invalid_request', `not a zip file (${(err as Error).message})`);
-  }
-}
+/** The entries of an export the import reads; the rest (README, Markdown copies) is never inflated. */
+const RECORDS = ['sheets.jsonl', 'sessions.json', 'handovers.json', 'knowledge.json', 'todos.json', 'work_logs.json', 'sparks.json', 'webhooks.json'];
+const READ = new Set([MANIFEST, ...RECORDS.map((r) => `records/${r}`)]);
 
 function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
   const r = schema.safeParse(value);
@@ -43,12 +29,12 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z
 }
 
 /** Everything in the zip, checked before anything is written: a bad file changes nothing. */
-function read(zip: Uint8Array) {
-  const files = unpack(zip);
+function read(zip: Uint8Array, bounds?: UnzipBounds) {
+  const files = unpackBounded(zip, READ, bounds);
   const text = (name: string) => {
-    const bytes = files[name];
-    if (!bytes) throw new AppError('invalid_request', `not a Sheet Workspace account export: ${name} is missing`);
-    return strFromU8(bytes);
+    const body = files.get(name);
+    if (body === undefined) throw new AppError('invalid_request', `not a Sheet Workspace account export: ${name} is missing`);
+    return body;
   };
   const json = (name: string) => {
     try {
@@ -110,9 +96,13 @@ export function createAccountImport(deps: {
 }) {
   const { sheets, sessions, knowledge, todos, stats, sparks, webhooks, repo } = deps;
 
-  return async function importAccount(zip: Uint8Array, name: string, plan?: string) {
-    const data = read(zip);
-    const chosen = plan ?? data.manifest.account.plan;
+  /**
+   * The plan is `plan`, else free: never the manifest's, which whoever holds the zip can edit (an
+   * operator who wants the exported account's plan says so with --plan).
+   */
+  return async function importAccount(zip: Uint8Array, name: string, plan?: string, bounds?: UnzipBounds) {
+    const data = read(zip, bounds);
+    const chosen = plan ?? 'free';
     if (data.webhooks.length && chosen === 'free') throw new AppError('invalid_request', `the export holds ${data.webhooks.length} webhook(s), which the free plan cannot have; import with --plan pro or business`);
     const account = await deps.accounts.create({ name, plan: chosen });
     const auth = await deps.apiKeys.authenticate(`Bearer ${account.api_key}`);
