@@ -8,7 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { dialects } from './helpers.js';
-import { closedPort, runShell, until, type HookRun as Run } from './plugin-helpers.js';
+import { outage, runShell, until, type HookRun as Run } from './plugin-helpers.js';
 import { useServer } from './server-fixture.js';
 import { CAPTURE_SCRIPT, HOOK_SCRIPT, INBOX_LIMIT, LOCK_NAME, createInbox, ownerOf } from './plugin-modules.js';
 
@@ -108,8 +108,8 @@ for (const dialect of dialects()) {
     it('service down: the events wait owner-only in the inbox, and the next SessionStart sends them', async () => {
       const t = setup('down');
       // The same URL throughout (what is kept goes only to the URL and key it was captured for): down, then up again.
-      const port = await closedPort();
-      const down = { ...t.env, SHEET_WORKSPACE_URL: `http://127.0.0.1:${port}` };
+      const service = await outage(s.url);
+      const down = { ...t.env, SHEET_WORKSPACE_URL: service.url };
       const transcript = path.join(t.home, 'transcript.jsonl');
       const tool = { type: 'tool_use', id: 't', name: 'Edit', input: { file_path: `${repo}/src/offline.ts`, old_string: 'a', new_string: 'b' } };
       fs.writeFileSync(transcript, line({ type: 'user', message: { role: 'user', content: 'Work offline' } }) + line({ type: 'assistant', message: { content: [tool] } }));
@@ -124,19 +124,13 @@ for (const dialect of dialects()) {
       for (const f of kept) assert.equal(mode(path.join(t.inbox, f)), 0o600);
       assert.equal(fs.existsSync(path.join(t.inbox, LOCK_NAME)), false, 'a sender that found the service down never takes the lock');
 
-      const proxy = net.createServer((client) => {
-        const upstream = net.connect(Number(new URL(s.url).port), '127.0.0.1');
-        client.pipe(upstream).pipe(client);
-        upstream.on('error', () => client.destroy());
-        client.on('error', () => upstream.destroy());
-      });
-      await new Promise<void>((r) => proxy.listen(port, '127.0.0.1', r));
+      await service.up();
       try {
         const up = await sessionStart({ session_id: 'next', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' }, down);
         assert.equal(up.code, 0);
         await until(t.waiting, (w) => w.length === 0, 'the spool to empty');
       } finally {
-        proxy.close();
+        service.close();
       }
       assert.deepEqual(await todosOf(t.project), ['Task 01: pending']);
       const [saved] = (await sessionsOf(t.project)).filter((x) => x.external_id === `cc:${sessionId}`);

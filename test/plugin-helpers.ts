@@ -39,3 +39,23 @@ export async function until<T>(probe: () => Promise<T> | T, ok: (v: T) => boolea
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * A service URL that is down until `up()`: then a TCP proxy on the same port forwards to `target`. What the plugin keeps
+ * goes only to the URL (and key) it was captured for, so an outage is simulated at one URL, not by switching URLs.
+ */
+export async function outage(target: string): Promise<{ url: string; up(): Promise<void>; close(): void }> {
+  const port = await closedPort();
+  const targetPort = Number(new URL(target).port);
+  const proxy = net.createServer((client) => {
+    const upstream = net.connect(targetPort, '127.0.0.1');
+    client.pipe(upstream).pipe(client);
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    up: () => new Promise<void>((r) => proxy.listen(port, '127.0.0.1', r)),
+    close: () => proxy.close(),
+  };
+}

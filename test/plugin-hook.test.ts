@@ -7,7 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { dialects } from './helpers.js';
-import { closedPort, until } from './plugin-helpers.js';
+import { outage, until } from './plugin-helpers.js';
 import { useServer } from './server-fixture.js';
 import { HOOK_SCRIPT } from './plugin-modules.js';
 
@@ -127,14 +127,21 @@ for (const dialect of dialects()) {
       assert.deepEqual([saved.title, saved.files_changed], ['A long session', ['src/late.ts']]);
 
       // Service down at the end: the job waits; a later hook with the service up leaves it to a background sender.
-      const down = { ...env, SHEET_WORKSPACE_URL: `http://127.0.0.1:${await closedPort()}` };
+      // (The same URL down, then up: what is kept goes only to the URL and key it was captured for.)
+      const service = await outage(s.url);
+      const down = { ...env, SHEET_WORKSPACE_URL: service.url };
       fs.appendFileSync(file, writeLine(`${repo}/src/later.ts`));
       await runHook('SessionEnd', { session_id: `big-${dialect}`, transcript_path: file, cwd: repo, hook_event_name: 'SessionEnd' }, down);
       await new Promise((r) => setTimeout(r, 1500));
       assert.equal(spooled().filter((f) => f.endsWith('.json')).length, 1);
-      const todo = await runHook('PostToolUse', { session_id: 's', cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'TodoWrite', tool_input: { todos: [{ content: 'After the outage', status: 'pending' }] } }, env);
-      assert.ok(todo.ms < 3000 + (await startupSlack()), `PostToolUse took ${todo.ms} ms`);
-      assert.deepEqual(await drained(spooled), []);
+      await service.up();
+      try {
+        const todo = await runHook('PostToolUse', { session_id: 's', cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'TodoWrite', tool_input: { todos: [{ content: 'After the outage', status: 'pending' }] } }, down);
+        assert.ok(todo.ms < 3000 + (await startupSlack()), `PostToolUse took ${todo.ms} ms`);
+        assert.deepEqual(await drained(spooled), []);
+      } finally {
+        service.close();
+      }
       [saved] = await sessionsOf(project);
       assert.deepEqual([saved.title, saved.files_changed], ['A long session', ['src/late.ts', 'src/later.ts']]);
       assert.match(saved.summary, /Finally done\./);
@@ -181,7 +188,8 @@ for (const dialect of dialects()) {
 
     it('service down: every hook exits 0 at once and spools; once it is up, the next hook sends everything', async () => {
       const { home, env, spoolDir, spooled } = setup({ SHEET_WORKSPACE_PROJECT: `down-${dialect}` });
-      const down = { ...env, SHEET_WORKSPACE_URL: `http://127.0.0.1:${await closedPort()}` };
+      const service = await outage(s.url); // down, then up at the same URL
+      const down = { ...env, SHEET_WORKSPACE_URL: service.url };
       const file = transcriptFile(home, userLine('Work while the service is down') + writeLine(`${repo}/a.ts`));
       const sessionId = `down-${dialect}`;
       const end = await runHook('SessionEnd', { session_id: sessionId, transcript_path: file, cwd: repo, hook_event_name: 'SessionEnd' }, down);
@@ -195,9 +203,14 @@ for (const dialect of dialects()) {
       for (const f of spooled()) assert.equal(fs.statSync(path.join(spoolDir, f)).mode & 0o777, 0o600);
       assert.match(fs.readFileSync(path.join(home, '.sheet-workspace', 'hook.log'), 'utf8'), /ECONNREFUSED/);
 
-      const up = await runHook('SessionStart', { session_id: 'next', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' }, env);
-      assert.equal(up.code, 0);
-      assert.deepEqual(spooled(), []);
+      await service.up();
+      try {
+        const up = await runHook('SessionStart', { session_id: 'next', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' }, down);
+        assert.equal(up.code, 0);
+        assert.deepEqual(spooled(), []);
+      } finally {
+        service.close();
+      }
       const saved = (await sessionsOf(`down-${dialect}`)).filter((x) => x.external_id === `cc:${sessionId}`);
       assert.deepEqual(saved.map((x) => x.files_changed), [['a.ts']]);
       assert.deepEqual((await todosOf(`down-${dialect}`)).map((t) => t.content), ['Offline task']);

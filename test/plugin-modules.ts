@@ -29,7 +29,10 @@ export const HOOK_SOURCE = new URL('../plugins/claude-code/scripts/hook.mjs', im
 
 export const redact: (text: string) => string = redactJs.redact;
 /** The rules redact runs, in order: `needles` tell which ones a text can match at all. */
-export const redactRules: { re: RegExp; to?: string | ((...groups: string[]) => string); needles: string[]; lower?: boolean }[] = redactJs.RULES;
+export const redactRules: { re?: RegExp; to?: string | ((...groups: string[]) => string); apply?: (text: string) => string; needles: string[]; lower?: boolean }[] =
+  redactJs.RULES;
+/** redact, after removing each of the given literals (the .env values a session read) wherever it stands. */
+export const redactWith: (literals: string[]) => (text: string) => string = redactJs.redactWith;
 export const redactDeep: <T>(value: T) => T = redactJs.redactDeep;
 
 export const detectProject: (cwd: string, override?: string) => string = projectJs.detectProject;
@@ -40,6 +43,8 @@ export interface ParsedTranscript {
   prompts: string[];
   lastAssistant: string;
   files: string[];
+  /** Values of the .env files the session read. */
+  secrets?: string[];
 }
 export interface SessionBody {
   title: string;

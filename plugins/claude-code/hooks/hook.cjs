@@ -758,45 +758,164 @@ function stateRefusal(cfg2) {
   return null;
 }
 
+// scripts/redact-assign.mjs
+var SECRET_END = /(?:password|passwd|passphrase|pass|pwd|secret|token|key|auth|credential|credentials|signature|sig|cookie|apikey)s?$/;
+var NOT_SECRET = /* @__PURE__ */ new Set(["monkey", "donkey", "turkey", "hockey", "jockey", "whiskey", "hotkey", "turnkey", "bypass", "compass", "encompass", "trespass", "overpass", "underpass", "surpass"]);
+var VALUE_SUFFIX = /* @__PURE__ */ new Set(["base", "value", "b64", "base64", "hex", "raw", "plain", "str"]);
+var NAMES_NOT_SECRET = /* @__PURE__ */ new Set(["PWD", "OLDPWD"]);
+var LAST_WORD = /(?:[A-Z]?[a-z0-9]+|[A-Z0-9]+)$/;
+function secretName(name) {
+  if (NAMES_NOT_SECRET.has(name)) return false;
+  let rest = name.slice(-64);
+  for (let i = 0; i < 2; i++) {
+    const word = LAST_WORD.exec(rest)?.[0];
+    if (!word) return false;
+    const lower = word.toLowerCase();
+    if (SECRET_END.test(lower)) return !NOT_SECRET.has(lower);
+    if (!VALUE_SUFFIX.has(lower)) return false;
+    rest = rest.slice(0, -word.length).replace(/[_.$-]+$/, "");
+  }
+  return false;
+}
+var CODE_WORDS = new Set(
+  "null undefined none nil true false string number boolean bool str int integer bytes any unknown object optional char secretstr securestring await new yield typeof function lambda async this self".split(" ")
+);
+var CODE_ROOTS = new Set(
+  "process os env environ config cfg conf settings self this options opts args params req request ctx context secrets credentials creds props state data user input form values window import deno system environment app st".split(" ")
+);
+var MEMBER = /^[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+$/;
+var IDENT = /^[A-Za-z_][A-Za-z_]*$/;
+function literal(value, next, spaced, sep = "") {
+  const first = value[0];
+  if (first === '"' || first === "'" || first === "`") return value.slice(1).replace(/["'`]$/, "").trim() !== "";
+  if (next === "(" || first === "$" || first === "%" || first === "@") return false;
+  if (sep === ":" && /^[A-Z][A-Za-z]*$/.test(value) && ",);|&>[=".includes(next ?? "")) return false;
+  const lower = value.toLowerCase();
+  if (CODE_WORDS.has(lower) || /^\d{1,3}$/.test(value)) return false;
+  if (MEMBER.test(value)) {
+    const parts = value.split(/\.|::|->/);
+    if (CODE_ROOTS.has(parts[0].toLowerCase()) || secretName(parts[parts.length - 1])) return false;
+  }
+  if (spaced && IDENT.test(value) && secretName(value)) return false;
+  return true;
+}
+var NAME_CHARS = "A-Za-z0-9_.$-";
+var VALUE = "(\"[^\"\\n]*\"?|'[^'\\n]*'?|`[^`\\n]*`?|[^\\s,;&\"'`<>(){}\\[\\]]+)";
+var ASSIGN = new RegExp(`(["'\`]?)(?<![${NAME_CHARS}])([${NAME_CHARS}]+)\\1([ \\t]*(?::=|=>|=|:)[ \\t]*)(?![=:>])${VALUE}`, "g");
+var TYPED_VALUE = new RegExp(`[ \\t]*(?:[|&][ \\t]*[\\w.<>\\[\\]]+[ \\t]*){0,4}=[ \\t]*(?![=>])${VALUE}`, "y");
+function redactAssignments(text, redacted) {
+  ASSIGN.lastIndex = 0;
+  let out = "";
+  let last = 0;
+  for (let m = ASSIGN.exec(text); m; m = ASSIGN.exec(text)) {
+    const [whole, , name, sep, value] = m;
+    const end = m.index + whole.length;
+    const valueStart = end - value.length;
+    if (secretName(name)) {
+      if (literal(value, text[end], /\s/.test(sep), sep.trim())) {
+        out += text.slice(last, valueStart) + redacted;
+        last = end;
+        continue;
+      }
+      if (sep.trim() === ":" && IDENT.test(value)) {
+        TYPED_VALUE.lastIndex = end;
+        const typed = TYPED_VALUE.exec(text);
+        if (typed && literal(typed[1], text[TYPED_VALUE.lastIndex], true)) {
+          out += text.slice(last, TYPED_VALUE.lastIndex - typed[1].length) + redacted;
+          last = TYPED_VALUE.lastIndex;
+          ASSIGN.lastIndex = last;
+          continue;
+        }
+      }
+    }
+    ASSIGN.lastIndex = valueStart;
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
 // scripts/redact.mjs
 var REDACTED = "[REDACTED]";
 var PRIVATE = "[PRIVATE]";
+var token = (prefix, chars, min, flags = "g") => new RegExp(`(?<![A-Za-z0-9_-])${prefix}[${chars}]{${min},}`, flags);
+var B64URL = "A-Za-z0-9_-";
+var credential = (m, scheme, space, value) => value.length >= 16 || /[\d._~+/=-]/.test(value) ? `${scheme}${space}${REDACTED}` : m;
 var RULES = [
   { re: /<private>[\s\S]*?(?:<\/private>|$)/gi, to: PRIVATE, needles: ["<private>"], lower: true },
   {
-    re: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+    re: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|$)/g,
     to: REDACTED,
     needles: ["-----BEGIN "]
   },
-  { re: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi, to: `$1${REDACTED}@`, needles: ["://"] },
-  // name = value / "name": "value" / name: value -> the name stays, the value goes.
+  // scheme://user:password@host (user may be empty: redis://:pw@host); user:password@tcp(host) (Go DSNs).
+  { re: /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@]{0,200}:)[^\s@/]{1,500}@/gi, to: `$1${REDACTED}@`, needles: ["://"] },
+  { re: /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]{1,64}:)[^\s:@/"'()]{1,500}@(?=(?:tcp|unix|udp)?\()/g, to: `$1${REDACTED}@`, needles: ["@"] },
+  // Links whose path holds a credential: this service's shares (/s/, /v1/shared/), exports and invitations.
+  { re: /(\/(?:s|v1\/shared|v1\/exports|exports|v1\/invitations)\/)[A-Za-z0-9_-]{40,}/g, to: `$1${REDACTED}`, needles: ["/s/", "/shared/", "/exports/", "/invitations/"] },
+  { re: /(hooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9/_-]{8,}/gi, to: `$1${REDACTED}`, needles: ["hooks.slack.com/"], lower: true },
+  { re: /(discord(?:app)?\.com\/api\/webhooks\/)[0-9]{5,30}\/[A-Za-z0-9_-]{8,}/gi, to: `$1${REDACTED}`, needles: ["/api/webhooks/"], lower: true },
+  { re: /\b((?:set-)?cookie[ \t]*:[ \t]*)[^\r\n]+/gi, to: `$1${REDACTED}`, needles: ["cookie"], lower: true },
+  { re: /\b(Bearer|Basic|Token|Digest|Bot)([ \t]+)([A-Za-z0-9._~+/=-]{8,})/g, to: credential, needles: ["Bearer", "Basic", "Token", "Digest", "Bot"] },
+  // Passwords on command lines: curl -u user:pw, mysql -ppw, docker login -p pw, sshpass -p pw, redis-cli -a pw, --password pw.
+  { re: /((?:^|\s)(?:-u|--user)(?:[ \t]+|=)?["']?[^\s:"']{1,100}:)[^\s"']{1,500}/g, to: `$1${REDACTED}`, needles: ["-u", "--user"] },
+  { re: /(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb)\b[^\n]{0,300}?[ \t]-p)([^\s-][^\s]{0,500})/g, to: `$1${REDACTED}`, needles: ["mysql", "mariadb"] },
   {
-    re: /(["']?)\b((?:[A-Za-z0-9_]*[_-])?(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|access[_-]?key|auth|credentials?)(?:[_-][A-Za-z0-9_]*)?)\1(\s*[:=]\s*)("[^"\n]*"|'[^'\n]*'|[^\s,;&"'<>)\]}]+)/gi,
-    to: (_m, q, name, sep) => `${q}${name}${q}${sep}${REDACTED}`,
-    needles: ["pass", "pwd", "secret", "token", "key", "auth", "credential"],
-    lower: true
+    re: /(\b(?:docker|podman|nerdctl|helm|buildah|skopeo)[ \t]+(?:registry[ \t]+)?login\b[^\n]{0,300}?[ \t](?:-p|--password)(?:[ \t]+|=))([^\s-]\S{0,500})/g,
+    to: `$1${REDACTED}`,
+    needles: ["login"]
   },
-  { re: /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{8,}/g, to: `$1$2${REDACTED}`, needles: ["Bearer", "Basic", "Token"] },
-  // Whole-match secrets: the token itself goes.
-  { re: /\bsk[-_](?:live|test|proj|ant|svcacct|admin)[-_][A-Za-z0-9_-]+/g, needles: ["sk-", "sk_"] },
-  // Stripe, OpenAI, Anthropic style
-  { re: /\bsk[-_][A-Za-z0-9_-]{12,}/g, needles: ["sk-", "sk_"] },
+  { re: /(\bsshpass[ \t]+-p[ \t]*)(\S{1,500})/g, to: `$1${REDACTED}`, needles: ["sshpass"] },
+  { re: /(\bredis-cli\b[^\n]{0,300}?[ \t](?:-a|--pass)[ \t]+)(\S{1,500})/g, to: `$1${REDACTED}`, needles: ["redis-cli"] },
+  {
+    re: /((?:^|\s)--(?:[a-z0-9]+-){0,3}(?:password|passwd|pass|token|secret|api-key|apikey|access-key|secret-key|auth-token)[ \t]+)([^\s-]\S{0,500})/gi,
+    to: `$1${REDACTED}`,
+    needles: ["--"]
+  },
+  { apply: (text) => redactAssignments(text, REDACTED), needles: ["pass", "pwd", "secret", "token", "key", "auth", "credential", "sig", "cookie"], lower: true },
+  // Whole-token secrets: the token itself goes.
+  { re: token("sw(?:at|rt|ac)_", B64URL, 20), needles: ["swat_", "swrt_", "swac_"] },
+  // this service's OAuth tokens
+  { re: token("inv_", B64URL, 40), needles: ["inv_"] },
+  // its invitation tokens (an invitation's id, inv_ + 26, is none)
+  { re: token("sk[-_](?:live|test|proj|ant|svcacct|admin)[-_]", B64URL, 1), needles: ["sk-", "sk_"] },
+  // Stripe, OpenAI, Anthropic
+  { re: token("sk[-_]", B64URL, 12), needles: ["sk-", "sk_"] },
   // this service's keys (sk_ + base64url) and other sk- keys
-  { re: /\b(?:rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}/g, needles: ["k_live_", "k_test_"] },
-  { re: /\bwhsec_[A-Za-z0-9_-]{8,}/g, needles: ["whsec_"] },
-  { re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{12,}\b/g, needles: ["AKIA", "ASIA", "AGPA", "AIDA", "AROA"] },
-  // AWS access key ids
-  { re: /\bgh[pousr]_[A-Za-z0-9_]+/g, needles: ["gh"] },
+  { re: token("(?:rk|pk)_(?:live|test)_", "A-Za-z0-9", 8), needles: ["k_live_", "k_test_"] },
+  // Stripe restricted and publishable
+  { re: token("whsec_", B64URL, 8), needles: ["whsec_"] },
+  { re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|APKA)[0-9A-Z]{12,40}(?![A-Za-z0-9])/g, needles: ["AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "APKA"] },
+  // AWS ids
+  { re: token("gh[pousr]_", "A-Za-z0-9_", 1), needles: ["gh"] },
   // GitHub tokens
-  { re: /\bgithub_pat_[A-Za-z0-9_]+/g, needles: ["github_pat_"] },
-  { re: /\bglpat-[A-Za-z0-9_-]{8,}/g, needles: ["glpat-"] },
+  { re: token("github_pat_", "A-Za-z0-9_", 1), needles: ["github_pat_"] },
+  { re: token("glpat-", B64URL, 8), needles: ["glpat-"] },
   // GitLab
-  { re: /\bxox[abprse]-[A-Za-z0-9-]+/g, needles: ["xox"] },
+  { re: token("xox[abprse]-", "A-Za-z0-9-", 1), needles: ["xox"] },
   // Slack
-  { re: /\bAIza[0-9A-Za-z_-]{20,}/g, needles: ["AIza"] },
+  { re: token("xapp-", "A-Za-z0-9-", 8), needles: ["xapp-"] },
+  { re: token("AIza", B64URL, 20), needles: ["AIza"] },
   // Google API keys
-  { re: /\bnpm_[A-Za-z0-9]{20,}/g, needles: ["npm_"] },
-  { re: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, needles: ["eyJ"] }
+  { re: token("GOCSPX-", B64URL, 16), needles: ["GOCSPX-"] },
+  // Google OAuth client secrets
+  { re: /(?<![A-Za-z0-9_.-])ya29\.[A-Za-z0-9_-]{20,}/g, needles: ["ya29."] },
+  // Google OAuth access tokens
+  { re: token("npm_", "A-Za-z0-9", 20), needles: ["npm_"] },
+  { re: token("hf_", "A-Za-z0-9", 20), needles: ["hf_"] },
+  // Hugging Face
+  { re: /(?<![A-Za-z0-9_.-])SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g, needles: ["SG."] },
+  // SendGrid
+  { re: /(?<![A-Za-z0-9])(?:AC|SK)[0-9a-f]{32}(?![A-Za-z0-9])/g, needles: ["AC", "SK"] },
+  // Twilio account and API key ids
+  { re: token("(?:shpat|shpss|shpca|shppa)_", "A-Fa-f0-9", 16), needles: ["shp"] },
+  // Shopify
+  { re: token("dop_v1_", "a-f0-9", 32), needles: ["dop_v1_"] },
+  // DigitalOcean
+  { re: token("lin_api_", "A-Za-z0-9", 20), needles: ["lin_api_"] },
+  // Linear
+  { re: token("pypi-", B64URL, 40), needles: ["pypi-"] },
+  { re: token("PMAK-", "A-Za-z0-9-", 20), needles: ["PMAK-"] },
+  // Postman
+  { re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, needles: ["eyJ"] }
   // JWTs
 ];
 function redact(text) {
@@ -804,9 +923,20 @@ function redact(text) {
   let out = text;
   for (const rule of RULES) {
     const haystack = rule.lower ? out.toLowerCase() : out;
-    if (rule.needles.some((n) => haystack.includes(n))) out = out.replace(rule.re, rule.to ?? REDACTED);
+    if (!rule.needles.some((n) => haystack.includes(n))) continue;
+    out = rule.apply ? rule.apply(out) : out.replace(rule.re, rule.to ?? REDACTED);
   }
   return out;
+}
+function redactWith(literals) {
+  const values = [...new Set(literals)].filter((v) => typeof v === "string" && v.length >= 4).sort((a, b) => b.length - a.length);
+  if (values.length === 0) return redact;
+  return (text) => {
+    if (typeof text !== "string" || text === "") return redact(text);
+    let out = text;
+    for (const v of values) if (out.includes(v)) out = out.split(v).join(REDACTED);
+    return redact(out);
+  };
 }
 
 // scripts/tasks.mjs
@@ -916,6 +1046,35 @@ function pruneTaskMaps(stateDir, now = Date.now()) {
   }
 }
 
+// scripts/env-values.mjs
+var MAX_VALUES = 500;
+var MAX_VALUE_CHARS = 2e3;
+var ENV_FILE = /(?:^|[\\/])(?:\.env(?:\.[\w.-]*)?|[\w.-]+\.env)$/;
+var ENV_IN_COMMAND = /(?:^|[\s\\/'"=<])(?:\.env(?:\.[\w.-]*)?|[\w.-]+\.env)(?=$|[\s'";|&)>])/;
+function readsEnvFile(block) {
+  const input = block?.input;
+  if (!input || typeof block.id !== "string") return false;
+  if (block.name === "Read") return typeof input.file_path === "string" && ENV_FILE.test(input.file_path);
+  if (block.name === "Bash") return typeof input.command === "string" && ENV_IN_COMMAND.test(input.command);
+  return false;
+}
+var LINE = /^\s*(?:\d+(?:→|\t))?\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*?)\s*$/;
+var PLAIN = /^(?:\d+|[Tt]rue|TRUE|[Ff]alse|FALSE|[a-z]+(?:[._-][a-z0-9]+)*|[A-Z]+(?:_[A-Z]+)*|\.{0,2}\/\S*|~\/\S*|https?:\/\/[^@\s]*)$/;
+function envValues(content, into) {
+  const text = typeof content === "string" ? content : Array.isArray(content) ? content.map((b) => typeof b?.text === "string" ? b.text : "").join("\n") : "";
+  for (const line of text.split("\n")) {
+    if (into.size >= MAX_VALUES) return;
+    const m = LINE.exec(line.length > MAX_VALUE_CHARS + 200 ? "" : line);
+    if (!m) continue;
+    let value = m[2];
+    const quoted = /^(["'])(.*)\1$/.exec(value);
+    if (quoted) value = quoted[2];
+    else value = value.replace(/\s+#.*$/, "");
+    if (value.length < 4 || value.length > MAX_VALUE_CHARS) continue;
+    if (secretName(m[1]) || value.length >= 8 && !PLAIN.test(value)) into.add(value);
+  }
+}
+
 // scripts/transcript.mjs
 var LIMITS = { title: 1e3, summary: 2e5, files: 1e3, fileChars: 1e3 };
 var TITLE_CHARS = 80;
@@ -926,6 +1085,8 @@ var FILE_TOOLS = /* @__PURE__ */ new Set(["Write", "Edit", "MultiEdit", "Noteboo
 function parseTranscript(text) {
   const prompts = [];
   const files = [];
+  const secrets = /* @__PURE__ */ new Set();
+  const envReads = /* @__PURE__ */ new Set();
   let lastAssistant = "";
   for (const line of text.split("\n")) {
     if (!line.includes('"user"') && !line.includes('"assistant"')) continue;
@@ -936,12 +1097,16 @@ function parseTranscript(text) {
       continue;
     }
     const content = entry?.message?.content;
+    if (entry.type === "user" && Array.isArray(content) && envReads.size) {
+      for (const block of content) if (block?.type === "tool_result" && envReads.has(block.tool_use_id)) envValues(block.content, secrets);
+    }
     if (entry.type === "user" && !entry.isMeta && !entry.isCompactSummary && !entry.isSidechain) {
       const prompt = promptText(content);
       if (prompt) prompts.push(prompt);
     } else if (entry.type === "assistant" && Array.isArray(content)) {
       for (const block of content) {
         if (block?.type === "text" && typeof block.text === "string" && block.text.trim() && !entry.isSidechain) lastAssistant = block.text.trim();
+        if (block?.type === "tool_use" && readsEnvFile(block)) envReads.add(block.id);
         if (block?.type === "tool_use" && FILE_TOOLS.has(block.name)) {
           const file = block.input?.file_path ?? block.input?.notebook_path;
           if (typeof file === "string" && file) files.push(file);
@@ -949,7 +1114,7 @@ function parseTranscript(text) {
       }
     }
   }
-  return { prompts, lastAssistant, files };
+  return { prompts, lastAssistant, files, secrets: [...secrets] };
 }
 function promptText(content) {
   let text = "";
@@ -975,7 +1140,8 @@ function relativeFiles(files, root) {
 var cut = (s, n) => s.length > n ? `${s.slice(0, n - 1)}…` : s;
 var oneLine2 = (s) => s.replace(/\s+/g, " ").trim();
 function buildSession({ parsed, project, root, sessionId }) {
-  const prompts = parsed.prompts.map((p) => redact(p));
+  const clean = redactWith(parsed.secrets ?? []);
+  const prompts = parsed.prompts.map((p) => clean(p));
   const files = relativeFiles(parsed.files, root).map((f) => redact(f)).filter((f) => f.length <= LIMITS.fileChars).slice(0, LIMITS.files);
   if (prompts.length === 0 && files.length === 0 && !parsed.lastAssistant) return null;
   const title = cut(oneLine2(prompts[0] ?? "") || `Claude Code session ${sessionId.slice(0, 8)}`, Math.min(TITLE_CHARS, LIMITS.title));
@@ -996,7 +1162,7 @@ function buildSession({ parsed, project, root, sessionId }) {
 ${lines.join("\n")}`);
   }
   if (parsed.lastAssistant) parts.push(`Last assistant message:
-${cut(redact(parsed.lastAssistant), LAST_MESSAGE_CHARS)}`);
+${cut(clean(parsed.lastAssistant), LAST_MESSAGE_CHARS)}`);
   if (files.length) parts.push(`Files changed: ${files.length}`);
   const summary = cut(parts.join("\n\n"), LIMITS.summary);
   return { title, summary, project, tags: ["claude-code"], files_changed: files };

@@ -1,7 +1,8 @@
 // Builds the session record from a Claude Code transcript (JSONL, one event per line).
 import fs from 'node:fs';
 import path from 'node:path';
-import { redact } from './redact.mjs';
+import { redact, redactWith } from './redact.mjs';
+import { envValues, readsEnvFile } from './env-values.mjs';
 
 export const LIMITS = { title: 1000, summary: 200_000, files: 1000, fileChars: 1000 };
 const TITLE_CHARS = 80;
@@ -10,10 +11,16 @@ const PROMPTS_CHARS = 120_000;
 const LAST_MESSAGE_CHARS = 60_000;
 const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
-/** Prompts, the last assistant text and the touched file paths (absolute, as the tools got them). */
+/**
+ * Prompts, the last assistant text, the touched file paths (absolute, as the tools got them) and the values of the
+ * .env files the session read (a Read of one, or a Bash command naming one): where one of those values turns up in a
+ * prompt or a message, it is removed there too.
+ */
 export function parseTranscript(text) {
   const prompts = [];
   const files = [];
+  const secrets = new Set();
+  const envReads = new Set();
   let lastAssistant = '';
   for (const line of text.split('\n')) {
     // Most lines are attachments, tool results and bookkeeping: skip them before paying for JSON.parse.
@@ -25,12 +32,16 @@ export function parseTranscript(text) {
       continue; // a torn last line while the CLI is still writing
     }
     const content = entry?.message?.content;
+    if (entry.type === 'user' && Array.isArray(content) && envReads.size) {
+      for (const block of content) if (block?.type === 'tool_result' && envReads.has(block.tool_use_id)) envValues(block.content, secrets);
+    }
     if (entry.type === 'user' && !entry.isMeta && !entry.isCompactSummary && !entry.isSidechain) {
       const prompt = promptText(content);
       if (prompt) prompts.push(prompt);
     } else if (entry.type === 'assistant' && Array.isArray(content)) {
       for (const block of content) {
         if (block?.type === 'text' && typeof block.text === 'string' && block.text.trim() && !entry.isSidechain) lastAssistant = block.text.trim();
+        if (block?.type === 'tool_use' && readsEnvFile(block)) envReads.add(block.id);
         if (block?.type === 'tool_use' && FILE_TOOLS.has(block.name)) {
           const file = block.input?.file_path ?? block.input?.notebook_path;
           if (typeof file === 'string' && file) files.push(file);
@@ -38,7 +49,7 @@ export function parseTranscript(text) {
       }
     }
   }
-  return { prompts, lastAssistant, files };
+  return { prompts, lastAssistant, files, secrets: [...secrets] };
 }
 
 /** A typed prompt: a string, or text blocks; tool results and slash-command echoes are not prompts. */
@@ -71,7 +82,8 @@ const oneLine = (s) => s.replace(/\s+/g, ' ').trim();
 
 /** The PUT body for a session: redacted, within the service's limits; null when the session holds nothing. */
 export function buildSession({ parsed, project, root, sessionId }) {
-  const prompts = parsed.prompts.map((p) => redact(p));
+  const clean = redactWith(parsed.secrets ?? []);
+  const prompts = parsed.prompts.map((p) => clean(p));
   const files = relativeFiles(parsed.files, root)
     .map((f) => redact(f))
     .filter((f) => f.length <= LIMITS.fileChars)
@@ -93,7 +105,7 @@ export function buildSession({ parsed, project, root, sessionId }) {
     }
     parts.push(`Prompts:\n${lines.join('\n')}`);
   }
-  if (parsed.lastAssistant) parts.push(`Last assistant message:\n${cut(redact(parsed.lastAssistant), LAST_MESSAGE_CHARS)}`);
+  if (parsed.lastAssistant) parts.push(`Last assistant message:\n${cut(clean(parsed.lastAssistant), LAST_MESSAGE_CHARS)}`);
   if (files.length) parts.push(`Files changed: ${files.length}`);
   const summary = cut(parts.join('\n\n'), LIMITS.summary);
   return { title, summary, project, tags: ['claude-code'], files_changed: files };
