@@ -171,6 +171,51 @@ for (const dialect of dialects()) {
     });
   });
 
+  // Audit finding 14: a team sheet's revisions show another member's write by that member (user id, account
+  // name), never which of their API keys or apps it was; each member still sees their own credential.
+  describe(`revisions of a team sheet: other members' credentials stay private [${dialect}]`, () => {
+    const { s, users: { alice, bob } } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' }, users: { alice: 'business', bob: 'pro' } });
+
+    it("a member sees another member's write as {user_id, account name}, and their own with its key", async () => {
+      const as = (key: string) => (method: string, url: string, body?: unknown) => s.req(method, `/v1${url}`, { key, body });
+      const team = (await as(alice.key)('POST', '/workspaces', { name: 'Team' })).body.workspace.id;
+      const inv = (await as(alice.key)('POST', `/workspaces/${team}/invitations`, { role: 'editor' })).body.invitation;
+      assert.equal((await as(bob.key)('POST', `/invitations/${inv.token}/accept`)).status, 200);
+      const bobKey = (await as(bob.key)('POST', '/api-keys', { name: 'bob laptop (secret project)', scopes: ['*'] })).body;
+      const aliceKeyId = (await as(alice.key)('GET', '/api-keys')).body.api_keys[0].id;
+      const names = Object.fromEntries((await s.c.db.selectFrom('users').select(['id', 'name']).execute()).map((u) => [u.id, u.name]));
+
+      const id = (await as(alice.key)('POST', '/sheets', { title: 'Plan', workspace_id: team })).body.id;
+      assert.equal((await as(bobKey.api_key)('PUT', `/sheets/${id}`, { title: 'Plan by Bob' })).status, 200);
+      assert.equal((await as(alice.key)('PUT', `/sheets/${id}`, { title: 'Plan by Alice' })).status, 200);
+
+      const seenBy = async (key: string) => {
+        const r = await as(key)('GET', `/sheets/${id}/revisions`);
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        return [r.body.current.actor, ...r.body.revisions.map((x: { actor: unknown }) => x.actor)];
+      };
+      const aliceOwn = { type: 'api_key', id: aliceKeyId, name: 'default', user_id: alice.userId };
+      const bobOwn = { type: 'api_key', id: bobKey.id, name: 'bob laptop (secret project)', user_id: bob.userId };
+      const aliceToBob = { type: 'api_key', id: null, name: names[alice.userId], user_id: alice.userId };
+      const bobToAlice = { type: 'api_key', id: null, name: names[bob.userId], user_id: bob.userId };
+      // current (alice's second write), then version 2 (bob's), version 1 (alice's create)
+      assert.deepEqual(await seenBy(alice.key), [aliceOwn, bobToAlice, aliceOwn]);
+      assert.deepEqual(await seenBy(bob.key), [aliceToBob, bobOwn, aliceToBob]);
+      const text = JSON.stringify(await seenBy(alice.key));
+      assert.equal(text.includes(bobKey.id), false, "bob's key id is not shown to alice");
+      assert.equal(text.includes('secret project'), false, "nor its name");
+
+      // MCP reads through the same service.
+      const client = await httpClient(s, alice.key);
+      try {
+        const listed = ok(await client.callTool({ name: 'list_sheet_revisions', arguments: { id } }));
+        assert.deepEqual(listed.revisions[0].actor, bobToAlice);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
   describe(`the default cap of 100 revisions [${dialect}]`, () => {
     const { s } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });
 

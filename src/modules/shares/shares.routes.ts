@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { requestOrigin } from '../../http/origin.js';
 import { responses } from '../../http/schemas.js';
 import type { ZApp } from '../../http/types.js';
+import { withoutRemoteImages } from './shares.page.js';
 import { SHARE_PAGE_PATH, type SharesService } from './shares.service.js';
 import {
   CreateShareBody,
@@ -44,14 +45,17 @@ export function registerShareRoutes(app: ZApp, shares: SharesService, publicUrl:
   });
 }
 
-/** Nothing of a shared page may run, be framed, leak the link in a Referer, or be indexed. */
+/**
+ * Nothing of a shared page may run, be framed, leak the link in a Referer, load anything from elsewhere
+ * (img-src data: only: shares.page.ts turns remote images into links), or be indexed.
+ */
 function readOnlyHeaders(reply: FastifyReply) {
   return reply
     .header('cache-control', 'private, no-store')
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'no-referrer')
     .header('x-robots-tag', 'noindex, nofollow')
-    .header('content-security-policy', "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'; sandbox");
+    .header('content-security-policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'; sandbox");
 }
 
 /** A keyless route's answers: the responses() map without the 401 it can never give. */
@@ -82,7 +86,7 @@ export function registerSharedReadRoutes(app: ZApp, shares: SharesService, limit
     schema: { hide: true, params: ShareTokenParams },
     handler: async (req, reply) => {
       await limit(req, reply);
-      const page = await shares.page(req.params.token);
+      const page = withoutRemoteImages(await shares.page(req.params.token));
       return readOnlyHeaders(reply).header('content-type', 'text/html; charset=utf-8').send(page);
     },
   });

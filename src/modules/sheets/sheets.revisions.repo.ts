@@ -41,6 +41,12 @@ export function createSheetRevisionsRepo(db: Db) {
       ]);
       return { rows, total: Number(count.n) };
     },
+    /** The account names of `userIds` (writers of a team sheet's versions), by id. */
+    async userNames(userIds: string[]): Promise<Map<string, string>> {
+      if (userIds.length === 0) return new Map();
+      const rows = await db.selectFrom('users').select(['id', 'name']).where('id', 'in', userIds).execute();
+      return new Map(rows.map((r) => [r.id, r.name]));
+    },
     find(sheetId: string, version: number, exec: Executor = db) {
       return exec.selectFrom('sheet_revisions').selectAll().where('sheet_id', '=', sheetId).where('version', '=', version).executeTakeFirst();
     },

@@ -18,11 +18,30 @@ const revisionNotFound = (id: string, version: number) =>
 const parseJson = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
 
 type StoredActor = { type: 'api_key' | 'console' | 'oauth_client'; id: string | null; name: string | null; user_id?: string };
-/** Who wrote: writes from before workspaces stored no account, shown as user_id null. */
-const actorView = (text: string | null) => {
-  const actor = parseJson<StoredActor | null>(text, null);
-  return actor && { type: actor.type, id: actor.id, name: actor.name, user_id: actor.user_id ?? null };
-};
+type ActorView = { type: StoredActor['type']; id: string | null; name: string | null; user_id: string | null };
+
+/**
+ * Who wrote, as `caller` may see it: their own writes with the credential (key or client id and name);
+ * another member's (a team sheet) with that member's user id and account name only, never which of their
+ * keys or apps it was. Writes from before workspaces stored no account (user_id null): they are the
+ * owner's own, on a personal sheet.
+ */
+function actorView(text: string | null, caller: Caller, names: Map<string, string>): ActorView | null {
+  const actor = text === null ? null : (JSON.parse(text) as StoredActor | null);
+  if (!actor) return null;
+  if (actor.user_id === undefined || actor.user_id === caller.userId) return { type: actor.type, id: actor.id, name: actor.name, user_id: actor.user_id ?? null };
+  return { type: actor.type, id: null, name: names.get(actor.user_id) ?? null, user_id: actor.user_id };
+}
+
+/** The account names of the writers other than the caller among `actors` (stored JSON). */
+async function otherWriters(repo: SheetRevisionsRepo, caller: Caller, actors: (string | null)[]) {
+  const ids = new Set<string>();
+  for (const text of actors) {
+    const userId = text === null ? undefined : (JSON.parse(text) as StoredActor | null)?.user_id;
+    if (userId !== undefined && userId !== caller.userId) ids.add(userId);
+  }
+  return repo.userNames([...ids]);
+}
 
 /** Earlier versions of a sheet: list, read, and restore one as a new version. */
 export function createSheetRevisions(deps: {
@@ -62,6 +81,7 @@ export function createSheetRevisions(deps: {
     async listRevisions(caller: Caller, id: string, query: { limit?: number; offset?: number }, opts: InWorkspace = {}) {
       const sheet = await owned(caller, id, 'records.read', opts);
       const { rows, total } = await revisions.list(id, Math.min(query.limit ?? REVISIONS_LIST_DEFAULT, REVISIONS_LIST_MAX), query.offset ?? 0);
+      const names = await otherWriters(revisions, caller, [...rows.map((r) => r.actor), sheet.last_actor]);
       return {
         revisions: rows.map((r) => ({
           version: r.version,
@@ -70,14 +90,14 @@ export function createSheetRevisions(deps: {
           tags: JSON.parse(r.tags) as string[],
           changes: parseJson<string[]>(r.changes, []),
           updatedAt: r.updated_at,
-          actor: actorView(r.actor),
+          actor: actorView(r.actor, caller, names),
         })),
         total,
         current: {
           version: sheet.version,
           changes: parseJson<string[]>(sheet.last_changes, []),
           updatedAt: sheet.updated_at,
-          actor: actorView(sheet.last_actor),
+          actor: actorView(sheet.last_actor, caller, names),
         },
       };
     },

@@ -86,7 +86,7 @@ export const Actor = z
     user_id: z.string().nullable().describe('The account (usr_...) of the member who wrote, so a team sees who it was; null for writes older than workspaces.'),
   })
   .nullable()
-  .describe('Who made the write: an API key (its name and id), the web console (with the key it was opened with) or an OAuth client, and the account that used it; null for writes older than revisions.')
+  .describe("Who made the write: an API key (its name and id), the web console (with the key it was opened with) or an OAuth client, and the account that used it; null for writes older than revisions. Another member's write on a team sheet shows only that member: user_id, and their account name as name (id null), never which of their keys or apps it was.")
   .meta({ id: 'Actor' });
 
 export const RevisionSummary = z.object({
