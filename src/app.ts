@@ -35,6 +35,7 @@ import { hotSheetRead } from './modules/sheets/sheets.hot.routes.js';
 import { registerKnowledgeRoutes } from './modules/knowledge/knowledge.routes.js';
 import { registerSessionRoutes } from './modules/sessions/sessions.routes.js';
 import { registerBriefingRoutes } from './modules/briefing/briefing.routes.js';
+import { registerSearchRoutes } from './modules/search/search.routes.js';
 import { registerAccountRoutes } from './modules/account/account.routes.js';
 import { registerSparkRoutes } from './modules/sparks/sparks.routes.js';
 import { registerStatsRoutes } from './modules/stats/stats.routes.js';
@@ -124,6 +125,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       registerSheetRoutes(api, c.sheets);
       registerSessionRoutes(api, c.sessions);
       registerBriefingRoutes(api, c.briefing);
+      registerSearchRoutes(api, c.search);
       registerAccountRoutes(api, c.accountExport);
       registerKnowledgeRoutes(api, c.knowledge);
       registerSparkRoutes(api, c.sparks);

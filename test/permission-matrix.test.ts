@@ -161,7 +161,7 @@ for (const dialect of dialects()) {
         'POST /stats': { hours: 1, ...w },
       };
       const listQuery =
-        method === 'GET' && REST_ROUTES[route].kind === 'workspace' ? `?workspace_id=${ws}${route.startsWith('GET /briefing') ? '&project=p' : ''}` : (QUERY[route] ?? '');
+        method === 'GET' && REST_ROUTES[route].kind === 'workspace' ? `?workspace_id=${ws}${route.startsWith('GET /briefing') ? '&project=p' : route === 'GET /search' ? '&q=x' : ''}` : (QUERY[route] ?? '');
       return [method, path + listQuery, bodies[route] ?? (method === 'GET' || method === 'DELETE' ? undefined : {})];
     }
 
@@ -223,7 +223,7 @@ for (const dialect of dialects()) {
         list_sheet_revisions: { id }, get_sheet_revision: { id, version: 1 }, restore_sheet_revision: { id, version: 1 },
         share_sheet: { sheet_id: id }, list_sheet_shares: { sheet_id: id }, revoke_sheet_share: { sheet_id: id, share_id: ids.share_id },
         save_session: { title: 't', summary: 's', ...w }, list_sessions: w, get_session: { id }, update_session: { id, tags: ['m'] },
-        create_handover: { session_id: id, next_steps: ['go on'] }, get_latest_handover: { project: 'p', ...w }, get_briefing: { project: 'p', ...w },
+        create_handover: { session_id: id, next_steps: ['go on'] }, get_latest_handover: { project: 'p', ...w }, get_briefing: { project: 'p', ...w }, search: { q: 'x', ...w },
         search_knowledge: { q: 't', ...w }, save_knowledge: { type: 'snippets', title: 't', content: 'c', ...w }, get_knowledge: { id },
         update_knowledge: { id, language: 'ts' }, delete_knowledge: { id },
         list_todos: w, sync_todos: { todos: [{ content: `c ${rand()}`, status: 'pending' }], ...w }, delete_todo: { id },

@@ -84,6 +84,8 @@ function requiredScope(method: string, routeUrl: string | undefined, action?: un
   if (routeUrl === '/v1/sessions/handover') return HANDOVER_SCOPES;
   // GET /v1/briefing (and its Claude Code hook form) shows each part to a credential that reads it (src/modules/briefing/briefing.service.ts).
   if (routeUrl === '/v1/briefing' || routeUrl === '/v1/briefing/claude-code') return undefined;
+  // GET /v1/search searches only the kinds the credential reads (src/modules/search/search.service.ts KIND_SCOPE).
+  if (routeUrl === '/v1/search') return undefined;
   if (DOMAINS[area]) return `${DOMAINS[area]}:${read ? 'read' : 'write'}`;
   // GET /v1/spark lists what may be run and POST /v1/spark runs one, unless ?action=create makes a user
   // Spark; /v1/spark/:id is a user Spark itself. `action` is the parsed query value the handler reads,

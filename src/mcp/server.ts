@@ -17,6 +17,7 @@ import { registerWebhookTools, type WebhookToolDeps } from './tools/webhooks.js'
 import { registerStatsTools, type StatsToolDeps } from './tools/stats.js';
 import { registerTodoTools, type TodoToolDeps } from './tools/todos.js';
 import { registerWorkspaceTools, type WorkspaceToolDeps } from './tools/workspaces.js';
+import { registerSearchTools, type SearchToolDeps } from './tools/search.js';
 
 const INSTRUCTIONS = `Sheet Workspace is the user's working memory for coding with AI assistants.
 Sheets are documents of HTML columns (col1..col99). Sessions are saved summaries of past work; a handover
@@ -47,6 +48,7 @@ export type McpServices = SheetToolDeps &
   SparkToolDeps &
   WebhookToolDeps &
   WorkspaceToolDeps &
+  SearchToolDeps &
   ResourceDeps &
   PromptDeps & { idempotency: IdempotencyService; config: { mcpResultMaxChars: number } };
 
@@ -58,6 +60,7 @@ export function buildToolRegistry(c: McpServices, origin: string): ToolRegistry 
   registerExportTools(tools, { exports: c.exports }, origin);
   registerSessionTools(tools, { sessions: c.sessions });
   registerBriefingTools(tools, { briefing: c.briefing });
+  registerSearchTools(tools, { search: c.search });
   registerKnowledgeTools(tools, { knowledge: c.knowledge });
   registerTodoTools(tools, { todos: c.todos });
   registerStatsTools(tools, { stats: c.stats });

@@ -33,6 +33,7 @@ import * as m033 from './033_search_index_file.js';
 import * as m034 from './034_outbox_unwatched_dispatched.js';
 import * as m035 from './035_outbox_undispatched_index.js';
 import * as m036 from './036_webhook_maker.js';
+import * as m038 from './038_unified_search.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '034_outbox_unwatched_dispatched': m034,
   '035_outbox_undispatched_index': m035,
   '036_webhook_maker': m036,
+  '038_unified_search': m038,
 };
 
 export const migrationProvider: MigrationProvider = {

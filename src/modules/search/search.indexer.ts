@@ -1,0 +1,109 @@
+import { sql, type Kysely } from 'kysely';
+import { dialectOf } from '../../db/dialect.js';
+import { transactionAlone } from '../../db/group-commit.js';
+import type { Db } from '../../db/types.js';
+import { QUEUE_KINDS_OF, readRecords, toDoc, type QueueKind } from './search.documents.js';
+import type { SearchAdapter } from './search.engine.js';
+
+/** Queue rows indexed per transaction. */
+const BATCH = 200;
+/** A search waits for at most this many queued rows; a longer queue (the backfill after migration 038) is indexed in the background. */
+export const SEARCH_WAITS_FOR = 2_000;
+/** After a commit, the background pass starts this much later (writes in between join it). */
+const NUDGE_DELAY_MS = 20;
+/** PostgreSQL: one process drains the queue at a time (key of pg_advisory_xact_lock). */
+const DRAIN_LOCK = 5_505_505;
+
+/**
+ * Keeps the index up to date with the record tables: triggers queue every changed record
+ * (search_queue, migration 038); a drain indexes the queue in batches, each in one transaction that
+ * re-reads the records, writes their words and deletes exactly the queue rows it read. A record
+ * changed meanwhile was queued again and is indexed by the next batch. Drains run one at a time in a
+ * process, and on PostgreSQL one at a time across processes (an advisory lock), so an older text never
+ * overwrites a newer one.
+ *
+ * When: after each commit (nudge, ~20 ms later) and before each search (catchUp), so a search sees
+ * every write that committed before it started, unless more than SEARCH_WAITS_FOR rows are queued.
+ */
+export function createSearchIndexer(db: Kysely<any>, adapter: SearchAdapter, onError: (err: unknown) => void) {
+  let running: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  async function batch(): Promise<number> {
+    return transactionAlone(db as Db, async (trx) => {
+      if (dialectOf(db) === 'postgres') await sql`select pg_advisory_xact_lock(${DRAIN_LOCK})`.execute(trx);
+      const queued = (await sql<{ seq: number; kind: QueueKind; record_id: string }>`select seq, kind, record_id from search_queue order by seq limit ${BATCH}`.execute(trx)).rows;
+      if (queued.length === 0) return 0;
+      const byKind = new Map<QueueKind, Set<string>>();
+      for (const q of queued) {
+        if (!QUEUE_KINDS_OF[q.kind]) continue;
+        let ids = byKind.get(q.kind);
+        if (!ids) byKind.set(q.kind, (ids = new Set()));
+        ids.add(q.record_id);
+      }
+      for (const [kind, ids] of byKind) {
+        const records = await readRecords(trx, kind, [...ids]);
+        const present = new Set(records.map((r) => r.id));
+        const removed = [...ids].filter((id) => !present.has(id)).map((record_id) => ({ record_id, kinds: QUEUE_KINDS_OF[kind] }));
+        // A knowledge entry's kind never changes, but remove the other kind's row anyway (cheap, and exact).
+        await adapter.write(trx, records.map(toDoc), removed);
+      }
+      await sql`delete from search_queue where seq in (${sql.join(queued.map((q) => q.seq))})`.execute(trx);
+      return queued.length;
+    });
+  }
+
+  /** Drains up to `most` rows (all when undefined), one pass at a time. */
+  function drain(most = Infinity): Promise<void> {
+    const run = async () => {
+      for (let done = 0; done < most && !closed; ) {
+        const n = await batch();
+        if (n === 0) break;
+        done += n;
+      }
+    };
+    const next = (running ?? Promise.resolve()).then(run, run);
+    const tracked = next.finally(() => {
+      if (running === tracked) running = undefined;
+    });
+    running = tracked;
+    return tracked;
+  }
+
+  async function queued(): Promise<number> {
+    const r = await sql<{ n: number | string }>`select count(*) as n from (select 1 from search_queue limit ${SEARCH_WAITS_FOR + 1}) as q`.execute(db);
+    return Number(r.rows[0]?.n ?? 0);
+  }
+
+  return {
+    /** Before a search: index what is queued, unless the queue is a backfill's (then in the background). */
+    async catchUp(): Promise<void> {
+      const n = await queued();
+      if (n === 0) return;
+      if (n > SEARCH_WAITS_FOR) {
+        this.nudge();
+        return;
+      }
+      await drain();
+    },
+    /** After a commit: a background pass soon. */
+    nudge(): void {
+      if (closed || timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        drain().catch(onError);
+      }, NUDGE_DELAY_MS);
+      timer.unref?.();
+    },
+    drain,
+    queued,
+    async close(): Promise<void> {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await running?.catch(() => undefined);
+    },
+  };
+}
+export type SearchIndexer = ReturnType<typeof createSearchIndexer>;
