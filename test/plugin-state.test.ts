@@ -115,7 +115,7 @@ describe('plugin state folder: refused unless it is this user\'s own', () => {
       const start = await runShell(`sh "${SESSION_START_SCRIPT}"`, {}, h.env, tmp);
       assert.equal(start.code, 0);
       assert.match(JSON.parse(start.stdout).systemMessage, /Sheet Workspace: state folder .*nothing kept there is read or sent/);
-      assert.ok(requests.every((r) => r.startsWith('GET /v1/briefing')), requests.join(', '));
+      assert.ok((requests as string[]).every((r) => r.startsWith('GET /v1/briefing')), requests.join(', '));
       assert.deepEqual(h.spool.list(), waiting);
       assert.equal(fs.existsSync(path.join(h.state, 'hook.log')), false, 'nothing written there');
     });

@@ -31,7 +31,7 @@ state_ok() {
     [ -e "$d" ] || continue
     [ -d "$d" ] && [ -O "$d" ] || return 1
   done
-  [ -z "$(find "${spool%/*}" "$inbox" "$spool" -prune \( -perm -g=w -o -perm -o=w \) -print 2>/dev/null)" ]
+  [ -z "$(find "${spool%/*}" "$inbox" "$spool" -prune \( -perm -020 -o -perm -002 \) -print 2>/dev/null)" ]
 }
 
 # The fingerprint of API key $1 as scripts/owner.mjs makes it (the first 32 hex digits of
