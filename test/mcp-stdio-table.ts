@@ -151,6 +151,12 @@ export function toolTable({ s, alice, client, ai, rcv, f, ctx, rest }: TableCont
       err: () => ({ project: 'fixture', max_chars: 100 }),
       rest: () => ['GET', '/v1/briefing?project=fixture&max_chars=100'],
     },
+    search: {
+      ok: () => ({ q: 'enoent', limit: 5 }),
+      check: async (out) => assert.deepEqual(without(out, 'lines'), await rest('GET', '/v1/search?q=enoent&limit=5')),
+      err: () => ({ q: 'x', types: 'notes' }),
+      rest: () => ['GET', '/v1/search?q=x&types=notes'],
+    },
     search_knowledge: {
       ok: () => ({ q: 'enoent' }),
       check: async (out) => assert.deepEqual(without(out, 'solutions_page', 'snippets_page'), await rest('GET', '/v1/knowledge?q=enoent&fields=title,language,tags,createdAt,version,workspace_id')),

@@ -18,7 +18,7 @@ import { expectedVersions } from '../../auth/expected-versions.js';
 const EntryId = IdParams.shape.id.describe('Knowledge entry id: sol_... (solution) or snp_... (snippet).');
 /** What search_knowledge shows of each entry (plus snippet with q); get_knowledge has all its fields. */
 export const COMPACT_KNOWLEDGE_FIELDS = ['title', 'language', 'tags', 'createdAt', 'version', 'workspace_id'];
-const SearchInput = ListKnowledgeQuery.omit({ fields: true }).extend({ limit: McpPage.limit.describe('Per list. Default 20, at most 100.') });
+const SearchInput = ListKnowledgeQuery.omit({ fields: true }).extend({ limit: McpPage.limit.describe('Per list. Default 20, at most 100.'), offset: McpPage.offset.describe('Entries to skip, per list.') });
 const InWorkspace = recordInWorkspace('entry');
 const Counted = z.object({ total: z.number().int(), has_more: z.boolean() });
 
@@ -43,8 +43,8 @@ export function registerKnowledgeTools(t: ToolRegistry, deps: KnowledgeToolDeps)
     run: async (args, auth) => {
       const [lists, totals] = await Promise.all([deps.knowledge.list(auth, { ...args, fields: COMPACT_KNOWLEDGE_FIELDS }), deps.knowledge.counts(auth, args)]);
       const page = (items: unknown[] | undefined, total: number | undefined) =>
-        items && total !== undefined ? { total, has_more: items.length < total } : undefined;
-      return { success: true as const, ...lists, solutions_page: page(lists.solutions, totals.solutions), snippets_page: page(lists.snippets, totals.snippets) };
+        items && total !== undefined ? { total, has_more: (args.offset ?? 0) + items.length < total } : undefined;
+      return { success: true as const, ...lists, total: (totals.solutions ?? 0) + (totals.snippets ?? 0), solutions_page: page(lists.solutions, totals.solutions), snippets_page: page(lists.snippets, totals.snippets) };
     },
   });
 

@@ -29,6 +29,7 @@ export function registerSearchTools(t: ToolRegistry, deps: SearchToolDeps): void
     input: SearchToolInput,
     output: SearchResponse.extend({ lines: z.array(z.string()).describe('One line per hit: rank, [type id], title, project, date and the start of the snippet.') }),
     annotations: READ_ONLY,
+    source: 'querystring',
     anyScope: SEARCH_SCOPES,
     run: async (args, auth) => {
       const found = await deps.search.search(auth, args);

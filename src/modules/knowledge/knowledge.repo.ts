@@ -12,6 +12,7 @@ export interface KnowledgeListFilter {
   minMatches?: number;
   tag?: string;
   limit: number;
+  offset?: number;
 }
 
 const partial = (f: { terms: string[]; minMatches?: number }) => f.minMatches !== undefined && f.minMatches < f.terms.length;
@@ -49,10 +50,10 @@ export function createKnowledgeRepo(db: Db) {
     },
     list(f: KnowledgeListFilter) {
       const q = filtered(f).selectAll();
-      return (partial(f) ? q.orderBy(matchCount(f.terms), 'desc') : q).orderBy('id', 'desc').limit(f.limit).execute();
+      return (partial(f) ? q.orderBy(matchCount(f.terms), 'desc') : q).orderBy('id', 'desc').limit(f.limit).offset(f.offset ?? 0).execute();
     },
     /** How many entries match, ignoring limit (MCP lists report a total). */
-    async count(f: Omit<KnowledgeListFilter, 'limit'>): Promise<number> {
+    async count(f: Omit<KnowledgeListFilter, 'limit' | 'offset'>): Promise<number> {
       const row = await filtered(f).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
       return Number(row.n);
     },

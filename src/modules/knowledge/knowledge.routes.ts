@@ -38,7 +38,10 @@ export function registerKnowledgeRoutes(app: ZApp, knowledge: KnowledgeService) 
       querystring: ListKnowledgeQuery,
       response: responses(ListKnowledgeResponse),
     },
-    handler: async (req) => ({ success: ok, ...(await knowledge.list(req.auth, req.query)) }),
+    handler: async (req) => {
+      const [lists, totals] = await Promise.all([knowledge.list(req.auth, req.query), knowledge.counts(req.auth, req.query)]);
+      return { success: ok, ...lists, total: (totals.solutions ?? 0) + (totals.snippets ?? 0) };
+    },
   });
   app.post('/knowledge', {
     schema: {

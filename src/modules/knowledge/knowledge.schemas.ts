@@ -51,6 +51,7 @@ export const ListKnowledgeQuery = z.object({
     ),
   tag: z.string().max(100).optional().describe('Only entries carrying exactly this tag (case-sensitive).'),
   limit: queryInt('limit').optional().describe('Per list. Default 20; values above 100 are clamped to 100.'),
+  offset: queryInt('offset').optional().describe('Entries to skip, per list (paging; total says how many match).'),
   fields: fieldsQuery([...new Set([...Object.keys(Solution.shape), ...Object.keys(Snippet.shape)])]).optional(),
   workspace_id: WorkspaceIdInput,
 });
@@ -93,6 +94,7 @@ export const ListKnowledgeResponse = z.object({
   success: z.literal(true),
   solutions: z.array(SolutionListItem).optional().describe('Present unless type=snippets.'),
   snippets: z.array(SnippetListItem).optional().describe('Present unless type=solutions.'),
+  total: z.number().int().describe('How many entries match, over the lists returned (limit and offset apply to each list).'),
 });
 export const KnowledgeEntryResponse = z.object({
   success: z.literal(true),

@@ -79,13 +79,13 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; access: Work
     return row;
   }
 
-  async function listKind(ownerKey: string, kind: KnowledgeKind, query: { q?: string; tag?: string; limit?: number }) {
-    return repo.list({ userId: ownerKey, kind, ...errorSearchTerms(query.q), tag: query.tag, limit: Math.min(query.limit ?? LIST_DEFAULT, LIST_MAX) });
+  async function listKind(ownerKey: string, kind: KnowledgeKind, query: { q?: string; tag?: string; limit?: number; offset?: number }) {
+    return repo.list({ userId: ownerKey, kind, ...errorSearchTerms(query.q), tag: query.tag, limit: Math.min(query.limit ?? LIST_DEFAULT, LIST_MAX), offset: query.offset });
   }
 
   return {
     /** With type, one list; without, both (decisions.md). */
-    async list(caller: Caller, query: { type?: KnowledgeType; q?: string; tag?: string; limit?: number; fields?: string[]; workspace_id?: string }) {
+    async list(caller: Caller, query: { type?: KnowledgeType; q?: string; tag?: string; limit?: number; offset?: number; fields?: string[]; workspace_id?: string }) {
       const ownerKey = await access.ownerKey(caller, query.workspace_id, 'records.read');
       const { terms } = errorSearchTerms(query.q);
       const listed = <T extends SolutionView | SnippetView>(view: T, texts: (string | null)[]) => {
