@@ -12,7 +12,7 @@ import type { Outbox, TxRunner } from '../src/events/outbox.js';
  * data-modifying CTEs. Every row or none, nothing but compiledInsert rows, and the outbox told as for
  * any commit. On SQLite the same runner as tx; the checks hold there too.
  */
-const insertTodo = compiledInsert('todos', ['id', 'user_id', 'content', 'status', 'project', 'priority', 'active_form', 'created_at', 'updated_at', 'version', 'content_key']);
+const insertTodo = compiledInsert('todos', ['id', 'user_id', 'content', 'status', 'project', 'priority', 'active_form', 'created_at', 'updated_at', 'version', 'content_key', 'session_ref', 'changed_by']);
 
 it('oneStatement renumbers each INSERT\'s placeholders after the ones before it', () => {
   const q = oneStatement([
@@ -74,7 +74,7 @@ for (const dialect of dialects()) {
       seq++;
       return {
         id, user_id: user.userId, content: `todo ${id}`, status: 'pending', project: 'batch', priority: 'medium', active_form: null,
-        created_at: now, updated_at: now, version: 1, content_key: `todo ${id}`,
+        created_at: now, updated_at: now, version: 1, content_key: `todo ${id}`, session_ref: null, changed_by: null,
       } as const;
     };
     const countTodos = async (ids: string[]) =>

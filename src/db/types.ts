@@ -134,6 +134,21 @@ export interface SessionsTable {
   external_id: string | null;
   /** Null until the session is first changed after creation. */
   updated_at: string | null;
+  /** Migration 037: what the session came to (its closing message); null when not known. */
+  outcome: string | null;
+  /** JSON string arrays: tasks completed, and still open, in this session. */
+  tasks_done: string;
+  tasks_open: string;
+  /** JSON [{command, error}]: the commands that failed, with their first error line. */
+  errors: string;
+  /** JSON string array: the prompts, shortened. */
+  prompts: string;
+  /** The assistant that ran the session (claude-code, codex, gemini-cli, ...); null when not said. */
+  agent: string | null;
+  /** Who wrote title and summary: a person or the model ('curated'), or a client's capture ('capture'). */
+  source: 'curated' | 'capture';
+  /** The account that wrote the session (user_id is the workspace's owner key); null for team sessions before migration 037. */
+  author_id: string | null;
 }
 
 export interface KnowledgeTable {
@@ -167,6 +182,10 @@ export interface TodosTable {
   version: number;
   /** Trimmed content, held by the one task a sync matches by content (unique per user and project); null on duplicates. */
   content_key: string | null;
+  /** Migration 037: the session (an id, or a client's reference such as cc:<id>) that last changed it; null when not said. */
+  session_ref: string | null;
+  /** Migration 037: the account that last changed it; null for team todos before migration 037. */
+  changed_by: string | null;
 }
 
 /** A claimed Idempotency-Key (src/http/idempotency.ts): status and response stay null while the first request runs. */
@@ -209,6 +228,8 @@ export interface HandoversTable {
   session_id: string;
   project: string | null;
   created_at: string;
+  /** Migration 037: the account that made the handover. */
+  author_id: string | null;
 }
 
 /** A user's own spark (type user); public sparks live in src/modules/sparks/catalogue.ts. */

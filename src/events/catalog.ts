@@ -36,7 +36,9 @@ export const EVENT_SCHEMAS = {
   'session.updated': z.strictObject({
     session_id: z.string(),
     title: z.string().describe('The title after the change.'),
-    changes: z.array(z.enum(['title', 'summary', 'project', 'tags', 'files_changed'])).describe('The fields the write changed.'),
+    changes: z
+      .array(z.enum(['title', 'summary', 'project', 'tags', 'files_changed', 'outcome', 'tasks_done', 'tasks_open', 'errors', 'prompts', 'agent', 'source']))
+      .describe('The fields the write changed.'),
     updated_at: ts,
   }),
   'knowledge.saved': z.strictObject({ type: z.enum(['solution', 'snippet']), id: z.string(), title: z.string() }),

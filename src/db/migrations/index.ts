@@ -33,6 +33,7 @@ import * as m033 from './033_search_index_file.js';
 import * as m034 from './034_outbox_unwatched_dispatched.js';
 import * as m035 from './035_outbox_undispatched_index.js';
 import * as m036 from './036_webhook_maker.js';
+import * as m037 from './037_session_records.js';
 import * as m038 from './038_unified_search.js';
 
 /** Add each new migration here; names sort in the order they run. */
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   '034_outbox_unwatched_dispatched': m034,
   '035_outbox_undispatched_index': m035,
   '036_webhook_maker': m036,
+  '037_session_records': m037,
   '038_unified_search': m038,
 };
 

@@ -89,7 +89,7 @@ export function createAccountExport(deps: { repo: AccountRepo; serviceVersion: s
       await drained();
     }
 
-    const sessions = (await repo.sessions(userId)).map(toSessionView);
+    const sessions = (await repo.sessions(userId)).map((r) => toSessionView(r));
     add('records/sessions.json', json(sessions));
     for (const s of sessions) add(`markdown/sessions/${fileName(s.title, s.id)}`, sessionMarkdown(s));
     const handovers = (await repo.handovers(userId)).map((h) => ({ handover_id: h.handover_id, session_id: h.session_id, project: h.project, createdAt: h.created_at }));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CreateSheetBody } from '../sheets/sheets.schemas.js';
-import { CreateSessionBody } from '../sessions/sessions.schemas.js';
+import { CreateSessionBody, SESSION_SOURCES } from '../sessions/sessions.schemas.js';
 import { CreateKnowledgeBody } from '../knowledge/knowledge.schemas.js';
 import { SyncTodoItem } from '../todos/todos.schemas.js';
 import { WorktimeBody } from '../stats/stats.schemas.js';
@@ -21,6 +21,9 @@ export const ImportedSession = CreateSessionBody.extend({
   id: z.string().min(1),
   project: z.string().trim().max(200).nullable(),
   external_id: z.string().max(200).nullable().optional(),
+  outcome: z.string().max(20_000).nullable().optional(),
+  agent: CreateSessionBody.shape.agent.unwrap().nullable().optional(),
+  source: z.enum(SESSION_SOURCES).optional(),
 });
 export const ImportedHandover = z.object({ handover_id: z.string().min(1), session_id: z.string().min(1) });
 const Knowledge = CreateKnowledgeBody.omit({ error: true, description: true }).extend({

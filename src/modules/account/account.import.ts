@@ -122,7 +122,20 @@ export function createAccountImport(deps: {
     }
     const sessionIds = new Map<string, string>();
     for (const s of data.sessions) {
-      const input = { title: s.title, summary: s.summary, project: orUndefined(s.project), tags: s.tags, files_changed: s.files_changed };
+      const input = {
+        title: s.title,
+        summary: s.summary,
+        project: orUndefined(s.project),
+        tags: s.tags,
+        files_changed: s.files_changed,
+        outcome: orUndefined(s.outcome ?? null),
+        tasks_done: s.tasks_done,
+        tasks_open: s.tasks_open,
+        errors: s.errors,
+        prompts: s.prompts,
+        agent: orUndefined(s.agent ?? null),
+        source: s.source,
+      };
       const made = s.external_id ? (await sessions.upsert(auth, s.external_id, input)).session : await sessions.create(auth, input);
       sessionIds.set(s.id, made.id);
     }

@@ -59,6 +59,17 @@ export function createSessionsRepo(db: Db) {
     async insertHandover(row: HandoversTable, exec: Executor) {
       await exec.insertInto('handovers').values(row).execute();
     },
+    /** Each session's newest handover sheet id (sessions without one are absent). */
+    async newestHandovers(sessionIds: string[], exec: Executor = db): Promise<Map<string, string>> {
+      if (sessionIds.length === 0) return new Map();
+      const rows = await exec
+        .selectFrom('handovers')
+        .select(['session_id', (eb) => eb.fn.max('handover_id').as('handover_id')])
+        .where('session_id', 'in', sessionIds)
+        .groupBy('session_id')
+        .execute();
+      return new Map(rows.map((r) => [r.session_id, String(r.handover_id)]));
+    },
     /** Newest handover ids of a project ('' = no project), newest first; the caller skips removed sheets. */
     async handoverIds(userId: string, project: string, limit: number) {
       let q = db.selectFrom('handovers').select(['handover_id', 'session_id']).where('user_id', '=', userId);

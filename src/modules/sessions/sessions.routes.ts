@@ -13,6 +13,7 @@ import {
   ListSessionsResponse,
   SessionResponse,
   UpdateSessionBody,
+  UpsertSessionBody,
   UpsertSessionResponse,
 } from './sessions.schemas.js';
 
@@ -41,10 +42,12 @@ export function registerSessionRoutes(app: ZApp, sessions: SessionsService) {
       operationId: 'upsertSessionByExternalId',
       summary: "Save a session under the client's own reference: 201 creates it, 200 replaces the fields of the one saved before",
       description:
-        'For clients that save the same session several times (Claude Code passes cc:<session_id>). Omitted optional fields become empty. ' +
+        'For clients that save the same session several times (Claude Code passes cc:<session_id>). Omitted optional fields of the original ' +
+        'record (project, tags, files_changed) become empty; the record fields (outcome, tasks, errors, prompts, agent) stay when omitted. ' +
+        "With source 'capture' the call merges instead: files, failed commands and tasks are added, and a curated title, summary and outcome are kept. " +
         'Concurrent calls with one external_id converge on one session. Fires session.saved on create, session.updated when a field changed.',
       params: ExternalIdParams,
-      body: CreateSessionBody,
+      body: UpsertSessionBody,
       response: { ...responses(UpsertSessionResponse, 403, 404, 413, 415), 201: UpsertSessionResponse },
     },
     handler: async (req, reply) => {
@@ -56,7 +59,7 @@ export function registerSessionRoutes(app: ZApp, sessions: SessionsService) {
     schema: {
       tags,
       operationId: 'updateSession',
-      summary: 'Change some fields of a saved session (title, summary, project, tags, files_changed)',
+      summary: 'Change some fields of a saved session (title, summary, project, tags, files_changed, outcome, tasks, errors, prompts)',
       description: 'Fires session.updated when a field changed.',
       params: IdParams,
       body: UpdateSessionBody,

@@ -3,6 +3,16 @@ import { Tags, Timestamp, WorkspaceIdInput, WorkspaceIdView, queryInt } from '..
 import { SnippetField, fieldsQuery } from '../../lib/fields.js';
 import { Sheet } from '../sheets/sheets.schemas.js';
 
+export const SESSION_SOURCES = ['curated', 'capture'] as const;
+export const FailedCommand = z
+  .object({
+    command: z.string().max(2000).describe('The command as it was run (redacted by the client).'),
+    error: z.string().max(2000).describe('Its first error line.'),
+  })
+  .meta({ id: 'FailedCommand' });
+export type FailedCommandView = z.infer<typeof FailedCommand>;
+const TaskList = z.array(z.string().trim().min(1).max(1000)).max(200);
+
 export const Session = z
   .object({
     id: z.string(),
@@ -12,6 +22,16 @@ export const Session = z
     tags: z.array(z.string()),
     files_changed: z.array(z.string()),
     external_id: z.string().nullable().describe('The client\'s own reference (PUT /sessions/external/{external_id}); null when saved without one.'),
+    outcome: z.string().nullable().describe('What the session came to (for a captured session, its closing message); null when not known.'),
+    tasks_done: z.array(z.string()).describe('Tasks completed in this session.'),
+    tasks_open: z.array(z.string()).describe('Tasks this session left open.'),
+    errors: z.array(FailedCommand).describe('Commands that failed in this session, each with its first error line.'),
+    prompts: z.array(z.string()).describe("The session's prompts, shortened."),
+    agent: z.string().nullable().describe('The assistant that ran the session (claude-code, codex, gemini-cli, ...); null when not said.'),
+    source: z
+      .enum(SESSION_SOURCES)
+      .describe("Who wrote title and summary: 'curated' (a person or the model) or 'capture' (a client's automatic capture, which never replaces curated text)."),
+    handover_id: z.string().nullable().describe("The newest handover sheet made from this session; null when none."),
     workspace_id: WorkspaceIdView,
     createdAt: Timestamp,
     updatedAt: Timestamp.nullable().describe('When the session was last changed; null when never changed since it was saved.'),
@@ -34,6 +54,15 @@ export const CreateSessionBody = z.object({
   project: z.string().trim().max(200).optional(),
   tags: Tags.optional(),
   files_changed: z.array(z.string().max(1000)).max(1000).optional(),
+  outcome: z.string().trim().max(20_000).optional(),
+  tasks_done: TaskList.optional(),
+  tasks_open: TaskList.optional(),
+  errors: z.array(FailedCommand).max(100).optional(),
+  prompts: z.array(z.string().max(2000)).max(200).optional(),
+  agent: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]{0,39}$/, 'agent must be a short lowercase name such as claude-code, codex or gemini-cli')
+    .optional(),
   workspace_id: WorkspaceIdInput,
 });
 export type CreateSessionInput = z.infer<typeof CreateSessionBody>;
@@ -47,7 +76,18 @@ export const ExternalId = z
   .describe('The client\'s own reference for the session, unique per workspace, e.g. cc:<Claude Code session_id>.');
 export const ExternalIdParams = z.object({ external_id: ExternalId });
 
-export const UpdateSessionBody = CreateSessionBody.omit({ workspace_id: true })
+export const UpsertSessionBody = CreateSessionBody.extend({
+  source: z
+    .enum(SESSION_SOURCES)
+    .optional()
+    .describe(
+      "'capture' for a client's automatic capture: it merges into the session (adds files, failed commands and tasks) and never replaces a " +
+        "curated title, summary or outcome. Default 'curated': the fields given replace the session's.",
+    ),
+});
+export type UpsertSessionInput = z.infer<typeof UpsertSessionBody>;
+
+export const UpdateSessionBody = CreateSessionBody.omit({ workspace_id: true, agent: true })
   .partial()
   .extend({ project: CreateSessionBody.shape.project.unwrap().nullable().optional().describe('"" or null: no project.') })
   .describe('Only the fields given change; at least one is needed.');

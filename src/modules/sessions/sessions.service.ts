@@ -48,8 +48,9 @@ export function createSessionsService(deps: {
         limit: Math.min(query.limit ?? LIST_DEFAULT, LIST_MAX),
         offset: query.offset ?? 0,
       });
+      const handovers = await repo.newestHandovers(rows.map((r) => r.id));
       const sessions = rows.map((row) => {
-        const view = toSessionView(row);
+        const view = toSessionView(row, handovers.get(row.id) ?? null);
         const item = pickFields(view, query.fields);
         return terms.length ? { ...item, snippet: bestSnippet([view.summary, view.title, view.project, view.tags.join(' ')], terms) } : item;
       });
@@ -60,7 +61,7 @@ export function createSessionsService(deps: {
     async get(caller: Caller, id: string, opts: { workspace_id?: string } = {}) {
       const row = await owned(caller, id, 'records.read');
       requireSessionWorkspace(row, opts.workspace_id);
-      return toSessionView(row);
+      return toSessionView(row, (await repo.newestHandovers([row.id])).get(row.id) ?? null);
     },
 
     /**
@@ -87,7 +88,7 @@ export function createSessionsService(deps: {
           content: handoverColumns({ session, nextSteps: input.next_steps ?? [], notes: input.notes, openTodos }),
         }, auth);
         await outbox.emit(trx, ownerKey, 'session.handover', { session_id: session.id, handover_id: sheet.id }, caller.userId);
-        await repo.insertHandover({ handover_id: sheet.id, user_id: ownerKey, session_id: session.id, project: session.project, created_at: sheet.createdAt }, trx);
+        await repo.insertHandover({ handover_id: sheet.id, user_id: ownerKey, session_id: session.id, project: session.project, created_at: sheet.createdAt, author_id: caller.userId }, trx);
         return { handover_id: sheet.id, session_id: session.id, workspace_id: workspaceId, sheet };
       });
     },

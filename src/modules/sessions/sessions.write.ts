@@ -7,9 +7,9 @@ import { newId } from '../../ids.js';
 import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import { requireInWorkspace, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { SessionsRepo } from './sessions.repo.js';
-import type { CreateSessionInput, SessionView, UpdateSessionInput } from './sessions.schemas.js';
+import type { CreateSessionInput, FailedCommandView as FailedCommand, SessionView, UpdateSessionInput, UpsertSessionInput } from './sessions.schemas.js';
 
-export function toSessionView(row: SessionsTable): SessionView {
+export function toSessionView(row: SessionsTable, handoverId: string | null = null): SessionView {
   return {
     id: row.id,
     title: row.title,
@@ -18,6 +18,14 @@ export function toSessionView(row: SessionsTable): SessionView {
     tags: JSON.parse(row.tags) as string[],
     files_changed: JSON.parse(row.files_changed) as string[],
     external_id: row.external_id,
+    outcome: row.outcome,
+    tasks_done: JSON.parse(row.tasks_done) as string[],
+    tasks_open: JSON.parse(row.tasks_open) as string[],
+    errors: JSON.parse(row.errors) as FailedCommand[],
+    prompts: JSON.parse(row.prompts) as string[],
+    agent: row.agent,
+    source: row.source,
+    handover_id: handoverId,
     workspace_id: workspaceIdOf(row.user_id),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -30,38 +38,98 @@ export function requireSessionWorkspace(row: SessionsTable, wanted: string | und
 }
 
 /** The fields a save or an update sets, in the order session.updated names them. */
-const FIELDS = ['title', 'summary', 'project', 'tags', 'files_changed'] as const;
+const FIELDS = ['title', 'summary', 'project', 'tags', 'files_changed', 'outcome', 'tasks_done', 'tasks_open', 'errors', 'prompts', 'agent', 'source'] as const;
 type Fields = Pick<SessionsTable, (typeof FIELDS)[number] | 'search_text'>;
+type Written = Omit<Fields, 'search_text'>;
 
-/** What q searches: title, summary, project and tags. */
-function searchText(f: Omit<Fields, 'search_text'>): string {
-  return normalizeForSearch([f.title, f.summary, f.project ?? '', (JSON.parse(f.tags) as string[]).join(' ')].join('\n'));
+/** What q searches: title, summary, project and tags, and what a captured record says was done. */
+function searchText(f: Written): string {
+  const errors = (JSON.parse(f.errors) as FailedCommand[]).map((e) => `${e.command} ${e.error}`);
+  return normalizeForSearch(
+    [f.title, f.summary, f.project ?? '', (JSON.parse(f.tags) as string[]).join(' '), f.outcome ?? '', ...(JSON.parse(f.tasks_done) as string[]), ...errors].join('\n'),
+  );
 }
 
-function withSearchText(f: Omit<Fields, 'search_text'>): Fields {
-  return { ...f, search_text: searchText(f) };
-}
+const withSearchText = (f: Written): Fields => ({ ...f, search_text: searchText(f) });
+const json = (v: unknown) => JSON.stringify(v);
 
 /** A save's fields: omitted optional ones are empty ("" project means none), so a PUT replaces them all. */
-function savedFields(input: CreateSessionInput): Fields {
+function savedFields(input: CreateSessionInput, source: SessionsTable['source'] = 'curated'): Fields {
   return withSearchText({
     title: input.title,
     summary: input.summary,
     project: input.project ? input.project : null,
-    tags: JSON.stringify(input.tags ?? []),
-    files_changed: JSON.stringify(input.files_changed ?? []),
+    tags: json(input.tags ?? []),
+    files_changed: json(input.files_changed ?? []),
+    outcome: input.outcome || null,
+    tasks_done: json(input.tasks_done ?? []),
+    tasks_open: json(input.tasks_open ?? []),
+    errors: json(input.errors ?? []),
+    prompts: json(input.prompts ?? []),
+    agent: input.agent ?? null,
+    source,
   });
 }
 
-/** An update's fields: the given ones over the row's. */
+/** An update's fields: the given ones over the row's. A person's or the model's update makes the session curated. */
 function patchedFields(row: SessionsTable, input: UpdateSessionInput): Fields {
+  const given = <K extends keyof UpdateSessionInput>(k: K, stored: string) => (input[k] !== undefined ? json(input[k]) : stored);
   return withSearchText({
     title: input.title ?? row.title,
     summary: input.summary ?? row.summary,
     project: input.project === undefined ? row.project : input.project || null,
-    tags: input.tags ? JSON.stringify(input.tags) : row.tags,
-    files_changed: input.files_changed ? JSON.stringify(input.files_changed) : row.files_changed,
+    tags: given('tags', row.tags),
+    files_changed: given('files_changed', row.files_changed),
+    outcome: input.outcome === undefined ? row.outcome : input.outcome || null,
+    tasks_done: given('tasks_done', row.tasks_done),
+    tasks_open: given('tasks_open', row.tasks_open),
+    errors: given('errors', row.errors),
+    prompts: given('prompts', row.prompts),
+    agent: row.agent,
+    source: 'curated',
   });
+}
+
+/**
+ * A save over an existing session through its external_id. A curated save replaces the fields the old
+ * API knew (title, summary, project, tags, files_changed) as before, and the record fields only when
+ * given. A capture merges: it adds files, failed commands and tasks, and leaves a curated title, summary
+ * and outcome as they are (issue 54: what a person or the model wrote is never replaced by capture).
+ */
+function upsertedFields(row: SessionsTable, input: UpsertSessionInput): Fields {
+  const incoming = savedFields(input, input.source ?? 'curated');
+  if (input.source !== 'capture') {
+    const keep = <K extends 'outcome' | 'tasks_done' | 'tasks_open' | 'errors' | 'prompts' | 'agent'>(k: K): Fields[K] => (input[k] === undefined ? row[k] : incoming[k]);
+    return withSearchText({ ...incoming, outcome: keep('outcome'), tasks_done: keep('tasks_done'), tasks_open: keep('tasks_open'), errors: keep('errors'), prompts: keep('prompts'), agent: keep('agent') });
+  }
+  const curated = row.source === 'curated';
+  const done = union(row.tasks_done, incoming.tasks_done);
+  const doneSet = new Set(JSON.parse(done) as string[]);
+  const open = (JSON.parse(union(row.tasks_open, incoming.tasks_open)) as string[]).filter((t) => !doneSet.has(t));
+  return withSearchText({
+    title: curated ? row.title : incoming.title,
+    summary: curated ? row.summary : incoming.summary,
+    project: row.project ?? incoming.project,
+    tags: union(row.tags, incoming.tags),
+    files_changed: union(row.files_changed, incoming.files_changed),
+    outcome: curated && row.outcome ? row.outcome : (incoming.outcome ?? row.outcome),
+    tasks_done: done,
+    tasks_open: json(open),
+    errors: unionBy(row.errors, incoming.errors, (e: FailedCommand) => `${e.command}\u0000${e.error}`),
+    prompts: (JSON.parse(incoming.prompts) as string[]).length ? incoming.prompts : row.prompts,
+    agent: incoming.agent ?? row.agent,
+    source: row.source,
+  });
+}
+
+/** Two stored JSON arrays as one, first-seen order, no repeats. */
+function union(a: string, b: string): string {
+  return json([...new Set([...(JSON.parse(a) as string[]), ...(JSON.parse(b) as string[])])]);
+}
+function unionBy<T>(a: string, b: string, key: (v: T) => string): string {
+  const seen = new Map<string, T>();
+  for (const v of [...(JSON.parse(a) as T[]), ...(JSON.parse(b) as T[])]) if (!seen.has(key(v))) seen.set(key(v), v);
+  return json([...seen.values()]);
 }
 
 /**
@@ -74,7 +142,7 @@ export function createSessionWrites(deps: { repo: SessionsRepo; access: Workspac
 
   async function insert(trx: Trx, caller: Caller, ownerKey: string, fields: Fields, externalId: string | null): Promise<SessionsTable | undefined> {
     const now = clock.now();
-    const row: SessionsTable = { id: newId('ses', now.getTime()), user_id: ownerKey, ...fields, external_id: externalId, created_at: now.toISOString(), updated_at: null };
+    const row: SessionsTable = { id: newId('ses', now.getTime()), user_id: ownerKey, ...fields, external_id: externalId, created_at: now.toISOString(), updated_at: null, author_id: caller.userId };
     if (externalId === null) await repo.insert(row, trx);
     else if (!(await repo.insertUnlessExternalTaken(row, trx))) return undefined;
     await outbox.emit(trx, ownerKey, 'session.saved', { session_id: row.id, title: row.title }, caller.userId);
@@ -90,6 +158,11 @@ export function createSessionWrites(deps: { repo: SessionsRepo; access: Workspac
     return { ...row, ...fields, updated_at: updatedAt };
   }
 
+  /** An existing session as the API shows it, with its newest handover. */
+  async function viewOf(trx: Trx, row: SessionsTable): Promise<SessionView> {
+    return toSessionView(row, (await repo.newestHandovers([row.id], trx)).get(row.id) ?? null);
+  }
+
   // Access is decided before the transaction opens: a team workspace's role is read on the database,
   // which on SQLite would wait for the very connection the transaction holds.
   return {
@@ -103,29 +176,30 @@ export function createSessionWrites(deps: { repo: SessionsRepo; access: Workspac
      * The insert goes through the unique (user_id, external_id) index, so concurrent upserts of one
      * reference make exactly one row: the losers find it (PostgreSQL waits for the winner's commit).
      */
-    async upsert(caller: Caller, externalId: string, input: CreateSessionInput) {
+    async upsert(caller: Caller, externalId: string, input: UpsertSessionInput) {
       const ownerKey = await access.ownerKey(caller, input.workspace_id, 'records.write');
-      const fields = savedFields(input);
+      const fields = savedFields(input, input.source ?? 'curated');
       return tx(async (trx) => {
         // Twice at most: a session is never deleted, so a taken reference is found on the second look.
         for (let attempt = 0; attempt < 2; attempt++) {
           const created = await insert(trx, caller, ownerKey, fields, externalId);
           if (created) return { created: true, session: toSessionView(created) };
           const existing = await repo.findByExternalIdLocked(ownerKey, externalId, trx);
-          if (existing) return { created: false, session: toSessionView(await change(trx, caller, existing, fields)) };
+          if (existing) return { created: false, session: await viewOf(trx, await change(trx, caller, existing, upsertedFields(existing, input))) };
         }
         throw new Error(`session external_id kept changing under upsert (owner ${ownerKey})`);
       });
     },
 
     async update(caller: Caller, id: string, input: UpdateSessionInput, opts: { workspace_id?: string } = {}) {
-      if (FIELDS.every((f) => input[f] === undefined)) throw invalid(`body must give at least one of ${FIELDS.join(', ')}`);
+      const updatable = FIELDS.filter((f) => f !== 'agent' && f !== 'source');
+      if (updatable.every((f) => input[f as keyof UpdateSessionInput] === undefined)) throw invalid(`body must give at least one of ${updatable.join(', ')}`);
       requireSessionWorkspace(await access.ownedRow(await repo.findById(id), caller, 'session', id, 'records.write'), opts.workspace_id);
       return tx(async (trx) => {
         // A session never changes workspace, so the check above holds for the locked row.
         const row = await repo.findByIdLocked(id, trx);
         if (!row) throw notFound('session', id); // its workspace was deleted meanwhile
-        return toSessionView(await change(trx, caller, row, patchedFields(row, input)));
+        return viewOf(trx, await change(trx, caller, row, patchedFields(row, input)));
       });
     },
   };

@@ -45,6 +45,12 @@ export type SyncTodoItemInput = z.infer<typeof SyncTodoItem>;
 export const SyncTodosBody = z.object({
   todos: z.array(SyncTodoItem).max(SYNC_MAX_ITEMS, `todos must have at most ${SYNC_MAX_ITEMS} items`),
   project: Project.optional().describe('Omitted or "" means no project.'),
+  session_ref: z
+    .string()
+    .max(200)
+    .regex(/^[A-Za-z0-9._:-]+$/, 'session_ref may contain only letters, digits and . _ : - (a session id, or a reference such as cc:<id>)')
+    .optional()
+    .describe('The session making this change (a session id, or its external_id such as cc:<id>): the briefing says where a task was left.'),
   workspace_id: WorkspaceIdInput,
 });
 export type SyncTodosInput = z.infer<typeof SyncTodosBody>;

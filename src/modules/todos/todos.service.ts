@@ -29,6 +29,9 @@ export function toTodoView(row: TodosTable): TodoView {
 }
 
 
+/** Who changed a task, and in which session: written with every change (never a change by itself). */
+type Stamp = Pick<TodosTable, 'changed_by' | 'session_ref'>;
+
 /** What a sync element can change; a sync that changes none of them keeps the version. */
 const FIELDS = ['content', 'status', 'priority', 'active_form'] as const;
 
@@ -64,10 +67,11 @@ export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAcc
     if (heir) await repo.update(heir.id, { content_key: key }, trx);
   }
 
-  /** Applies one element to a locked task; +1 version only when something changed. */
-  async function change(trx: Trx, target: TodosTable, item: SyncTodoItemInput, now: Date): Promise<TodosTable> {
+  /** Applies one element to a locked task; +1 version only when something changed, which `stamp` then names. */
+  async function change(trx: Trx, target: TodosTable, item: SyncTodoItemInput, now: Date, stamp: Stamp): Promise<TodosTable> {
     const next: TodosTable = {
       ...target,
+      ...stamp,
       content: item.content,
       status: item.status,
       priority: item.priority ?? target.priority,
@@ -92,7 +96,7 @@ export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAcc
    * The element's task by project + trimmed content, created when there is none. The insert goes
    * through the unique content key, so concurrent syncs of the same element converge on one task.
    */
-  async function matchOrCreate(trx: Trx, ownerKey: string, project: string, item: SyncTodoItemInput, now: Date) {
+  async function matchOrCreate(trx: Trx, ownerKey: string, project: string, item: SyncTodoItemInput, now: Date, stamp: Stamp) {
     const key = item.content.trim();
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const row: TodosTable = {
@@ -107,12 +111,13 @@ export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAcc
         updated_at: now.toISOString(),
         version: 1,
         content_key: key,
+        ...stamp,
       };
       if (await repo.insertUnlessKeyTaken(row, trx)) return { created: true, row, changed: true };
       // Taken: by a committed task (PostgreSQL waited for its transaction), unless it was deleted since.
       const target = await repo.findByKeyLocked({ userId: ownerKey, project, key }, trx);
       if (target) {
-        const row = await change(trx, target, item, now);
+        const row = await change(trx, target, item, now, stamp);
         return { created: false, row, changed: row !== target };
       }
     }
@@ -138,6 +143,7 @@ export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAcc
         throw invalid('expected_version is only accepted on an element with id (the task it checks)');
       }
       const ownerKey = await access.ownerKey(caller, input.workspace_id, 'records.write');
+      const stamp: Stamp = { changed_by: caller.userId, session_ref: input.session_ref ?? null };
       const ids = input.todos.flatMap((t) => (t.id ? [t.id] : []));
       await checkIds(caller, ownerKey, ids);
       return retried(() =>
@@ -155,11 +161,11 @@ export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAcc
               if (item.expected_version !== undefined && item.expected_version !== target.version) {
                 throw versionConflict('todo', target.id, target.version);
               }
-              row = await change(trx, target, item, now);
+              row = await change(trx, target, item, now, stamp);
               if (row !== target) changedIds.add(row.id);
               updated++;
             } else {
-              const out = await matchOrCreate(trx, ownerKey, project, item, now);
+              const out = await matchOrCreate(trx, ownerKey, project, item, now, stamp);
               row = out.row;
               if (out.created) created++;
               else updated++;
