@@ -24,15 +24,19 @@ const FULL_MESSAGE = /could not extend file|No space left on device|database or 
 
 export type DatabaseTrouble = 'lost' | 'full';
 
-/** What kind of database trouble `err` is, looking through `cause` and AggregateError's errors; undefined for any other error. */
+/**
+ * What kind of database trouble `err` is (looking into an AggregateError's errors: a connection to a
+ * host name with several addresses); undefined for any other error. Not into `cause`: fetch's "fetch
+ * failed" carries a socket error there, which is not the database's.
+ */
 export function databaseTrouble(err: unknown, depth = 0): DatabaseTrouble | undefined {
-  if (!err || typeof err !== 'object' || depth > 3 || err instanceof AppError) return undefined;
-  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (!err || typeof err !== 'object' || depth > 2 || err instanceof AppError) return undefined;
+  const e = err as { code?: unknown; message?: unknown; errors?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
   const message = typeof e.message === 'string' ? e.message : '';
   if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === '53100' || FULL_MESSAGE.test(message)) return 'full';
   if (LOST_SQLSTATE.test(code) || LOST_ERRNO.has(code) || LOST_MESSAGE.test(message)) return 'lost';
-  for (const inner of [e.cause, ...(Array.isArray(e.errors) ? e.errors : [])]) {
+  for (const inner of Array.isArray(e.errors) ? e.errors : []) {
     const found = databaseTrouble(inner, depth + 1);
     if (found) return found;
   }
