@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type Driver } from 'kysely';
+import { databaseTrouble } from './db-errors.js';
 import { FairSqliteDialect } from './sqlite-dialect.js';
 import type { Config } from '../config.js';
 import type { Database, Db, Dialect } from './types.js';
@@ -118,8 +119,29 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   // next request gets a new connection.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
+  const db = new Kysely<Database>({ dialect: new KeepErrorPostgresDialect({ pool: withNamedStatements(pool) }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/**
+ * Kysely's PostgreSQL dialect, except that a ROLLBACK failing because the connection is gone does not
+ * replace the error that ended the transaction (the client would see "not queryable" instead of
+ * "terminating connection due to administrator command"). PostgreSQL rolls back a transaction whose
+ * connection ends, and the pool drops such a client on release; any other ROLLBACK failure still throws.
+ */
+class KeepErrorPostgresDialect extends PostgresDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const rollback = driver.rollbackTransaction.bind(driver);
+    driver.rollbackTransaction = async (connection) => {
+      try {
+        await rollback(connection);
+      } catch (err) {
+        if (databaseTrouble(err) !== 'lost') throw err;
+      }
+    };
+    return driver;
+  }
 }
 
 /** Brings `db` to this version's schema; returns the names of the migrations it ran. */
