@@ -97,10 +97,11 @@ for (const dialect of dialects()) {
       if (first.ms < 500) assert.deepEqual(spooled(), [], `SessionEnd returned after ${first.ms} ms with the session still spooled`);
       assert.deepEqual(await drained(spooled), []); // sent, or handed to the background sender, which sends it
       const [saved] = (await sessionsOf()).filter((x) => x.external_id === `cc:${sessionId}`);
-      assert.equal(saved.title, 'Add a launch checklist');
+      assert.equal(saved.title, 'Add a launch checklist', 'no task done, a closing message too short for a title: the first prompt');
       assert.deepEqual(saved.files_changed, ['docs/launch.md']);
       assert.deepEqual(saved.tags, ['claude-code']);
-      assert.match(saved.summary, /Add a launch checklist[\s\S]*Checklist written\./);
+      assert.deepEqual([saved.source, saved.agent, saved.outcome], ['capture', 'claude-code', 'Checklist written.']);
+      assert.match(saved.summary, /Checklist written\.[\s\S]*Add a launch checklist/);
 
       fs.appendFileSync(file, userLine('Now wire the engine') + writeLine(`${repo}/src/engine.ts`) + textLine('Engine wired.'));
       assert.equal((await runHook('SessionEnd', payload, env)).code, 0);
@@ -195,7 +196,11 @@ for (const dialect of dialects()) {
       const end = await runHook('SessionEnd', { session_id: sessionId, transcript_path: file, cwd: repo, hook_event_name: 'SessionEnd' }, down);
       const task = await runHook('PostToolUse', { session_id: sessionId, cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'TodoWrite', tool_input: { todos: [{ content: 'Offline task', status: 'pending' }] } }, down);
       const start = await runHook('SessionStart', { session_id: 'next', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' }, down);
-      for (const r of [end, task, start]) assert.deepEqual([r.code, r.stdout], [0, '']);
+      for (const r of [end, task]) assert.deepEqual([r.code, r.stdout], [0, '']);
+      assert.equal(start.code, 0);
+      const told = JSON.parse(start.stdout);
+      assert.match(told.hookSpecificOutput.additionalContext, /^Sheet Workspace: the service at http:\/\/127\.0\.0\.1:\d+ could not be reached \(connection refused\)/);
+      assert.equal(told.systemMessage, told.hookSpecificOutput.additionalContext, 'the user is told too');
       const slack = await startupSlack();
       assert.ok(end.ms < 1500 + slack, `SessionEnd took ${end.ms} ms (start-up slack ${slack} ms)`);
       assert.equal(spooled().length, 2);
@@ -226,7 +231,9 @@ for (const dialect of dialects()) {
         const end = await runHook('SessionEnd', { session_id: 'hang-1', transcript_path: file, cwd: repo, hook_event_name: 'SessionEnd' }, env);
         const todo = await runHook('PostToolUse', { session_id: 'hang-1', cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'TodoWrite', tool_input: { todos: [{ content: 'Wait', status: 'pending' }] } }, env);
         const start = await runHook('SessionStart', { session_id: 'hang-2', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' }, env);
-        for (const r of [end, todo, start]) assert.deepEqual([r.code, r.stdout], [0, '']);
+        for (const r of [end, todo]) assert.deepEqual([r.code, r.stdout], [0, '']);
+        assert.equal(start.code, 0);
+        assert.match(JSON.parse(start.stdout).hookSpecificOutput.additionalContext, /could not be reached \(no answer within 2\.5 s\)/);
         const slack = await startupSlack();
         assert.ok(end.ms < 1500 + slack, `SessionEnd took ${end.ms} ms (start-up slack ${slack} ms)`);
         assert.ok(todo.ms < 3000 + slack && start.ms < 3000 + slack, `PostToolUse ${todo.ms} ms, SessionStart ${start.ms} ms (slack ${slack} ms)`);

@@ -19,6 +19,10 @@ import * as clientJs from '../plugins/claude-code/scripts/client.mjs';
 import * as ownerJs from '../plugins/claude-code/scripts/owner.mjs';
 // @ts-expect-error: plain .mjs module without type declarations
 import * as stateJs from '../plugins/claude-code/scripts/state.mjs';
+// @ts-expect-error: plain .mjs module without type declarations
+import * as briefJs from '../plugins/claude-code/scripts/brief.mjs';
+// @ts-expect-error: plain .mjs module without type declarations
+import * as configJs from '../plugins/claude-code/scripts/config.mjs';
 
 /** What Claude Code runs (hooks/hooks.json): the generated bundle of the modules above. */
 export const HOOK_SCRIPT = new URL('../plugins/claude-code/hooks/hook.cjs', import.meta.url).pathname;
@@ -45,6 +49,10 @@ export interface ParsedTranscript {
   files: string[];
   /** Values of the .env files the session read. */
   secrets?: string[];
+  tasksDone?: string[];
+  tasksOpen?: string[];
+  /** Bash commands that failed, each with its output's first error line (not yet redacted). */
+  errors?: { command: string; error: string }[];
 }
 export interface SessionBody {
   title: string;
@@ -52,9 +60,17 @@ export interface SessionBody {
   project: string;
   tags: string[];
   files_changed: string[];
+  outcome?: string;
+  tasks_done: string[];
+  tasks_open: string[];
+  errors: { command: string; error: string }[];
+  prompts: string[];
+  agent: 'claude-code';
+  source: 'capture';
 }
 export const parseTranscript: (text: string) => ParsedTranscript = transcriptJs.parseTranscript;
 export const relativeFiles: (files: string[], root: string) => string[] = transcriptJs.relativeFiles;
+export const firstErrorLine: (output: string) => string = transcriptJs.firstErrorLine;
 export const buildSession: (o: { parsed: ParsedTranscript; project: string; root: string; sessionId: string }) => SessionBody | null =
   transcriptJs.buildSession;
 
@@ -150,3 +166,18 @@ export interface Inbox {
 export const createInbox: (dir: string) => Inbox = inboxJs.createInbox;
 export const INBOX_LIMIT: number = inboxJs.INBOX_LIMIT;
 export const LOCK_NAME: string = inboxJs.LOCK_NAME;
+
+export interface BriefConfig {
+  stateDir: string;
+  briefingMaxChars: number;
+  briefingOthers: 'include' | 'exclude';
+}
+/** The plugin's settings as the hooks read them from an environment. */
+export const readConfig: (env: Record<string, string | undefined>) => BriefConfig & { url: string; apiKey: string; spoolDir: string; inboxDir: string } =
+  configJs.readConfig;
+/** This SessionStart's briefing budget; 0: no briefing (a resume of a session already briefed). */
+export const briefingBudget: (payload: { source?: string; session_id?: string }, cfg: BriefConfig) => number = briefJs.briefingBudget;
+export const briefingPath: (project: string, cfg: BriefConfig, maxChars: number) => string = briefJs.briefingPath;
+export const markBriefed: (stateDir: string, sessionId: string) => void = briefJs.markBriefed;
+export const showOnce: (stateDir: string, kind: string | null) => boolean = briefJs.showOnce;
+export const staleEntries: (names: string[], now?: number) => { count: number; oldest: string } | null = briefJs.staleEntries;

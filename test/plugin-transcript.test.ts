@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildSession, parseTranscript, relativeFiles } from './plugin-modules.js';
+import { buildSession, firstErrorLine, parseTranscript, relativeFiles } from './plugin-modules.js';
 
 const root = '/work/rocket';
 const line = (o: unknown) => JSON.stringify(o);
@@ -43,17 +43,36 @@ describe('plugin transcript parsing', () => {
     assert.deepEqual(relativeFiles([`${root}/a.ts`, 'b/c.ts', `${root}/a.ts`, `${root}/../other/x.ts`], root), ['a.ts', 'b/c.ts', '/work/other/x.ts']);
   });
 
-  it('builds the session body: title from the first prompt, summary with prompts and the last message', () => {
+  it('builds the session body without tasks: title from the closing message, outcome, a readable summary, source capture', () => {
     const body = buildSession({ parsed: parseTranscript(transcript), project: 'rocket-app', root, sessionId: 's1' })!;
-    assert.equal(body.title, 'Add a launch checklist and wire the engine');
+    assert.equal(body.title, 'Done: checklist written, engine wired, tests green');
+    assert.equal(body.outcome, 'Done: checklist written, engine wired, tests green.');
     assert.deepEqual(body.tags, ['claude-code']);
     assert.equal(body.project, 'rocket-app');
+    assert.equal(body.agent, 'claude-code');
+    assert.equal(body.source, 'capture');
     assert.deepEqual(body.files_changed, ['docs/launch.md', 'src/engine.ts', 'nb/analysis.ipynb', '/etc/elsewhere.conf']);
-    assert.match(body.summary, /^Prompts:\n- Add a launch checklist\n  and wire the engine\n- Now run the tests\n\nLast assistant message:\nDone: checklist written/);
+    assert.deepEqual(body.prompts, ['Add a launch checklist\nand wire the engine', 'Now run the tests']);
+    assert.deepEqual([body.tasks_done, body.tasks_open, body.errors], [[], [], []]);
+    assert.equal(
+      body.summary,
+      [
+        'Outcome: Done: checklist written, engine wired, tests green.',
+        'Files changed (4): docs/launch.md, src/engine.ts, nb/analysis.ipynb, /etc/elsewhere.conf',
+        'Asked: "Add a launch checklist and wire the engine" / "Now run the tests"',
+      ].join('\n'),
+    );
     assert.doesNotMatch(body.summary, /subagent chatter|compact|Caveat/);
   });
 
+  it('a closing message too short to say anything ("Done.") leaves the title to the first prompt', () => {
+    const body = buildSession({ parsed: parseTranscript([user('Tidy the imports'), assistant({ type: 'text', text: 'Done.' })].join('\n')), project: 'p', root, sessionId: 's1' })!;
+    assert.equal(body.title, 'Tidy the imports');
+    assert.equal(body.outcome, 'Done.');
+  });
+
   it('cuts the title to 80 characters and keeps every part within the service limits', () => {
+    // (no task, a closing message without a sentence end: the message is the title, cut)
     const lines = [user(`${'long words '.repeat(30)}`)];
     for (let i = 0; i < 3000; i++) lines.push(user(`prompt ${i} ${'x'.repeat(3000)}`));
     for (let i = 0; i < 1500; i++) lines.push(tool('Write', { file_path: `${root}/f${i}.ts` }));
@@ -63,9 +82,14 @@ describe('plugin transcript parsing', () => {
     assert.equal(body.title.length, 80);
     assert.ok(body.title.endsWith('…'));
     assert.ok(body.summary.length <= 200_000, String(body.summary.length));
-    assert.match(body.summary, /more prompts left out/);
     assert.equal(body.files_changed.length, 1000);
     assert.ok(body.files_changed.every((f) => f.length <= 1000));
+    assert.equal(body.prompts.length, 20, 'the first 5 prompts and the last 15');
+    assert.ok(body.prompts.every((p) => p.length <= 300));
+    assert.match(body.prompts[19], /^prompt 2999 x/);
+    assert.ok(body.outcome!.length <= 2000);
+    assert.ok(body.summary.length < 3000, `a short summary, not the prompts dump: ${body.summary.length}`);
+    assert.match(body.summary, /\+2998 more prompts/);
   });
 
   it('redacts prompts, the last message and file paths', () => {
@@ -77,7 +101,8 @@ describe('plugin transcript parsing', () => {
     const body = buildSession({ parsed: parseTranscript(text), project: 'p', root, sessionId: 's1' })!;
     const all = JSON.stringify(body);
     for (const secret of ['hunter2', 'salary', 'AKIAIOSFODNN7EXAMPLE', 'ghp_16C7', 'sk_live_51H']) assert.equal(all.includes(secret), false, secret);
-    assert.equal(body.title, 'Use password=[REDACTED] and [PRIVATE] with [REDACTED]');
+    assert.equal(body.title, 'Stored [REDACTED] for you');
+    assert.deepEqual(body.prompts, ['Use password=[REDACTED] and [PRIVATE] with [REDACTED]']);
     assert.deepEqual(body.files_changed, ['keys/[REDACTED].txt']);
   });
 
@@ -87,5 +112,96 @@ describe('plugin transcript parsing', () => {
     assert.equal(body.title, 'Claude Code session abcdef12');
     assert.deepEqual(body.files_changed, ['a.ts']);
     assert.ok(body.summary.length > 0);
+  });
+
+  /** A session as Claude Code 2.1 writes it: tasks, a TodoWrite, Bash commands that fail and one that works. */
+  const bashUse = (id: string, command: string) => line({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command, description: 'run' } }] } });
+  const use = (id: string, name: string, input: unknown) => line({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input }] } });
+  const result = (id: string, content: string, isError: boolean | undefined, toolUseResult: unknown) =>
+    user([{ type: 'tool_result', tool_use_id: id, content, ...(isError === undefined ? {} : { is_error: isError }) }], { toolUseResult });
+  const work = [
+    user('Fix the parser and document it'),
+    use('t1', 'TaskCreate', { subject: 'Fix the parser', description: 'd', activeForm: 'Fixing the parser' }),
+    result('t1', 'Task #1 created successfully: Fix the parser', undefined, { task: { id: '1', subject: 'Fix the parser' } }),
+    use('t2', 'TaskCreate', { subject: 'Document the grammar', description: 'd' }),
+    result('t2', 'Task #2 created successfully: Document the grammar', undefined, { task: { id: '2', subject: 'Document the grammar' } }),
+    use('t3', 'TaskCreate', { subject: 'Dropped idea', description: 'd' }),
+    result('t3', 'Task #3 created successfully: Dropped idea', undefined, { task: { id: '3', subject: 'Dropped idea' } }),
+    use('u0', 'TaskUpdate', { taskId: '3', status: 'deleted' }),
+    result('u0', 'Updated task #3 deleted', undefined, { success: true, taskId: '3' }),
+    bashUse('b1', 'npm test -- --grep parser'),
+    result('b1', 'Exit code 1\n> rocket@1.0.0 test\n> node --test\n\nnot ok 1 - parses a number\n  Error: expected 42, got NaN\n    at parse (src/parser.ts:12:5)', true, 'Error: Exit code 1'),
+    bashUse('b2', 'ls /nonexistent-dir'),
+    result('b2', "Exit code 2\nls: cannot access '/nonexistent-dir': No such file or directory", true, "Error: Exit code 2\nls: cannot access '/nonexistent-dir': No such file or directory"),
+    bashUse('b3', 'echo ok'),
+    result('b3', 'ok', false, { stdout: 'ok', stderr: '', interrupted: false }),
+    bashUse('b4', 'false'),
+    result('b4', 'Exit code 1', true, 'Error: Exit code 1'),
+    bashUse('b5', 'curl -H "Authorization: Bearer sk_live_51HqLyjWDarjtT1zdp7dcXYZ" https://api.example.com'),
+    result('b5', 'Exit code 22\ncurl: (22) The requested URL returned error: 401', true, 'Error: Exit code 22'),
+    use('u1', 'TaskUpdate', { taskId: '1', status: 'in_progress' }),
+    result('u1', 'Updated task #1 status', undefined, { success: true, taskId: '1', statusChange: { from: 'pending', to: 'in_progress' } }),
+    use('u9', 'TaskUpdate', { taskId: '99', status: 'completed' }),
+    result('u9', '<tool_use_error>Task not found</tool_use_error>', true, 'Error: Task not found'),
+    use('u2', 'TaskUpdate', { taskId: '1', status: 'completed' }),
+    result('u2', 'Updated task #1 status', undefined, { success: true, taskId: '1', statusChange: { from: 'in_progress', to: 'completed' } }),
+    use('w1', 'TodoWrite', { todos: [{ content: 'Old list item', status: 'pending', activeForm: 'x' }] }),
+    result('w1', 'Todos have been modified successfully.', undefined, {}),
+    use('w2', 'TodoWrite', { todos: [{ content: 'Bump the version', status: 'completed', activeForm: 'x' }, { content: 'Tag the release', status: 'in_progress', activeForm: 'x' }] }),
+    result('w2', 'Todos have been modified successfully.', undefined, {}),
+    use('w3', 'TodoWrite', { todos: [] }),
+    result('w3', '<tool_use_error>Error: No such tool available: TodoWrite.</tool_use_error>', true, 'Error: No such tool available'),
+    use('e1', 'Edit', { file_path: `${root}/src/parser.ts`, old_string: 'a', new_string: 'b' }),
+    assistant({ type: 'text', text: '## Parser fixed\nThe number rule now accepts exponents; the grammar docs are still to write.' }),
+  ].join('\n');
+
+  it('finds the tasks done and still open (TaskCreate/TaskUpdate and the last TodoWrite) and the commands that failed', () => {
+    const parsed = parseTranscript(work);
+    assert.deepEqual(parsed.tasksDone, ['Fix the parser', 'Bump the version']);
+    assert.deepEqual(parsed.tasksOpen, ['Document the grammar', 'Tag the release']);
+    assert.deepEqual(
+      parsed.errors!.map((e) => [e.command, e.error]),
+      [
+        ['npm test -- --grep parser', 'Error: expected 42, got NaN'],
+        ['ls /nonexistent-dir', "ls: cannot access '/nonexistent-dir': No such file or directory"],
+        ['false', 'Exit code 1'],
+        ['curl -H "Authorization: Bearer sk_live_51HqLyjWDarjtT1zdp7dcXYZ" https://api.example.com', 'curl: (22) The requested URL returned error: 401'],
+      ],
+    );
+  });
+
+  it('the record: title from the tasks done, outcome, tasks, failed commands redacted, a summary composed of them', () => {
+    const body = buildSession({ parsed: parseTranscript(work), project: 'rocket-app', root, sessionId: 's1' })!;
+    assert.equal(body.title, 'Fix the parser; Bump the version');
+    assert.match(body.outcome!, /^## Parser fixed\nThe number rule/);
+    assert.deepEqual(body.tasks_done, ['Fix the parser', 'Bump the version']);
+    assert.deepEqual(body.tasks_open, ['Document the grammar', 'Tag the release']);
+    assert.deepEqual(body.files_changed, ['src/parser.ts']);
+    assert.equal(body.errors.length, 4);
+    assert.deepEqual(body.errors[3], { command: 'curl -H "Authorization: Bearer [REDACTED]" https://api.example.com', error: 'curl: (22) The requested URL returned error: 401' });
+    assert.ok(!JSON.stringify(body).includes('sk_live_51H'));
+    const lines = body.summary.split('\n');
+    assert.equal(lines[0], 'Outcome: ## Parser fixed The number rule now accepts exponents; the grammar docs are still to write.');
+    assert.equal(lines[1], 'Done: Fix the parser; Bump the version');
+    assert.equal(lines[2], 'Still open: Document the grammar; Tag the release');
+    assert.equal(lines[3], 'Files changed (1): src/parser.ts');
+    assert.equal(lines[4], 'Failed commands (4):');
+    assert.equal(lines[5], '- npm test -- --grep parser: Error: expected 42, got NaN');
+    assert.match(body.summary, /Asked: "Fix the parser and document it"$/);
+  });
+
+  it('without tasks done, the closing message\'s first sentence is the title (Markdown marks dropped)', () => {
+    const noneDone = work.replaceAll('\\"status\\":\\"completed\\"', '\\"status\\":\\"in_progress\\"').replaceAll('"status":"completed"', '"status":"in_progress"');
+    const body = buildSession({ parsed: parseTranscript(noneDone), project: 'p', root, sessionId: 's1' })!;
+    assert.deepEqual(body.tasks_done, []);
+    assert.equal(body.title, 'The number rule now accepts exponents; the grammar docs are still to write');
+  });
+
+  it('a failed command\'s first error line: the line that reads as an error, else the first, else the exit code', () => {
+    assert.equal(firstErrorLine('Exit code 1\nCompiling...\nsrc/a.ts(3,1): error TS2304: Cannot find name x'), 'src/a.ts(3,1): error TS2304: Cannot find name x');
+    assert.equal(firstErrorLine('Exit code 3\nsomething odd happened'), 'something odd happened');
+    assert.equal(firstErrorLine('Exit code 127'), 'Exit code 127');
+    assert.equal(firstErrorLine('<tool_use_error>Command timed out after 2m</tool_use_error>'), 'Command timed out after 2m');
+    assert.equal(firstErrorLine(''), 'failed');
   });
 });

@@ -78,8 +78,17 @@ function readConfig(env = process.env) {
     /** hook.log, the per-session task maps and the inbox live beside the spool, so the spool holds only what waits. */
     stateDir,
     /** Events the capture hooks keep for the sender (inbox.mjs); hooks/capture.sh finds the same folder. */
-    inboxDir: node_path_default.join(stateDir, "inbox")
+    inboxDir: node_path_default.join(stateDir, "inbox"),
+    /** The briefing's budget (the service takes 500 to 20,000); hooks/session-start.sh reads the same settings. */
+    briefingMaxChars: briefingMaxChars(env.SHEET_WORKSPACE_BRIEFING_MAX_CHARS || env.CLAUDE_PLUGIN_OPTION_BRIEFING_MAX_CHARS),
+    /** 'exclude' leaves out what other members of a team workspace wrote; anything else includes it. */
+    briefingOthers: /^exclude$/i.test(String(env.SHEET_WORKSPACE_BRIEFING_OTHERS || env.CLAUDE_PLUGIN_OPTION_BRIEFING_OTHERS || "").trim()) ? "exclude" : "include"
   };
+}
+var BRIEFING_DEFAULT_CHARS = 6e3;
+function briefingMaxChars(value) {
+  const n = Number(String(value ?? "").trim());
+  return Number.isInteger(n) && n >= 500 && n <= 2e4 ? n : BRIEFING_DEFAULT_CHARS;
 }
 var captureOn = (value) => !/^(0|false|off|no)$/i.test(String(value ?? "").trim());
 function spoolDir(env) {
@@ -758,6 +767,83 @@ function stateRefusal(cfg2) {
   return null;
 }
 
+// scripts/brief.mjs
+var COMPACT_BRIEFING_CHARS = 1500;
+var STALE_SPOOL_MS = 864e5;
+var MARKER_DAYS = 30;
+var safeId = (id) => String(id ?? "").replace(/[^\w.-]/g, "_").slice(0, 100);
+var briefedDir = (stateDir) => node_path_default.join(stateDir, "briefed");
+function briefingBudget(payload, cfg2) {
+  const source = String(payload?.source ?? "");
+  if (source === "compact") return Math.min(COMPACT_BRIEFING_CHARS, cfg2.briefingMaxChars);
+  if (source === "resume" && payload?.session_id && briefed(cfg2.stateDir, payload.session_id)) return 0;
+  return cfg2.briefingMaxChars;
+}
+function briefingPath(project, cfg2, maxChars) {
+  const others = cfg2.briefingOthers === "exclude" ? "&others=exclude" : "";
+  return `/v1/briefing?project=${encodeURIComponent(project)}&max_chars=${maxChars}${others}`;
+}
+function briefed(stateDir, sessionId) {
+  return node_fs_default.existsSync(node_path_default.join(briefedDir(stateDir), safeId(sessionId)));
+}
+function markBriefed(stateDir, sessionId) {
+  if (!sessionId) return;
+  try {
+    node_fs_default.mkdirSync(briefedDir(stateDir), { recursive: true, mode: 448 });
+    node_fs_default.writeFileSync(node_path_default.join(briefedDir(stateDir), safeId(sessionId)), "", { mode: 384 });
+  } catch {
+  }
+}
+function pruneBriefed(stateDir, now = Date.now()) {
+  const dir = briefedDir(stateDir);
+  let names;
+  try {
+    names = node_fs_default.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    try {
+      if (now - node_fs_default.statSync(node_path_default.join(dir, n)).mtimeMs > MARKER_DAYS * 864e5) node_fs_default.rmSync(node_path_default.join(dir, n), { force: true });
+    } catch {
+    }
+  }
+}
+var NOTICES = {
+  unreachable: (url, why) => `Sheet Workspace: the service at ${url} could not be reached (${why}), so there is no briefing this time; what this session captures waits on this machine and is sent when the service answers again. To fix: start the service, or correct SHEET_WORKSPACE_URL (plugin option url).`,
+  rejected: (url, status) => `Sheet Workspace: the service at ${url} refused the API key (${status}), so there is no briefing this time; what this session captures waits on this machine and is sent once the service accepts that key. To fix: set a valid key with the sessions and todos scopes in SHEET_WORKSPACE_API_KEY (plugin option api_key).`,
+  stale: (count, oldest, url) => `Sheet Workspace: ${count} captured ${count === 1 ? "request has" : "requests have"} waited on this machine since ${oldest} (over a day): ${url} has not taken ${count === 1 ? "it" : "them"}; ${count === 1 ? "it is" : "they are"} sent once it does. To fix: see ~/.sheet-workspace/hook.log for why.`
+};
+function failureOf(result, url) {
+  if (result.status === 401 || result.status === 403) return { kind: "rejected", text: NOTICES.rejected(url, result.status) };
+  const words = { timeout: "no answer within 2.5 s", ECONNREFUSED: "connection refused", ENOTFOUND: "host not found", EAI_AGAIN: "host not found", EPROTO: "not an http or https URL", "invalid SHEET_WORKSPACE_URL": "not a URL" };
+  const why = result.status ? `HTTP ${result.status}` : words[result.error] ?? String(result.error ?? "error");
+  return { kind: "unreachable", text: NOTICES.unreachable(url, why) };
+}
+function staleEntries(names, now = Date.now()) {
+  const times = names.map((n) => Number(n.slice(0, 14))).filter((t) => Number.isFinite(t) && t > 0 && now - t > STALE_SPOOL_MS);
+  return times.length ? { count: times.length, oldest: new Date(Math.min(...times)).toISOString().slice(0, 16).replace("T", " ") + " UTC" } : null;
+}
+function showOnce(stateDir, kind) {
+  const file = node_path_default.join(stateDir, "notice");
+  let last = "";
+  try {
+    last = node_fs_default.readFileSync(file, "utf8").trim();
+  } catch {
+  }
+  try {
+    if (!kind) {
+      if (last) node_fs_default.rmSync(file, { force: true });
+      return false;
+    }
+    if (last === kind) return false;
+    node_fs_default.writeFileSync(file, `${kind}
+`, { mode: 384 });
+  } catch {
+  }
+  return true;
+}
+
 // scripts/redact-assign.mjs
 var SECRET_END = /(?:password|passwd|passphrase|pass|pwd|secret|token|key|auth|credential|credentials|signature|sig|cookie|apikey)s?$/;
 var NOT_SECRET = /* @__PURE__ */ new Set(["monkey", "donkey", "turkey", "hockey", "jockey", "whiskey", "hotkey", "turnkey", "bypass", "compass", "encompass", "trespass", "overpass", "underpass", "surpass"]);
@@ -1075,18 +1161,112 @@ function envValues(content, into) {
   }
 }
 
-// scripts/transcript.mjs
-var LIMITS = { title: 1e3, summary: 2e5, files: 1e3, fileChars: 1e3 };
+// scripts/record.mjs
+var LIMITS = { title: 1e3, summary: 2e5, files: 1e3, fileChars: 1e3, tasks: 200, taskChars: 1e3, errors: 100, errorChars: 2e3 };
 var TITLE_CHARS = 80;
-var PROMPT_CHARS = 2e3;
-var PROMPTS_CHARS = 12e4;
-var LAST_MESSAGE_CHARS = 6e4;
+var OUTCOME_CHARS = 2e3;
+var PROMPT_CHARS = 300;
+var PROMPTS_FIRST = 5;
+var PROMPTS_LAST = 15;
+var COMMAND_CHARS = 500;
+var ERROR_LINE_CHARS = 300;
+var SUMMARY = { outcome: 600, tasks: 8, files: 15, errors: 5, prompts: 3, promptChars: 160 };
+var cut = (s, n) => s.length > n ? `${s.slice(0, n - 1)}…` : s;
+var oneLine2 = (s) => String(s ?? "").replace(/\s+/g, " ").trim();
+function relativeFiles(files, root) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const file of files) {
+    const abs = node_path_default.resolve(root, file);
+    const rel = node_path_default.relative(root, abs);
+    const shown2 = rel && !rel.startsWith("..") && !node_path_default.isAbsolute(rel) ? rel.split(node_path_default.sep).join("/") : abs;
+    seen.add(shown2);
+  }
+  return [...seen];
+}
+function firstSentence(text) {
+  for (const raw of String(text ?? "").split("\n").slice(0, 20)) {
+    const flat = oneLine2(raw.replace(/^(?:[#>*\-\s]|\d+[.)]\s)+/, "").replace(/[*_`]+/g, ""));
+    const m = /^(.+?[.!?])(?:\s|$)/.exec(flat);
+    const sentence = (m ? m[1] : flat).replace(/[.:]$/, "").trim();
+    if (sentence.split(" ").length >= 3) return sentence;
+  }
+  return "";
+}
+function taskList(subjects, clean) {
+  const out = [];
+  for (const s of subjects) {
+    const t = cut(oneLine2(clean(s)), LIMITS.taskChars);
+    if (t && !out.includes(t)) out.push(t);
+  }
+  return out.slice(-LIMITS.tasks);
+}
+function titleOf({ done, outcome, prompts, sessionId }) {
+  let title = "";
+  if (done.length) title = done.length > 3 ? `${done.slice(0, 3).join("; ")} (+${done.length - 3} more)` : done.join("; ");
+  title ||= firstSentence(outcome) || oneLine2(prompts[0] ?? "") || oneLine2(outcome) || `Claude Code session ${sessionId.slice(0, 8)}`;
+  return cut(oneLine2(title), Math.min(TITLE_CHARS, LIMITS.title));
+}
+function summaryOf({ outcome, done, open, files, errors, prompts }) {
+  const list = (items, n) => `${items.slice(0, n).join("; ")}${items.length > n ? ` (+${items.length - n} more)` : ""}`;
+  const lines = [];
+  if (outcome) lines.push(`Outcome: ${cut(oneLine2(outcome), SUMMARY.outcome)}`);
+  if (done.length) lines.push(`Done: ${list(done, SUMMARY.tasks)}`);
+  if (open.length) lines.push(`Still open: ${list(open, SUMMARY.tasks)}`);
+  if (files.length) lines.push(`Files changed (${files.length}): ${files.slice(0, SUMMARY.files).join(", ")}${files.length > SUMMARY.files ? ", …" : ""}`);
+  if (errors.length) {
+    lines.push(`Failed commands (${errors.length}):`);
+    for (const e of errors.slice(0, SUMMARY.errors)) lines.push(`- ${cut(oneLine2(e.command), 120)}: ${cut(e.error, 160)}`);
+  }
+  if (prompts.length) {
+    const shown2 = prompts.slice(0, SUMMARY.prompts).map((p) => `"${cut(oneLine2(p), SUMMARY.promptChars)}"`);
+    lines.push(`Asked: ${shown2.join(" / ")}${prompts.length > SUMMARY.prompts ? ` (+${prompts.length - SUMMARY.prompts} more prompts)` : ""}`);
+  }
+  return cut(lines.join("\n"), LIMITS.summary);
+}
+function buildSession({ parsed, project, root, sessionId }) {
+  const clean = redactWith(parsed.secrets ?? []);
+  const allPrompts = parsed.prompts.map((p) => clean(p));
+  const prompts = (allPrompts.length > PROMPTS_FIRST + PROMPTS_LAST ? [...allPrompts.slice(0, PROMPTS_FIRST), ...allPrompts.slice(-PROMPTS_LAST)] : allPrompts).map(
+    (p) => cut(p, PROMPT_CHARS)
+  );
+  const files = relativeFiles(parsed.files, root).map((f) => redact(f)).filter((f) => f.length <= LIMITS.fileChars).slice(0, LIMITS.files);
+  const done = taskList(parsed.tasksDone ?? [], clean);
+  const open = taskList(parsed.tasksOpen ?? [], clean).filter((t) => !done.includes(t));
+  const seen = /* @__PURE__ */ new Set();
+  const errors = [];
+  for (const e of parsed.errors ?? []) {
+    const error = { command: cut(clean(e.command).trim(), COMMAND_CHARS), error: cut(oneLine2(clean(e.error)), ERROR_LINE_CHARS) || "failed" };
+    const key = `${error.command}
+${error.error}`;
+    if (!error.command || seen.has(key)) continue;
+    seen.add(key);
+    errors.push(error);
+  }
+  errors.splice(LIMITS.errors);
+  const outcome = parsed.lastAssistant ? cut(clean(parsed.lastAssistant), OUTCOME_CHARS) : "";
+  if (!prompts.length && !files.length && !outcome && !done.length && !open.length && !errors.length) return null;
+  const title = titleOf({ done, outcome, prompts, sessionId });
+  const summary = summaryOf({ outcome, done, open, files, errors, prompts: allPrompts }) || title;
+  const body = { title, summary, project, tags: ["claude-code"], files_changed: files, tasks_done: done, tasks_open: open, errors, prompts, agent: "claude-code", source: "capture" };
+  if (outcome) body.outcome = outcome;
+  return body;
+}
+
+// scripts/transcript.mjs
 var FILE_TOOLS = /* @__PURE__ */ new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
+var WATCHED = /* @__PURE__ */ new Set(["Bash", "TaskCreate", "TaskUpdate", "TodoWrite"]);
+var TASK_STATUSES = /* @__PURE__ */ new Set(["pending", "in_progress", "completed"]);
+var MAX_ERRORS = 30;
+var ERROR_OUTPUT_CHARS = 2e4;
 function parseTranscript(text) {
   const prompts = [];
   const files = [];
   const secrets = /* @__PURE__ */ new Set();
   const envReads = /* @__PURE__ */ new Set();
+  const calls = /* @__PURE__ */ new Map();
+  const tasks = /* @__PURE__ */ new Map();
+  let todos = [];
+  const errors = [];
   let lastAssistant = "";
   for (const line of text.split("\n")) {
     if (!line.includes('"user"') && !line.includes('"assistant"')) continue;
@@ -1097,8 +1277,23 @@ function parseTranscript(text) {
       continue;
     }
     const content = entry?.message?.content;
-    if (entry.type === "user" && Array.isArray(content) && envReads.size) {
-      for (const block of content) if (block?.type === "tool_result" && envReads.has(block.tool_use_id)) envValues(block.content, secrets);
+    if (entry.type === "user" && Array.isArray(content)) {
+      for (const block of content) {
+        if (block?.type !== "tool_result") continue;
+        if (envReads.has(block.tool_use_id)) envValues(block.content, secrets);
+        const call = calls.get(block.tool_use_id);
+        if (!call) continue;
+        calls.delete(block.tool_use_id);
+        const failed = block.is_error === true;
+        if (call.name === "Bash") {
+          if (failed && errors.length < MAX_ERRORS && typeof call.input?.command === "string") {
+            errors.push({ command: call.input.command, output: resultText(block.content).slice(0, ERROR_OUTPUT_CHARS) });
+          }
+        } else if (!failed && !entry.isSidechain) {
+          if (call.name === "TodoWrite") todos = todoList(call.input);
+          else taskEvent(tasks, call, block, entry.toolUseResult);
+        }
+      }
     }
     if (entry.type === "user" && !entry.isMeta && !entry.isCompactSummary && !entry.isSidechain) {
       const prompt = promptText(content);
@@ -1106,15 +1301,59 @@ function parseTranscript(text) {
     } else if (entry.type === "assistant" && Array.isArray(content)) {
       for (const block of content) {
         if (block?.type === "text" && typeof block.text === "string" && block.text.trim() && !entry.isSidechain) lastAssistant = block.text.trim();
-        if (block?.type === "tool_use" && readsEnvFile(block)) envReads.add(block.id);
-        if (block?.type === "tool_use" && FILE_TOOLS.has(block.name)) {
+        if (block?.type !== "tool_use") continue;
+        if (readsEnvFile(block)) envReads.add(block.id);
+        if (WATCHED.has(block.name) && typeof block.id === "string") calls.set(block.id, { name: block.name, input: block.input ?? {} });
+        if (FILE_TOOLS.has(block.name)) {
           const file = block.input?.file_path ?? block.input?.notebook_path;
           if (typeof file === "string" && file) files.push(file);
         }
       }
     }
   }
-  return { prompts, lastAssistant, files, secrets: [...secrets] };
+  const all = [...tasks.values(), ...todos];
+  return {
+    prompts,
+    lastAssistant,
+    files,
+    secrets: [...secrets],
+    tasksDone: all.filter((t) => t.status === "completed").map((t) => t.subject),
+    tasksOpen: all.filter((t) => t.status !== "completed").map((t) => t.subject),
+    errors: errors.map((e) => ({ command: e.command, error: firstErrorLine(e.output) }))
+  };
+}
+function taskEvent(tasks, call, block, result) {
+  const input = call.input ?? {};
+  if (call.name === "TaskCreate") {
+    const id2 = String(result?.task?.id ?? /#(\w+)/.exec(resultText(block.content))?.[1] ?? "");
+    const subject2 = typeof input.subject === "string" ? input.subject.trim() : "";
+    if (id2 && subject2) tasks.set(id2, { subject: subject2, status: "pending" });
+    return;
+  }
+  const id = String(input.taskId ?? result?.taskId ?? "");
+  const task = tasks.get(id);
+  if (input.status === "deleted") return void tasks.delete(id);
+  const subject = typeof input.subject === "string" && input.subject.trim() ? input.subject.trim() : task?.subject;
+  const status = TASK_STATUSES.has(input.status) ? input.status : task?.status ?? "pending";
+  if (!subject) return;
+  tasks.delete(id);
+  tasks.set(id, { subject, status });
+}
+function todoList(input) {
+  const list = Array.isArray(input?.todos) ? input.todos : [];
+  return list.filter((t) => typeof t?.content === "string" && t.content.trim() && TASK_STATUSES.has(t.status)).map((t) => ({ subject: t.content.trim(), status: t.status }));
+}
+function resultText(content) {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((c) => typeof c?.text === "string" ? c.text : "").join("\n");
+}
+var ERROR_WORDS = /\b(?:error|errors|err!|fail|failed|failure|failing|fatal|cannot|can't|couldn't|could not|unable|not found|no such|denied|refused|exception|traceback|panic|invalid|missing|undefined|timed out|timeout|segmentation fault|killed)\b/i;
+var EXIT_LINE = /^(?:Error: )?Exit code (\d+)$/;
+function firstErrorLine(output) {
+  const lines = String(output ?? "").replace(/<\/?tool_use_error>/g, "").split("\n").map((l) => l.trim()).filter(Boolean);
+  const exit = lines.length && EXIT_LINE.test(lines[0]) ? lines.shift() : "";
+  return lines.find((l) => ERROR_WORDS.test(l)) ?? lines[0] ?? (exit ? exit.replace(/^Error: /, "") : "failed");
 }
 function promptText(content) {
   let text = "";
@@ -1126,46 +1365,6 @@ function promptText(content) {
   text = text.trim();
   if (/^<(command-|local-command-)/.test(text) || text.startsWith("Caveat: ")) return "";
   return text;
-}
-function relativeFiles(files, root) {
-  const seen = /* @__PURE__ */ new Set();
-  for (const file of files) {
-    const abs = node_path_default.resolve(root, file);
-    const rel = node_path_default.relative(root, abs);
-    const shown2 = rel && !rel.startsWith("..") && !node_path_default.isAbsolute(rel) ? rel.split(node_path_default.sep).join("/") : abs;
-    seen.add(shown2);
-  }
-  return [...seen];
-}
-var cut = (s, n) => s.length > n ? `${s.slice(0, n - 1)}…` : s;
-var oneLine2 = (s) => s.replace(/\s+/g, " ").trim();
-function buildSession({ parsed, project, root, sessionId }) {
-  const clean = redactWith(parsed.secrets ?? []);
-  const prompts = parsed.prompts.map((p) => clean(p));
-  const files = relativeFiles(parsed.files, root).map((f) => redact(f)).filter((f) => f.length <= LIMITS.fileChars).slice(0, LIMITS.files);
-  if (prompts.length === 0 && files.length === 0 && !parsed.lastAssistant) return null;
-  const title = cut(oneLine2(prompts[0] ?? "") || `Claude Code session ${sessionId.slice(0, 8)}`, Math.min(TITLE_CHARS, LIMITS.title));
-  const parts = [];
-  if (prompts.length) {
-    let used = 0;
-    const lines = [];
-    for (const p of prompts) {
-      const line = `- ${cut(p, PROMPT_CHARS).replace(/\n/g, "\n  ")}`;
-      if (used + line.length > PROMPTS_CHARS) {
-        lines.push(`- … ${prompts.length - lines.length} more prompts left out`);
-        break;
-      }
-      lines.push(line);
-      used += line.length + 1;
-    }
-    parts.push(`Prompts:
-${lines.join("\n")}`);
-  }
-  if (parsed.lastAssistant) parts.push(`Last assistant message:
-${cut(clean(parsed.lastAssistant), LAST_MESSAGE_CHARS)}`);
-  if (files.length) parts.push(`Files changed: ${files.length}`);
-  const summary = cut(parts.join("\n\n"), LIMITS.summary);
-  return { title, summary, project, tags: ["claude-code"], files_changed: files };
 }
 function readTranscript(file) {
   try {
@@ -1277,6 +1476,7 @@ async function main() {
     await preconnectService(cfg);
     const payload2 = await stdin;
     pruneTaskMaps(cfg.stateDir);
+    pruneBriefed(cfg.stateDir);
     return finish(await sessionStart(payload2, typeof payload2.cwd === "string" && payload2.cwd ? payload2.cwd : process.cwd()));
   }
   if (!CAPTURE_EVENTS.has(event) || !cfg.capture) return finish();
@@ -1334,31 +1534,46 @@ function requestOf({ event: event2, project: override, payload }) {
   const map = loadTaskMap(cfg.stateDir, payload.session_id);
   const todos = todoItems({ ...payload, hook_event_name: payload.hook_event_name ?? event2 }, map);
   map.save();
-  return todos.length ? { method: "POST", path: "/v1/todos", body: { project: project(), todos } } : null;
+  const sessionRef = sessionIdOf(payload);
+  return todos.length ? { method: "POST", path: "/v1/todos", body: { project: project(), todos, ...sessionRef ? { session_ref: `cc:${sessionRef}` } : {} } } : null;
 }
+var SPOOL_FIRST_MS = 1e3;
 async function sessionStart(payload, cwd) {
   const project = detectProject(cwd, cfg.project);
-  const path = `/v1/briefing?project=${encodeURIComponent(project)}&max_chars=10000`;
-  const [briefing, stats] = await Promise.all([
-    send(cfg, { method: "GET", path }, deadline() - Date.now() - 50),
-    cfg.capture && !refusal ? sendWaiting({ deadline: deadline(), perRequestMs: 1500, resolve: null }) : null
-  ]);
-  if (stats?.deferred > 0) await startBackgroundSender();
-  if (briefing.outcome !== "sent") {
-    log(`briefing for "${project}" not read: ${briefing.status ?? briefing.error}`);
-    return void 0;
+  const capturing = cfg.capture && !refusal;
+  if (capturing) {
+    const stats = await sendWaiting({ deadline: Math.min(deadline(), Date.now() + SPOOL_FIRST_MS), perRequestMs: SPOOL_FIRST_MS, resolve: null });
+    if (stats.deferred > 0 || stats.stalled) await startBackgroundSender();
   }
+  const budget = refusal ? cfg.briefingMaxChars : briefingBudget(payload, cfg);
   let text = "";
-  try {
-    text = String(JSON.parse(briefing.text).text ?? "");
-  } catch {
+  let failure = null;
+  if (budget > 0) {
+    const briefing = await send(cfg, { method: "GET", path: briefingPath(project, cfg, budget) }, deadline() - Date.now() - 50);
+    if (briefing.outcome === "sent") {
+      try {
+        text = String(JSON.parse(briefing.text).text ?? "");
+      } catch {
+      }
+      if (text && !refusal) markBriefed(cfg.stateDir, payload.session_id);
+    } else {
+      log(`briefing for "${project}" not read: ${briefing.status ?? briefing.error}`);
+      failure = failureOf(briefing, cfg.url);
+    }
   }
-  if (!text) return void 0;
-  return { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: text } };
+  const stale = capturing && !failure ? staleEntries(spoolOf().list(ownerOf(cfg))) : null;
+  const notice = failure ?? (stale ? { kind: "stale", text: NOTICES.stale(stale.count, stale.oldest, cfg.url) } : null);
+  const show = refusal ? false : notice ? showOnce(cfg.stateDir, notice.kind) : text ? showOnce(cfg.stateDir, null) : false;
+  const context = [notice?.text, text].filter(Boolean).join("\n\n");
+  if (!context) return void 0;
+  const out = { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } };
+  if (show) out.systemMessage = notice.text;
+  return out;
 }
+var sessionIdOf = (payload) => String(payload.session_id ?? "").replace(/[^A-Za-z0-9._:-]/g, "").slice(0, 190);
 var INLINE_TRANSCRIPT_BYTES = 4 * 1024 * 1024;
 function sessionRequest(payload, cwd, project) {
-  const sessionId = String(payload.session_id ?? "").replace(/[^A-Za-z0-9._:-]/g, "").slice(0, 190);
+  const sessionId = sessionIdOf(payload);
   if (!sessionId || typeof payload.transcript_path !== "string") return null;
   const capture = { transcript_path: payload.transcript_path, cwd, session_id: sessionId, project };
   const path = `/v1/sessions/external/cc:${sessionId}`;

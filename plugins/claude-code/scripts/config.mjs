@@ -21,7 +21,18 @@ export function readConfig(env = process.env) {
     stateDir,
     /** Events the capture hooks keep for the sender (inbox.mjs); hooks/capture.sh finds the same folder. */
     inboxDir: path.join(stateDir, 'inbox'),
+    /** The briefing's budget (the service takes 500 to 20,000); hooks/session-start.sh reads the same settings. */
+    briefingMaxChars: briefingMaxChars(env.SHEET_WORKSPACE_BRIEFING_MAX_CHARS || env.CLAUDE_PLUGIN_OPTION_BRIEFING_MAX_CHARS),
+    /** 'exclude' leaves out what other members of a team workspace wrote; anything else includes it. */
+    briefingOthers: /^exclude$/i.test(String(env.SHEET_WORKSPACE_BRIEFING_OTHERS || env.CLAUDE_PLUGIN_OPTION_BRIEFING_OTHERS || '').trim()) ? 'exclude' : 'include',
   };
+}
+
+export const BRIEFING_DEFAULT_CHARS = 6000;
+/** A whole number of 500 to 20,000 (as Claude Code passes a number option: "6000", maybe "6000.0"), else the default. */
+export function briefingMaxChars(value) {
+  const n = Number(String(value ?? '').trim());
+  return Number.isInteger(n) && n >= 500 && n <= 20_000 ? n : BRIEFING_DEFAULT_CHARS;
 }
 
 /** SHEET_WORKSPACE_CAPTURE: anything but 0, false, off or no (any case) leaves capture on. */

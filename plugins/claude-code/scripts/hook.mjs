@@ -14,6 +14,7 @@ import { ownerOf } from './owner.mjs';
 import { detectProject, findRepo } from './project.mjs';
 import { createSpool } from './spool.mjs';
 import { stateRefusal } from './state.mjs';
+import { briefingBudget, briefingPath, failureOf, markBriefed, NOTICES, pruneBriefed, showOnce, staleEntries } from './brief.mjs';
 import { todoItems, loadTaskMap, pruneTaskMaps } from './tasks.mjs';
 import { buildSession, parseTranscript, readTranscript } from './transcript.mjs';
 
@@ -152,6 +153,7 @@ async function main() {
     await preconnectService(cfg); // loading node:net (~4 ms of CPU) overlaps the wait for stdin
     const payload = await stdin;
     pruneTaskMaps(cfg.stateDir);
+    pruneBriefed(cfg.stateDir);
     return finish(await sessionStart(payload, typeof payload.cwd === 'string' && payload.cwd ? payload.cwd : process.cwd()));
   }
   if (!CAPTURE_EVENTS.has(event) || !cfg.capture) return finish();
@@ -225,32 +227,57 @@ function requestOf({ event, project: override, payload }) {
   const map = loadTaskMap(cfg.stateDir, payload.session_id);
   const todos = todoItems({ ...payload, hook_event_name: payload.hook_event_name ?? event }, map);
   map.save();
-  return todos.length ? { method: 'POST', path: '/v1/todos', body: { project: project(), todos } } : null;
+  // session_ref: the service remembers which session last changed each todo (the briefing says who left it in progress).
+  const sessionRef = sessionIdOf(payload);
+  return todos.length ? { method: 'POST', path: '/v1/todos', body: { project: project(), todos, ...(sessionRef ? { session_ref: `cc:${sessionRef}` } : {}) } } : null;
 }
 
-/** The briefing as additional context; the spool is flushed at the same time (capture on only). */
+/** SessionStart sends what waits for at most this long before it reads the briefing. */
+const SPOOL_FIRST_MS = 1000;
+
+/**
+ * What waits is sent first (at most SPOOL_FIRST_MS; capture on only), so the briefing sees the sessions an outage held
+ * back; then the briefing (brief.mjs: once per session, a short one after a compaction) as additional context, with a
+ * one-line notice when the service cannot be reached, refuses the key, or captured requests have waited over a day.
+ * The user sees a notice once (systemMessage), not again while the same failure lasts.
+ */
 async function sessionStart(payload, cwd) {
   const project = detectProject(cwd, cfg.project);
-  const path = `/v1/briefing?project=${encodeURIComponent(project)}&max_chars=10000`;
-  // Capture jobs (large transcripts) are not read here: parsing would hold up the briefing.
-  const [briefing, stats] = await Promise.all([
-    send(cfg, { method: 'GET', path }, deadline() - Date.now() - 50),
-    cfg.capture && !refusal ? sendWaiting({ deadline: deadline(), perRequestMs: 1500, resolve: null }) : null,
-  ]);
-  if (stats?.deferred > 0) await startBackgroundSender();
-  if (briefing.outcome !== 'sent') {
-    log(`briefing for "${project}" not read: ${briefing.status ?? briefing.error}`);
-    return undefined;
+  const capturing = cfg.capture && !refusal;
+  if (capturing) {
+    const stats = await sendWaiting({ deadline: Math.min(deadline(), Date.now() + SPOOL_FIRST_MS), perRequestMs: SPOOL_FIRST_MS, resolve: null });
+    // Capture jobs (large transcripts) are not read here: parsing would hold up the briefing.
+    if (stats.deferred > 0 || stats.stalled) await startBackgroundSender();
   }
+  const budget = refusal ? cfg.briefingMaxChars : briefingBudget(payload, cfg);
   let text = '';
-  try {
-    text = String(JSON.parse(briefing.text).text ?? '');
-  } catch {
-    /* not the service's JSON */
+  let failure = null;
+  if (budget > 0) {
+    const briefing = await send(cfg, { method: 'GET', path: briefingPath(project, cfg, budget) }, deadline() - Date.now() - 50);
+    if (briefing.outcome === 'sent') {
+      try {
+        text = String(JSON.parse(briefing.text).text ?? '');
+      } catch {
+        /* not the service's JSON */
+      }
+      if (text && !refusal) markBriefed(cfg.stateDir, payload.session_id);
+    } else {
+      log(`briefing for "${project}" not read: ${briefing.status ?? briefing.error}`);
+      failure = failureOf(briefing, cfg.url);
+    }
   }
-  if (!text) return undefined;
-  return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
+  const stale = capturing && !failure ? staleEntries(spoolOf().list(ownerOf(cfg))) : null;
+  const notice = failure ?? (stale ? { kind: 'stale', text: NOTICES.stale(stale.count, stale.oldest, cfg.url) } : null);
+  const show = refusal ? false : notice ? showOnce(cfg.stateDir, notice.kind) : text ? showOnce(cfg.stateDir, null) : false;
+  const context = [notice?.text, text].filter(Boolean).join('\n\n');
+  if (!context) return undefined;
+  const out = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } };
+  if (show) out.systemMessage = notice.text;
+  return out;
 }
+
+/** Claude Code's session id as the service's references take it (cc:<id>, letters, digits and . _ : -). */
+const sessionIdOf = (payload) => String(payload.session_id ?? '').replace(/[^A-Za-z0-9._:-]/g, '').slice(0, 190);
 
 /** Transcripts larger than this are read later by the background sender (~40 ms per MB on a busy machine). */
 const INLINE_TRANSCRIPT_BYTES = 4 * 1024 * 1024;
@@ -260,7 +287,7 @@ const INLINE_TRANSCRIPT_BYTES = 4 * 1024 * 1024;
  * read yet) that a sender turns into the body when it sends it.
  */
 function sessionRequest(payload, cwd, project) {
-  const sessionId = String(payload.session_id ?? '').replace(/[^A-Za-z0-9._:-]/g, '').slice(0, 190);
+  const sessionId = sessionIdOf(payload);
   if (!sessionId || typeof payload.transcript_path !== 'string') return null;
   const capture = { transcript_path: payload.transcript_path, cwd, session_id: sessionId, project };
   const path = `/v1/sessions/external/cc:${sessionId}`;

@@ -1,26 +1,35 @@
-// Builds the session record from a Claude Code transcript (JSONL, one event per line).
+// Reads a Claude Code transcript (JSONL, one event per line) for the session record (record.mjs builds it): the prompts,
+// the closing assistant message, the files the writing tools touched, the tasks (TaskCreate / TaskUpdate / TodoWrite)
+// with their last status, and the Bash commands that failed with their output's first error line. No LLM, no network.
 import fs from 'node:fs';
-import path from 'node:path';
-import { redact, redactWith } from './redact.mjs';
 import { envValues, readsEnvFile } from './env-values.mjs';
 
-export const LIMITS = { title: 1000, summary: 200_000, files: 1000, fileChars: 1000 };
-const TITLE_CHARS = 80;
-const PROMPT_CHARS = 2000;
-const PROMPTS_CHARS = 120_000;
-const LAST_MESSAGE_CHARS = 60_000;
+export { buildSession, relativeFiles, LIMITS } from './record.mjs';
+
 const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+/** Tool calls whose results the parser needs: the failed commands and the tasks. */
+const WATCHED = new Set(['Bash', 'TaskCreate', 'TaskUpdate', 'TodoWrite']);
+const TASK_STATUSES = new Set(['pending', 'in_progress', 'completed']);
+/** At most this many failed commands are kept from one transcript (the service takes 100). */
+const MAX_ERRORS = 30;
+const ERROR_OUTPUT_CHARS = 20_000;
 
 /**
- * Prompts, the last assistant text, the touched file paths (absolute, as the tools got them) and the values of the
- * .env files the session read (a Read of one, or a Bash command naming one): where one of those values turns up in a
- * prompt or a message, it is removed there too.
+ * Prompts, the last assistant text, the touched file paths (absolute, as the tools got them), the tasks, the failed
+ * commands and the values of the .env files the session read (a Read of one, or a Bash command naming one): where one
+ * of those values turns up in a prompt, a message or a command, it is removed there too (record.mjs).
  */
 export function parseTranscript(text) {
   const prompts = [];
   const files = [];
   const secrets = new Set();
   const envReads = new Set();
+  /** tool_use id -> { name, input } of the watched tools, until their result comes. */
+  const calls = new Map();
+  /** task id -> { subject, status }, in creation order (a Map keeps it). */
+  const tasks = new Map();
+  let todos = [];
+  const errors = [];
   let lastAssistant = '';
   for (const line of text.split('\n')) {
     // Most lines are attachments, tool results and bookkeeping: skip them before paying for JSON.parse.
@@ -32,8 +41,23 @@ export function parseTranscript(text) {
       continue; // a torn last line while the CLI is still writing
     }
     const content = entry?.message?.content;
-    if (entry.type === 'user' && Array.isArray(content) && envReads.size) {
-      for (const block of content) if (block?.type === 'tool_result' && envReads.has(block.tool_use_id)) envValues(block.content, secrets);
+    if (entry.type === 'user' && Array.isArray(content)) {
+      for (const block of content) {
+        if (block?.type !== 'tool_result') continue;
+        if (envReads.has(block.tool_use_id)) envValues(block.content, secrets);
+        const call = calls.get(block.tool_use_id);
+        if (!call) continue;
+        calls.delete(block.tool_use_id);
+        const failed = block.is_error === true;
+        if (call.name === 'Bash') {
+          if (failed && errors.length < MAX_ERRORS && typeof call.input?.command === 'string') {
+            errors.push({ command: call.input.command, output: resultText(block.content).slice(0, ERROR_OUTPUT_CHARS) });
+          }
+        } else if (!failed && !entry.isSidechain) {
+          if (call.name === 'TodoWrite') todos = todoList(call.input);
+          else taskEvent(tasks, call, block, entry.toolUseResult);
+        }
+      }
     }
     if (entry.type === 'user' && !entry.isMeta && !entry.isCompactSummary && !entry.isSidechain) {
       const prompt = promptText(content);
@@ -41,15 +65,80 @@ export function parseTranscript(text) {
     } else if (entry.type === 'assistant' && Array.isArray(content)) {
       for (const block of content) {
         if (block?.type === 'text' && typeof block.text === 'string' && block.text.trim() && !entry.isSidechain) lastAssistant = block.text.trim();
-        if (block?.type === 'tool_use' && readsEnvFile(block)) envReads.add(block.id);
-        if (block?.type === 'tool_use' && FILE_TOOLS.has(block.name)) {
+        if (block?.type !== 'tool_use') continue;
+        if (readsEnvFile(block)) envReads.add(block.id);
+        if (WATCHED.has(block.name) && typeof block.id === 'string') calls.set(block.id, { name: block.name, input: block.input ?? {} });
+        if (FILE_TOOLS.has(block.name)) {
           const file = block.input?.file_path ?? block.input?.notebook_path;
           if (typeof file === 'string' && file) files.push(file);
         }
       }
     }
   }
-  return { prompts, lastAssistant, files, secrets: [...secrets] };
+  const all = [...tasks.values(), ...todos];
+  return {
+    prompts,
+    lastAssistant,
+    files,
+    secrets: [...secrets],
+    tasksDone: all.filter((t) => t.status === 'completed').map((t) => t.subject),
+    tasksOpen: all.filter((t) => t.status !== 'completed').map((t) => t.subject),
+    errors: errors.map((e) => ({ command: e.command, error: firstErrorLine(e.output) })),
+  };
+}
+
+/** A TaskCreate's or TaskUpdate's effect on the session's tasks (their results name the task id). */
+function taskEvent(tasks, call, block, result) {
+  const input = call.input ?? {};
+  if (call.name === 'TaskCreate') {
+    const id = String(result?.task?.id ?? /#(\w+)/.exec(resultText(block.content))?.[1] ?? '');
+    const subject = typeof input.subject === 'string' ? input.subject.trim() : '';
+    if (id && subject) tasks.set(id, { subject, status: 'pending' });
+    return;
+  }
+  const id = String(input.taskId ?? result?.taskId ?? '');
+  const task = tasks.get(id);
+  if (input.status === 'deleted') return void tasks.delete(id);
+  const subject = typeof input.subject === 'string' && input.subject.trim() ? input.subject.trim() : task?.subject;
+  const status = TASK_STATUSES.has(input.status) ? input.status : (task?.status ?? 'pending');
+  if (!subject) return; // a task of an earlier transcript whose subject this one never named
+  // Moved to the end when it changes: the newest work is last.
+  tasks.delete(id);
+  tasks.set(id, { subject, status });
+}
+
+/** TodoWrite's whole list (each call replaces the previous one). */
+function todoList(input) {
+  const list = Array.isArray(input?.todos) ? input.todos : [];
+  return list
+    .filter((t) => typeof t?.content === 'string' && t.content.trim() && TASK_STATUSES.has(t.status))
+    .map((t) => ({ subject: t.content.trim(), status: t.status }));
+}
+
+/** A tool result's text: a string, or its text blocks. */
+function resultText(content) {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((c) => (typeof c?.text === 'string' ? c.text : '')).join('\n');
+}
+
+/** What reads as an error in a command's output. */
+const ERROR_WORDS =
+  /\b(?:error|errors|err!|fail|failed|failure|failing|fatal|cannot|can't|couldn't|could not|unable|not found|no such|denied|refused|exception|traceback|panic|invalid|missing|undefined|timed out|timeout|segmentation fault|killed)\b/i;
+const EXIT_LINE = /^(?:Error: )?Exit code (\d+)$/;
+
+/**
+ * The first line of a failed command's output that reads as an error (the first line otherwise), without the CLI's
+ * "Exit code N" line, which is kept only when the output says nothing else.
+ */
+export function firstErrorLine(output) {
+  const lines = String(output ?? '')
+    .replace(/<\/?tool_use_error>/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const exit = lines.length && EXIT_LINE.test(lines[0]) ? lines.shift() : '';
+  return lines.find((l) => ERROR_WORDS.test(l)) ?? lines[0] ?? (exit ? exit.replace(/^Error: /, '') : 'failed');
 }
 
 /** A typed prompt: a string, or text blocks; tool results and slash-command echoes are not prompts. */
@@ -63,52 +152,6 @@ function promptText(content) {
   text = text.trim();
   if (/^<(command-|local-command-)/.test(text) || text.startsWith('Caveat: ')) return '';
   return text;
-}
-
-/** Paths relative to the repository root, deduplicated, in first-touched order. */
-export function relativeFiles(files, root) {
-  const seen = new Set();
-  for (const file of files) {
-    const abs = path.resolve(root, file);
-    const rel = path.relative(root, abs);
-    const shown = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : abs;
-    seen.add(shown);
-  }
-  return [...seen];
-}
-
-const cut = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-const oneLine = (s) => s.replace(/\s+/g, ' ').trim();
-
-/** The PUT body for a session: redacted, within the service's limits; null when the session holds nothing. */
-export function buildSession({ parsed, project, root, sessionId }) {
-  const clean = redactWith(parsed.secrets ?? []);
-  const prompts = parsed.prompts.map((p) => clean(p));
-  const files = relativeFiles(parsed.files, root)
-    .map((f) => redact(f))
-    .filter((f) => f.length <= LIMITS.fileChars)
-    .slice(0, LIMITS.files);
-  if (prompts.length === 0 && files.length === 0 && !parsed.lastAssistant) return null;
-  const title = cut(oneLine(prompts[0] ?? '') || `Claude Code session ${sessionId.slice(0, 8)}`, Math.min(TITLE_CHARS, LIMITS.title));
-  const parts = [];
-  if (prompts.length) {
-    let used = 0;
-    const lines = [];
-    for (const p of prompts) {
-      const line = `- ${cut(p, PROMPT_CHARS).replace(/\n/g, '\n  ')}`;
-      if (used + line.length > PROMPTS_CHARS) {
-        lines.push(`- … ${prompts.length - lines.length} more prompts left out`);
-        break;
-      }
-      lines.push(line);
-      used += line.length + 1;
-    }
-    parts.push(`Prompts:\n${lines.join('\n')}`);
-  }
-  if (parsed.lastAssistant) parts.push(`Last assistant message:\n${cut(clean(parsed.lastAssistant), LAST_MESSAGE_CHARS)}`);
-  if (files.length) parts.push(`Files changed: ${files.length}`);
-  const summary = cut(parts.join('\n\n'), LIMITS.summary);
-  return { title, summary, project, tags: ['claude-code'], files_changed: files };
 }
 
 /** The transcript's text, or '' when it cannot be read. */
