@@ -8,12 +8,14 @@ import { tokens } from './search.tokenize.js';
  *   before it (measured from the newest match, not from today, so an old corpus ranks the same);
  * - superseded: of two matches of the same kind and project whose titles share most words, the older
  *   one loses SUPERSEDED of its score (an updated fact ranks below the newer one);
- * - prefer_project: a match in that project gains PREFER.
+ * - prefer_project: a match in that project gains PREFER; a match whose project the query names
+ *   ("... in billing") gains MENTIONED.
  */
 export const RECENCY = 0.2;
 export const HALF_LIFE_DAYS = 30;
 export const SUPERSEDED = 0.25;
 export const PREFER = 0.5;
+export const MENTIONED = 0.3;
 const DAY = 86_400_000;
 
 export interface Ranked extends Candidate {
@@ -29,15 +31,26 @@ function overlap(a: Set<string>, b: Set<string>): number {
   return shared / Math.min(a.size, b.size);
 }
 
-export function rerank(candidates: Candidate[], preferProject?: string): Ranked[] {
+export function rerank(candidates: Candidate[], preferProject?: string, queryTerms: string[] = []): Ranked[] {
   if (candidates.length === 0) return [];
   const times = candidates.map((c) => Date.parse(c.updated_at) || 0);
   const newest = Math.max(...times);
   const prefer = preferProject?.toLowerCase();
+  const asked = new Set(queryTerms);
+  const named = new Map<string, boolean>();
+  const isNamed = (project: string) => {
+    let hit = named.get(project);
+    if (hit === undefined) {
+      const words = tokens(project).map((t) => t.term);
+      named.set(project, (hit = words.length > 0 && words.every((w) => asked.has(w))));
+    }
+    return hit;
+  };
   const scored = candidates.map((c, i) => {
     const ageDays = (newest - times[i]) / DAY;
     let score = c.rel * (1 + RECENCY * 0.5 ** (ageDays / HALF_LIFE_DAYS));
     if (prefer !== undefined && c.project?.toLowerCase() === prefer) score *= 1 + PREFER;
+    if (c.project && isNamed(c.project)) score *= 1 + MENTIONED;
     return { ...c, score, time: times[i] };
   });
   // Superseded: compare each of the best matches with the newer ones of its kind and project.

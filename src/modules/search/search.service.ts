@@ -99,7 +99,7 @@ export function createSearchService(deps: SearchDeps) {
       const limit = input.limit ?? SEARCH_LIMIT_DEFAULT;
       const offset = input.offset ?? 0;
       const { candidates, total } = await adapter.query(deps.db, { terms, ownerKeys: keys, kinds, project: input.project, window: offset + limit + WINDOW_EXTRA });
-      const page = rerank(candidates, input.prefer_project).slice(offset, offset + limit);
+      const page = rerank(candidates, input.prefer_project, terms).slice(offset, offset + limit);
       const current = await texts(page);
       const results: SearchResultView[] = [];
       for (const p of page) {

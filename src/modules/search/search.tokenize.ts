@@ -20,7 +20,9 @@ const STOP = new Set(
     'me my of on or our so than that the their them then there these they this those to was we were what when where ' +
     'which while who whom why will with would you your us about after again all am any because before being both ' +
     'during each few more most no nor not now only other out over own same she he her his should some such too under ' +
-    'until up very just also did get got ever anything something thing things one'
+    'until up very just also did get got ever anything something thing things one ' +
+    // Words that frame a question rather than name its subject.
+    'remind reason left still need handle handles pending status far along done side days use using used there open please tell know'
   ).split(' '),
 );
 
@@ -64,8 +66,9 @@ const SUFFIXES: [string, number][] = [
 
 const CJK_RUN = /(\p{Script=Han}+|[\p{Script=Hiragana}ー]+|[\p{Script=Katakana}ー]+|\p{Script=Hangul}+)/u;
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]/u;
-// A word: letters and digits of other scripts, or a CJK run (split further below).
-const PIECE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+|[\p{L}\p{N}_]+/gu;
+// A word: a CJK run (split further below), or letters and digits of other scripts (never CJK ones:
+// "CSVの文字コード" is CSV, then a Japanese run).
+const PIECE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー])[\p{L}\p{N}_])+/gu;
 
 /** One token and where it came from in the text (code units), for snippets. */
 export interface Token {
@@ -118,7 +121,7 @@ export function tokens(text: string, forQuery = false): Token[] {
     const parts = identifierParts(word).map((p) => p.toLowerCase());
     const whole = lower.replace(/_/g, '');
     if (whole.length > 0 && whole.length <= 64) out.push({ term: stem(whole), start, end });
-    if (parts.length > 1) for (const p of parts) if (p.length <= 64) out.push({ term: stem(p), start, end });
+    if (parts.length > 1) for (const p of parts) if (p.length > 1 && p.length <= 64) out.push({ term: stem(p), start, end });
   }
   return out;
 }
@@ -126,6 +129,22 @@ export function tokens(text: string, forQuery = false): Token[] {
 /** The terms of a record's field, in order (repeats kept: they count). */
 export function indexTerms(text: string | null | undefined): string[] {
   return text ? tokens(text).map((t) => t.term) : [];
+}
+
+/**
+ * Abbreviations and synonyms of everyday coding talk, added to a query's terms (each group is one
+ * meaning; every term of a group finds the others). General, not fitted to any corpus.
+ */
+const SYNONYM_GROUPS = [
+  'k8s kubernetes', 'db database', 'auth authentication authn', 'env environment', 'config configuration settings', 'deps dependencies',
+  'repo repository', 'err error', 'pkg package', 'js javascript', 'ts typescript', 'py python', 'pg postgres postgresql', 'e2e end-to-end',
+  'i18n translation localization l10n', 'delete remove drop', 'endpoint route', 'ci pipeline', 'bug defect', 'docs documentation',
+  'pr pull-request', 'perf performance', 'mail email', 'img image', 'msg message', 'id identifier', 'ui interface', 'prod production',
+];
+const SYNONYMS = new Map<string, string[]>();
+for (const group of SYNONYM_GROUPS) {
+  const words = group.split(' ').map((w) => stem(w.replace(/-/g, '')));
+  for (const w of words) SYNONYMS.set(w, words.filter((x) => x !== w));
 }
 
 /** At most this many distinct query terms are searched. */
@@ -141,5 +160,7 @@ export function queryTerms(q: string): string[] {
   const kept = meaningful.length > 0 ? meaningful : words;
   const terms = new Set<string>();
   for (const w of kept) for (const t of tokens(w, true)) if (!/^[\p{Script=Hiragana}ー]$/u.test(t.term)) terms.add(t.term);
-  return [...terms].slice(0, MAX_QUERY_TERMS);
+  const asked = [...terms].slice(0, MAX_QUERY_TERMS);
+  for (const t of asked) for (const other of SYNONYMS.get(t) ?? []) terms.add(other);
+  return [...terms].slice(0, MAX_QUERY_TERMS + 8);
 }
