@@ -27,6 +27,7 @@ import { createKnowledgeService } from './modules/knowledge/knowledge.service.js
 import { createSessionsRepo } from './modules/sessions/sessions.repo.js';
 import { createSessionsService } from './modules/sessions/sessions.service.js';
 import { createBriefingService } from './modules/briefing/briefing.service.js';
+import { createBriefingRepo } from './modules/briefing/briefing.repo.js';
 import { createSearchService } from './modules/search/search.service.js';
 import { createAccountExport } from './modules/account/account.export.js';
 import { createAccountImport } from './modules/account/account.import.js';
@@ -90,12 +91,12 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const todos = createTodosService({ repo: todosRepo, access, outbox, tx, clock });
   const idempotency = createIdempotencyService({ repo: createIdempotencyRepo(db), clock, box: createSecretBox(loadServerKey(config)) });
   const sessions = createSessionsService({ repo: createSessionsRepo(db), access, todos: todosRepo, sheets, outbox, tx, clock });
-  const briefing = createBriefingService({ sessions, todos: todosRepo, access });
   // GET /v1/search: triggers queue each changed record; this indexes the queue after each commit and before each search.
   const search = createSearchService({ db, access, workspaces: workspacesRepo, onIndexError: (err) => opts.logger?.warn({ err }, 'search indexing failed; retried on the next write') });
   outbox.onCommitted(search.indexer.nudge);
   search.indexer.nudge();
   const knowledge = createKnowledgeService({ repo: createKnowledgeRepo(db), access, outbox, tx, clock });
+  const briefing = createBriefingService({ sessions, todos: todosRepo, knowledge, repo: createBriefingRepo(db), access, clock });
   const sparks = createSparksService({
     ...{ repo: createSparksRepo(db), access, outbox, tx, clock, sheets, provider: aiProvider, timeoutMs: config.ai.timeoutMs },
     onProviderError: (err, message) => opts.logger?.warn({ err }, message),

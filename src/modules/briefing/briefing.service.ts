@@ -1,28 +1,49 @@
+import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
 import { hasScope, type Granted } from '../../auth/scopes.js';
+import type { KnowledgeService } from '../knowledge/knowledge.service.js';
 import type { SessionsService } from '../sessions/sessions.service.js';
+import type { FailedCommandView } from '../sessions/sessions.schemas.js';
 import type { TodosRepo } from '../todos/todos.repo.js';
 import { OPEN_STATUSES } from '../todos/todos.service.js';
-import { workspaceIdOf } from '../../lib/workspace-ids.js';
+import { isTeamKey, workspaceIdOf } from '../../lib/workspace-ids.js';
 import { type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
-import { BRIEFING_MAX_CHARS, type Briefing, type BriefingInput } from './briefing.schemas.js';
-import { clip, cutAtLine, fittingTodos, handoverMarkdown, type BriefingTodo } from './briefing.text.js';
+import type { BriefingRepo } from './briefing.repo.js';
+import { BRIEFING_DEFAULT_CHARS, type Briefing, type BriefingInput } from './briefing.schemas.js';
+import { composeBriefing, type BriefingKnowledgePart, type BriefingSessionPart, type BriefingTodoPart } from './briefing.compose.js';
+import { doneSteps, handoverText, nextSteps } from './briefing.steps.js';
 
-/** Each part needs the scope that reads it; a credential with either gets that part. */
+/** Each part needs the scope that reads it; a credential with either of the first two gets that part. */
 export const BRIEFING_HANDOVER_SCOPE = 'sessions:read';
 export const BRIEFING_TODOS_SCOPE = 'todos:read';
-/** Share of the room the handover may take while there are todos to list too. */
-const HANDOVER_SHARE = 0.6;
+export const BRIEFING_KNOWLEDGE_SCOPE = 'knowledge:read';
+/** How much of a handover's HTML is read for its notes and summary (the text is cut to the budget anyway). */
+const HANDOVER_HTML_MAX = 32 * 1024;
+/** Errors of recent sessions looked up in the knowledge base, and entries shown at most. */
+const ERRORS_LOOKED_UP = 3;
+const KNOWLEDGE_SHOWN = 3;
 
 type Handover = Awaited<ReturnType<SessionsService['latestHandover']>>;
+type SessionRow = Awaited<ReturnType<BriefingRepo['recentSessions']>>[number];
+
+const json = <T>(s: string) => JSON.parse(s) as T;
 
 /**
- * The briefing an assistant gets when a session starts: one project's latest handover and open todos
- * in one workspace, as Markdown of at most max_chars characters however much is stored, saying what was
- * left out and which MCP tool reads it. Nothing of another project or workspace is read.
+ * The briefing an assistant gets when a session starts (issue 54): one project's latest handover with its
+ * next steps marked done by later work, the sessions since (title, outcome, files, failed commands), the
+ * open todos with where each was left, and knowledge matching recent errors, as plain text of at most
+ * max_chars characters. Nothing of another project or workspace is read; in a team workspace each part
+ * names its author, and others=exclude leaves out what other members wrote.
  */
-export function createBriefingService(deps: { sessions: Pick<SessionsService, 'latestHandover'>; todos: Pick<TodosRepo, 'list'>; access: Pick<WorkspaceAccess, 'ownerKey'> }) {
-  const { sessions, todos, access } = deps;
+export function createBriefingService(deps: {
+  sessions: Pick<SessionsService, 'latestHandover'>;
+  todos: Pick<TodosRepo, 'list'>;
+  knowledge: Pick<KnowledgeService, 'list'>;
+  repo: BriefingRepo;
+  access: Pick<WorkspaceAccess, 'ownerKey'>;
+  clock: Clock;
+}) {
+  const { sessions, todos, knowledge, repo, access, clock } = deps;
 
   async function latestHandover(caller: Caller, project: string, workspaceId: string): Promise<Handover | null> {
     return sessions.latestHandover(caller, project, workspaceId).catch((err: unknown) => {
@@ -31,110 +52,129 @@ export function createBriefingService(deps: { sessions: Pick<SessionsService, 'l
     });
   }
 
+  /** Solutions for the errors of recent sessions, best match first, each once. */
+  async function knowledgeFor(caller: Caller, workspaceId: string, errors: FailedCommandView[]): Promise<BriefingKnowledgePart[]> {
+    const found = new Map<string, BriefingKnowledgePart>();
+    for (const e of errors.slice(0, ERRORS_LOOKED_UP)) {
+      const { solutions = [] } = await knowledge.list(caller, { type: 'solutions', q: e.error.slice(0, 200), limit: 2, workspace_id: workspaceId });
+      for (const sol of solutions) {
+        if (!sol.id || found.has(sol.id)) continue;
+        found.set(sol.id, { id: sol.id, title: sol.title ?? '', error: sol.error ?? null, fix: sol.content ?? '' });
+      }
+    }
+    return [...found.values()].slice(0, KNOWLEDGE_SHOWN);
+  }
+
   return {
     async get(caller: Caller & { scopes?: Granted }, input: BriefingInput): Promise<Briefing> {
-      const readsHandover = hasScope(caller.scopes, BRIEFING_HANDOVER_SCOPE);
+      const readsSessions = hasScope(caller.scopes, BRIEFING_HANDOVER_SCOPE);
       const readsTodos = hasScope(caller.scopes, BRIEFING_TODOS_SCOPE);
-      if (!readsHandover && !readsTodos) {
+      if (!readsSessions && !readsTodos) {
         throw new AppError('insufficient_scope', `The briefing needs the scope ${BRIEFING_HANDOVER_SCOPE} or ${BRIEFING_TODOS_SCOPE}`, undefined, {
           required_scope: BRIEFING_HANDOVER_SCOPE,
         });
       }
+      const readsKnowledge = hasScope(caller.scopes, BRIEFING_KNOWLEDGE_SCOPE);
       const { project } = input;
       const ownerKey = await access.ownerKey(caller, input.workspace_id, 'records.read');
       const workspaceId = workspaceIdOf(ownerKey);
-      const [handover, open] = await Promise.all([
-        readsHandover ? latestHandover(caller, project, workspaceId) : null,
+      const team = isTeamKey(ownerKey);
+      // Only a team workspace has other members; a personal record without an author is the owner's.
+      const othersOut = team && input.others === 'exclude';
+      const mine = (author: string | null) => !othersOut || author === caller.userId;
+
+      const [handover, recent, open, completed, captureAt] = await Promise.all([
+        readsSessions ? latestHandover(caller, project, workspaceId) : null,
+        readsSessions ? repo.recentSessions(ownerKey, project) : [],
         readsTodos ? todos.list({ userId: ownerKey, project, statuses: OPEN_STATUSES }) : [],
+        readsTodos ? repo.completedTodos(ownerKey, project) : [],
+        readsSessions ? repo.lastCapture(ownerKey, project) : null,
       ]);
-      const items: BriefingTodo[] = open.map((t) => ({ id: t.id, content: t.content, status: t.status, priority: t.priority }));
-      return compose({ project, workspaceId, namedWorkspace: input.workspace_id, maxChars: input.max_chars ?? BRIEFING_MAX_CHARS, handover, todos: items, readsHandover, readsTodos });
+      const handoverAuthor = handover ? await repo.handoverAuthor(handover.handover_id) : null;
+      const shownHandover = handover && mine(handoverAuthor) ? handover : null;
+
+      // The sessions since the handover (its own session excluded), or the latest when there is none.
+      const since = shownHandover?.sheet.createdAt;
+      const later = recent.filter((s: SessionRow) => s.id !== shownHandover?.session_id && (!since || (s.updated_at ?? s.created_at) > since) && mine(s.author_id));
+      const openShown = open.filter((t) => mine(t.changed_by));
+      const doneTexts = [...completed.map((t) => t.content), ...later.flatMap((s) => json<string[]>(s.tasks_done))];
+
+      const refs = [...new Set(openShown.flatMap((t) => (t.status === 'in_progress' && t.session_ref ? [t.session_ref] : [])))];
+      const bySessionRef = new Map((await repo.sessionsByRef(ownerKey, refs)).flatMap((s) => [[s.id, s.title], ...(s.external_id ? [[s.external_id, s.title] as const] : [])]));
+      const names = team
+        ? await repo.names([...new Set([handoverAuthor, ...later.map((s) => s.author_id), ...openShown.map((t) => t.changed_by)].filter((x): x is string => !!x))])
+        : new Map<string, string>();
+      const nameOf = (id: string | null) => (team && id ? (names.get(id) ?? id) : undefined);
+
+      const errors = later.flatMap((s) => json<FailedCommandView[]>(s.errors));
+      const knowledgeParts = readsKnowledge && errors.length ? await knowledgeFor(caller, workspaceId, errors) : [];
+
+      const steps = shownHandover ? nextSteps(shownHandover.sheet.content) : [];
+      const done = doneSteps(steps, doneTexts);
+      const text = shownHandover ? handoverText(shownHandover.sheet.content, HANDOVER_HTML_MAX) : null;
+      const sessionParts: BriefingSessionPart[] = later.map((s) => ({
+        id: s.id,
+        title: s.title,
+        outcome: s.outcome,
+        files: json<string[]>(s.files_changed),
+        errors: json<FailedCommandView[]>(s.errors),
+        at: s.updated_at ?? s.created_at,
+        agent: s.agent,
+        author: nameOf(s.author_id),
+      }));
+      const todoParts: BriefingTodoPart[] = openShown.map((t) => ({
+        id: t.id,
+        content: t.content,
+        status: t.status,
+        priority: t.priority,
+        at: t.updated_at,
+        sinceSession: t.session_ref ? bySessionRef.get(t.session_ref) : undefined,
+        by: nameOf(t.changed_by),
+      }));
+      const cannotRead = [...(readsSessions ? [] : [`sessions and handovers (${BRIEFING_HANDOVER_SCOPE})`]), ...(readsTodos ? [] : [`todos (${BRIEFING_TODOS_SCOPE})`])];
+      const maxChars = input.max_chars ?? BRIEFING_DEFAULT_CHARS;
+      const composed = composeBriefing({
+        project,
+        workspaceId,
+        namedWorkspace: input.workspace_id,
+        now: clock.now(),
+        maxChars,
+        cannotRead,
+        othersLeftOut: othersOut,
+        handover:
+          shownHandover && text
+            ? {
+                id: shownHandover.handover_id,
+                sessionId: shownHandover.session_id,
+                title: shownHandover.sheet.title,
+                createdAt: shownHandover.sheet.createdAt,
+                author: nameOf(handoverAuthor),
+                steps: steps.map((s, i) => ({ text: s, doneBy: done[i] })),
+                notes: text.notes,
+                summary: text.summary,
+                unread: text.unread,
+              }
+            : null,
+        sessions: sessionParts,
+        todos: todoParts,
+        knowledge: knowledgeParts,
+        captureAt,
+      });
+      return {
+        success: true,
+        project,
+        workspace_id: workspaceId,
+        text: composed.text,
+        handover: shownHandover
+          ? { handover_id: shownHandover.handover_id, session_id: shownHandover.session_id, title: shownHandover.sheet.title, createdAt: shownHandover.sheet.createdAt }
+          : null,
+        sessions: sessionParts.slice(0, composed.shown.sessions).map((s) => ({ id: s.id, title: s.title, outcome: s.outcome, files_changed: s.files, errors: s.errors, at: s.at })),
+        todos: todoParts.slice(0, composed.shown.todos).map((t) => ({ id: t.id, content: t.content, status: t.status, priority: t.priority })),
+        knowledge: knowledgeParts.slice(0, composed.shown.knowledge).map((k) => ({ id: k.id, title: k.title })),
+        capture: { last_at: captureAt },
+        omitted: composed.omitted,
+      };
     },
   };
 }
 export type BriefingService = ReturnType<typeof createBriefingService>;
-
-interface Parts {
-  project: string;
-  workspaceId: string;
-  /** The workspace_id the caller named, which the last lines repeat for the tools they name. */
-  namedWorkspace?: string;
-  maxChars: number;
-  handover: Handover | null;
-  todos: BriefingTodo[];
-  readsHandover: boolean;
-  readsTodos: boolean;
-}
-
-/** The last lines: what did not fit and the MCP call that reads it. */
-function leftOut(project: string | null, todosLeft: number, handoverLeft: number, workspaceId?: string): string {
-  const p = (project === null ? '' : ` with project ${JSON.stringify(project)}`) + (workspaceId ? ` in workspace_id ${workspaceId}` : '');
-  const lines: string[] = [];
-  if (handoverLeft > 0) lines.push(`- The handover was cut (about ${handoverLeft} more characters): call get_latest_handover${p} to read all of it.`);
-  if (todosLeft > 0) lines.push(`- ${todosLeft} more open todo${todosLeft === 1 ? '' : 's'}: call list_todos${p} (status pending or in_progress).`);
-  return lines.length ? `---\nLeft out to keep this briefing short:\n${lines.join('\n')}` : '';
-}
-
-const TITLE_MAX = 200;
-const cutTitle = (title: string) => (title.length > TITLE_MAX ? `${clip(title, TITLE_MAX - 1)}…` : title);
-
-/**
- * Body and footer within max characters. The sums in compose already keep them there; only fixed parts
- * longer than a small max_chars (a 200-character project name twice) could overflow, and then the body
- * gives way so the footer still says what was left out.
- */
-function withFooter(body: string, footer: string, max: number): string {
-  if (!footer) return clip(body, max);
-  if (body.length + 2 + footer.length <= max) return `${body}\n\n${footer}`;
-  if (footer.length + 2 >= max) return clip(`${body}\n\n${footer}`, max);
-  return `${cutAtLine(body, max - footer.length - 2)}\n\n${footer}`;
-}
-
-function compose(x: Parts): Briefing {
-  const name = JSON.stringify(x.project);
-  const head = [`# Briefing for project ${name}`, 'From Sheet Workspace: the latest handover and the open todos (pending, in progress; newest first).'];
-  if (!x.readsHandover) head.push(`This credential may not read sessions (${BRIEFING_HANDOVER_SCOPE}), so the handover is not shown.`);
-  if (!x.readsTodos) head.push(`This credential may not read todos (${BRIEFING_TODOS_SCOPE}), so the todos are not shown.`);
-  if (x.readsHandover && x.readsTodos && !x.handover && x.todos.length === 0) {
-    head.push('There is no handover and no open todo for this project yet. End a session with save_session and create_handover; keep tasks with sync_todos.');
-  }
-  const handoverHead = x.handover
-    ? `## Latest handover: ${cutTitle(x.handover.sheet.title)}\n(${x.handover.sheet.createdAt}; sheet ${x.handover.handover_id}, session ${x.handover.session_id})`
-    : '## Latest handover\nNone yet for this project.';
-  const todosHead = x.todos.length ? `## Open todos (${x.todos.length})` : '## Open todos\nNone.';
-
-  // The last lines are reserved at their longest (every todo and the whole handover's HTML left out),
-  // naming the project when that still leaves 200 characters for the rest.
-  const handoverAll = x.handover ? Object.values(x.handover.sheet.content).reduce((n, h) => n + h.length, 1) : 0;
-  const fixed = (p: string | null) =>
-    head.join('\n').length + (x.readsHandover ? handoverHead.length + 4 : 0) + (x.readsTodos ? todosHead.length + 4 : 0) + leftOut(p, x.todos.length, handoverAll, x.namedWorkspace).length + 4;
-  const named = fixed(x.project) + 200 <= x.maxChars ? x.project : null;
-  let room = Math.max(0, x.maxChars - fixed(named));
-
-  let handoverText = '';
-  let handoverLeft = 0;
-  if (x.handover) {
-    const wantTodos = fittingTodos(x.todos, room).lines.join('\n').length;
-    const cap = x.todos.length ? Math.max(Math.floor(room * HANDOVER_SHARE), room - wantTodos) : room;
-    const md = handoverMarkdown(x.handover.sheet.content, cap);
-    handoverText = md.text;
-    handoverLeft = md.omitted;
-    room -= handoverText.length;
-  }
-  const { lines, shown } = fittingTodos(x.todos, room);
-
-  const sections = [head.join('\n')];
-  if (x.readsHandover) sections.push(handoverText ? `${handoverHead}\n\n${handoverText}` : handoverHead);
-  if (x.readsTodos) sections.push(lines.length ? `${todosHead}\n${lines.join('\n')}` : todosHead);
-  return {
-    success: true,
-    project: x.project,
-    workspace_id: x.workspaceId,
-    text: withFooter(sections.join('\n\n'), leftOut(named, x.todos.length - shown.length, handoverLeft, x.namedWorkspace), x.maxChars),
-    handover: x.handover
-      ? { handover_id: x.handover.handover_id, session_id: x.handover.session_id, title: x.handover.sheet.title, createdAt: x.handover.sheet.createdAt }
-      : null,
-    todos: shown,
-    omitted: { todos: x.todos.length - shown.length, handover_chars: handoverLeft },
-  };
-}
