@@ -180,6 +180,8 @@ export interface SessionRun {
    */
   model?: string;
   timeoutMs?: number;
+  /** More CLI arguments (say --session-id <uuid>). */
+  args?: string[];
 }
 
 /**
@@ -191,7 +193,7 @@ export async function runSession(o: SessionRun): Promise<CliResult> {
   const plugin = o.pluginDir === undefined ? PLUGIN_DIR : o.pluginDir;
   if (plugin) args.push('--plugin-dir', plugin);
   if (o.resume) args.push('--resume', o.resume);
-  args.push('--model', o.model ?? 'claude-sonnet-4-6');
+  args.push('--model', o.model ?? 'claude-sonnet-4-6', ...(o.args ?? []));
   const r = await runCli(args, { cwd: o.cwd, env: cliEnv(o.home, o.fake, o.env), timeoutMs: o.timeoutMs });
   if (r.code !== 0 || r.result?.is_error) {
     throw new Error(`claude exited ${r.code} after ${r.ms} ms\nstdout: ${r.stdout.slice(0, 2000)}\nstderr: ${r.stderr.slice(0, 2000)}`);

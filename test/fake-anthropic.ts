@@ -21,7 +21,8 @@ import { answerBroken, refuseKey, type FakeMode } from './fake-ai-failures.js';
  */
 
 export type ScriptBlock = { type: 'text'; text: string } | { type: 'tool_use'; name: string; input: unknown; id?: string };
-export type ScriptTurn = ScriptBlock[];
+/** A turn's blocks, or a function of the request that asks for it (a turn that uses an earlier tool result). */
+export type ScriptTurn = ScriptBlock[] | ((body: any) => ScriptBlock[]);
 
 export interface RecordedRequest {
   method: string;
@@ -89,7 +90,7 @@ function isMainLoop(body: any): boolean {
   return Array.isArray(body?.tools) && body.tools.length > 0 && !isCompaction(body);
 }
 
-function toContent(turn: ScriptTurn) {
+function toContent(turn: ScriptBlock[]) {
   return turn.map((b) =>
     b.type === 'text' ? { type: 'text', text: b.text } : { type: 'tool_use', id: b.id ?? nextId('toolu'), name: b.name, input: b.input },
   );
@@ -183,7 +184,8 @@ export async function startFakeAnthropic(opts: { apiKey?: string } = {}): Promis
       }
       if (answerBroken(res, 'anthropic', fake.mode)) return;
       const side = isCompaction(body) ? `<analysis>scripted</analysis>\n<summary>${fake.compactSummary}</summary>` : fake.reply;
-      const turn: ScriptTurn = main ? (queue.shift() ?? [{ type: 'text', text: 'Done.' }]) : [{ type: 'text', text: side }];
+      const next = main ? (queue.shift() ?? [{ type: 'text', text: 'Done.' }]) : [{ type: 'text' as const, text: side }];
+      const turn = typeof next === 'function' ? next(body) : next;
       const msg = message(String(body?.model ?? 'claude-fake'), fake.mode === 'empty-text' ? [] : toContent(turn));
       const send = () => (body?.stream ? writeSse(res, msg) : json(200, msg));
       if (fake.mode === 'slow') setTimeout(send, fake.slowMs).unref();
