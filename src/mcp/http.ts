@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { McpServices } from './server.js';
+import { requestedProfile } from './profiles.js';
 
 export const MCP_PATH = '/mcp';
 const BATCH_REFUSED =
@@ -27,8 +28,9 @@ export function registerMcpEndpoint(scope: FastifyInstance, services: McpService
     if (Array.isArray(req.body)) {
       return reply.code(400).send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: BATCH_REFUSED } });
     }
+    const profile = requestedProfile(req.query, req.headers['x-mcp-profile']);
     const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadMcp();
-    const server = createMcpServer(services, req.auth, { logger: req.log as never, origin: opts.origin(req) });
+    const server = createMcpServer(services, req.auth, { logger: req.log as never, origin: opts.origin(req), profile });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.on('close', () => {
       void transport.close();

@@ -6,6 +6,7 @@ import type { IdempotencyService } from '../modules/idempotency/idempotency.serv
 import { registerPrompts, type PromptDeps } from './prompts.js';
 import { registerResources, type ResourceDeps } from './resources.js';
 import { ToolRegistry, type AuthSource } from './tool.js';
+import { profileTools, type McpProfile } from './profiles.js';
 import { registerExportTools, type ExportToolDeps } from './tools/exports.js';
 import { registerKnowledgeTools, type KnowledgeToolDeps } from './tools/knowledge.js';
 import { registerSessionTools, type SessionToolDeps } from './tools/sessions.js';
@@ -31,6 +32,8 @@ export interface McpServerOptions {
   origin: string;
   /** The credential's scopes when `auth` is a function (stdio): tools/list then shows only the allowed tools. */
   scopes?: readonly string[];
+  /** Which tools this connection offers (src/mcp/profiles.ts); default every tool. */
+  profile?: McpProfile;
 }
 
 /**
@@ -74,7 +77,7 @@ export function buildToolRegistry(c: McpServices, origin: string): ToolRegistry 
 export function createMcpServer(c: McpServices, auth: AuthContext | AuthSource, opts: McpServerOptions): McpServer {
   const authSource: AuthSource = typeof auth === 'function' ? auth : () => Promise.resolve(auth);
   const server = new McpServer({ name: 'sheet-workspace', title: 'Sheet Workspace', version: pkg.version }, { instructions: INSTRUCTIONS });
-  buildToolRegistry(c, opts.origin).install(server, authSource, opts.logger, typeof auth === 'function' ? opts.scopes : auth.scopes);
+  buildToolRegistry(c, opts.origin).install(server, authSource, opts.logger, typeof auth === 'function' ? opts.scopes : auth.scopes, profileTools(opts.profile));
   // Each resource and prompt checks the scopes of what it reads (RESOURCE_SCOPES in src/auth/scopes.ts).
   registerResources(server, { sheets: c.sheets, sessions: c.sessions }, authSource);
   registerPrompts(server, { sessions: c.sessions, todos: c.todos }, authSource);

@@ -174,9 +174,10 @@ export class ToolRegistry {
   }
 
   /** `granted`: the credential's scopes, when known up front; tools outside them are not listed. */
-  install(server: McpServer, auth: AuthSource, logger?: Logger, granted?: Granted): void {
+  install(server: McpServer, auth: AuthSource, logger?: Logger, granted?: Granted, only?: ReadonlySet<string>): void {
+    const offered = (name: string) => !only || only.has(name);
     for (const [name, { spec, allows }] of this.tools) {
-      if (!allows(granted)) continue;
+      if (!allows(granted) || !offered(name)) continue;
       server.registerTool(
         name,
         { title: spec.title, description: spec.description, inputSchema: spec.input, outputSchema: spec.output, annotations: { title: spec.title, ...spec.annotations } },
@@ -185,10 +186,16 @@ export class ToolRegistry {
       );
     }
     // A credential allowed no tool still gets an (empty) tools/list and tool errors on calls.
-    if (!server.isConnected() && ![...this.tools.values()].some((e) => e.allows(granted))) {
+    if (!server.isConnected() && ![...this.tools].some(([name, e]) => e.allows(granted) && offered(name))) {
       server.server.registerCapabilities({ tools: {} });
       server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
     }
-    server.server.setRequestHandler(CallToolRequestSchema, (req) => this.call(req.params.name, req.params.arguments, auth, logger));
+    server.server.setRequestHandler(CallToolRequestSchema, async (req) => {
+      const { name } = req.params;
+      if (this.tools.has(name) && !offered(name)) {
+        return errorResult('invalid_request', `tool ${name} is not offered on this connection (profile coding); connect to /mcp?profile=full for every tool`);
+      }
+      return this.call(name, req.params.arguments, auth, logger);
+    });
   }
 }
