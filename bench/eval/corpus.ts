@@ -82,7 +82,11 @@ export function generate(seed = 55): { records: EvalRecord[]; questions: EvalQue
     return full;
   };
   const ask = (category: Category, q: string, answers: EvalRecord[], prefer?: Project) => {
-    questions.push({ id: `q${questions.length}`, category, q, answers: answers.map((a) => a.key), ...(prefer && r.next() < 0.5 ? { prefer_project: prefer.name } : {}) });
+    // An assistant asks from within a project and passes it as prefer_project: always when the question
+    // does not name the project (else it would be ambiguous between projects), half the time when it does.
+    const named = prefer !== undefined && q.includes(prefer.name);
+    const passes = prefer !== undefined && (!named || r.next() < 0.5);
+    questions.push({ id: `q${questions.length}`, category, q, answers: answers.map((a) => a.key), ...(passes ? { prefer_project: prefer.name } : {}) });
   };
 
   // Decisions and facts: each project switched some components from one tool to another, for a reason.

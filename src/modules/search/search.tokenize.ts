@@ -22,7 +22,7 @@ const STOP = new Set(
     'during each few more most no nor not now only other out over own same she he her his should some such too under ' +
     'until up very just also did get got ever anything something thing things one ' +
     // Words that frame a question rather than name its subject.
-    'remind reason left still need handle handles pending status far along done side days use using used there open please tell know'
+    'remind reason back left still need handle handles pending status far along done side days use using used there open please tell know'
   ).split(' '),
 );
 
@@ -138,7 +138,7 @@ export function indexTerms(text: string | null | undefined): string[] {
 const SYNONYM_GROUPS = [
   'k8s kubernetes', 'db database', 'auth authentication authn', 'env environment', 'config configuration settings', 'deps dependencies',
   'repo repository', 'err error', 'pkg package', 'js javascript', 'ts typescript', 'py python', 'pg postgres postgresql', 'e2e end-to-end',
-  'i18n translation localization l10n', 'delete remove drop', 'endpoint route', 'ci pipeline', 'bug defect', 'docs documentation',
+  'i18n translation localization l10n', 'endpoint route', 'ci pipeline', 'bug defect', 'docs documentation',
   'pr pull-request', 'perf performance', 'mail email', 'img image', 'msg message', 'id identifier', 'ui interface', 'prod production',
 ];
 const SYNONYMS = new Map<string, string[]>();
