@@ -4,6 +4,7 @@ import { api, isId, setSignedOutHandler } from './api.ts';
 import { startLive, stopLive } from './live.ts';
 import { Notice } from './components.tsx';
 import { AccountPage } from './pages/Account.tsx';
+import { BriefingPage } from './pages/Briefing.tsx';
 import { ConnectedAppsPage } from './pages/ConnectedApps.tsx';
 import { KnowledgePage } from './pages/Knowledge.tsx';
 import { SessionsPage } from './pages/Sessions.tsx';
@@ -23,6 +24,7 @@ import './style.css';
 const WORK_PAGES = [
   { path: 'sheets', label: 'Sheets' },
   { path: 'sessions', label: 'Sessions' },
+  { path: 'briefing', label: 'Briefing' },
   { path: 'knowledge', label: 'Knowledge' },
   { path: 'todos', label: 'Todos' },
   { path: 'sparks', label: 'Sparks' },
@@ -35,7 +37,8 @@ const SETTINGS_PAGES = [
 ] as const;
 
 function useHashRoute(): string[] {
-  const read = () => (location.hash.replace(/^#\/?/, '') || 'sheets').split('/');
+  // A query after the path (#/briefing?project=...) is the page's own: see hashQuery.
+  const read = () => (location.hash.replace(/^#\/?/, '').split('?')[0] || 'sheets').split('/');
   const [route, setRoute] = useState(read);
   useEffect(() => {
     const on = () => setRoute(read());
@@ -44,6 +47,8 @@ function useHashRoute(): string[] {
   }, []);
   return route;
 }
+
+const hashQuery = () => new URLSearchParams(location.hash.split('?').slice(1).join('?'));
 
 function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [key, setKey] = useState('');
@@ -120,7 +125,9 @@ function App() {
   // A record id from the URL fragment must look like one (prefix_ + ULID) before any request uses it.
   const idFrom = (prefix: string) => (rest[0] === undefined || rest[0] === '' ? undefined : isId(rest[0], prefix) ? rest[0] : null);
   const newSheet = page === 'sheets' && rest[0] === 'new';
+  const knowledgeId = page === 'knowledge' ? (idFrom('sol') ?? idFrom('snp')) : undefined;
   const badLink = (idFrom('sht') === null && page === 'sheets' && !newSheet) || (idFrom('ses') === null && page === 'sessions')
+    || knowledgeId === null || (idFrom('td') === null && page === 'todos')
     || (idFrom('wsp') === null && page === 'workspaces');
   const link = (p: { path: string; label: string }) => (
     <a key={p.path} href={`#/${p.path}`} class={page === p.path ? 'active' : ''} aria-current={page === p.path ? 'page' : undefined}>{p.label}</a>
@@ -147,8 +154,9 @@ function App() {
           : page === 'webhooks' ? <WebhooksPage me={me} />
           : page === 'sheets' ? <SheetsPage sheetId={newSheet ? 'new' : idFrom('sht') ?? undefined} sub={rest[1]} />
           : page === 'sessions' ? <SessionsPage sessionId={idFrom('ses') ?? undefined} />
-          : page === 'knowledge' ? <KnowledgePage />
-          : page === 'todos' ? <TodosPage />
+          : page === 'briefing' ? <BriefingPage query={hashQuery()} />
+          : page === 'knowledge' ? <KnowledgePage entryId={knowledgeId} />
+          : page === 'todos' ? <TodosPage todoId={idFrom('td') ?? undefined} />
           : page === 'stats' ? <StatsPage />
           : page === 'sparks' ? <SparksPage sheetId={idFrom('sht') ?? undefined} />
           : page === 'apps' ? <ConnectedAppsPage />

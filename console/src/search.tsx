@@ -1,34 +1,31 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from './api.ts';
 import { useDialog } from './components.tsx';
+import type { SearchKind, SearchResult } from './types.ts';
+import { workspaceInUse } from './workspace.ts';
 
-interface Hit { kind: string; title: string; href: string; detail?: string }
+interface Hit { kind: string; title: string; href: string; detail?: string; snippet?: string }
 
-const link = (page: string, id: string) => `#/${page}/${encodeURIComponent(id)}`;
+const KIND_LABEL: Record<SearchKind, string> = { sheet: 'Sheet', session: 'Session', solution: 'Solution', snippet: 'Snippet', todo: 'Todo' };
+const PAGE: Record<SearchKind, string> = { sheet: 'sheets', session: 'sessions', solution: 'knowledge', snippet: 'knowledge', todo: 'todos' };
 
-/** Sheets, sessions, knowledge and todos matching the words, in parallel; a failing source is skipped. */
+/** A hit opens its record's page (a solution or snippet on the knowledge page, a todo on the board). */
+export const hitOf = (r: SearchResult): Hit => ({
+  kind: KIND_LABEL[r.type] ?? r.type,
+  title: r.title,
+  href: `#/${PAGE[r.type] ?? 'sheets'}/${encodeURIComponent(r.id)}`,
+  detail: r.project ?? undefined,
+  snippet: r.snippet && r.snippet !== r.title ? r.snippet : undefined,
+});
+
+/**
+ * One ranked search over sheets, sessions, knowledge and todos (GET /v1/search, the one the MCP tool
+ * and the briefing use), in the workspace in use: the console works in one workspace at a time.
+ */
 async function searchAll(q: string): Promise<Hit[]> {
-  const enc = encodeURIComponent(q);
-  const words = q.toLowerCase().split(/\s+/).filter(Boolean);
-  const [sheets, sessions, knowledge, todos] = await Promise.allSettled([
-    api<{ sheets: { id: string; title: string; folder: string | null }[] }>('GET', `/sheets?limit=10&q=${enc}`),
-    api<{ sessions: { id: string; title: string; project?: string | null }[] }>('GET', `/sessions?limit=10&q=${enc}`),
-    api<{ solutions: { id: string; title: string }[]; snippets: { id: string; title: string }[] }>('GET', `/knowledge?limit=10&q=${enc}`),
-    api<{ todos: { id: string; content: string; status: string; project: string }[] }>('GET', '/todos'),
-  ]);
-  const hits: Hit[] = [];
-  if (sheets.status === 'fulfilled') for (const s of sheets.value.sheets) hits.push({ kind: 'Sheet', title: s.title, href: link('sheets', s.id), detail: s.folder ?? undefined });
-  if (sessions.status === 'fulfilled') for (const s of sessions.value.sessions) hits.push({ kind: 'Session', title: s.title, href: link('sessions', s.id), detail: s.project ?? undefined });
-  if (knowledge.status === 'fulfilled') {
-    for (const k of knowledge.value.solutions ?? []) hits.push({ kind: 'Solution', title: k.title, href: '#/knowledge' });
-    for (const k of knowledge.value.snippets ?? []) hits.push({ kind: 'Snippet', title: k.title, href: '#/knowledge' });
-  }
-  if (todos.status === 'fulfilled') {
-    for (const t of todos.value.todos) {
-      if (words.every((w) => t.content.toLowerCase().includes(w))) hits.push({ kind: 'Todo', title: t.content, href: '#/todos', detail: t.status.replace('_', ' ') });
-    }
-  }
-  return hits.slice(0, 40);
+  const ws = workspaceInUse();
+  const r = await api<{ results: SearchResult[] }>('GET', `/search?limit=20&q=${encodeURIComponent(q)}${ws ? `&workspace_id=${encodeURIComponent(ws)}` : ''}`);
+  return r.results.map(hitOf);
 }
 
 /**
@@ -42,13 +39,18 @@ export function SearchDialog({ onClose }: { onClose: () => void }) {
   /** The words `hits` answer; while they differ from the box, a search is under way. */
   const [answered, setAnswered] = useState('');
   const [active, setActive] = useState(0);
+  const [error, setError] = useState<string>();
   const dialog = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
   useDialog(dialog, onClose, input);
   useEffect(() => {
     if (!q.trim()) return setHits(undefined);
     let live = true;
-    const t = setTimeout(() => searchAll(q.trim()).then((h) => live && (setHits(h), setActive(0), setAnswered(q.trim()))), 200);
+    const words = q.trim();
+    const t = setTimeout(() => searchAll(words).then(
+      (h) => live && (setHits(h), setError(undefined), setActive(0), setAnswered(words)),
+      (err: Error) => live && (setHits([]), setError(err.message), setAnswered(words)),
+    ), 200);
     return () => {
       live = false;
       clearTimeout(t);
@@ -79,13 +81,14 @@ export function SearchDialog({ onClose }: { onClose: () => void }) {
         <input ref={input} type="text" role="combobox" aria-label="Search everything" aria-autocomplete="list" aria-expanded={expanded}
           aria-controls="search-results" aria-activedescendant={expanded ? optionId(active) : undefined}
           placeholder="Sheets, sessions, knowledge, todos…" value={q} onInput={(e) => setQ(e.currentTarget.value)} onKeyDown={onKey} />
-        {hits && hits.length === 0 && <p class="muted" role="status">Nothing found.</p>}
+        {error ? <p class="notice error" role="alert">{error}</p> : hits && hits.length === 0 && <p class="muted" role="status">Nothing found.</p>}
         <ul class="list" id="search-results" role="listbox" aria-label="Results" aria-busy={!!q.trim() && answered !== q.trim()}>
           {hits?.map((h, i) => (
             <li key={`${h.kind}${h.href}${h.title}`} id={optionId(i)} role="option" aria-selected={i === active} class={i === active ? 'active' : ''}
               onClick={() => open(h)} onMouseMove={() => i !== active && setActive(i)}>
               <span class="badge">{h.kind}</span> {h.title}
               {h.detail && <span class="muted small-text"> {h.detail}</span>}
+              {h.snippet && <span class="muted small-text hit-snippet">{h.snippet}</span>}
             </li>
           ))}
         </ul>

@@ -1,14 +1,15 @@
 import { useState } from 'preact/hooks';
-import { api, useLoad, when } from '../api.ts';
+import { api, path, useLoad, when } from '../api.ts';
 import { CopyButton, Notice } from '../components.tsx';
 import { highlight } from '../highlight.ts';
 import { useLive } from '../live.ts';
+import { Suggestions } from '../suggestions.tsx';
 
 interface Item { id: string; title: string; content: string; error?: string | null; language?: string | null; description?: string | null; tags: string[]; createdAt: string }
 
-function Entry({ item }: { item: Item }) {
+function Entry({ item, open = false }: { item: Item; open?: boolean }) {
   return (
-    <details class="card knowledge">
+    <details class={`card knowledge${open ? ' highlighted' : ''}`} open={open} data-knowledge-id={item.id}>
       <summary><strong>{item.title}</strong> {item.language && <code>{item.language}</code>} <span class="muted small-text">{when(item.createdAt)}</span></summary>
       {item.error && <p><strong>Error:</strong> <code>{item.error}</code></p>}
       {item.description && <p>{item.description}</p>}
@@ -21,7 +22,18 @@ function Entry({ item }: { item: Item }) {
   );
 }
 
-export function KnowledgePage() {
+/** One entry opened from a link or a search hit (`#/knowledge/<sol_ or snp_ id>`), in whichever workspace it is. */
+function OneEntry({ id }: { id: string }) {
+  const entry = useLoad(() => api<{ solution?: Item; snippet?: Item }>('GET', path`/knowledge/${id}`).then((r) => r.solution ?? r.snippet), [id]);
+  return (
+    <>
+      <Notice error={entry.error} />
+      {entry.data && <Entry item={entry.data} open />}
+    </>
+  );
+}
+
+export function KnowledgePage({ entryId }: { entryId?: string }) {
   const [q, setQ] = useState('');
   const [query, setQuery] = useState('');
   const data = useLoad(() => api<{ solutions: Item[]; snippets: Item[] }>('GET', `/knowledge?limit=100${query ? `&q=${encodeURIComponent(query)}` : ''}`), [query]);
@@ -33,6 +45,8 @@ export function KnowledgePage() {
         <input type="search" aria-label="Search knowledge" placeholder="Search solutions and snippets" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
         <button type="submit">Search</button>
       </form>
+      {entryId && <OneEntry id={entryId} />}
+      <Suggestions onAccepted={data.reload} />
       <Notice error={data.error} />
       <h2>Solutions</h2>
       {data.data?.solutions.length === 0 && <p class="muted">None.</p>}

@@ -1,21 +1,20 @@
 import { useState } from 'preact/hooks';
-import { api, path, useLoad, when } from '../api.ts';
+import { ApiError, api, path, useLoad, when } from '../api.ts';
 import { Notice } from '../components.tsx';
 import { useLive } from '../live.ts';
+import { SessionRecord, SourceMark, briefingHref } from '../session-record.tsx';
 import { SheetBody } from '../sheet-body.tsx';
-import type { Sheet } from '../types.ts';
-import { workspaceInUse } from '../workspace.ts';
+import type { Session, Sheet } from '../types.ts';
 
-interface Session { id: string; workspace_id?: string; title: string; summary: string; project: string | null; tags: string[]; files_changed: string[]; createdAt: string }
-
-/**
- * Handovers are sheets in the "Handover" folder titled "Handover: <session title>", in the session's
- * workspace (named when it is not the one in use: a session opened from a link may be in another).
- */
-async function handoversOf(s: Session): Promise<Sheet[]> {
-  const elsewhere = s.workspace_id && s.workspace_id !== workspaceInUse() ? `&workspace_id=${encodeURIComponent(s.workspace_id)}` : '';
-  const r = await api<{ sheets: Sheet[] }>('GET', `/sheets?limit=100&q=${encodeURIComponent(`handover ${s.title}`)}${elsewhere}`);
-  return r.sheets.filter((x) => x.folder === 'Handover' && x.title === `Handover: ${s.title}`);
+/** The session's handover sheet, by the id the session names (never found by title); null when none or gone. */
+async function handoverOf(s: Session): Promise<Sheet | null> {
+  if (!s.handover_id) return null;
+  try {
+    return (await api<{ sheet: Sheet }>('GET', path`/sheets/${s.handover_id}`)).sheet;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
 }
 
 /** Writes a handover sheet for the session: next steps one per line, and notes. */
@@ -49,36 +48,40 @@ function HandoverForm({ session, onDone }: { session: Session; onDone: () => voi
 
 function SessionView({ id }: { id: string }) {
   const session = useLoad(() => api<{ session: Session }>('GET', path`/sessions/${id}`).then((r) => r.session), [id]);
-  const [made, setMade] = useState(0);
-  const handovers = useLoad(() => (session.data ? handoversOf(session.data) : Promise.resolve([])), [session.data, made]);
-  useLive(['session.handover'], (e) => e.data.session_id === id && setMade((n) => n + 1));
-  // A session saved again (the Claude Code plugin at compaction and end) shows its new fields.
-  useLive(['session.updated'], (e) => e.data.session_id === id && session.reload());
   const s = session.data;
+  const handover = useLoad(() => (s ? handoverOf(s) : Promise.resolve(null)), [s?.handover_id, s?.updatedAt]);
+  // A handover made here or elsewhere, or the session saved again (the plugin at compaction and end): read it again.
+  useLive(['session.handover', 'session.updated'], (e) => e.data.session_id === id && session.reload());
+  const h = handover.data;
   return (
     <section class="card">
       <a href="#/sessions">← All sessions</a>
-      <Notice error={session.error ?? handovers.error} />
+      <Notice error={session.error ?? handover.error} />
       {s && (
         <>
-          <h2>{s.title}</h2>
-          <p class="muted">{s.project ? `${s.project} · ` : ''}{when(s.createdAt)}{s.tags.length ? ` · ${s.tags.join(', ')}` : ''}</p>
-          <p class="pre">{s.summary}</p>
-          {s.files_changed.length > 0 && (<><h3>Files changed</h3><ul>{s.files_changed.map((f) => <li key={f}><code>{f}</code></li>)}</ul></>)}
-          <h3>Handovers</h3>
-          {handovers.data?.length === 0 && <p class="muted">No handover yet.</p>}
-          {handovers.data?.map((h) => (
-            <article key={h.id} class="handover">
+          <SessionRecord session={s} />
+          <h3>Handover</h3>
+          {!handover.loading && !h && <p class="muted">{s.handover_id ? 'The handover sheet was deleted.' : 'No handover yet.'}</p>}
+          {h && (
+            <article class="handover" data-testid="handover">
               <a href={`#/sheets/${encodeURIComponent(h.id)}`}>{h.title}</a> <span class="muted small-text">{when(h.createdAt)}</span>
               <SheetBody sheet={h} />
             </article>
-          ))}
-          <HandoverForm session={s} onDone={() => setMade((n) => n + 1)} />
+          )}
+          <HandoverForm session={s} onDone={session.reload} />
         </>
       )}
     </section>
   );
 }
+
+const counts = (s: Session) =>
+  [
+    s.tasks_done.length ? `${s.tasks_done.length} done` : '',
+    s.tasks_open.length ? `${s.tasks_open.length} open` : '',
+    s.errors.length ? `${s.errors.length} failed` : '',
+    s.files_changed.length ? `${s.files_changed.length} files` : '',
+  ].filter(Boolean).join(' · ');
 
 export function SessionsPage({ sessionId }: { sessionId?: string }) {
   const [q, setQ] = useState('');
@@ -89,16 +92,21 @@ export function SessionsPage({ sessionId }: { sessionId?: string }) {
   return (
     <>
       <h1>Sessions</h1>
+      <p class="muted">What the next session is told: <a href="#/briefing">the briefing of each project</a>.</p>
       <form class="row" onSubmit={(e) => { e.preventDefault(); setQuery(q); }}>
         <input type="search" aria-label="Search sessions" placeholder="Search sessions" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
         <button type="submit">Search</button>
       </form>
       <Notice error={list.error} />
-      <ul class="list">
+      <ul class="list sessions">
         {list.data?.sessions.map((s) => (
           <li key={s.id}>
-            <a href={`#/sessions/${encodeURIComponent(s.id)}`}>{s.title}</a>
-            <span class="muted small-text">{s.project ? `${s.project} · ` : ''}{when(s.createdAt)}</span>
+            <span><a href={`#/sessions/${encodeURIComponent(s.id)}`}>{s.title}</a> <SourceMark session={s} /></span>
+            <span class="muted small-text">
+              {s.project ? <a href={briefingHref(s.project, s.workspace_id)} title={`Briefing for ${s.project}`}>{s.project}</a> : null}
+              {s.project ? ' · ' : ''}{when(s.createdAt)}{s.agent ? ` · ${s.agent}` : ''}{counts(s) ? ` · ${counts(s)}` : ''}
+            </span>
+            {s.outcome && <span class="muted small-text outcome">{s.outcome.length > 200 ? `${s.outcome.slice(0, 200)}…` : s.outcome}</span>}
           </li>
         ))}
       </ul>

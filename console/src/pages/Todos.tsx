@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, useLoad } from '../api.ts';
 import { Badge, Notice } from '../components.tsx';
 import { useLive } from '../live.ts';
@@ -8,8 +8,8 @@ type Status = (typeof STATUSES)[number];
 const STATUSES = ['pending', 'in_progress', 'completed'] as const;
 const LABELS: Record<Status, string> = { pending: 'Pending', in_progress: 'In progress', completed: 'Completed' };
 
-/** A board by status: moving a card (drag it, or pick its status) changes the task's status. */
-export function TodosPage() {
+/** A board by status: moving a card (drag it, or pick its status) changes the task's status; `todoId` (a search hit) is highlighted. */
+export function TodosPage({ todoId }: { todoId?: string }) {
   const [project, setProject] = useState('');
   const [filter, setFilter] = useState('');
   const [error, setError] = useState<string>();
@@ -17,6 +17,10 @@ export function TodosPage() {
   const todos = useLoad(() => api<{ todos: Todo[] }>('GET', `/todos${filter ? `?project=${encodeURIComponent(filter)}` : ''}`).then((r) => r.todos), [filter]);
   // An agent's sync or delete reloads the board (a burst of them once).
   useLive(['todos.synced', 'todo.deleted'], () => todos.reload(), 300);
+  const found = !!todoId && !!todos.data?.some((t) => t.id === todoId);
+  useEffect(() => {
+    if (found) document.querySelector(`[data-todo-id="${todoId}"]`)?.scrollIntoView({ block: 'center' });
+  }, [found, todoId]);
 
   const move = async (t: Todo, status: Status) => {
     if (t.status === status) return;
@@ -42,6 +46,7 @@ export function TodosPage() {
         <button type="submit">Filter</button>
       </form>
       <Notice error={todos.error ?? error} />
+      {todoId && todos.data && !found && <p class="muted">That task is not on this board (done and cleared, or in another workspace).</p>}
       <div class="board">
         {STATUSES.map((st) => {
           const items = todos.data?.filter((t) => t.status === st) ?? [];
@@ -51,7 +56,7 @@ export function TodosPage() {
               <h2><Badge value={st} /> <span class="muted">{items.length}</span></h2>
               <ul class="list">
                 {items.map((t) => (
-                  <li key={t.id} class="todo-card" data-todo-id={t.id} draggable onDragStart={() => setDragging(t.id)} onDragEnd={() => setDragging(undefined)}>
+                  <li key={t.id} class={`todo-card${t.id === todoId ? ' highlighted' : ''}`} aria-current={t.id === todoId ? 'true' : undefined} data-todo-id={t.id} draggable onDragStart={() => setDragging(t.id)} onDragEnd={() => setDragging(undefined)}>
                     <span>{t.content}</span>
                     <span class="muted small-text">{t.project} · <Badge value={t.priority} /></span>
                     <select aria-label={`Status of ${t.content}`} value={t.status} onChange={(e) => void move(t, e.currentTarget.value as Status)}>
