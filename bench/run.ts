@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the service under load beside a raw floor, written to bench/results.md.
- * Flags: --sheets=N (100000) --duration=S (10) --only=start,get,list,search,post,todos,mixed,webhooks,hooks,copy
+ * Flags: --sheets=N (100000) --duration=S (10) --only=start,get,list,search,post,todos,mixed,webhooks,hooks,briefing,copy
  *        (copy: copy-to-postgres into a fresh database on the server the --pg parts use; alone it writes bench/results-copy.md)
  *        --pg (PostgreSQL at DATABASE_URL or TEST_POSTGRES_URL, a fresh database per run)
  *        --database-url=URL or --database-url URL (PostgreSQL at URL, a fresh database per run)
@@ -28,6 +28,7 @@ import { renderResults, type Row } from './report.js';
 import { ftsBacklog } from './backlog.js';
 import { seedSheets } from './seed.js';
 import { benchHooks } from './hooks.js';
+import { benchBriefing } from './briefing.js';
 import { benchWebhooks, removeWebhooks } from './webhooks.js';
 import { testPki } from '../test/webhooks-helpers.js';
 // @ts-expect-error: a plain .mjs script without type declarations
@@ -47,7 +48,7 @@ function parseArgs(argv: string[]): Map<string, string> {
 const args = parseArgs(process.argv.slice(2));
 const SHEETS = Number(args.get('sheets') ?? 100_000);
 const DURATION = Number(args.get('duration') ?? 10);
-const ONLY = new Set((args.get('only') ?? 'start,get,list,search,post,todos,mixed,webhooks,hooks,copy').split(','));
+const ONLY = new Set((args.get('only') ?? 'start,get,list,search,post,todos,mixed,webhooks,hooks,briefing,copy').split(','));
 if (ONLY.has('pg-floor')) for (const part of ['get', 'list', 'post']) ONLY.add(part);
 const PG = args.has('pg') || args.has('database-url') || ONLY.has('pg-floor');
 const PROCESSES = Number(args.get('processes') ?? 1);
@@ -356,6 +357,7 @@ async function main() {
     }
     if (ONLY.has('webhooks')) rows.push(...(await benchWebhooks({ base, auth, durationS: DURATION, dataDir, databaseUrl: pg?.url, userId: setup.userId, serverCpuMs: server.cpuMs, log, notes })));
     if (ONLY.has('hooks')) rows.push(...(await benchHooks({ base, apiKey: setup.apiKey, log })));
+    if (ONLY.has('briefing')) rows.push(...(await benchBriefing({ base, auth, log })));
 
     const rssRightAfter = server.rssMb();
     rows.push({ name: 'Server RSS right after the load', value: rssRightAfter, unit: 'MB', target: '' });
