@@ -59,6 +59,14 @@ users
   .action((userId, plan, o) => runUsersCommand('set-plan', { ...o, userId, plan }));
 
 program
+  .command('connect')
+  .description('Connect an assistant (codex, gemini-cli, cursor): briefing at session start, session capture, the MCP server')
+  .argument('<assistant>', 'codex, gemini-cli or cursor')
+  .option('--url <url>', 'the service URL (default SHEET_WORKSPACE_URL or http://127.0.0.1:8787)')
+  .option('--key <key>', 'an API key (default SHEET_WORKSPACE_API_KEY)')
+  .option('--project-dir <dir>', "Cursor: the project folder for the rules file (default: the current folder)")
+  .action(async (assistant, o) => (await import('./cli/connect.js')).runConnect(assistant, { url: o.url, key: o.key, projectDir: o.projectDir }));
+program
   .command('backup')
   .description("Write a consistent snapshot of DATA_DIR's SQLite database and the server key to <file> (mode 0600); the server may keep running")
   .argument('<file>')
