@@ -19,7 +19,7 @@ if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio
 
 const DAY = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
-const NAV = ['sheets', 'sessions', 'knowledge', 'todos', 'sparks', 'stats', 'account', 'apps', 'webhooks'];
+const NAV = ['sheets', 'sessions', 'briefing', 'knowledge', 'todos', 'sparks', 'stats', 'account', 'apps', 'webhooks'];
 
 describe('a first hour in the console, in headless Chromium', { skip }, () => {
   let s: TestServer;

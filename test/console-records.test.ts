@@ -107,7 +107,7 @@ describe('console records in headless Chromium', { skip }, () => {
     await shot('stats');
   });
 
-  it('Ctrl+K searches sheets, sessions, knowledge and todos at once', async () => {
+  it('Ctrl+K searches sheets, sessions, knowledge and todos at once, best match first', async () => {
     await go('sheets');
     await page.getByRole('button', { name: 'New sheet' }).waitFor();
     await page.keyboard.press('Control+k');
@@ -116,10 +116,26 @@ describe('console records in headless Chromium', { skip }, () => {
     for (const kind of ['Sheet', 'Session', 'Snippet', 'Todo']) await results.getByText(kind, { exact: true }).first().waitFor();
     await shot('search');
     await page.getByRole('combobox', { name: 'Search everything' }).fill('quasar notes');
-    await results.getByText('Quasar notes').waitFor();
+    // One ranked search (GET /v1/search): once it answers the whole words, the sheet named by both is first.
+    await page.locator('[role=listbox][aria-busy=false]').waitFor();
+    await results.getByRole('option').first().getByText('Quasar notes').waitFor();
     await page.keyboard.press('Enter');
     await page.waitForURL(/#\/sheets\/sht_/);
     await page.getByRole('textbox', { name: 'col1', exact: true }).getByText('plan').waitFor();
+
+    // A snippet opens on the knowledge page, unfolded; a todo on the board, highlighted.
+    const open = async (q: string, title: string) => {
+      await page.keyboard.press('Control+k');
+      await page.getByRole('combobox', { name: 'Search everything' }).fill(q);
+      await page.locator('[role=listbox][aria-busy=false]').waitFor();
+      await results.getByRole('option', { name: new RegExp(title) }).click();
+    };
+    await open('quasar retry helper', 'Quasar retry helper');
+    await page.waitForURL(/#\/knowledge\/snp_/);
+    await page.locator('details.knowledge.highlighted[open]').getByText('const retry = async').waitFor();
+    await open('quasar docs', 'Quasar docs');
+    await page.waitForURL(new RegExp(`#/todos/${ids.todoDocs}$`));
+    await page.locator(`.todo-card.highlighted[data-todo-id="${ids.todoDocs}"]`).waitFor();
     assert.deepEqual(pageErrors, []);
   });
 });
