@@ -5,6 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { expect200 } from './helpers.js';
 import { useServer } from './server-fixture.js';
 import { browserSkip, openBrowser } from './browser.js';
+import { startFakeAi, type FakeAi } from './sparks-fakes.js';
 
 /**
  * Issues 54 and 55 in the console, in real headless Chromium: a session's record (outcome, tasks,
@@ -16,6 +17,13 @@ const skip = browserSkip;
 if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio: 'inherit' });
 
 const XSS = '<img src=x onerror="window.__pwned=1">';
+
+const signIn = async (page: Page, url: string, key: string) => {
+  await page.goto(`${url}/console/`);
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('link', { name: 'Briefing' }).waitFor();
+};
 
 describe('console: session records, briefing, search', { skip }, () => {
   let ctx: BrowserContext;
@@ -53,10 +61,7 @@ describe('console: session records, briefing, search', { skip }, () => {
     ctx = await openBrowser({ viewport: { width: 1280, height: 860 } });
     page = ctx.pages()[0] ?? (await ctx.newPage());
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${s.url}/console/`);
-    await page.getByLabel('API key').fill(owner.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Briefing' }).waitFor();
+    await signIn(page, s.url, owner.key);
   });
   beforeClose(() => ctx?.close());
 
@@ -158,5 +163,81 @@ describe('console: session records, briefing, search', { skip }, () => {
     await page.getByRole('heading', { name: /Suggestions/ }).waitFor();
     assert.equal(await page.locator('[data-suggestion-id]').count(), probe.body.suggestions.length);
     assert.deepEqual(pageErrors, []);
+  });
+});
+
+/** Distillation on (DISTILL=1, a loopback stand-in of the provider): its suggestions wait on the knowledge page. */
+describe('console: the knowledge review queue', { skip }, () => {
+  const AI_KEY = 'sk-test-console-distill';
+  const ANSWER = {
+    summary: 'Made the importer wait for PostgreSQL.',
+    decisions: ['Retry the connection instead of sleeping, because CI starts PostgreSQL late'],
+    learnings: ['CI starts PostgreSQL after the tests'],
+    knowledge: [
+      { title: 'ECONNREFUSED in the importer', error: 'Error: connect ECONNREFUSED 127.0.0.1:5432', fix: `Start PostgreSQL first (npm run db:up). ${XSS}` },
+      { title: 'Importer timeout', error: 'Error: timeout of 2000ms exceeded', fix: 'Raise the importer test timeout.' },
+    ],
+  };
+  let fake: FakeAi;
+  let ctx: BrowserContext;
+  let page: Page;
+  let sessionId = '';
+  let queueMissing = false;
+  before(async () => {
+    fake = await startFakeAi('openai', AI_KEY);
+    fake.reply = JSON.stringify(ANSWER);
+  });
+  const { s, users: { owner }, beforeClose } = useServer('sqlite', {
+    users: { owner: 'pro' },
+    lateOptions: () => ({ env: { AI_PROVIDER: 'openai', AI_BASE_URL: fake.url, AI_API_KEY: AI_KEY, AI_MODEL: 'gpt-test', DISTILL: '1', DISTILL_DEBOUNCE_MS: '100' } }),
+  });
+  before(async () => {
+    queueMissing = (await s.req('GET', '/v1/knowledge/suggestions', { key: owner.key })).status === 404;
+    if (queueMissing) return;
+    const captured = await s.req('PUT', '/v1/sessions/external/cc:distill-1', {
+      key: owner.key,
+      body: { source: 'capture', agent: 'claude-code', project: 'zebra', title: 'Importer and PostgreSQL', summary: 'x', errors: [{ command: 'npm test', error: 'Error: connect ECONNREFUSED 127.0.0.1:5432' }] },
+    });
+    sessionId = captured.body.id;
+    const end = Date.now() + 8000;
+    while ((await s.req('GET', '/v1/knowledge/suggestions', { key: owner.key })).body.suggestions.length < 2) {
+      assert.ok(Date.now() < end, 'the distillation suggested two entries');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    ctx = await openBrowser({ viewport: { width: 1280, height: 860 } });
+    page = ctx.pages()[0] ?? (await ctx.newPage());
+    await signIn(page, s.url, owner.key);
+  });
+  beforeClose(async () => {
+    await ctx?.close();
+    await fake?.close();
+  });
+
+  it('lists pending suggestions as text; Accept makes a solution, Dismiss removes one; the session shows its distillation', async (t) => {
+    if (queueMissing) return t.skip('this server has no review queue (GET /v1/knowledge/suggestions is 404)');
+    await page.goto(`${s.url}/console/#/knowledge`);
+    await page.reload();
+    const queue = page.getByTestId('suggestions');
+    await queue.getByText('2 to review').waitFor();
+    const first = queue.locator('article', { hasText: 'ECONNREFUSED in the importer' });
+    await first.getByText(`Start PostgreSQL first (npm run db:up). ${XSS}`).waitFor();
+    assert.equal(await queue.locator('img').count(), 0, 'a suggestion is text, never HTML');
+
+    await page.getByRole('button', { name: 'Accept ECONNREFUSED in the importer' }).click();
+    await queue.getByText('1 to review').waitFor();
+    await page.locator('details.knowledge', { hasText: 'ECONNREFUSED in the importer' }).waitFor();
+    const solutions = (await expect200(s, owner.key, 'GET', '/v1/knowledge?type=solutions')).solutions;
+    assert.deepEqual(solutions.map((x: { title: string }) => x.title), ['ECONNREFUSED in the importer']);
+
+    await page.getByRole('button', { name: 'Dismiss Importer timeout' }).click();
+    await queue.getByText('Nothing to review').waitFor();
+    assert.deepEqual((await expect200(s, owner.key, 'GET', '/v1/knowledge/suggestions')).suggestions, []);
+
+    await page.goto(`${s.url}/console/#/sessions/${sessionId}`);
+    await page.reload();
+    const distilled = page.getByTestId('session-distilled');
+    await distilled.getByText('Made the importer wait for PostgreSQL.').waitFor();
+    await distilled.getByText('by gpt-test', { exact: false }).waitFor();
+    assert.deepEqual(await page.getByTestId('decisions').locator('li').allInnerTexts(), ANSWER.decisions);
   });
 });

@@ -24,6 +24,25 @@ const Items = ({ title, items, testId }: { title: string; items: string[]; testI
     </>
   );
 
+/** What the AI provider condensed from the session (never hidden: the model is named), or why it did not. */
+function Distilled({ session: s }: { session: Session }) {
+  const d = s.distilled;
+  if (!d && !s.distill_note) return null;
+  return (
+    <section class="distilled" data-testid="session-distilled">
+      {d && (
+        <>
+          <h3>Distilled <span class="muted small-text">by {d.model}, {when(d.at)}</span></h3>
+          <p class="pre">{d.summary}</p>
+          <Items title="Decisions" items={d.decisions} testId="decisions" />
+          <Items title="Learnings" items={d.learnings} testId="learnings" />
+        </>
+      )}
+      {s.distill_note && <p class="muted small-text">{s.distill_note}</p>}
+    </section>
+  );
+}
+
 /** Everything a session record says, all as text (nothing from a record is read as HTML). */
 export function SessionRecord({ session: s }: { session: Session }) {
   return (
@@ -36,6 +55,7 @@ export function SessionRecord({ session: s }: { session: Session }) {
       {s.outcome && (<><h3>Outcome</h3><p class="pre" data-testid="session-outcome">{s.outcome}</p></>)}
       <h3>Summary</h3>
       <p class="pre">{s.summary}</p>
+      <Distilled session={s} />
       <Items title={`Tasks done (${s.tasks_done.length})`} items={s.tasks_done} testId="tasks-done" />
       <Items title={`Tasks left open (${s.tasks_open.length})`} items={s.tasks_open} testId="tasks-open" />
       {s.errors.length > 0 && (

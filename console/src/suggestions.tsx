@@ -26,7 +26,7 @@ export function Suggestions({ onAccepted }: { onAccepted: () => void }) {
     setBusy(s.id);
     setError(undefined);
     try {
-      if (accept) await api('POST', path`/knowledge/suggestions/${s.id}/accept`, {});
+      if (accept) await api('POST', path`/knowledge/suggestions/${s.id}/accept`);
       else await api('DELETE', path`/knowledge/suggestions/${s.id}`);
       if (accept) onAccepted();
     } catch (err) {

@@ -35,6 +35,10 @@ export interface Session {
   source: 'curated' | 'capture';
   /** The newest handover sheet made from the session; null when none. */
   handover_id: string | null;
+  /** The optional LLM distillation (DISTILL=1, docs/distillation.md); absent on a server without it. */
+  distilled?: { summary: string; decisions: string[]; learnings: string[]; model: string; at: string } | null;
+  /** Why the latest distillation did not happen (daily token cap, provider failure). */
+  distill_note?: string | null;
   createdAt: string;
   updatedAt?: string | null;
 }

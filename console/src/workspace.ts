@@ -63,7 +63,7 @@ export function useWorkspace(): string | undefined {
 }
 
 /** The collections whose lists (GET) and creates (POST) are per workspace; everything else is by id or the account's own. */
-const PER_WORKSPACE = new Set(['/sheets', '/sessions', '/knowledge', '/todos', '/stats', '/spark', '/webhooks', '/briefing', '/events/stream']);
+const PER_WORKSPACE = new Set(['/sheets', '/sessions', '/knowledge', '/knowledge/suggestions', '/todos', '/stats', '/spark', '/webhooks', '/briefing', '/events/stream']);
 /**
  * A write about one record (a Spark run on a sheet, a handover of a session) happens in that record's
  * workspace, which the server takes by default; it may be another than the chosen one when the record
