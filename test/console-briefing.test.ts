@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -16,6 +18,8 @@ import { startFakeAi, type FakeAi } from './sparks-fakes.js';
 const skip = browserSkip;
 if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio: 'inherit' });
 
+const SHOTS = path.resolve(import.meta.dirname, '../docs/screenshots');
+const shot = (page: Page, name: string) => (fs.mkdirSync(SHOTS, { recursive: true }), page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true }));
 const XSS = '<img src=x onerror="window.__pwned=1">';
 
 const signIn = async (page: Page, url: string, key: string) => {
@@ -102,6 +106,7 @@ describe('console: session records, briefing, search', { skip }, () => {
     await page.getByRole('heading', { name: /Importer retries, renamed/ }).waitFor();
     await link.waitFor();
     assert.equal(await page.getByText('No handover yet.').count(), 0);
+    await shot(page, 'session-record');
     await link.click();
     await page.waitForURL(new RegExp(`#/sheets/${made.handover_id}$`));
   });
@@ -127,6 +132,7 @@ describe('console: session records, briefing, search', { skip }, () => {
     await page.getByRole('combobox', { name: 'Budget' }).selectOption('2000');
     await page.waitForURL(/max_chars=2000/);
     await shown(2000);
+    await shot(page, 'briefing');
 
     // A project only curated sessions reached: capture never arrived.
     await project.selectOption('okapi');
@@ -222,6 +228,7 @@ describe('console: the knowledge review queue', { skip }, () => {
     const first = queue.locator('article', { hasText: 'ECONNREFUSED in the importer' });
     await first.getByText(`Start PostgreSQL first (npm run db:up). ${XSS}`).waitFor();
     assert.equal(await queue.locator('img').count(), 0, 'a suggestion is text, never HTML');
+    await shot(page, 'knowledge-suggestions');
 
     await page.getByRole('button', { name: 'Accept ECONNREFUSED in the importer' }).click();
     await queue.getByText('1 to review').waitFor();
