@@ -33,6 +33,7 @@ import { registerConsolePages, registerConsoleSessionRoutes } from './modules/co
 import { registerSheetRoutes } from './modules/sheets/sheets.routes.js';
 import { hotSheetRead } from './modules/sheets/sheets.hot.routes.js';
 import { registerKnowledgeRoutes } from './modules/knowledge/knowledge.routes.js';
+import { registerDistillRoutes } from './modules/distill/distill.routes.js';
 import { registerSessionRoutes } from './modules/sessions/sessions.routes.js';
 import { registerBriefingRoutes } from './modules/briefing/briefing.routes.js';
 import { registerSearchRoutes } from './modules/search/search.routes.js';
@@ -128,6 +129,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       registerSearchRoutes(api, c.search);
       registerAccountRoutes(api, c.accountExport);
       registerKnowledgeRoutes(api, c.knowledge);
+      registerDistillRoutes(api, c.distill);
       registerSparkRoutes(api, c.sparks);
       registerTodoRoutes(api, c.todos);
       registerWorkspaceRoutes(api, c.workspaces, c.config.publicUrl);

@@ -65,6 +65,9 @@ const EnvSchema = z.object({
   ANTHROPIC_API_KEY: z.string().optional(),
   AI_MODEL: z.string().optional(),
   AI_TIMEOUT_MS: z.coerce.number({ error: 'AI_TIMEOUT_MS must be a number' }).int().positive().default(60_000),
+  DISTILL: flag('DISTILL'),
+  DISTILL_DAILY_TOKENS: z.coerce.number({ error: 'DISTILL_DAILY_TOKENS must be a number' }).int('DISTILL_DAILY_TOKENS must be a whole number').min(0, 'DISTILL_DAILY_TOKENS must be 0 or more').default(200_000),
+  DISTILL_DEBOUNCE_MS: z.coerce.number({ error: 'DISTILL_DEBOUNCE_MS must be a number' }).int('DISTILL_DEBOUNCE_MS must be a whole number').min(0, 'DISTILL_DEBOUNCE_MS must be 0 or more').default(30_000),
   MCP_RESULT_MAX_CHARS: z.coerce
     .number({ error: 'MCP_RESULT_MAX_CHARS must be a number' })
     .int('MCP_RESULT_MAX_CHARS must be a whole number')
@@ -122,6 +125,12 @@ export type Config = {
   /** Bearer token GET /metrics requires; without it only loopback clients may read /metrics. */
   metricsToken?: string;
   ai: { provider?: 'openai' | 'anthropic'; baseUrl?: string; apiKey?: string; model?: string; timeoutMs: number };
+  /**
+   * Optional LLM distillation of sessions (docs/distillation.md): off unless DISTILL=1, and only with an
+   * AI provider. `dailyTokens`: tokens (in + out) each account may spend per UTC day; `debounceMs`: how
+   * long after a session's last change it is distilled.
+   */
+  distill: { enabled: boolean; dailyTokens: number; debounceMs: number };
   /** The most characters any MCP tool result holds (text and structuredContent); larger ones are cut with a note. */
   mcpResultMaxChars: number;
   /** Earlier versions kept per sheet (the newest ones). */
@@ -155,6 +164,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const provider = e.AI_PROVIDER || undefined;
+  if (e.DISTILL && !provider) {
+    throw new ConfigError('Invalid configuration:\n  DISTILL: distillation calls the AI provider Sparks use; set AI_PROVIDER (with AI_MODEL and its key) or unset DISTILL');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -187,6 +199,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       model: e.AI_MODEL,
       timeoutMs: e.AI_TIMEOUT_MS,
     },
+    distill: { enabled: e.DISTILL, dailyTokens: e.DISTILL_DAILY_TOKENS, debounceMs: e.DISTILL_DEBOUNCE_MS },
     mcpResultMaxChars: e.MCP_RESULT_MAX_CHARS,
     revisionsKeep: e.REVISIONS_KEEP,
     searchRankMaxMatches: e.SEARCH_RANK_MAX_MATCHES,

@@ -26,6 +26,7 @@ import { createKnowledgeRepo } from './modules/knowledge/knowledge.repo.js';
 import { createKnowledgeService } from './modules/knowledge/knowledge.service.js';
 import { createSessionsRepo } from './modules/sessions/sessions.repo.js';
 import { createSessionsService } from './modules/sessions/sessions.service.js';
+import { createDistill } from './modules/distill/distill.start.js';
 import { createBriefingService } from './modules/briefing/briefing.service.js';
 import { createBriefingRepo } from './modules/briefing/briefing.repo.js';
 import { createSearchService } from './modules/search/search.service.js';
@@ -90,13 +91,15 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const todosRepo = createTodosRepo(db);
   const todos = createTodosService({ repo: todosRepo, access, outbox, tx, clock });
   const idempotency = createIdempotencyService({ repo: createIdempotencyRepo(db), clock, box: createSecretBox(loadServerKey(config)) });
-  const sessions = createSessionsService({ repo: createSessionsRepo(db), access, todos: todosRepo, sheets, outbox, tx, clock });
+  const knowledge = createKnowledgeService({ repo: createKnowledgeRepo(db), access, outbox, tx, clock });
+  // Optional LLM distillation (DISTILL=1, docs/distillation.md): session writes queue their session; a runner calls the provider later.
+  const distill = createDistill({ db, access, knowledge, tx, outbox, clock, provider: aiProvider, config, logger: opts.logger });
+  const sessions = createSessionsService({ repo: createSessionsRepo(db), access, todos: todosRepo, sheets, outbox, tx, clock, onWritten: distill.service.queue });
   // GET /v1/search: triggers queue each changed record; this indexes the queue after each commit and before each search.
   const search = createSearchService({ db, access, workspaces: workspacesRepo, onIndexError: (err) => opts.logger?.warn({ err }, 'search indexing failed; retried on the next write') });
   outbox.onCommitted(search.indexer.nudge);
+  const briefing = createBriefingService({ sessions, todos: todosRepo, knowledge, search, repo: createBriefingRepo(db), access, clock });
   search.indexer.nudge();
-  const knowledge = createKnowledgeService({ repo: createKnowledgeRepo(db), access, outbox, tx, clock });
-  const briefing = createBriefingService({ sessions, todos: todosRepo, knowledge, repo: createBriefingRepo(db), access, clock });
   const sparks = createSparksService({
     ...{ repo: createSparksRepo(db), access, outbox, tx, clock, sheets, provider: aiProvider, timeoutMs: config.ai.timeoutMs },
     onProviderError: (err, message) => opts.logger?.warn({ err }, message),
@@ -136,6 +139,8 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     briefing,
     search,
     knowledge,
+    distill: distill.service,
+    distillRunner: distill.runner,
     sparks,
     todos,
     idempotency,
@@ -151,6 +156,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
     events,
     async close() {
       await events.close();
+      await distill.close();
       await webhookDelivery.close();
       await oauthClients.close();
       await searchIndexer.close();

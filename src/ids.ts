@@ -18,7 +18,7 @@ function pooledRandom(): number {
 
 const nextUlid = monotonicFactory(pooledRandom);
 
-export type IdPrefix = 'usr' | 'sht' | 'ses' | 'sol' | 'snp' | 'spk' | 'td' | 'wl' | 'key' | 'wh' | 'dlv' | 'exp' | 'evt' | 'run' | 'cs' | 'grt' | 'wsp' | 'inv' | 'shr';
+export type IdPrefix = 'usr' | 'sht' | 'ses' | 'sol' | 'snp' | 'spk' | 'td' | 'wl' | 'key' | 'wh' | 'dlv' | 'exp' | 'evt' | 'run' | 'cs' | 'grt' | 'wsp' | 'inv' | 'shr' | 'ksg' | 'drn';
 
 /** Opaque, prefixed, time-sortable ids (decisions.md): `sht_01J...`. */
 export function newId(prefix: IdPrefix, at: number = Date.now()): string {

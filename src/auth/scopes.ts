@@ -50,7 +50,8 @@ export function firstMissing(granted: Granted | undefined, wanted: Granted): str
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const DOMAINS: Record<string, string> = { sheets: 'sheets', sessions: 'sessions', knowledge: 'knowledge', todos: 'todos', stats: 'stats' };
+// GET /v1/distill/usage is usage statistics (what distillation cost today): stats:read.
+const DOMAINS: Record<string, string> = { sheets: 'sheets', sessions: 'sessions', knowledge: 'knowledge', todos: 'todos', stats: 'stats', distill: 'stats' };
 
 /**
  * Exporting reads the sheet (and its link downloads without a credential), so it needs sheets:read

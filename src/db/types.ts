@@ -376,6 +376,54 @@ export interface AuthGenerationTable {
   n: number;
 }
 
+/** Migration 039: a session's distillation (src/modules/distill): the durable queue row and the result. */
+export interface SessionDistillsTable {
+  session_id: string;
+  user_id: string;
+  state: 'pending' | 'done' | 'failed' | 'capped';
+  due_at: string | null;
+  attempts: number;
+  claim: string | null;
+  input_hash: string | null;
+  summary: string | null;
+  /** JSON string arrays. */
+  decisions: string;
+  learnings: string;
+  model: string | null;
+  distilled_at: string | null;
+  note: string | null;
+  updated_at: string;
+}
+
+/** Migration 039: one provider call of a distillation, with its tokens. */
+export interface DistillRunsTable {
+  id: string;
+  session_id: string;
+  account_id: string;
+  /** UTC day (YYYY-MM-DD) the daily cap sums by. */
+  day: string;
+  model: string;
+  tokens_in: number;
+  tokens_out: number;
+  outcome: 'ok' | 'failed' | 'bad_answer';
+  created_at: string;
+}
+
+/** Migration 039: a suggested knowledge entry (error -> fix) waiting for review. */
+export interface KnowledgeSuggestionsTable {
+  id: string;
+  user_id: string;
+  session_id: string;
+  title: string;
+  error: string;
+  fix: string;
+  status: 'pending' | 'accepting' | 'accepted' | 'dismissed';
+  knowledge_id: string | null;
+  created_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+}
+
 export interface Database {
   auth_generation: AuthGenerationTable;
   users: UsersTable;
@@ -405,6 +453,9 @@ export interface Database {
   oauth_grants: OAuthGrantsTable;
   oauth_codes: OAuthCodesTable;
   oauth_tokens: OAuthTokensTable;
+  session_distills: SessionDistillsTable;
+  distill_runs: DistillRunsTable;
+  knowledge_suggestions: KnowledgeSuggestionsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -35,6 +35,7 @@ import * as m035 from './035_outbox_undispatched_index.js';
 import * as m036 from './036_webhook_maker.js';
 import * as m037 from './037_session_records.js';
 import * as m038 from './038_unified_search.js';
+import * as m039 from './039_session_distill.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   '036_webhook_maker': m036,
   '037_session_records': m037,
   '038_unified_search': m038,
+  '039_session_distill': m039,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,7 @@
 import { lockedForUpdate } from '../../db/dialect.js';
 import { containsAllTerms } from '../../db/search/contains.js';
 import type { Db, Executor, HandoversTable, SessionsTable } from '../../db/types.js';
+import type { DistillView } from './sessions.schemas.js';
 
 export interface SessionListFilter {
   userId: string;
@@ -69,6 +70,27 @@ export function createSessionsRepo(db: Db) {
         .groupBy('session_id')
         .execute();
       return new Map(rows.map((r) => [r.session_id, String(r.handover_id)]));
+    },
+    /** Each session's distillation (src/modules/distill writes them): the result, and the note of a run that did not happen. */
+    async distills(sessionIds: string[], exec: Executor = db): Promise<Map<string, DistillView>> {
+      if (sessionIds.length === 0) return new Map();
+      const rows = await exec
+        .selectFrom('session_distills')
+        .select(['session_id', 'summary', 'decisions', 'learnings', 'model', 'distilled_at', 'note'])
+        .where('session_id', 'in', sessionIds)
+        .execute();
+      return new Map(
+        rows.map((r) => [
+          r.session_id,
+          {
+            distilled:
+              r.summary !== null && r.distilled_at !== null
+                ? { summary: r.summary, decisions: JSON.parse(r.decisions) as string[], learnings: JSON.parse(r.learnings) as string[], model: r.model ?? '', at: r.distilled_at }
+                : null,
+            note: r.note,
+          },
+        ]),
+      );
     },
     /** Newest handover ids of a project ('' = no project), newest first; the caller skips removed sheets. */
     async handoverIds(userId: string, project: string, limit: number) {

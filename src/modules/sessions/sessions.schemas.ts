@@ -13,6 +13,20 @@ export const FailedCommand = z
 export type FailedCommandView = z.infer<typeof FailedCommand>;
 const TaskList = z.array(z.string().trim().min(1).max(1000)).max(200);
 
+export const Distilled = z
+  .object({
+    summary: z.string().describe('A condensed summary written by the AI provider.'),
+    decisions: z.array(z.string()).describe('Decisions taken in the session, with their reasons.'),
+    learnings: z.array(z.string()).describe('What is worth remembering about the code base or tools.'),
+    model: z.string().describe('The model that wrote it.'),
+    at: Timestamp.describe('When it was written.'),
+  })
+  .meta({ id: 'DistilledSession' });
+export interface DistillView {
+  distilled: z.infer<typeof Distilled> | null;
+  note: string | null;
+}
+
 export const Session = z
   .object({
     id: z.string(),
@@ -32,6 +46,8 @@ export const Session = z
       .enum(SESSION_SOURCES)
       .describe("Who wrote title and summary: 'curated' (a person or the model) or 'capture' (a client's automatic capture, which never replaces curated text)."),
     handover_id: z.string().nullable().describe("The newest handover sheet made from this session; null when none."),
+    distilled: Distilled.nullable().describe('The optional LLM distillation (DISTILL=1, docs/distillation.md); null when the session was not distilled.'),
+    distill_note: z.string().nullable().describe('Why the latest distillation did not happen (daily token cap, provider failure); null when nothing is to be said.'),
     workspace_id: WorkspaceIdView,
     createdAt: Timestamp,
     updatedAt: Timestamp.nullable().describe('When the session was last changed; null when never changed since it was saved.'),

@@ -12,7 +12,7 @@ import { NO_PROJECT, OPEN_STATUSES } from '../todos/todos.service.js';
 import { handoverColumns } from './sessions.handover.js';
 import type { SessionsRepo } from './sessions.repo.js';
 import type { HandoverInput } from './sessions.schemas.js';
-import { createSessionWrites, requireSessionWorkspace, toSessionView } from './sessions.write.js';
+import { createSessionWrites, requireSessionWorkspace, toSessionView, type SessionWritten } from './sessions.write.js';
 import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import { type Caller, type RecordAction, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 
@@ -28,6 +28,7 @@ export function createSessionsService(deps: {
   outbox: Outbox;
   tx: TxRunner;
   clock: Clock;
+  onWritten?: SessionWritten;
 }) {
   const { repo, access, todos, sheets, outbox, tx } = deps;
 
@@ -48,9 +49,9 @@ export function createSessionsService(deps: {
         limit: Math.min(query.limit ?? LIST_DEFAULT, LIST_MAX),
         offset: query.offset ?? 0,
       });
-      const handovers = await repo.newestHandovers(rows.map((r) => r.id));
+      const [handovers, distills] = await Promise.all([repo.newestHandovers(rows.map((r) => r.id)), repo.distills(rows.map((r) => r.id))]);
       const sessions = rows.map((row) => {
-        const view = toSessionView(row, handovers.get(row.id) ?? null);
+        const view = toSessionView(row, handovers.get(row.id) ?? null, distills.get(row.id));
         const item = pickFields(view, query.fields);
         return terms.length ? { ...item, snippet: bestSnippet([view.summary, view.title, view.project, view.tags.join(' ')], terms) } : item;
       });
@@ -61,7 +62,7 @@ export function createSessionsService(deps: {
     async get(caller: Caller, id: string, opts: { workspace_id?: string } = {}) {
       const row = await owned(caller, id, 'records.read');
       requireSessionWorkspace(row, opts.workspace_id);
-      return toSessionView(row, (await repo.newestHandovers([row.id])).get(row.id) ?? null);
+      return toSessionView(row, (await repo.newestHandovers([row.id])).get(row.id) ?? null, (await repo.distills([row.id])).get(row.id));
     },
 
     /**

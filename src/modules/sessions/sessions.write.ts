@@ -7,9 +7,9 @@ import { newId } from '../../ids.js';
 import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import { requireInWorkspace, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { SessionsRepo } from './sessions.repo.js';
-import type { CreateSessionInput, FailedCommandView as FailedCommand, SessionView, UpdateSessionInput, UpsertSessionInput } from './sessions.schemas.js';
+import type { CreateSessionInput, DistillView, FailedCommandView as FailedCommand, SessionView, UpdateSessionInput, UpsertSessionInput } from './sessions.schemas.js';
 
-export function toSessionView(row: SessionsTable, handoverId: string | null = null): SessionView {
+export function toSessionView(row: SessionsTable, handoverId: string | null = null, distill?: DistillView): SessionView {
   return {
     id: row.id,
     title: row.title,
@@ -26,11 +26,16 @@ export function toSessionView(row: SessionsTable, handoverId: string | null = nu
     agent: row.agent,
     source: row.source,
     handover_id: handoverId,
+    distilled: distill?.distilled ?? null,
+    distill_note: distill?.note ?? null,
     workspace_id: workspaceIdOf(row.user_id),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
+
+/** Told of every session a write saved or changed, in the write's transaction (distillation queues it: src/modules/distill). */
+export type SessionWritten = (trx: Trx, row: SessionsTable) => Promise<void>;
 
 /** A call by id that names a workspace must name the session's (403 elsewhere, as for every record). */
 export function requireSessionWorkspace(row: SessionsTable, wanted: string | undefined, why = ''): void {
@@ -137,8 +142,9 @@ function unionBy<T>(a: string, b: string, key: (v: T) => string): string {
  * (naming the changed fields) when a write changes one. A write that changes nothing keeps updatedAt
  * and fires nothing, so a client may save the same session as often as it likes.
  */
-export function createSessionWrites(deps: { repo: SessionsRepo; access: WorkspaceAccess; outbox: Outbox; tx: TxRunner; clock: Clock }) {
+export function createSessionWrites(deps: { repo: SessionsRepo; access: WorkspaceAccess; outbox: Outbox; tx: TxRunner; clock: Clock; onWritten?: SessionWritten }) {
   const { repo, access, outbox, tx, clock } = deps;
+  const written = deps.onWritten ?? (async () => {});
 
   async function insert(trx: Trx, caller: Caller, ownerKey: string, fields: Fields, externalId: string | null): Promise<SessionsTable | undefined> {
     const now = clock.now();
@@ -146,6 +152,7 @@ export function createSessionWrites(deps: { repo: SessionsRepo; access: Workspac
     if (externalId === null) await repo.insert(row, trx);
     else if (!(await repo.insertUnlessExternalTaken(row, trx))) return undefined;
     await outbox.emit(trx, ownerKey, 'session.saved', { session_id: row.id, title: row.title }, caller.userId);
+    await written(trx, row);
     return row;
   }
 
@@ -155,12 +162,14 @@ export function createSessionWrites(deps: { repo: SessionsRepo; access: Workspac
     const updatedAt = clock.now().toISOString();
     await repo.update(row.id, { ...fields, updated_at: updatedAt }, trx);
     await outbox.emit(trx, row.user_id, 'session.updated', { session_id: row.id, title: fields.title, changes, updated_at: updatedAt }, caller.userId);
-    return { ...row, ...fields, updated_at: updatedAt };
+    const changed = { ...row, ...fields, updated_at: updatedAt };
+    await written(trx, changed);
+    return changed;
   }
 
-  /** An existing session as the API shows it, with its newest handover. */
+  /** An existing session as the API shows it, with its newest handover and distillation. */
   async function viewOf(trx: Trx, row: SessionsTable): Promise<SessionView> {
-    return toSessionView(row, (await repo.newestHandovers([row.id], trx)).get(row.id) ?? null);
+    return toSessionView(row, (await repo.newestHandovers([row.id], trx)).get(row.id) ?? null, (await repo.distills([row.id], trx)).get(row.id));
   }
 
   // Access is decided before the transaction opens: a team workspace's role is read on the database,

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { ProviderError, requireText, type AiProvider } from './provider.js';
+import { ProviderError, requireText, usageOf, type AiProvider } from './provider.js';
 
 /** Upper bound on the answer's length; Messages requires one. 4096 fits every current Claude model. */
 export const ANTHROPIC_MAX_TOKENS = 4096;
@@ -25,11 +25,14 @@ export function createAnthropicProvider(opts: { baseUrl?: string; apiKey: string
     async prepare() {
       await (client ??= load());
     },
-    async complete({ system, user, signal }) {
+    async complete({ system, user, signal, onUsage }) {
       const res = (await (await (client ??= load())).messages.create(
         { model: opts.model, max_tokens: ANTHROPIC_MAX_TOKENS, system, messages: [{ role: 'user', content: user }] },
         { signal },
       )) as unknown;
+      const usage = (res as { usage?: { input_tokens?: unknown; output_tokens?: unknown } } | null)?.usage;
+      const reported = usageOf(usage?.input_tokens, usage?.output_tokens);
+      if (reported) onUsage?.(reported);
       const blocks = (res as { content?: unknown } | null)?.content;
       if (!Array.isArray(blocks)) throw new ProviderError('returned no content blocks');
       const text = blocks

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { ProviderError, requireText, type AiProvider } from './provider.js';
+import { ProviderError, requireText, usageOf, type AiProvider } from './provider.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -31,7 +31,7 @@ export function createOpenAiProvider(opts: { baseUrl?: string; apiKey?: string; 
     async prepare() {
       await (client ??= load());
     },
-    async complete({ system, user, signal }) {
+    async complete({ system, user, signal, onUsage }) {
       const res = (await (await (client ??= load())).chat.completions.create(
         {
           model: opts.model,
@@ -43,6 +43,9 @@ export function createOpenAiProvider(opts: { baseUrl?: string; apiKey?: string; 
         { signal },
       )) as unknown;
       // Compatible servers vary; check the shape instead of trusting the type.
+      const usage = (res as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } } | null)?.usage;
+      const reported = usageOf(usage?.prompt_tokens, usage?.completion_tokens);
+      if (reported) onUsage?.(reported);
       const choices = (res as { choices?: unknown } | null)?.choices;
       if (!Array.isArray(choices) || choices.length === 0) throw new ProviderError('returned no choices');
       const message = (choices[0] as { message?: { content?: unknown } } | null)?.message;

@@ -9,6 +9,18 @@ export interface CompletionRequest {
   user: string;
   /** Aborts the call; the caller sets it from AI_TIMEOUT_MS. */
   signal: AbortSignal;
+  /** Told the tokens the provider reports for the call (distillation records them); not called when it reports none. */
+  onUsage?: (usage: TokenUsage) => void;
+}
+
+export interface TokenUsage {
+  input: number;
+  output: number;
+}
+
+/** The provider's reported usage, when both counts are numbers. */
+export function usageOf(input: unknown, output: unknown): TokenUsage | undefined {
+  return typeof input === 'number' && typeof output === 'number' ? { input, output } : undefined;
 }
 
 export interface AiProvider {
