@@ -2,6 +2,7 @@ import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
 import { hasScope, type Granted } from '../../auth/scopes.js';
 import type { KnowledgeService } from '../knowledge/knowledge.service.js';
+import type { SearchService } from '../search/search.service.js';
 import type { SessionsService } from '../sessions/sessions.service.js';
 import type { FailedCommandView } from '../sessions/sessions.schemas.js';
 import type { TodosRepo } from '../todos/todos.repo.js';
@@ -38,12 +39,13 @@ const json = <T>(s: string) => JSON.parse(s) as T;
 export function createBriefingService(deps: {
   sessions: Pick<SessionsService, 'latestHandover'>;
   todos: Pick<TodosRepo, 'list'>;
-  knowledge: Pick<KnowledgeService, 'list'>;
+  knowledge: Pick<KnowledgeService, 'get'>;
+  search: Pick<SearchService, 'search'>;
   repo: BriefingRepo;
   access: Pick<WorkspaceAccess, 'ownerKey'>;
   clock: Clock;
 }) {
-  const { sessions, todos, knowledge, repo, access, clock } = deps;
+  const { sessions, todos, knowledge, search, repo, access, clock } = deps;
 
   async function latestHandover(caller: Caller, project: string, workspaceId: string): Promise<Handover | null> {
     return sessions.latestHandover(caller, project, workspaceId).catch((err: unknown) => {
@@ -52,17 +54,22 @@ export function createBriefingService(deps: {
     });
   }
 
-  /** Solutions for the errors of recent sessions, best match first, each once. */
-  async function knowledgeFor(caller: Caller, workspaceId: string, errors: FailedCommandView[]): Promise<BriefingKnowledgePart[]> {
+  /**
+   * Solutions for the errors of recent sessions, best match first, each once: the distinct error lines,
+   * newest first, each looked up with the one search (GET /v1/search's ranking, solutions only).
+   */
+  async function knowledgeFor(caller: Caller & { scopes?: Granted }, workspaceId: string, errors: FailedCommandView[]): Promise<BriefingKnowledgePart[]> {
     const found = new Map<string, BriefingKnowledgePart>();
-    for (const e of errors.slice(0, ERRORS_LOOKED_UP)) {
-      const { solutions = [] } = await knowledge.list(caller, { type: 'solutions', q: e.error.slice(0, 200), limit: 2, workspace_id: workspaceId });
-      for (const sol of solutions) {
-        if (!sol.id || found.has(sol.id)) continue;
-        found.set(sol.id, { id: sol.id, title: sol.title ?? '', error: sol.error ?? null, fix: sol.content ?? '' });
+    const lines = [...new Set(errors.map((e) => e.error.trim().slice(0, 200)).filter((e) => e))].slice(0, ERRORS_LOOKED_UP);
+    for (const q of lines) {
+      const { results } = await search.search(caller, { q, types: ['solution'], workspace_id: workspaceId, limit: 2 });
+      for (const hit of results) {
+        if (found.has(hit.id) || found.size >= KNOWLEDGE_SHOWN) continue;
+        const entry = await knowledge.get(caller, hit.id);
+        if (entry.type === 'solution') found.set(hit.id, { id: hit.id, title: entry.solution.title, error: entry.solution.error, fix: entry.solution.content });
       }
     }
-    return [...found.values()].slice(0, KNOWLEDGE_SHOWN);
+    return [...found.values()];
   }
 
   return {
