@@ -102,6 +102,15 @@ for (const dialect of dialects()) {
       assert.equal(listed.body.sessions.find((x: { id: string }) => x.id === first.body.id).handover_id, handover.body.handover_id);
     });
 
+    it('a curated save without files keeps the files capture found', async () => {
+      await capture('cc:files-1', { title: 'raw', summary: 'x', files_changed: ['src/a.ts'], errors: [{ command: 'make', error: 'boom' }] });
+      const curated = await s.req('PUT', '/v1/sessions/external/cc:files-1', { key, body: { title: 'Curated', summary: 'What was done', project: 'shop' } });
+      assert.equal(curated.status, 200, JSON.stringify(curated.body));
+      assert.deepEqual(curated.body.session.files_changed, ['src/a.ts']);
+      assert.deepEqual(curated.body.session.errors, [{ command: 'make', error: 'boom' }]);
+      assert.deepEqual(curated.body.session.tags, [], 'tags still follow the curated save');
+    });
+
     it('a later capture of a captured session takes its new title and outcome', async () => {
       await capture('cc:merge-2', { title: 'first prompt', summary: 'x', outcome: 'one' });
       const again = await capture('cc:merge-2', { title: 'Fixed the build', summary: 'y', outcome: 'two' });

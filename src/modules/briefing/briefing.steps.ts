@@ -30,6 +30,7 @@ export function handoverText(content: Record<string, string>, maxHtml: number): 
     const html = (content[key] ?? '').slice(0, maxHtml);
     return htmlToText(html)
       .replace(/^(Notes|Summary)\s*\n/, '')
+      .replace(/\n?Files changed\s*\nNone recorded\.\s*$/, '')
       .replace(/\n{3,}/g, '\n\n')
       .trim();
   };

@@ -42,8 +42,8 @@ export function registerSessionRoutes(app: ZApp, sessions: SessionsService) {
       operationId: 'upsertSessionByExternalId',
       summary: "Save a session under the client's own reference: 201 creates it, 200 replaces the fields of the one saved before",
       description:
-        'For clients that save the same session several times (Claude Code passes cc:<session_id>). Omitted optional fields of the original ' +
-        'record (project, tags, files_changed) become empty; the record fields (outcome, tasks, errors, prompts, agent) stay when omitted. ' +
+        'For clients that save the same session several times (Claude Code passes cc:<session_id>). An omitted project or tags become empty; ' +
+        'omitted files_changed and record fields (outcome, tasks, errors, prompts, agent) stay as they are. ' +
         "With source 'capture' the call merges instead: files, failed commands and tasks are added, and a curated title, summary and outcome are kept. " +
         'Concurrent calls with one external_id converge on one session. Fires session.saved on create, session.updated when a field changed.',
       params: ExternalIdParams,

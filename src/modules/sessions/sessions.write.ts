@@ -96,16 +96,26 @@ function patchedFields(row: SessionsTable, input: UpdateSessionInput): Fields {
 }
 
 /**
- * A save over an existing session through its external_id. A curated save replaces the fields the old
- * API knew (title, summary, project, tags, files_changed) as before, and the record fields only when
- * given. A capture merges: it adds files, failed commands and tasks, and leaves a curated title, summary
+ * A save over an existing session through its external_id. A curated save replaces title, summary,
+ * project and tags as before, and the files and record fields only when given (what capture found is a
+ * fact a curated save without it must not erase). A capture merges: it adds files, failed commands and tasks, and leaves a curated title, summary
  * and outcome as they are (issue 54: what a person or the model wrote is never replaced by capture).
  */
 function upsertedFields(row: SessionsTable, input: UpsertSessionInput): Fields {
   const incoming = savedFields(input, input.source ?? 'curated');
   if (input.source !== 'capture') {
-    const keep = <K extends 'outcome' | 'tasks_done' | 'tasks_open' | 'errors' | 'prompts' | 'agent'>(k: K): Fields[K] => (input[k] === undefined ? row[k] : incoming[k]);
-    return withSearchText({ ...incoming, outcome: keep('outcome'), tasks_done: keep('tasks_done'), tasks_open: keep('tasks_open'), errors: keep('errors'), prompts: keep('prompts'), agent: keep('agent') });
+    type Kept = 'files_changed' | 'outcome' | 'tasks_done' | 'tasks_open' | 'errors' | 'prompts' | 'agent';
+    const keep = <K extends Kept>(k: K): Fields[K] => (input[k] === undefined ? row[k] : incoming[k]);
+    return withSearchText({
+      ...incoming,
+      files_changed: keep('files_changed'),
+      outcome: keep('outcome'),
+      tasks_done: keep('tasks_done'),
+      tasks_open: keep('tasks_open'),
+      errors: keep('errors'),
+      prompts: keep('prompts'),
+      agent: keep('agent'),
+    });
   }
   const curated = row.source === 'curated';
   const done = union(row.tasks_done, incoming.tasks_done);
