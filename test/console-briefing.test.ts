@@ -137,6 +137,12 @@ describe('console: session records, briefing, search', { skip }, () => {
     // A project only curated sessions reached: capture never arrived.
     await project.selectOption('okapi');
     await page.getByTestId('capture-health').getByText('never — is the plugin installed?').waitFor();
+
+    // From a session: its project's briefing, in the workspace in use (not named in the address).
+    await go(`sessions/${sessionId}`);
+    await page.getByRole('link', { name: 'Briefing for zebra' }).click();
+    await page.waitForURL(/#\/briefing\?project=zebra$/);
+    await shown(6000);
   });
 
   it('Ctrl+K finds a session by a word of its outcome (GET /v1/search) and opens it', async () => {

@@ -1,9 +1,10 @@
 import { when } from './api.ts';
 import type { Session } from './types.ts';
+import { workspaceInUse } from './workspace.ts';
 
-/** The briefing page of a session's project, in the session's workspace. */
+/** The briefing page of a session's project, in the session's workspace (named when it is not the one in use). */
 export const briefingHref = (project: string | null, workspaceId?: string) =>
-  `#/briefing?project=${encodeURIComponent(project ?? '')}${workspaceId ? `&workspace_id=${encodeURIComponent(workspaceId)}` : ''}`;
+  `#/briefing?project=${encodeURIComponent(project ?? '')}${workspaceId && workspaceId !== workspaceInUse() ? `&workspace_id=${encodeURIComponent(workspaceId)}` : ''}`;
 
 /** Who wrote the title and summary: a client's automatic capture, or a person or the model. */
 export function SourceMark({ session: s }: { session: Pick<Session, 'source' | 'agent'> }) {
