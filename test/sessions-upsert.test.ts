@@ -27,7 +27,7 @@ for (const dialect of dialects()) {
         tags: ['claude-code'],
         files_changed: ['a.ts'],
         external_id: 'cc:abc-1',
-        outcome: null, tasks_done: [], tasks_open: [], errors: [], prompts: [], agent: null, source: 'curated', handover_id: null,
+        outcome: null, tasks_done: [], tasks_open: [], errors: [], prompts: [], agent: null, source: 'curated', handover_id: null, distilled: null, distill_note: null,
         workspace_id: `wsp_${alice.userId.slice(4)}`,
         createdAt: '2026-06-01T08:00:00.000Z',
         updatedAt: null,

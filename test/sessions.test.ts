@@ -26,7 +26,7 @@ for (const dialect of dialects()) {
         tags: ['auth'],
         files_changed: ['src/a.ts', 'src/b.ts'],
         external_id: null,
-        outcome: null, tasks_done: [], tasks_open: [], errors: [], prompts: [], agent: null, source: 'curated', handover_id: null,
+        outcome: null, tasks_done: [], tasks_open: [], errors: [], prompts: [], agent: null, source: 'curated', handover_id: null, distilled: null, distill_note: null,
         workspace_id: `wsp_${alice.userId.slice(4)}`,
         createdAt: '2026-05-20T09:30:00.000Z',
         updatedAt: null,
@@ -38,7 +38,7 @@ for (const dialect of dialects()) {
       assert.deepEqual(got.body, { success: true, session: r.body.session });
 
       const bare = await create({ title: 't', summary: 's' });
-      assert.deepEqual({ ...bare.body.session, id: 0, createdAt: 0 }, { id: 0, title: 't', summary: 's', project: null, tags: [], files_changed: [], external_id: null, outcome: null, tasks_done: [], tasks_open: [], errors: [], prompts: [], agent: null, source: 'curated', handover_id: null, workspace_id: `wsp_${alice.userId.slice(4)}`, createdAt: 0, updatedAt: null });
+      assert.deepEqual({ ...bare.body.session, id: 0, createdAt: 0 }, { id: 0, title: 't', summary: 's', project: null, tags: [], files_changed: [], external_id: null, outcome: null, tasks_done: [], tasks_open: [], errors: [], prompts: [], agent: null, source: 'curated', handover_id: null, distilled: null, distill_note: null, workspace_id: `wsp_${alice.userId.slice(4)}`, createdAt: 0, updatedAt: null });
     });
 
     it('rejects bad input with 400 naming the field', async () => {
@@ -67,7 +67,7 @@ for (const dialect of dialects()) {
       assert.equal(def.body.total, 23);
       assert.equal(def.body.sessions.length, 20);
       assert.equal(def.body.sessions[0].title, 's22');
-      assert.deepEqual(Object.keys(def.body.sessions[0]).sort(), ['agent', 'createdAt', 'errors', 'external_id', 'files_changed', 'handover_id', 'id', 'outcome', 'project', 'prompts', 'source', 'summary', 'tags', 'tasks_done', 'tasks_open', 'title', 'updatedAt', 'workspace_id']);
+      assert.deepEqual(Object.keys(def.body.sessions[0]).sort(), ['agent', 'createdAt', 'distill_note', 'distilled', 'errors', 'external_id', 'files_changed', 'handover_id', 'id', 'outcome', 'project', 'prompts', 'source', 'summary', 'tags', 'tasks_done', 'tasks_open', 'title', 'updatedAt', 'workspace_id']);
       assert.equal((await s.req('GET', '/v1/sessions?limit=500', { key: bob.key })).body.sessions.length, 23, 'limit is clamped, not rejected');
       const odd = await s.req('GET', '/v1/sessions?project=odd&limit=3&offset=1', { key: bob.key });
       assert.equal(odd.body.total, 11);
