@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from './config.js';
 import { runUsersCommand } from './cli/users.js';
+import { registerMemoryCommands } from './cli/memory-command.js';
 import { serve } from './server.js';
 
 const program = new Command('sheet-workspace').description('Sheet Workspace service');
@@ -65,7 +66,9 @@ program
   .option('--url <url>', 'the service URL (default SHEET_WORKSPACE_URL or http://127.0.0.1:8787)')
   .option('--key <key>', 'an API key (default SHEET_WORKSPACE_API_KEY)')
   .option('--project-dir <dir>', "Cursor: the project folder for the rules file (default: the current folder)")
-  .action(async (assistant, o) => (await import('./cli/connect.js')).runConnect(assistant, { url: o.url, key: o.key, projectDir: o.projectDir }));
+  .option('--trust-folder <dir>', 'Gemini CLI: mark this folder trusted in ~/.gemini/trustedFolders.json (headless runs need it)')
+  .action(async (assistant, o) => (await import('./cli/connect.js')).runConnect(assistant, { url: o.url, key: o.key, projectDir: o.projectDir, trustFolder: o.trustFolder }));
+registerMemoryCommands(program);
 program
   .command('backup')
   .description("Write a consistent snapshot of DATA_DIR's SQLite database and the server key to <file> (mode 0600); the server may keep running")

@@ -56,7 +56,7 @@ export async function startFakeGemini(): Promise<FakeGemini> {
         parts = typeof turn === 'function' ? turn(body) : turn;
       } else {
         const json = body?.generationConfig?.responseMimeType === 'application/json';
-        parts = [{ text: json ? JSON.stringify({ next_speaker: 'user', reasoning: 'The model answered.', model_choice: 'flash', complexity_score: 10 }) : 'ok' }];
+        parts = [{ text: json ? JSON.stringify({ next_speaker: 'user', reasoning: 'The model answered.', model_choice: 'flash', complexity_reasoning: 'simple', complexity_score: 10 }) : 'ok' }];
       }
       const response = {
         candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],

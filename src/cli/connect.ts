@@ -11,7 +11,8 @@ import path from 'node:path';
  *  - codex: $CODEX_HOME/hooks.json (SessionStart, Stop, SessionEnd -> plugins/codex/hook.mjs) and a managed block in
  *    $CODEX_HOME/config.toml with [mcp_servers.sheet-workspace].
  *  - gemini-cli: ~/.gemini/extensions/sheet-workspace linked to plugins/gemini-cli (as `gemini extensions link` does)
- *    and mcpServers.sheet-workspace in ~/.gemini/settings.json.
+ *    and mcpServers.sheet-workspace in ~/.gemini/settings.json; with --trust-folder, that one folder in
+ *    ~/.gemini/trustedFolders.json (headless `gemini -p` exits with code 55 in a folder that is not trusted).
  *  - cursor: ~/.cursor/mcp.json and the rules file .cursor/rules/sheet-workspace.mdc in the project folder.
  */
 
@@ -24,6 +25,8 @@ export interface ConnectOptions {
   home?: string;
   /** Cursor's project folder (default: the current folder). */
   projectDir?: string;
+  /** Gemini CLI: a folder to mark trusted (TRUST_FOLDER) in ~/.gemini/trustedFolders.json, only when the user asks. */
+  trustFolder?: string;
 }
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -91,13 +94,29 @@ function connectCodex(home: string, url: string, key: string, changed: string[])
   write(configFile, `${base ? `${base}\n\n` : ''}${block}\n`, true, changed);
 }
 
-function connectGemini(home: string, url: string, key: string, changed: string[]): void {
+function connectGemini(home: string, url: string, key: string, trustFolder: string | undefined, changed: string[]): string[] {
   const gemini = path.join(home || os.homedir(), '.gemini');
   write(path.join(gemini, 'extensions', 'sheet-workspace', '.gemini-extension-install.json'), json({ source: path.join(REPO_ROOT, 'plugins', 'gemini-cli'), type: 'link' }), false, changed);
   const settingsFile = path.join(gemini, 'settings.json');
   const settings = readJson(settingsFile);
   settings.mcpServers = { ...(settings.mcpServers ?? {}), 'sheet-workspace': { httpUrl: `${url}/mcp`, headers: { Authorization: `Bearer ${key}` } } };
   write(settingsFile, json(settings), true, changed);
+  const notes = [
+    `Gemini CLI: the extension is linked from ${path.join(REPO_ROOT, 'plugins', 'gemini-cli')} without Gemini CLI's own install prompt; \`gemini extensions list\` shows it, \`gemini extensions uninstall sheet-workspace\` removes it.`,
+  ];
+  if (trustFolder) {
+    const dir = fs.realpathSync(path.resolve(trustFolder));
+    if (!fs.statSync(dir).isDirectory()) throw new Error(`--trust-folder ${dir} is not a folder`);
+    const trustFile = path.join(gemini, 'trustedFolders.json');
+    const trusted = readJson(trustFile);
+    if (trusted[dir] !== 'TRUST_FOLDER') write(trustFile, json({ ...trusted, [dir]: 'TRUST_FOLDER' }), true, changed);
+    notes.push(`Gemini CLI: ${dir} is trusted (TRUST_FOLDER in ${trustFile}), as --trust-folder asked: Gemini CLI loads that folder's own settings, hooks, commands and MCP servers.`);
+  } else {
+    notes.push(
+      'Gemini CLI: in a folder you have not trusted, headless runs (`gemini -p`) exit with code 55 and MCP servers stay off. Trust each project folder once: answer the trust prompt when you start `gemini` there, or run connect again with --trust-folder <dir> (or pass `gemini --skip-trust`).',
+    );
+  }
+  return notes;
 }
 
 export const CURSOR_RULES = `---
@@ -129,11 +148,14 @@ export function connect(assistant: string, o: ConnectOptions = {}): string[] {
   if (/[\s"\\]/.test(key)) throw new Error('the API key must not contain spaces, quotes or backslashes');
   const home = o.home ?? '';
   const changed: string[] = [];
+  let notes: string[] = [];
+  if (o.trustFolder && assistant !== 'gemini-cli') throw new Error('--trust-folder is for gemini-cli only');
   write(path.join(home || os.homedir(), '.sheet-workspace', 'connect.json'), json({ url, api_key: key }), true, changed);
   if (assistant === 'codex') connectCodex(home, url, key, changed);
-  else if (assistant === 'gemini-cli') connectGemini(home, url, key, changed);
+  else if (assistant === 'gemini-cli') notes = connectGemini(home, url, key, o.trustFolder, changed);
   else connectCursor(home, o.projectDir ?? process.cwd(), url, key, changed);
   const lines = changed.length ? changed : ['nothing to change: already connected'];
+  lines.push(...notes);
   if (assistant === 'codex') lines.push('Codex asks to review new hooks once (in the TUI: /hooks); until they are trusted they do not run.');
   return lines;
 }
