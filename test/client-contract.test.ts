@@ -177,7 +177,7 @@ for (const dialect of dialects()) {
       );
       const knowledge = await unwrap(client.GET('/knowledge', { params: { query: { type: 'solutions' } } }));
       assert.ok(JSON.stringify(knowledge).includes(solution.id));
-      await unwrap(client.GET('/knowledge/{id}', { params: { path: { id: solution.id }, query: { type: 'solutions' } } }));
+      await unwrap(client.GET('/knowledge/{id}', { params: { path: { id: solution.id } } }));
 
       const briefing = await unwrap(client.GET('/briefing', { params: { query: { project: 'contract' } } }));
       assert.ok(briefing.success);
