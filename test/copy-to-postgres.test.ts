@@ -171,7 +171,7 @@ describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POS
     const withPassword = new URL(pgDb.url);
     withPassword.password = 'ps-visible'; // the test server trusts local connections: the password is not checked
     const r = await copy(lite.dataDir, withPassword.href, 'arg');
-    assert.equal(r.code, 2);
+    assert.equal(r.code, 2, `${r.stdout ?? ''}\n${r.stderr}`);
     assert.match(r.stderr, /warning: a password in the command line is visible to every user of this machine \(ps\); prefer DATABASE_URL=<url> or --url-file <path>/);
     assert.match(r.stderr, /the target database is not empty: users has 1 row/);
   });

@@ -22,6 +22,7 @@ export const COPIED_TABLES = [
   'work_logs', 'spark_runs', 'user_sparks', 'webhooks', 'outbox', 'exports', 'console_sessions',
   'deliveries', 'delivery_attempts',
   'workspaces', 'workspace_members', 'workspace_invitations', 'sheet_shares',
+  'session_distills', 'distill_runs', 'knowledge_suggestions',
 ] as const satisfies readonly (keyof Database)[];
 type Table = (typeof COPIED_TABLES)[number];
 
