@@ -1,4 +1,11 @@
-/** Shapes the console reads from the API, shared by the shell and its pages (kept apart so no page imports main.tsx or another page). */
+/**
+ * Shapes the console reads from the API, shared by the shell and its pages (kept apart so no page imports main.tsx or another page).
+ * Sheet, Session and FailedCommand come from the typed client generated from the OpenAPI document (packages/client), so they
+ * cannot drift from what the server answers; the rest are still kept here by hand.
+ */
+import type { components } from '../../packages/client/src/schema';
+
+type Schemas = components['schemas'];
 
 export interface Me {
   user_id: string;
@@ -6,42 +13,15 @@ export interface Me {
   plan: 'free' | 'pro' | 'business';
 }
 
-export interface Sheet { id: string; workspace_id?: string; title: string; content: Record<string, string>; folder: string | null; tags: string[]; createdAt: string; updatedAt: string; trashedAt: string | null; version: number }
+export type Sheet = Schemas['Sheet'];
 
 export type WorkspaceRole = 'owner' | 'admin' | 'editor' | 'viewer';
 export interface Workspace { id: string; name: string; role: WorkspaceRole; personal: boolean; created_at: string }
 export interface WorkspaceMember { user_id: string; name: string; role: WorkspaceRole; joined_at: string }
 
-/** A command that failed in a session, with its first error line (src/modules/sessions/sessions.schemas.ts). */
-export interface FailedCommand { command: string; error: string }
-export interface Session {
-  id: string;
-  workspace_id?: string;
-  title: string;
-  summary: string;
-  project: string | null;
-  tags: string[];
-  files_changed: string[];
-  external_id?: string | null;
-  /** What the session came to; null when not known. */
-  outcome: string | null;
-  tasks_done: string[];
-  tasks_open: string[];
-  errors: FailedCommand[];
-  prompts: string[];
-  /** claude-code, codex, ...; null when not said. */
-  agent: string | null;
-  /** Who wrote title and summary: a person or the model ('curated') or a client's automatic capture. */
-  source: 'curated' | 'capture';
-  /** The newest handover sheet made from the session; null when none. */
-  handover_id: string | null;
-  /** The optional LLM distillation (DISTILL=1, docs/distillation.md); absent on a server without it. */
-  distilled?: { summary: string; decisions: string[]; learnings: string[]; model: string; at: string } | null;
-  /** Why the latest distillation did not happen (daily token cap, provider failure). */
-  distill_note?: string | null;
-  createdAt: string;
-  updatedAt?: string | null;
-}
+/** A command that failed in a session, with its first error line. */
+export type FailedCommand = Schemas['FailedCommand'];
+export type Session = Schemas['Session'];
 
 /** GET /v1/briefing (src/modules/briefing/briefing.schemas.ts); the console shows text and capture. */
 export interface Briefing {

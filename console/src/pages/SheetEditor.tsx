@@ -29,7 +29,7 @@ interface State {
 const ifMatch = (s: Sheet) => ({ 'If-Match': `"${s.version}"` });
 
 /** "New sheet" opens this: nothing is stored until the person types something (version 0 = not stored yet). */
-const UNSAVED: Sheet = { id: '', title: '', content: { col1: '' }, folder: null, tags: [], createdAt: '', updatedAt: '', trashedAt: null, version: 0 };
+const UNSAVED: Sheet = { id: '', title: '', content: { col1: '' }, folder: null, tags: [], createdAt: '', updatedAt: '', trashedAt: null, version: 0, workspace_id: '' };
 const isUnsaved = (s: Sheet | undefined) => s?.version === 0;
 
 /** The POST /sheets body for a first save: only fields with something in them. */
