@@ -4,6 +4,8 @@ import type { DistillService } from './distill.service.js';
 const IDLE_POLL_MS = 60_000;
 /** After an error of the database itself, the runner rests this long before it looks again. */
 const ERROR_PAUSE_MS = 5_000;
+/** How long closing waits for a run in progress. */
+const CLOSE_WAIT_MS = 2_000;
 
 export interface DistillRunner {
   /** A session is due at `dueMs`: wake then (or earlier, if already waiting for something sooner). */
@@ -58,10 +60,17 @@ export function startDistillRunner(service: Pick<DistillService, 'runDue' | 'nex
   return {
     wakeAt: (dueMs) => arm(dueMs),
     drain: () => tick(),
+    /**
+     * Stops the runner. A run waiting on the provider (up to AI_TIMEOUT_MS) is not waited for past
+     * CLOSE_WAIT_MS: its session keeps its claim until the lease ends and is distilled again then.
+     */
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
-      await running;
+      if (!running) return;
+      let wait: NodeJS.Timeout | undefined;
+      await Promise.race([running, new Promise<void>((resolve) => (wait = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+      clearTimeout(wait);
     },
   };
 }
