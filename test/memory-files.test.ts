@@ -98,6 +98,7 @@ for (const dialect of dialects()) {
       assert.deepEqual(await holdings(users.alice.key), aliceBefore);
     });
 
+    // Uses the project the first test seeded in alice's account.
     it('--out replaces its section in an existing file; --max-chars bounds it', async () => {
       const dir = tmp();
       const file = path.join(dir, 'CLAUDE.md');
@@ -116,6 +117,15 @@ for (const dialect of dialects()) {
       assert.match(small, /Left out to stay within 1500 characters: .*\d+ sessions/);
       assert.match(small, /end -->\n$/);
       await assert.rejects(memoryExport({ ...cli(users.alice.key), project: PROJECT, maxChars: '12x' }), /--max-chars must be a whole number/);
+
+      // The handover's session is now older than the sessions listed: it is still carried, and round-trips.
+      const full = await memoryExport({ ...cli(users.alice.key), project: PROJECT });
+      assert.ok(!full.includes('#### Parser rewrite') && full.includes('**Session:** Parser rewrite'));
+      const fresh = await s.user();
+      fs.writeFileSync(path.join(dir, 'AGENTS.md'), full);
+      const r = await memoryImport([path.join(dir, 'AGENTS.md')], { ...cli(fresh.key), cwd: dir });
+      assert.equal(r.counts.sessions.created, 11);
+      assert.equal(comparable(await memoryExport({ ...cli(fresh.key), project: PROJECT })), comparable(full));
     });
 
     it('imports CLAUDE.md, AGENTS.md, Cursor rules and Claude Code MEMORY.md once; edits update; concurrent runs converge', async () => {
