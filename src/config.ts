@@ -84,6 +84,10 @@ const EnvSchema = z.object({
     .min(1, 'SEARCH_CONCURRENCY must be at least 1')
     .max(64, 'SEARCH_CONCURRENCY must be at most 64')
     .optional(),
+  EMBEDDINGS_URL: z.string().url('EMBEDDINGS_URL must be an absolute URL such as http://127.0.0.1:11434/v1').optional().or(z.literal('').transform(() => undefined)),
+  EMBEDDINGS_MODEL: z.string().optional(),
+  EMBEDDINGS_API_KEY: z.string().optional(),
+  EMBEDDINGS_DIMENSIONS: z.coerce.number({ error: 'EMBEDDINGS_DIMENSIONS must be a number' }).int('EMBEDDINGS_DIMENSIONS must be a whole number').min(1, 'EMBEDDINGS_DIMENSIONS must be 1-8192').max(8192, 'EMBEDDINGS_DIMENSIONS must be 1-8192').optional(),
   REVISIONS_KEEP: z.coerce.number({ error: 'REVISIONS_KEEP must be a number' }).int('REVISIONS_KEEP must be a whole number').min(1, 'REVISIONS_KEEP must be at least 1').default(100),
   EVENT_STREAM_POLL_MS: z.coerce.number({ error: 'EVENT_STREAM_POLL_MS must be a number' }).int('EVENT_STREAM_POLL_MS must be a whole number').min(100, 'EVENT_STREAM_POLL_MS must be at least 100').default(1000),
   EVENT_STREAM_HEARTBEAT_MS: z.coerce.number({ error: 'EVENT_STREAM_HEARTBEAT_MS must be a number' }).int('EVENT_STREAM_HEARTBEAT_MS must be a whole number').min(100, 'EVENT_STREAM_HEARTBEAT_MS must be at least 100').default(15_000),
@@ -133,6 +137,11 @@ export type Config = {
   distill: { enabled: boolean; dailyTokens: number; debounceMs: number };
   /** The most characters any MCP tool result holds (text and structuredContent); larger ones are cut with a note. */
   mcpResultMaxChars: number;
+  /**
+   * Optional semantic search (docs/search.md): an OpenAI-compatible /v1/embeddings endpoint (base URL, the
+   * part before /embeddings) and its model; absent unless both EMBEDDINGS_URL and EMBEDDINGS_MODEL are set.
+   */
+  embeddings?: { url: string; model: string; apiKey?: string; dimensions?: number };
   /** Earlier versions kept per sheet (the newest ones). */
   revisionsKeep: number;
   /**
@@ -166,6 +175,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const provider = e.AI_PROVIDER || undefined;
   if (e.DISTILL && !provider) {
     throw new ConfigError('Invalid configuration:\n  DISTILL: distillation calls the AI provider Sparks use; set AI_PROVIDER (with AI_MODEL and its key) or unset DISTILL');
+  }
+  if (!!e.EMBEDDINGS_URL !== !!e.EMBEDDINGS_MODEL) {
+    throw new ConfigError(`Invalid configuration:\n  ${e.EMBEDDINGS_URL ? 'EMBEDDINGS_MODEL' : 'EMBEDDINGS_URL'}: semantic search needs both EMBEDDINGS_URL and EMBEDDINGS_MODEL; set both or neither`);
   }
   return {
     port: e.PORT,
@@ -201,6 +213,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     distill: { enabled: e.DISTILL, dailyTokens: e.DISTILL_DAILY_TOKENS, debounceMs: e.DISTILL_DEBOUNCE_MS },
     mcpResultMaxChars: e.MCP_RESULT_MAX_CHARS,
+    embeddings: e.EMBEDDINGS_URL && e.EMBEDDINGS_MODEL
+      ? { url: e.EMBEDDINGS_URL.replace(/\/+$/, ''), model: e.EMBEDDINGS_MODEL, apiKey: e.EMBEDDINGS_API_KEY || undefined, dimensions: e.EMBEDDINGS_DIMENSIONS }
+      : undefined,
     revisionsKeep: e.REVISIONS_KEEP,
     searchRankMaxMatches: e.SEARCH_RANK_MAX_MATCHES,
     // One core left to PostgreSQL's other backends and this process: on 2 cores, 1.

@@ -96,10 +96,14 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const distill = createDistill({ db, access, knowledge, tx, outbox, clock, provider: aiProvider, config, logger: opts.logger });
   const sessions = createSessionsService({ repo: createSessionsRepo(db), access, todos: todosRepo, sheets, outbox, tx, clock, onWritten: distill.service.queue });
   // GET /v1/search: triggers queue each changed record; this indexes the queue after each commit and before each search.
-  const search = createSearchService({ db, access, workspaces: workspacesRepo, onIndexError: (err) => opts.logger?.warn({ err }, 'search indexing failed; retried on the next write') });
+  const search = createSearchService({ db, access, workspaces: workspacesRepo, onIndexError: (err) => opts.logger?.warn({ err }, 'search indexing failed; retried on the next write'),
+    embeddings: config.embeddings, onEmbedError: (err, message) => opts.logger?.warn({ err }, message) });
   outbox.onCommitted(search.indexer.nudge);
+  // Semantic search (EMBEDDINGS_URL): records are embedded in the background after each commit, never in a request.
+  if (search.embedder) outbox.onCommitted(search.embedder.nudge);
   const briefing = createBriefingService({ sessions, todos: todosRepo, knowledge, search, repo: createBriefingRepo(db), access, clock });
   search.indexer.nudge();
+  search.embedder?.nudge();
   const sparks = createSparksService({
     ...{ repo: createSparksRepo(db), access, outbox, tx, clock, sheets, provider: aiProvider, timeoutMs: config.ai.timeoutMs },
     onProviderError: (err, message) => opts.logger?.warn({ err }, message),

@@ -27,6 +27,7 @@ const UNTYPED_TABLES: Record<Dialect, Record<string, string>> = {
     search_index_origin: "the id that ties the search index file to this database (migration 033); raw SQL in src/db/search/index-file.ts",
     search_docs: 'the unified search index (migration 038); raw SQL in src/modules/search',
     search_queue: 'records the unified search has still to index (migration 038); filled by triggers, raw SQL in src/modules/search',
+    search_vectors: 'embeddings of the optional semantic search (migration 040); raw SQL in src/modules/search/search.embed-store.ts',
     search_fts: 'the FTS5 table of the unified search (migration 038); raw SQL in src/modules/search',
     search_fts_data: "FTS5's own shadow table of search_fts",
     search_fts_idx: "FTS5's own shadow table of search_fts",
@@ -40,6 +41,7 @@ const UNTYPED_TABLES: Record<Dialect, Record<string, string>> = {
     sheet_token_vocab: 'every token the token index holds (migrations 022, 029); raw SQL in src/db/pg-token-index.ts',
     search_docs: 'the unified search index (migration 038); raw SQL in src/modules/search',
     search_queue: 'records the unified search has still to index (migration 038); filled by triggers, raw SQL in src/modules/search',
+    search_vectors: 'embeddings of the optional semantic search (migration 040); raw SQL in src/modules/search/search.embed-store.ts',
   },
 };
 

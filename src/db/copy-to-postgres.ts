@@ -85,7 +85,7 @@ async function refuseUnlessEmpty(url: string): Promise<void> {
   }
 }
 /** Tables our migrations make besides the copied ones: the migrator's own and what triggers keep. */
-const OUR_DERIVED_TABLES = /^(kysely_migration|kysely_migration_lock|auth_generation|sheet_counts|sheet_tokens|sheet_token_vocabulary|sheet_token_vocab|search_docs|search_queue)$/;
+const OUR_DERIVED_TABLES = /^(kysely_migration|kysely_migration_lock|auth_generation|sheet_counts|sheet_tokens|sheet_token_vocabulary|sheet_token_vocab|search_docs|search_queue|search_vectors)$/;
 
 export async function copySqliteToPostgres(opts: { dataDir: string; postgresUrl: string; onProgress?: (p: CopyProgress) => void }): Promise<CopyResult[]> {
   await refuseUnlessEmpty(opts.postgresUrl);

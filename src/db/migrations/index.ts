@@ -36,6 +36,7 @@ import * as m036 from './036_webhook_maker.js';
 import * as m037 from './037_session_records.js';
 import * as m038 from './038_unified_search.js';
 import * as m039 from './039_session_distill.js';
+import * as m040 from './040_search_vectors.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '037_session_records': m037,
   '038_unified_search': m038,
   '039_session_distill': m039,
+  '040_search_vectors': m040,
 };
 
 export const migrationProvider: MigrationProvider = {

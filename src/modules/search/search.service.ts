@@ -5,6 +5,8 @@ import { AppError } from '../../errors.js';
 import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import type { Caller, WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { WorkspacesRepo } from '../workspaces/workspaces.repo.js';
+import type { EmbeddingsConfig } from './search.embed-client.js';
+import { createSemanticSearch } from './search.embed.js';
 import { queueKindOf, readRecords, type RecordText } from './search.documents.js';
 import { SEARCH_KINDS, type SearchAdapter, type SearchKind } from './search.engine.js';
 import { createSearchIndexer } from './search.indexer.js';
@@ -33,11 +35,17 @@ export interface SearchDeps {
   access: WorkspaceAccess;
   workspaces: Pick<WorkspacesRepo, 'listForUser'>;
   onIndexError?: (err: unknown) => void;
+  /** Optional semantic search (EMBEDDINGS_URL, EMBEDDINGS_MODEL): absent, nothing is embedded and nothing is called. */
+  embeddings?: EmbeddingsConfig;
+  onEmbedError?: (err: unknown, message: string) => void;
 }
 
 export function createSearchService(deps: SearchDeps) {
   const adapter: SearchAdapter = dialectOf(deps.db) === 'postgres' ? pgSearch : sqliteSearch;
   const indexer = createSearchIndexer(deps.db, adapter, deps.onIndexError ?? (() => undefined));
+  const semantic = deps.embeddings
+    ? createSemanticSearch({ db: deps.db, config: deps.embeddings, drainIndex: () => indexer.drain(), onError: deps.onEmbedError ?? (() => undefined) })
+    : undefined;
 
   /** The kinds searched: those asked for (default all), each needing its read scope. */
   function kindsFor(scopes: Granted | undefined, asked: SearchKind[] | undefined): SearchKind[] {
@@ -89,6 +97,8 @@ export function createSearchService(deps: SearchDeps) {
 
   return {
     indexer,
+    /** Semantic search's background embedder; undefined unless configured. */
+    embedder: semantic?.embedder,
 
     async search(caller: Caller & { scopes?: Granted }, input: SearchInput): Promise<{ success: true; results: SearchResultView[]; total: number }> {
       const kinds = kindsFor(caller.scopes, input.types);
@@ -98,7 +108,14 @@ export function createSearchService(deps: SearchDeps) {
       await indexer.catchUp();
       const limit = input.limit ?? SEARCH_LIMIT_DEFAULT;
       const offset = input.offset ?? 0;
-      const { candidates, total } = await adapter.query(deps.db, { terms, ownerKeys: keys, kinds, project: input.project, window: offset + limit + WINDOW_EXTRA });
+      const window = offset + limit + WINDOW_EXTRA;
+      const keyword = await adapter.query(deps.db, { terms, ownerKeys: keys, kinds, project: input.project, window });
+      let { candidates, total } = keyword;
+      if (semantic) {
+        const fused = await semantic.fused(candidates, { text: input.q, ownerKeys: keys, kinds, project: input.project, window });
+        candidates = fused.candidates;
+        total += fused.added;
+      }
       const page = rerank(candidates, input.prefer_project, terms).slice(offset, offset + limit);
       const current = await texts(page);
       const results: SearchResultView[] = [];
@@ -121,7 +138,10 @@ export function createSearchService(deps: SearchDeps) {
       return { success: true, results, total };
     },
 
-    close: () => indexer.close(),
+    async close() {
+      await semantic?.embedder.close();
+      await indexer.close();
+    },
   };
 }
 export type SearchService = ReturnType<typeof createSearchService>;

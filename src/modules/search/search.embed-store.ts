@@ -1,0 +1,85 @@
+import { sql, type Kysely } from 'kysely';
+import { dialectOf } from '../../db/dialect.js';
+import { dot } from './search.embed-client.js';
+import type { Candidate, SearchKind } from './search.engine.js';
+
+/**
+ * search_vectors (migration 040): one embedding per indexed record. SQLite keeps a vector as a BLOB
+ * of float32, PostgreSQL as real[] (pgvector is not required); similarity is computed in the
+ * application, by brute force over the searched owners' most recent MAX_VECTORS vectors.
+ */
+
+/** A search compares the query with at most this many vectors (the most recently updated records of the owners searched). */
+export const MAX_VECTORS = 20_000;
+
+export interface Stale {
+  kind: SearchKind;
+  record_id: string;
+}
+
+const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+function fromStored(raw: unknown): Float32Array {
+  if (raw instanceof Uint8Array) {
+    const copy = new Uint8Array(raw); // aligned for Float32Array
+    return new Float32Array(copy.buffer, 0, Math.floor(copy.byteLength / 4));
+  }
+  if (Array.isArray(raw)) return Float32Array.from(raw as number[]);
+  if (typeof raw === 'string') return Float32Array.from(raw.replace(/[{}]/g, '').split(',').map(Number));
+  return new Float32Array(0);
+}
+
+/** Indexed records without a current vector for `model` (none, an older text, another owner or model), newest first. */
+export async function staleRecords(db: Kysely<any>, model: string, limit: number): Promise<Stale[]> {
+  const rows = await sql<Stale>`select d.kind, d.record_id from search_docs as d
+    left join search_vectors as v on v.record_id = d.record_id and v.kind = d.kind
+    where v.record_id is null or v.model <> ${model} or v.updated_at <> d.updated_at or v.owner_key <> d.owner_key
+    order by d.updated_at desc limit ${limit}`.execute(db);
+  return rows.rows;
+}
+
+export async function writeVector(
+  db: Kysely<any>,
+  row: { kind: SearchKind; record_id: string; owner_key: string; model: string; updated_at: string; vector: Float32Array },
+): Promise<void> {
+  const value = dialectOf(db) === 'postgres' ? sql`${Array.from(row.vector)}::real[]` : sql`${toBlob(row.vector)}`;
+  await sql`insert into search_vectors (kind, record_id, owner_key, model, dims, vector, updated_at)
+    values (${row.kind}, ${row.record_id}, ${row.owner_key}, ${row.model}, ${row.vector.length}, ${value}, ${row.updated_at})
+    on conflict (record_id, kind) do update set owner_key = excluded.owner_key, model = excluded.model, dims = excluded.dims,
+      vector = excluded.vector, updated_at = excluded.updated_at`.execute(db);
+}
+
+/** Vectors of records no longer indexed (deleted, trashed): removed. */
+export async function dropOrphans(db: Kysely<any>): Promise<void> {
+  await sql`delete from search_vectors where not exists
+    (select 1 from search_docs as d where d.record_id = search_vectors.record_id and d.kind = search_vectors.kind)`.execute(db);
+}
+
+/**
+ * The `window` records nearest to `query` among the given owners, kinds and project: candidates as the
+ * keyword engine gives them, `rel` being the cosine similarity. Reach is read from search_docs (kept
+ * current before each search), so a record moved or deleted is filtered as the keyword search filters it.
+ */
+export async function nearest(
+  db: Kysely<any>,
+  q: { vector: Float32Array; model: string; ownerKeys: string[]; kinds: SearchKind[]; project?: string; window: number },
+): Promise<Candidate[]> {
+  const where = [sql`d.owner_key in (${sql.join(q.ownerKeys)})`, sql`d.kind in (${sql.join(q.kinds)})`, sql`v.model = ${q.model}`, sql`v.dims = ${q.vector.length}`];
+  if (q.project !== undefined) where.push(sql`d.project = ${q.project}`);
+  const rows = await sql<Omit<Candidate, 'rel'> & { vector: unknown }>`select d.kind, d.record_id, d.owner_key, d.project, d.title, d.updated_at, v.vector
+    from search_vectors as v join search_docs as d on d.record_id = v.record_id and d.kind = v.kind
+    where ${sql.join(where, sql` and `)} order by d.updated_at desc limit ${MAX_VECTORS}`.execute(db);
+  const scored: Candidate[] = [];
+  for (const { vector, ...r } of rows.rows) {
+    const v = fromStored(vector);
+    const rel = v.length === q.vector.length ? dot(q.vector, v) : 0;
+    // Opposite or unrelated (similarity 0 or less): not a match.
+    if (rel > 0) scored.push({ ...r, rel });
+  }
+  return scored.sort((a, b) => b.rel - a.rel).slice(0, q.window);
+}
+
+/** Vectors stored for `model` (what the tests and `npm run eval -- --embeddings` wait for). */
+export async function countVectors(db: Kysely<any>, model: string): Promise<number> {
+  const r = await sql<{ n: number | string }>`select count(*) as n from search_vectors where model = ${model}`.execute(db);
+  return Number(r.rows[0]?.n ?? 0);
+}
