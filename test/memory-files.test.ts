@@ -138,28 +138,29 @@ for (const dialect of dialects()) {
       fs.writeFileSync(path.join(dir, '.cursor', 'rules', 'notes.txt'), 'not a rule');
       const mem = path.join(claudeProjectDir(dir, home), 'memory');
       fs.mkdirSync(mem, { recursive: true });
-      fs.writeFileSync(path.join(mem, 'MEMORY.md'), '## Preferences\n\n- user likes short commits\n');
+      fs.writeFileSync(path.join(mem, 'MEMORY.md'), '## Preferences\n\n- user likes short commits\n- [Deploys](deploys.md)\n');
+      fs.writeFileSync(path.join(mem, 'deploys.md'), '---\nname: deploys\n---\nDeploy with `make ship` from main only.\n');
 
       const run = () => memoryImport([], { url: s.url, key: users.carol.key, cwd: dir, home, project: 'acme' });
       const first = await run();
-      assert.equal(first.files.length, 4);
-      assert.deepEqual(first.counts.knowledge, { created: 6, updated: 0, unchanged: 0 });
+      assert.equal(first.files.length, 5);
+      assert.deepEqual(first.counts.knowledge, { created: 7, updated: 0, unchanged: 0 });
       const tagged = await ok('GET', '/v1/knowledge?tag=memory-import&limit=100', users.carol.key);
       assert.deepEqual(tagged.solutions.map((e: any) => [e.title, e.error]), [['CLAUDE.md: Lockfile error', 'EINTEGRITY sha512 mismatch']]);
       assert.deepEqual(
         tagged.snippets.map((e: any) => e.title).sort(),
-        ['.cursor/rules/style.mdc', 'AGENTS.md', 'CLAUDE.md', 'CLAUDE.md: Testing', 'Claude Code MEMORY.md: Preferences'].sort(),
+        ['.cursor/rules/style.mdc', 'AGENTS.md', 'CLAUDE.md', 'CLAUDE.md: Testing', 'Claude Code MEMORY.md: Preferences', 'Claude Code memory/deploys.md'].sort(),
       );
       assert.ok(tagged.snippets.find((e: any) => e.title === 'CLAUDE.md: Testing').content.includes('## not a heading'));
 
-      assert.deepEqual((await run()).counts.knowledge, { created: 0, updated: 0, unchanged: 6 });
+      assert.deepEqual((await run()).counts.knowledge, { created: 0, updated: 0, unchanged: 7 });
       fs.appendFileSync(path.join(mem, 'MEMORY.md'), '- and small pull requests\n');
-      assert.deepEqual((await run()).counts.knowledge, { created: 0, updated: 1, unchanged: 5 });
+      assert.deepEqual((await run()).counts.knowledge, { created: 0, updated: 1, unchanged: 6 });
 
       const both = await Promise.all([0, 1].map(() => memoryImport([], { url: s.url, key: users.dave.key, cwd: dir, home, project: 'acme' })));
-      assert.equal(both[0]!.counts.knowledge.created + both[1]!.counts.knowledge.created >= 6, true);
+      assert.equal(both[0]!.counts.knowledge.created + both[1]!.counts.knowledge.created >= 7, true);
       const dave = await ok('GET', '/v1/knowledge?tag=memory-import&limit=100', users.dave.key);
-      assert.equal(dave.total, 6, JSON.stringify(dave));
+      assert.equal(dave.total, 7, JSON.stringify(dave));
     });
 
     it('bad input: an unknown project, an unreadable file, no key', async () => {

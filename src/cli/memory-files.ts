@@ -24,15 +24,19 @@ export interface MemoryFile {
 /** Claude Code's folder for a project's memory: the absolute path with every other character than A-Z, a-z, 0-9 as "-". */
 export const claudeProjectDir = (cwd: string, home: string) => path.join(home, '.claude', 'projects', path.resolve(cwd).replace(/[^A-Za-z0-9]/g, '-'));
 
-/** The default files: CLAUDE.md, AGENTS.md, .cursor/rules/*.mdc in cwd, and Claude Code's MEMORY.md for cwd. */
+/** The default files: CLAUDE.md, AGENTS.md, .cursor/rules/*.mdc in cwd, and Claude Code's memory folder for cwd (MEMORY.md and its topic files). */
 export function defaultPaths(cwd: string, home = os.homedir()): string[] {
   const out = ['CLAUDE.md', 'AGENTS.md'].map((f) => path.join(cwd, f)).filter((f) => fs.existsSync(f));
   const rules = path.join(cwd, '.cursor', 'rules');
   if (fs.existsSync(rules)) {
     for (const f of fs.readdirSync(rules).sort()) if (f.endsWith('.mdc')) out.push(path.join(rules, f));
   }
-  const memory = path.join(claudeProjectDir(cwd, home), 'memory', 'MEMORY.md');
-  if (fs.existsSync(memory)) out.push(memory);
+  // Claude Code's auto memory: the MEMORY.md index and the topic files beside it.
+  const memory = path.join(claudeProjectDir(cwd, home), 'memory');
+  if (fs.existsSync(path.join(memory, 'MEMORY.md'))) {
+    out.push(path.join(memory, 'MEMORY.md'));
+    for (const f of fs.readdirSync(memory).sort()) if (f.endsWith('.md') && f !== 'MEMORY.md') out.push(path.join(memory, f));
+  }
   return out;
 }
 
@@ -48,7 +52,8 @@ export function readFiles(paths: string[], cwd: string): MemoryFile[] {
     }
     if (text.includes('\u0000')) throw new MemoryInputError(`${p} is not a text file`);
     const rel = path.relative(cwd, abs);
-    const label = path.basename(abs) === 'MEMORY.md' && abs.includes(`${path.sep}.claude${path.sep}`) ? 'Claude Code MEMORY.md' : rel.startsWith('..') ? path.basename(abs) : rel;
+    const claude = abs.includes(`${path.sep}.claude${path.sep}`) && path.basename(path.dirname(abs)) === 'memory';
+    const label = claude ? (path.basename(abs) === 'MEMORY.md' ? 'Claude Code MEMORY.md' : `Claude Code memory/${path.basename(abs)}`) : rel.startsWith('..') ? path.basename(abs) : rel;
     return { path: abs, label, text };
   });
 }
