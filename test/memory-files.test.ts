@@ -118,6 +118,11 @@ for (const dialect of dialects()) {
       assert.match(small, /end -->\n$/);
       await assert.rejects(memoryExport({ ...cli(users.alice.key), project: PROJECT, maxChars: '12x' }), /--max-chars must be a whole number/);
 
+      // A key that may not read knowledge gets the rest.
+      const narrow = await ok('POST', '/v1/api-keys', users.alice.key, { name: 'no-knowledge', scopes: ['sessions:read', 'todos:read', 'sheets:read'] });
+      const noKnowledge = await memoryExport({ ...cli(narrow.api_key), project: PROJECT });
+      assert.ok(noKnowledge.includes('### Latest handover') && !noKnowledge.includes('### Knowledge'));
+
       // The handover's session is now older than the sessions listed: it is still carried, and round-trips.
       const full = await memoryExport({ ...cli(users.alice.key), project: PROJECT });
       assert.ok(!full.includes('#### Parser rewrite') && full.includes('**Session:** Parser rewrite'));

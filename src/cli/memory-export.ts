@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { handoverText, nextSteps } from '../modules/briefing/briefing.steps.js';
-import { MemoryInputError, type Api } from './memory-client.js';
+import { HttpError, MemoryInputError, type Api } from './memory-client.js';
 import { DEFAULT_MAX_CHARS, MIN_MAX_CHARS, renderDigest, replaceSection, type Digest, type DigestKnowledge } from './memory-format.js';
 
 /**
@@ -38,7 +38,7 @@ function knowledgeOf(e: any, kind: 'solution' | 'snippet'): DigestKnowledge {
 }
 
 export async function readDigest(api: Api, o: ExportOptions): Promise<Digest> {
-  const ws = o.workspace ? { workspace_id: o.workspace } : {};
+  const ws: Record<string, string> = o.workspace ? { workspace_id: o.workspace } : {};
   const briefing = await api.get('/briefing', { project: o.project, max_chars: 20_000, ...ws });
   const d: Digest = { project: o.project, workspaceId: briefing.workspace_id, handover: null, sessions: [], todos: [], knowledge: [] };
 
@@ -72,7 +72,17 @@ export async function readDigest(api: Api, o: ExportOptions): Promise<Digest> {
     throw new MemoryInputError(`Project ${JSON.stringify(o.project)} has no handover, session or open todo in workspace ${d.workspaceId}: check its name (as sessions are saved with it) and --workspace`);
   }
 
-  // Solutions for the recent failed commands (the one search, as the briefing does), then the newest entries.
+  const canReadKnowledge = await api.get('/knowledge', { limit: 1, ...ws }).then(
+    () => true,
+    (err) => (err instanceof HttpError && err.status === 403 ? false : Promise.reject(err)),
+  );
+  if (canReadKnowledge) d.knowledge = await topKnowledge(api, d, ws);
+  return d;
+}
+
+/** Solutions for the recent failed commands (the one search, as the briefing does), then the newest entries. */
+async function topKnowledge(api: Api, d: Digest, ws: Record<string, string>): Promise<DigestKnowledge[]> {
+  const out: DigestKnowledge[] = [];
   const seen = new Set<string>();
   const lines = [...new Set(d.sessions.flatMap((s) => s.errors.map((e) => e.error.trim().slice(0, 200))).filter((e) => e))].slice(0, ERRORS_LOOKED_UP);
   for (const q of lines) {
@@ -82,7 +92,7 @@ export async function readDigest(api: Api, o: ExportOptions): Promise<Digest> {
       const entry = await api.find(`/knowledge/${hit.id}`);
       if (!entry?.solution) continue;
       seen.add(hit.id);
-      d.knowledge.push(knowledgeOf(entry.solution, 'solution'));
+      out.push(knowledgeOf(entry.solution, 'solution'));
     }
   }
   const newest = await api.get('/knowledge', { limit: NEWEST_KNOWLEDGE, ...ws });
@@ -93,9 +103,9 @@ export async function readDigest(api: Api, o: ExportOptions): Promise<Digest> {
   for (const k of all.slice(0, NEWEST_KNOWLEDGE)) {
     if (seen.has(k.id)) continue;
     seen.add(k.id);
-    d.knowledge.push(k);
+    out.push(k);
   }
-  return d;
+  return out;
 }
 
 export function parseMaxChars(v: string | undefined): number {
