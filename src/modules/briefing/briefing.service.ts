@@ -55,21 +55,19 @@ export function createBriefingService(deps: {
   }
 
   /**
-   * Solutions for the errors of recent sessions, best match first, each once: the distinct error lines,
-   * newest first, each looked up with the one search (GET /v1/search's ranking, solutions only).
+   * Solutions for the errors of recent sessions, best match first: the distinct error lines, newest first,
+   * looked up together in one search (GET /v1/search's ranking ranks words, it does not require them all).
    */
   async function knowledgeFor(caller: Caller & { scopes?: Granted }, workspaceId: string, errors: FailedCommandView[]): Promise<BriefingKnowledgePart[]> {
-    const found = new Map<string, BriefingKnowledgePart>();
-    const lines = [...new Set(errors.map((e) => e.error.trim().slice(0, 200)).filter((e) => e))].slice(0, ERRORS_LOOKED_UP);
-    for (const q of lines) {
-      const { results } = await search.search(caller, { q, types: ['solution'], workspace_id: workspaceId, limit: 2 });
-      for (const hit of results) {
-        if (found.has(hit.id) || found.size >= KNOWLEDGE_SHOWN) continue;
-        const entry = await knowledge.get(caller, hit.id);
-        if (entry.type === 'solution') found.set(hit.id, { id: hit.id, title: entry.solution.title, error: entry.solution.error, fix: entry.solution.content });
-      }
+    const lines = [...new Set(errors.map((e) => e.error.trim().slice(0, 150)).filter((e) => e))].slice(0, ERRORS_LOOKED_UP);
+    if (lines.length === 0) return [];
+    const { results } = await search.search(caller, { q: lines.join(' '), types: ['solution'], workspace_id: workspaceId, limit: KNOWLEDGE_SHOWN });
+    const found: BriefingKnowledgePart[] = [];
+    for (const hit of results) {
+      const entry = await knowledge.get(caller, hit.id);
+      if (entry.type === 'solution') found.push({ id: hit.id, title: entry.solution.title, error: entry.solution.error, fix: entry.solution.content });
     }
-    return [...found.values()];
+    return found;
   }
 
   return {
