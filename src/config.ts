@@ -87,6 +87,7 @@ const EnvSchema = z.object({
   EMBEDDINGS_URL: z.string().url('EMBEDDINGS_URL must be an absolute URL such as http://127.0.0.1:11434/v1').optional().or(z.literal('').transform(() => undefined)),
   EMBEDDINGS_MODEL: z.string().optional(),
   EMBEDDINGS_API_KEY: z.string().optional(),
+  EMBEDDINGS_MAX_VECTORS: z.coerce.number({ error: 'EMBEDDINGS_MAX_VECTORS must be a number' }).int('EMBEDDINGS_MAX_VECTORS must be a whole number').min(100, 'EMBEDDINGS_MAX_VECTORS must be 100-1000000').max(1_000_000, 'EMBEDDINGS_MAX_VECTORS must be 100-1000000').default(20_000),
   EMBEDDINGS_DIMENSIONS: z.coerce.number({ error: 'EMBEDDINGS_DIMENSIONS must be a number' }).int('EMBEDDINGS_DIMENSIONS must be a whole number').min(1, 'EMBEDDINGS_DIMENSIONS must be 1-8192').max(8192, 'EMBEDDINGS_DIMENSIONS must be 1-8192').optional(),
   REVISIONS_KEEP: z.coerce.number({ error: 'REVISIONS_KEEP must be a number' }).int('REVISIONS_KEEP must be a whole number').min(1, 'REVISIONS_KEEP must be at least 1').default(100),
   EVENT_STREAM_POLL_MS: z.coerce.number({ error: 'EVENT_STREAM_POLL_MS must be a number' }).int('EVENT_STREAM_POLL_MS must be a whole number').min(100, 'EVENT_STREAM_POLL_MS must be at least 100').default(1000),
@@ -141,7 +142,7 @@ export type Config = {
    * Optional semantic search (docs/search.md): an OpenAI-compatible /v1/embeddings endpoint (base URL, the
    * part before /embeddings) and its model; absent unless both EMBEDDINGS_URL and EMBEDDINGS_MODEL are set.
    */
-  embeddings?: { url: string; model: string; apiKey?: string; dimensions?: number };
+  embeddings?: { url: string; model: string; apiKey?: string; dimensions?: number; maxVectors: number };
   /** Earlier versions kept per sheet (the newest ones). */
   revisionsKeep: number;
   /**
@@ -214,7 +215,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     distill: { enabled: e.DISTILL, dailyTokens: e.DISTILL_DAILY_TOKENS, debounceMs: e.DISTILL_DEBOUNCE_MS },
     mcpResultMaxChars: e.MCP_RESULT_MAX_CHARS,
     embeddings: e.EMBEDDINGS_URL && e.EMBEDDINGS_MODEL
-      ? { url: e.EMBEDDINGS_URL.replace(/\/+$/, ''), model: e.EMBEDDINGS_MODEL, apiKey: e.EMBEDDINGS_API_KEY || undefined, dimensions: e.EMBEDDINGS_DIMENSIONS }
+      ? { url: e.EMBEDDINGS_URL.replace(/\/+$/, ''), model: e.EMBEDDINGS_MODEL, apiKey: e.EMBEDDINGS_API_KEY || undefined, dimensions: e.EMBEDDINGS_DIMENSIONS, maxVectors: e.EMBEDDINGS_MAX_VECTORS }
       : undefined,
     revisionsKeep: e.REVISIONS_KEEP,
     searchRankMaxMatches: e.SEARCH_RANK_MAX_MATCHES,

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { ConfigError, loadConfig } from '../src/config.js';
 import { countVectors } from '../src/modules/search/search.embed-store.js';
 import { dialects } from './helpers.js';
 import { startFakeEmbeddings, type FakeEmbeddings } from './fake-embeddings.js';
@@ -15,6 +16,19 @@ const MODEL = 'fake-embed-1';
 const RECORD = { title: 'Bought an inexpensive vehicle for site visits', content: 'The team bought an inexpensive vehicle; the invoice is in the shared drive.' };
 const PARAPHRASE = 'purchase cheap automobile';
 const q = encodeURIComponent;
+
+describe('embeddings configuration', () => {
+  it('needs both EMBEDDINGS_URL and EMBEDDINGS_MODEL, and takes neither as off', () => {
+    assert.equal(loadConfig({}).embeddings, undefined);
+    assert.throws(() => loadConfig({ EMBEDDINGS_URL: 'http://127.0.0.1:11434/v1' }), (e: Error) => e instanceof ConfigError && /EMBEDDINGS_MODEL/.test(e.message));
+    assert.throws(() => loadConfig({ EMBEDDINGS_MODEL: 'nomic-embed-text' }), (e: Error) => e instanceof ConfigError && /EMBEDDINGS_URL/.test(e.message));
+    assert.throws(() => loadConfig({ EMBEDDINGS_URL: 'not a url', EMBEDDINGS_MODEL: 'm' }), /EMBEDDINGS_URL must be an absolute URL/);
+    assert.throws(() => loadConfig({ EMBEDDINGS_URL: 'http://x/v1', EMBEDDINGS_MODEL: 'm', EMBEDDINGS_DIMENSIONS: '0' }), /EMBEDDINGS_DIMENSIONS must be 1-8192/);
+    assert.deepEqual(loadConfig({ EMBEDDINGS_URL: 'http://127.0.0.1:11434/v1/', EMBEDDINGS_MODEL: 'nomic-embed-text' }).embeddings, {
+      url: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text', apiKey: undefined, dimensions: undefined, maxVectors: 20_000,
+    });
+  });
+});
 
 for (const dialect of dialects()) {
   describe(`search without embeddings [${dialect}]`, () => {

@@ -11,6 +11,8 @@ export interface EmbeddingsConfig {
   apiKey?: string;
   /** Sent as `dimensions` (models that can shorten their vectors, such as OpenAI's text-embedding-3). */
   dimensions?: number;
+  /** A search compares the query with at most this many vectors (default 20,000). */
+  maxVectors?: number;
 }
 
 /** A failure the same input will meet again (a 4xx other than 408/429): retrying does not help. */

@@ -49,7 +49,7 @@ export function createSemanticSearch(deps: { db: Kysely<any>; config: Embeddings
         deps.onError(err, 'embedding a search query failed; answered by keywords only');
         return { candidates: keyword, added: 0 };
       }
-      const near = await nearest(deps.db, { vector, model: deps.config.model, ownerKeys: q.ownerKeys, kinds: q.kinds, project: q.project, window: q.window });
+      const near = await nearest(deps.db, { vector, model: deps.config.model, ownerKeys: q.ownerKeys, kinds: q.kinds, project: q.project, window: q.window, maxVectors: deps.config.maxVectors });
       const known = new Set(keyword.map((c) => `${c.kind}:${c.record_id}`));
       const added = near.filter((c) => !known.has(`${c.kind}:${c.record_id}`)).length;
       return { candidates: fuse(keyword, near), added };
