@@ -121,6 +121,19 @@ for (const dialect of dialects()) {
       assert.ok(!body.results.some((h) => h.id === ids.car), JSON.stringify(body));
     });
 
+    it('re-embeds every record when the model changes', async () => {
+      await embedded(4);
+      // As if the records had been embedded by another model: a search compares only this model's vectors.
+      await s.c.db.updateTable('search_vectors' as never).set({ model: 'older-model' } as never).execute();
+      assert.equal(await countVectors(s.c.db, MODEL), 0);
+      assert.deepEqual((await search(users.bob.key, PARAPHRASE)).results, []);
+      const inputs = fake.inputs;
+      s.c.search.embedder!.nudge();
+      await embedded(4);
+      assert.ok(fake.inputs >= inputs + 4, 'the records were sent again');
+      assert.deepEqual((await search(users.bob.key, PARAPHRASE)).results.map((h) => h.id), [ids.bobCar]);
+    });
+
     it('answers by keywords when the endpoint is down', async () => {
       fake.down = true;
       try {
