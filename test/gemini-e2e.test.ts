@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import { createRequire } from 'node:module';
@@ -110,6 +110,17 @@ for (const dialect of dialects()) {
       const plain = connect('gemini-cli', { url: proxy.url, key, home: tempDir('gemini-plain-') });
       assert.ok(plain.some((l) => /exit with code 55/.test(l) && /--trust-folder/.test(l)), 'without --trust-folder it says what to do');
       assert.ok(!plain.some((l) => /trustedFolders\.json/.test(l)), 'and trusts nothing');
+    });
+
+    it('`npm run cli -- connect gemini-cli` (the bundled build) links the extension of this checkout', { skip: dialect !== 'sqlite' && 'once is enough' }, () => {
+      const cliHome = tempDir('gemini-cli-home-');
+      const out = execFileSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'sheet-workspace.js'), 'connect', 'gemini-cli', '--url', proxy.url, '--key', key], {
+        env: { PATH: process.env.PATH ?? '', HOME: cliHome },
+        encoding: 'utf8',
+      });
+      const install = JSON.parse(fs.readFileSync(path.join(cliHome, '.gemini', 'extensions', 'sheet-workspace', '.gemini-extension-install.json'), 'utf8'));
+      assert.equal(install.source, path.join(REPO_ROOT, 'plugins', 'gemini-cli'), out);
+      assert.ok(fs.existsSync(path.join(install.source, 'gemini-extension.json')));
     });
 
     it('without the trust, a headless run stops with exit code 55 before any hook runs (the cause connect names)', { skip: dialect !== 'sqlite' && 'once is enough' }, async () => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { projectRoot } from '../lib/project-root.js';
 
 /**
  * `sheet-workspace connect <codex|gemini-cli|cursor>`: writes the assistant's configuration so it gets the briefing at
@@ -29,7 +30,8 @@ export interface ConnectOptions {
   trustFolder?: string;
 }
 
-const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
+/** This checkout (found by its package.json: the code runs from src/cli under tsx and from one bundle in build/). */
+const REPO_ROOT = projectRoot();
 const BEGIN = '# >>> sheet-workspace (written by `sheet-workspace connect codex`; edits inside are replaced) >>>';
 const END = '# <<< sheet-workspace <<<';
 const tomlString = (s: string) => JSON.stringify(s);
