@@ -151,5 +151,11 @@ for (const dialect of dialects()) {
       await embedded(5);
       assert.deepEqual((await search(users.bob.key, 'rapid physician')).results.length, 1);
     });
+
+    it('never returns a deleted record by its vector', async () => {
+      const r = await s.req('DELETE', `/v1/knowledge/${ids.bobCar}`, { key: users.bob.key });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.ok(!(await search(users.bob.key, PARAPHRASE)).results.some((h) => h.id === ids.bobCar));
+    });
   });
 }
