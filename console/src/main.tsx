@@ -128,7 +128,9 @@ function App() {
   const knowledgeId = page === 'knowledge' ? (idFrom('sol') ?? idFrom('snp')) : undefined;
   const badLink = (idFrom('sht') === null && page === 'sheets' && !newSheet) || (idFrom('ses') === null && page === 'sessions')
     || knowledgeId === null || (idFrom('td') === null && page === 'todos')
-    || (idFrom('wsp') === null && page === 'workspaces');
+    || (idFrom('wsp') === null && page === 'workspaces')
+    // Only the briefing page reads a query; on a record's page one is a crafted link (#/sheets/<id>?permanent=true).
+    || (page !== 'briefing' && rest.length > 0 && location.hash.includes('?'));
   const link = (p: { path: string; label: string }) => (
     <a key={p.path} href={`#/${p.path}`} class={page === p.path ? 'active' : ''} aria-current={page === p.path ? 'page' : undefined}>{p.label}</a>
   );
