@@ -12,12 +12,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import { manualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createContainer } from '../../src/container.js';
+import { freshPostgres } from '../pg.js';
+import { countVectors } from '../../src/modules/search/search.embed-store.js';
+import { startFakeEmbeddings, type FakeEmbeddings } from '../../test/fake-embeddings.js';
 import { CATEGORIES, generate, type Category, type EvalQuestion, type EvalRecord } from './corpus.js';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')) as [string, string][]);
@@ -36,25 +38,6 @@ interface Figures {
   empty: number;
 }
 
-async function freshPostgres(admin: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `sw_eval_${randomBytes(4).toString('hex')}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`create database ${name}`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: admin });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 async function run(dialect: 'sqlite' | 'postgres', records: EvalRecord[], questions: EvalQuestion[]) {
@@ -62,7 +45,10 @@ async function run(dialect: 'sqlite' | 'postgres', records: EvalRecord[], questi
   const admin = process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL;
   const db = dialect === 'postgres' ? await freshPostgres(admin!) : undefined;
   const clock = manualClock(new Date(START));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', BOOTSTRAP_OWNER: '0', RATE_LIMIT_DISABLED: '1', ...(db ? { DATABASE_URL: db.url } : {}) });
+  // --embeddings: semantic search through the deterministic stand-in of /v1/embeddings (test/fake-embeddings.ts).
+  const fake: FakeEmbeddings | undefined = 'embeddings' in args ? await startFakeEmbeddings() : undefined;
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', BOOTSTRAP_OWNER: '0', RATE_LIMIT_DISABLED: '1', ...(db ? { DATABASE_URL: db.url } : {}),
+    ...(fake ? { EMBEDDINGS_URL: fake.url, EMBEDDINGS_MODEL: 'fake-embed-1' } : {}) });
   const c = await createContainer(config, { clock });
   const app = await buildApp(c, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -83,6 +69,13 @@ async function run(dialect: 'sqlite' | 'postgres', records: EvalRecord[], questi
       ids.set(rec.key, await write(call, rec));
     }
     const loadMs = performance.now() - loadStart;
+    if (fake) {
+      // Every record embedded before the questions (the background embedder, as in production).
+      const embedStart = performance.now();
+      const docs = async () => Number((await sql<{ n: number | string }>`select count(*) as n from search_docs`.execute(c.db)).rows[0].n);
+      while ((await countVectors(c.db, 'fake-embed-1')) < (await docs()) || c.search.embedder?.busy()) await new Promise((r) => setTimeout(r, 200));
+      console.log(`${dialect}: embedded ${await docs()} records in ${Math.round(performance.now() - embedStart)} ms after the last write (${fake.requests} requests)`);
+    }
     // Ask: the figures per category.
     const rows: { q: EvalQuestion; rank: number; ms: number; chars: number; empty: boolean }[] = [];
     for (const q of questions) {
@@ -103,6 +96,7 @@ async function run(dialect: 'sqlite' | 'postgres', records: EvalRecord[], questi
     await app.close();
     await c.close();
     await db?.drop();
+    await fake?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
