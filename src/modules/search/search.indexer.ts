@@ -61,6 +61,9 @@ export function createSearchIndexer(db: Kysely<any>, adapter: SearchAdapter, onE
         const n = await batch();
         if (n === 0) break;
         done += n;
+        // SQLite's driver answers synchronously, so back-to-back batches would hold the event loop for a whole
+        // backlog (68,000 queued sheets kept a server from starting): requests run between batches.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     };
     const next = (running ?? Promise.resolve()).then(run, run);
