@@ -173,3 +173,39 @@ export function finish(output) {
   if (output !== undefined) fs.writeSync(1, `${JSON.stringify(output)}\n`);
   process.exit(0);
 }
+
+/**
+ * One assistant's hook program: `node hook.mjs <event>` with the event JSON on stdin. SessionStart prints the
+ * briefing as hookSpecificOutput.additionalContext (and a failure once as systemMessage); the capture events read the
+ * session file (transcript_path) with `parse` and send the record, or keep it in the spool. Always exits 0 within 12 s,
+ * printing `quiet` for events that must print JSON (undefined: nothing).
+ */
+export async function runHook({ kind, captureEvents, parse, quiet }) {
+  const event = process.argv[2] ?? '';
+  const silent = () => (typeof quiet === 'function' ? quiet(event) : quiet);
+  setTimeout(() => finish(silent()), 12_000).unref();
+  process.on('uncaughtException', () => finish(silent()));
+
+  const cfg = agentConfig(kind);
+  const payload = readEvent();
+  const cwd = typeof payload.cwd === 'string' && payload.cwd ? payload.cwd : process.cwd();
+
+  if (event === 'SessionStart') {
+    const { text, notice } = await briefing(cfg, cwd);
+    const out = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text || notice || '' } };
+    if (notice) out.systemMessage = notice;
+    return finish(out);
+  }
+  if (!captureEvents.includes(event)) return finish(silent());
+  const file = typeof payload.transcript_path === 'string' ? payload.transcript_path : '';
+  const sessionId = String(payload.session_id ?? '');
+  let text = '';
+  try {
+    text = file ? fs.readFileSync(file, 'utf8') : '';
+  } catch {
+    cfg.log(`${event}: session file not readable`);
+  }
+  const body = text && sessionId ? sessionBody(kind, { parsed: parse(text), project: projectOf(cfg, cwd), root: repoRoot(cwd), sessionId }) : null;
+  await captureSession(cfg, { sessionId, body });
+  finish(silent());
+}
