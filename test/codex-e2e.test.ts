@@ -168,15 +168,27 @@ for (const dialect of dialects()) {
       }
     });
 
-    it("a Codex session briefs the next Claude Code session of the same project", { skip: dialect !== 'sqlite' && 'once is enough' }, async () => {
+    it('a Codex session briefs the next Claude Code session of the same project, and that one briefs the next Codex session', { skip: dialect !== 'sqlite' && 'once is enough' }, async () => {
       const anthropic = await startFakeAnthropic();
       try {
         const ccHome = tempDir('cc-home-');
-        anthropic.script([{ type: 'text', text: 'Read the briefing.' }]);
-        await runSession({ home: ccHome, cwd, prompt: 'what did codex do?', fake: anthropic, env: { SHEET_WORKSPACE_URL: s.url, SHEET_WORKSPACE_API_KEY: key } });
+        anthropic.script(
+          [{ type: 'tool_use', name: 'Write', input: { file_path: path.join(cwd, 'src', 'countdown.js'), content: 'export const countdown = 10;\n' } }],
+          [{ type: 'text', text: 'I wrote the countdown timer for the launch pad.' }],
+        );
+        const run = await runSession({ home: ccHome, cwd, prompt: 'write the countdown timer', fake: anthropic, env: { SHEET_WORKSPACE_URL: s.url, SHEET_WORKSPACE_API_KEY: key } });
         const first = anthropic.mainRequests()[0];
-        assert.ok(first, 'Claude Code asked the model');
-        assert.match(requestText(first.body), /I added the launch module and found the assets folder missing/);
+        assert.ok(first, `Claude Code asked the model: ${run.stderr}`);
+        assert.match(requestText(first.body), /I added the launch module and found the assets folder missing/, 'Codex -> Claude Code');
+
+        const captured = await eventually(async () => (await sessionsOf('rocket-app')).find((x) => x.agent === 'claude-code'), 'the Claude Code session');
+        assert.match(`${captured.title}\n${captured.summary}`, /countdown timer/);
+        const before = fake.turns().length;
+        fake.script([{ type: 'message', text: 'Nothing to do.' }]);
+        assert.equal((await runCodex(home, cwd, 'what did claude do?')).code, 0);
+        const codexFirst = responsesText(fake.turns()[before].body);
+        assert.match(codexFirst, /countdown timer/, 'Claude Code -> Codex');
+        assert.match(codexFirst, /src\/countdown\.js/);
       } finally {
         await anthropic.close();
       }
