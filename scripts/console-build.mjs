@@ -37,7 +37,7 @@ process.stderr.write('Building the web console (dist/console)...\n');
 const r = spawnSync(process.execPath, [vite, 'build', '--config', 'console/vite.config.ts'], { cwd: root, stdio: 'inherit' });
 if (r.status !== 0) process.exit(r.status ?? 1);
 
-// Budget: all the JavaScript the console can load, gzipped (test/console-editor.test.ts checks it too).
+// Budget: all the JavaScript the console can load, gzipped (test/e2e/console-editor.test.ts checks it too).
 const BUDGET = 250_000;
 const assets = path.join(root, 'dist/console/assets');
 const gz = fs.readdirSync(assets).filter((f) => f.endsWith('.js')).reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(assets, f)), { level: 9 }).length, 0);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes the upgrade fixtures test/upgrade.test.ts reads: for each commit, a SQLite data dir and a
+// Writes the upgrade fixtures test/api/upgrade.test.ts reads: for each commit, a SQLite data dir and a
 // PostgreSQL dump made by THAT version's code, seeded through its own REST API, and a manifest.json
 // beside each naming what was written (ids, keys, webhook secrets, expected search hits).
 //

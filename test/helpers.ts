@@ -98,7 +98,7 @@ export async function startServer(
     LOG_LEVEL: 'silent',
     BOOTSTRAP_OWNER: '0',
     // Many test files send dozens of bad keys from 127.0.0.1 within a minute; the failed-auth limit
-    // (20 in production) is tested on its own in test/rate-limit.test.ts, which sets it back.
+    // (20 in production) is tested on its own in test/api/rate-limit.test.ts, which sets it back.
     AUTH_FAILURE_LIMIT: '1000',
     ...(dialect === 'postgres' ? { DATABASE_URL: opts.databaseUrl ?? pgDb!.url } : {}),
     ...opts.env,

@@ -37,7 +37,7 @@ export interface TableContext {
   rest: (method: string, path: string, body?: unknown) => Promise<any>;
 }
 
-/** The table of test/mcp-stdio-tools.test.ts: every tool MCP lists, in the order they are checked. */
+/** The table of test/api/mcp-stdio-tools.test.ts: every tool MCP lists, in the order they are checked. */
 export function toolTable({ s, alice, client, ai, rcv, f, ctx, rest }: TableContext): Record<string, Row> {
   return {
     list_sheets: {

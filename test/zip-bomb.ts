@@ -1,7 +1,7 @@
 import { constants, deflateRawSync } from 'node:zlib';
 
 /**
- * Zips built by hand for the import's bounds (test/account-import-bounds.test.ts): `entries` named
+ * Zips built by hand for the import's bounds (test/api/account-import-bounds.test.ts): `entries` named
  * DEFLATE streams, each declaring `declaredSize` as its unpacked size (a lie, as a hostile zip's would be).
  * No CRC (0): readers that check it fail only after inflating, which is what is measured.
  */

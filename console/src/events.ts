@@ -1,4 +1,4 @@
-/** The event catalogue as in src/events/catalog.ts (test/console-session.test.ts checks the two agree). */
+/** The event catalogue as in src/events/catalog.ts (test/api/console-session.test.ts checks the two agree). */
 export const EVENT_NAMES = [
   'sheet.created',
   'sheet.updated',

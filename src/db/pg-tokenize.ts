@@ -6,7 +6,7 @@ import { CJK_RANGES, SEPARATOR_RANGES } from './pg-token-index.js';
  * regexp_matches with large character classes, generate_series, array_agg distinct), this ~30 µs for
  * 1,400 characters.
  * The background indexer (pg-token-indexer.ts) sends these; the database still sorts and deduplicates
- * them under "C", so the stored array is the function's. test/pg-tokenize.test.ts holds the two equal
+ * them under "C", so the stored array is the function's. test/api/pg-tokenize.test.ts holds the two equal
  * over random texts. Positions and lengths count code points, as PostgreSQL's substr does.
  */
 /** Runs longer than this are cut in one pass (the function's second branch of each kind). */

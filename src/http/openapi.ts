@@ -19,7 +19,12 @@ function dropUnusedSchemas<T extends OpenApiDoc>(doc: T): T {
   for (let grew = true; grew; ) {
     grew = false;
     for (const name of [...keep]) {
-      for (const ref of refsIn(schemas[name] ?? {})) if (!keep.has(ref)) (keep.add(ref), (grew = true));
+      for (const ref of refsIn(schemas[name] ?? {})) {
+        if (!keep.has(ref)) {
+          keep.add(ref);
+          grew = true;
+        }
+      }
     }
   }
   for (const name of Object.keys(schemas)) if (!keep.has(name)) delete schemas[name];
@@ -28,7 +33,7 @@ function dropUnusedSchemas<T extends OpenApiDoc>(doc: T): T {
 
 /**
  * The one <style> element Swagger UI injects at run time, allowed by its hash (not 'unsafe-inline').
- * test/security-headers.test.ts loads the playground in Chromium and fails on any CSP violation, so a
+ * test/e2e/security-headers.test.ts loads the playground in Chromium and fails on any CSP violation, so a
  * Swagger UI upgrade that changes it shows up there with the new hash in the message.
  */
 const SWAGGER_UI_INLINE_STYLE = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
@@ -69,7 +74,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       const out = jsonSchemaTransform(input);
       return { ...out, url: input.url.slice(API_PREFIX.length) };
     },
-    transformObject: ((input: any) => dropUnusedSchemas(jsonSchemaTransformObject(input) as OpenApiDoc)) as any,
+    transformObject: (input) => dropUnusedSchemas(jsonSchemaTransformObject(input)),
   });
 
   await app.register(fastifySwaggerUi, {

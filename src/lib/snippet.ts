@@ -43,7 +43,7 @@ function normalizeCluster(cluster: string): string {
 /**
  * Characters that normalizeForSearch turns into one UTF-16 unit (and one code point) of their own:
  * ASCII (lower-cased), kana, the CJK ideographs, the ideographic comma and full stop and the corner
- * brackets (checked for every one of them in test/snippet.test.ts). A text made only of these needs
+ * brackets (checked for every one of them in test/unit/snippet.test.ts). A text made only of these needs
  * no map: index i of the normalized text is code point i of the original. Most notes are such texts,
  * and mapping them character by character was half of a 50-result search page's time on the main
  * thread (~3.4 of ~9 ms for 2 KB notes).

@@ -2,7 +2,7 @@
  * Where the client's types come from: the OpenAPI 3.1 document the server itself serves at
  * /v1/openapi.json (src/http/openapi.ts, generated from the zod schemas), built in-process from
  * buildApp on a throw-away SQLite data directory, then turned into TypeScript by openapi-typescript.
- * Used by scripts/generate.ts (npm run client:generate) and by test/client-contract.test.ts, which
+ * Used by scripts/generate.ts (npm run client:generate) and by test/api/client-contract.test.ts, which
  * regenerates the types in memory and fails when the committed src/schema.d.ts is stale.
  */
 import fs from 'node:fs';
@@ -19,7 +19,7 @@ export const SCHEMA_FILE = fileURLToPath(new URL('../src/schema.d.ts', import.me
 const HEADER = `/**
  * Generated from the server's OpenAPI document (GET /v1/openapi.json) by openapi-typescript.
  * Do not edit: run \`npm run client:generate\` after changing a route's schema.
- * test/client-contract.test.ts fails while this file disagrees with the document.
+ * test/api/client-contract.test.ts fails while this file disagrees with the document.
  */
 
 `;

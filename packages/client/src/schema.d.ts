@@ -1,7 +1,7 @@
 /**
  * Generated from the server's OpenAPI document (GET /v1/openapi.json) by openapi-typescript.
  * Do not edit: run `npm run client:generate` after changing a route's schema.
- * test/client-contract.test.ts fails while this file disagrees with the document.
+ * test/api/client-contract.test.ts fails while this file disagrees with the document.
  */
 
 export interface paths {

@@ -1,6 +1,6 @@
 # The project of the working directory, as scripts/project.mjs finds it, for hooks/session-start.sh: printed
 # percent-encoded for a URL query. Run as `LC_ALL=C awk -f project.awk` (bytes, not characters), with PWD and
-# SHEET_WORKSPACE_PROJECT in the environment. test/plugin-session-start.test.ts holds both to the same answers.
+# SHEET_WORKSPACE_PROJECT in the environment. test/e2e/plugin-session-start.test.ts holds both to the same answers.
 # SHEET_WORKSPACE_PROJECT, else origin's repository name, else the git top-level folder's name, else the folder's.
 function trim(s) {
   sub(/^[ \t\r\n\f\v]+/, "", s)

@@ -2,7 +2,7 @@
 // Development tool, not run by any hook: bundles the hook's modules (scripts/*.mjs, kept readable and unit-tested)
 // into the one CommonJS file Claude Code runs, hooks/hook.cjs. One file, no ES module loader and no module
 // resolution at start saved ~50 ms CPU per hook run (each run is a fresh node process); builtins are required only
-// where used. `node plugins/claude-code/scripts/bundle.mjs` rewrites it; test/plugin-bundle.test.ts fails when the
+// where used. `node plugins/claude-code/scripts/bundle.mjs` rewrites it; test/e2e/plugin-bundle.test.ts fails when the
 // committed file differs from a fresh build.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -29,7 +29,7 @@ interface Deps {
  * (authenticate, count the plan's limit, check the scope, read, If-None-Match), minus the framework
  * around them; any error hands the request to that route (which does not count it twice). The
  * body is the one that route's response schema serializes, built from the stored JSON (sheetJson);
- * test/hot-path.test.ts holds the two byte for byte against each other.
+ * test/api/hot-path.test.ts holds the two byte for byte against each other.
  */
 export function hotSheetRead(deps: Deps): HotRoute {
   const scopes = requiredScopes('GET', ROUTE);

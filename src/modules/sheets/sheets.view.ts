@@ -34,7 +34,7 @@ export function sheetJson(row: StoredSheetRow): Buffer {
 /**
  * CreateSheetResponse of a sheet just written, as JSON text built as sheetJson builds a read's: the row's
  * content and tags are JSON.stringify's output already, so the new content is not serialized a second
- * time (nor checked against the response schema). test/sheets-create-json.test.ts holds it equal to the
+ * time (nor checked against the response schema). test/api/sheets-create-json.test.ts holds it equal to the
  * schema's serialization.
  */
 export function createdSheetJson(row: SheetsTable): string {
