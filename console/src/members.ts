@@ -1,5 +1,5 @@
 import { api, path, useLoad } from './api.ts';
-import type { WorkspaceMember } from './types.ts';
+import type { ApiResponse } from './types.ts';
 
 /**
  * Who acted, by name: revisions carry `actor.user_id` and events `data.actor_id` (account ids); the
@@ -9,7 +9,7 @@ import type { WorkspaceMember } from './types.ts';
 export function useMemberNames(workspaceId: string | undefined): (userId: string | null | undefined) => string | undefined {
   const names = useLoad(async () => {
     if (!workspaceId) return { workspaceId, byId: new Map<string, string>() };
-    const r = await api<{ members: WorkspaceMember[] }>('GET', path`/workspaces/${workspaceId}/members`);
+    const r = await api<ApiResponse<'listWorkspaceMembers'>>('GET', path`/workspaces/${workspaceId}/members`);
     return { workspaceId, byId: new Map(r.members.map((m) => [m.user_id, m.name])) };
   }, [workspaceId]);
   // Nothing while this workspace's names load (no flash of ids, no names of the one before); the id itself if they cannot be read.

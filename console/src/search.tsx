@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from './api.ts';
 import { useDialog } from './components.tsx';
-import type { SearchKind, SearchResult } from './types.ts';
+import type { ApiResponse, SearchKind, SearchResult } from './types.ts';
 import { workspaceInUse } from './workspace.ts';
 
 interface Hit { kind: string; title: string; href: string; detail?: string; snippet?: string }
@@ -24,7 +24,7 @@ export const hitOf = (r: SearchResult): Hit => ({
  */
 async function searchAll(q: string): Promise<Hit[]> {
   const ws = workspaceInUse();
-  const r = await api<{ results: SearchResult[] }>('GET', `/search?limit=20&q=${encodeURIComponent(q)}${ws ? `&workspace_id=${encodeURIComponent(ws)}` : ''}`);
+  const r = await api<ApiResponse<'search'>>('GET', `/search?limit=20&q=${encodeURIComponent(q)}${ws ? `&workspace_id=${encodeURIComponent(ws)}` : ''}`);
   return r.results.map(hitOf);
 }
 

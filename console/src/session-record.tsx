@@ -1,5 +1,5 @@
 import { when } from './api.ts';
-import type { Session } from './types.ts';
+import type { Session, SessionListItem } from './types.ts';
 import { workspaceInUse } from './workspace.ts';
 
 /** The briefing page of a session's project, in the session's workspace (named when it is not the one in use). */
@@ -7,7 +7,7 @@ export const briefingHref = (project: string | null, workspaceId?: string) =>
   `#/briefing?project=${encodeURIComponent(project ?? '')}${workspaceId && workspaceId !== workspaceInUse() ? `&workspace_id=${encodeURIComponent(workspaceId)}` : ''}`;
 
 /** Who wrote the title and summary: a client's automatic capture, or a person or the model. */
-export function SourceMark({ session: s }: { session: Pick<Session, 'source' | 'agent'> }) {
+export function SourceMark({ session: s }: { session: Pick<SessionListItem, 'source' | 'agent'> }) {
   const captured = s.source === 'capture';
   return (
     <span class={`badge ${captured ? 'badge-captured' : 'badge-curated'}`} data-testid="session-source"

@@ -1,9 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, path, useLoad, when } from './api.ts';
 import { CopyButton, Notice, useDialog } from './components.tsx';
-
-interface ShareItem { id: string; created_by: string; created_at: string; expires_at: string | null }
-interface NewShare { id: string; url: string; token: string; expires_at: string | null }
+import type { ApiResponse, Share, ShareListItem } from './types.ts';
 
 /** Expiry choices in hours ('' = until revoked); the server allows up to 8760. */
 const EXPIRIES = [['', 'Until revoked'], ['24', '1 day'], ['168', '7 days'], ['720', '30 days'], ['8760', '1 year']] as const;
@@ -15,9 +13,9 @@ const EXPIRIES = [['', 'Until revoked'], ['24', '1 day'], ['168', '7 days'], ['7
 export function ShareDialog({ sheetId, title, onClose }: { sheetId: string; title: string; onClose: () => void }) {
   const dialog = useRef<HTMLDivElement>(null);
   useDialog(dialog, onClose);
-  const list = useLoad(() => api<{ shares: ShareItem[] }>('GET', path`/sheets/${sheetId}/shares`).then((r) => r.shares), [sheetId]);
+  const list = useLoad(() => api<ApiResponse<'listSheetShares'>>('GET', path`/sheets/${sheetId}/shares`).then((r) => r.shares), [sheetId]);
   const [expiry, setExpiry] = useState('');
-  const [made, setMade] = useState<NewShare>();
+  const [made, setMade] = useState<Share>();
   const [error, setError] = useState<string>();
   const act = async (fn: () => Promise<unknown>) => {
     setError(undefined);
@@ -32,10 +30,10 @@ export function ShareDialog({ sheetId, title, onClose }: { sheetId: string; titl
     e.preventDefault();
     void act(async () => {
       const body = expiry ? { expires_in_hours: Number(expiry) } : {};
-      setMade((await api<{ share: NewShare }>('POST', path`/sheets/${sheetId}/shares`, body)).share);
+      setMade((await api<ApiResponse<'createSheetShare'>>('POST', path`/sheets/${sheetId}/shares`, body)).share);
     });
   };
-  const revoke = (s: ShareItem) =>
+  const revoke = (s: ShareListItem) =>
     act(async () => {
       await api('DELETE', path`/sheets/${sheetId}/shares/${s.id}`);
       if (made?.id === s.id) setMade(undefined);

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, path, useLoad, when } from './api.ts';
 import { Notice } from './components.tsx';
-import type { Suggestion } from './types.ts';
+import type { ApiResponse, Suggestion } from './types.ts';
 
 /** undefined: the server has no review queue (distillation not there): the section hides itself. */
 async function pending(): Promise<Suggestion[] | undefined> {
   try {
-    return (await api<{ suggestions: Suggestion[] }>('GET', '/knowledge/suggestions')).suggestions;
+    return (await api<ApiResponse<'listKnowledgeSuggestions'>>('GET', '/knowledge/suggestions')).suggestions;
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return undefined;
     throw err;

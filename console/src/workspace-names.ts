@@ -1,6 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import { api, useLoad } from './api.ts';
-import type { Workspace } from './types.ts';
+import type { ApiResponse, Workspace } from './types.ts';
 import { onWorkspacesChanged } from './workspace.ts';
 
 /** What a credential restricted to no workspace (`workspace_id: null`) reaches. */
@@ -12,7 +12,7 @@ export const EVERY_WORKSPACE = 'Every workspace';
  */
 export function useWorkspaceList(needed: boolean) {
   const list = useLoad(
-    () => (needed ? api<{ workspaces: Workspace[] }>('GET', '/workspaces').then((r) => r.workspaces) : Promise.resolve(undefined)),
+    () => (needed ? api<ApiResponse<'listWorkspaces'>>('GET', '/workspaces').then((r) => r.workspaces) : Promise.resolve(undefined)),
     [needed],
   );
   useEffect(() => onWorkspacesChanged(list.reload), [list.reload]);

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, useLoad } from './api.ts';
-import type { Me, Workspace } from './types.ts';
+import type { ApiResponse, Me, Workspace } from './types.ts';
 import { personalWorkspaceId } from '../../src/lib/workspace-ids.ts';
 import { chooseWorkspace, onWorkspacesChanged, useWorkspace } from './workspace.ts';
 
@@ -27,7 +27,7 @@ export function WorkspaceSwitcher({ me }: { me: Me }) {
   // the switcher opens. A remembered team workspace is looked up at once, to name it and check it still is one.
   const needed = open || !personal;
   const list = useLoad(
-    () => (needed ? api<{ workspaces: Workspace[] }>('GET', '/workspaces').then((r) => r.workspaces) : Promise.resolve(undefined)),
+    () => (needed ? api<ApiResponse<'listWorkspaces'>>('GET', '/workspaces').then((r) => r.workspaces) : Promise.resolve(undefined)),
     [me.user_id, needed],
   );
   const box = useRef<HTMLDivElement>(null);

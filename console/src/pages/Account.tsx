@@ -1,12 +1,11 @@
 import { useState } from 'preact/hooks';
 import { api, download, path, useLoad, when } from '../api.ts';
 import { Badge, Confirm, Notice, ShownOnce } from '../components.tsx';
-import type { Me } from '../types.ts';
+import type { ApiKey, ApiResponse, Me } from '../types.ts';
 import { EVERY_WORKSPACE, useWorkspaceList, workspaceName } from '../workspace-names.ts';
 
-interface ApiKey { id: string; name: string; prefix: string; status: 'active' | 'disabled'; created_at: string; last_used_at: string | null; workspace_id: string | null }
 export function AccountPage({ me }: { me: Me }) {
-  const keys = useLoad(() => api<{ api_keys: ApiKey[] }>('GET', '/api-keys').then((r) => r.api_keys), []);
+  const keys = useLoad(() => api<ApiResponse<'listApiKeys'>>('GET', '/api-keys').then((r) => r.api_keys), []);
   const workspaces = useWorkspaceList(true);
   const [name, setName] = useState('');
   /** The workspace a new key is restricted to; '' for every workspace. */
@@ -31,7 +30,7 @@ export function AccountPage({ me }: { me: Me }) {
     e.preventDefault();
     setError(undefined);
     try {
-      const r = await api<{ api_key: string }>('POST', '/api-keys', { name, workspace_id: keyWorkspace || null });
+      const r = await api<ApiResponse<'createApiKey'>>('POST', '/api-keys', { name, workspace_id: keyWorkspace || null });
       setCreated(r.api_key);
       setName('');
       setKeyWorkspace('');

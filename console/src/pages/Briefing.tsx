@@ -1,7 +1,7 @@
 import { api, useLoad, when } from '../api.ts';
 import { CopyButton, Notice } from '../components.tsx';
 import { useLive } from '../live.ts';
-import type { Briefing, Session } from '../types.ts';
+import type { ApiResponse, Briefing } from '../types.ts';
 
 /** The budgets offered; the server's default is 6,000 (src/modules/briefing/briefing.schemas.ts). */
 const BUDGETS = [2_000, 4_000, 6_000, 10_000, 20_000];
@@ -32,7 +32,7 @@ function href(p: Params): string {
 /** Projects of the latest sessions (of the workspace named, else the one in use), most recent first; '' is "no project". */
 async function recentProjects(workspaceId?: string): Promise<string[]> {
   const ws = workspaceId ? `&workspace_id=${encodeURIComponent(workspaceId)}` : '';
-  const r = await api<{ sessions: Pick<Session, 'project'>[] }>('GET', `/sessions?limit=100&fields=project${ws}`);
+  const r = await api<ApiResponse<'listSessions'>>('GET', `/sessions?limit=100&fields=project${ws}`);
   return [...new Set(r.sessions.map((s) => s.project ?? ''))];
 }
 

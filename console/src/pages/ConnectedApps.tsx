@@ -1,13 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api, path, useLoad, when } from '../api.ts';
 import { Confirm, Notice } from '../components.tsx';
+import type { ApiResponse, ConnectedApp } from '../types.ts';
 import { useWorkspaceList, workspaceName } from '../workspace-names.ts';
-
-interface ConnectedApp { id: string; client_id: string; client_name: string; scopes: string[]; created_at: string; last_used_at: string | null; workspace_id: string | null }
 
 /** Apps connected with OAuth (claude.ai, ChatGPT, Claude Desktop, ...): what each may do, and Revoke. */
 export function ConnectedAppsPage() {
-  const apps = useLoad(() => api<{ connected_apps: ConnectedApp[] }>('GET', '/connected-apps').then((r) => r.connected_apps), []);
+  const apps = useLoad(() => api<ApiResponse<'listConnectedApps'>>('GET', '/connected-apps').then((r) => r.connected_apps), []);
   // Names are looked up only when an app is held to one workspace.
   const workspaces = useWorkspaceList(!!apps.data?.some((a) => a.workspace_id !== null));
   const [confirming, setConfirming] = useState<ConnectedApp>();

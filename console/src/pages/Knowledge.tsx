@@ -4,27 +4,26 @@ import { CopyButton, Notice } from '../components.tsx';
 import { highlight } from '../highlight.ts';
 import { useLive } from '../live.ts';
 import { Suggestions } from '../suggestions.tsx';
+import type { ApiResponse, KnowledgeEntry } from '../types.ts';
 
-interface Item { id: string; title: string; content: string; error?: string | null; language?: string | null; description?: string | null; tags: string[]; createdAt: string }
-
-function Entry({ item, open = false }: { item: Item; open?: boolean }) {
+function Entry({ item, open = false }: { item: KnowledgeEntry; open?: boolean }) {
   return (
     <details class={`card knowledge${open ? ' highlighted' : ''}`} open={open} data-knowledge-id={item.id}>
       <summary><strong>{item.title}</strong> {item.language && <code>{item.language}</code>} <span class="muted small-text">{when(item.createdAt)}</span></summary>
-      {item.error && <p><strong>Error:</strong> <code>{item.error}</code></p>}
-      {item.description && <p>{item.description}</p>}
+      {'error' in item && item.error && <p><strong>Error:</strong> <code>{item.error}</code></p>}
+      {'description' in item && item.description && <p>{item.description}</p>}
       <div class="code-block">
-        <CopyButton text={item.content} label="Copy code" />
-        <pre><code class="hljs" dangerouslySetInnerHTML={{ __html: highlight(item.content, item.language).html }} /></pre>
+        <CopyButton text={item.content ?? ''} label="Copy code" />
+        <pre><code class="hljs" dangerouslySetInnerHTML={{ __html: highlight(item.content ?? '', item.language).html }} /></pre>
       </div>
-      {item.tags.length > 0 && <p class="muted small-text">{item.tags.join(', ')}</p>}
+      {!!item.tags?.length && <p class="muted small-text">{item.tags.join(', ')}</p>}
     </details>
   );
 }
 
 /** One entry opened from a link or a search hit (`#/knowledge/<sol_ or snp_ id>`), in whichever workspace it is. */
 function OneEntry({ id }: { id: string }) {
-  const entry = useLoad(() => api<{ solution?: Item; snippet?: Item }>('GET', path`/knowledge/${id}`).then((r) => r.solution ?? r.snippet), [id]);
+  const entry = useLoad(() => api<ApiResponse<'getKnowledge'>>('GET', path`/knowledge/${id}`).then((r) => r.solution ?? r.snippet), [id]);
   return (
     <>
       <Notice error={entry.error} />
@@ -36,7 +35,7 @@ function OneEntry({ id }: { id: string }) {
 export function KnowledgePage({ entryId }: { entryId?: string }) {
   const [q, setQ] = useState('');
   const [query, setQuery] = useState('');
-  const data = useLoad(() => api<{ solutions: Item[]; snippets: Item[] }>('GET', `/knowledge?limit=100${query ? `&q=${encodeURIComponent(query)}` : ''}`), [query]);
+  const data = useLoad(() => api<ApiResponse<'listKnowledge'>>('GET', `/knowledge?limit=100${query ? `&q=${encodeURIComponent(query)}` : ''}`), [query]);
   useLive(['knowledge.saved'], () => data.reload(), 300);
   return (
     <>
@@ -49,11 +48,11 @@ export function KnowledgePage({ entryId }: { entryId?: string }) {
       <Suggestions onAccepted={data.reload} />
       <Notice error={data.error} />
       <h2>Solutions</h2>
-      {data.data?.solutions.length === 0 && <p class="muted">None.</p>}
-      {data.data?.solutions.map((s) => <Entry key={s.id} item={s} />)}
+      {data.data?.solutions?.length === 0 && <p class="muted">None.</p>}
+      {data.data?.solutions?.map((s) => <Entry key={s.id} item={s} />)}
       <h2>Snippets</h2>
-      {data.data?.snippets.length === 0 && <p class="muted">None.</p>}
-      {data.data?.snippets.map((s) => <Entry key={s.id} item={s} />)}
+      {data.data?.snippets?.length === 0 && <p class="muted">None.</p>}
+      {data.data?.snippets?.map((s) => <Entry key={s.id} item={s} />)}
     </>
   );
 }

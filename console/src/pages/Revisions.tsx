@@ -4,21 +4,18 @@ import { api, path, useLoad, when } from '../api.ts';
 import { Confirm, Notice } from '../components.tsx';
 import { useMemberNames } from '../members.ts';
 import { columnOrder } from '../sheet-draft.ts';
-import type { Sheet } from '../types.ts';
+import type { Actor, ApiResponse, Revision } from '../types.ts';
 import { isPersonalWorkspace, workspaceInUse } from '../workspace.ts';
 
-interface Actor { type: 'api_key' | 'console' | 'oauth_client'; name: string | null; user_id?: string | null }
-interface Summary { version: number; title: string; changes: string[]; updatedAt: string; actor: Actor | null }
-
 /** Who made a version, in words: the key's name, "console (key name)", or the connected app. */
-export function byWhom(actor: Actor | null): string {
+export function byWhom(actor: Actor): string {
   if (!actor) return 'unknown (made before authors were recorded)';
   if (actor.type === 'console') return actor.name ? `console (${actor.name})` : 'console';
   if (actor.type === 'oauth_client') return actor.name ? `${actor.name} (connected app)` : 'connected app';
   return actor.name ? `${actor.name} (API key)` : 'API key';
 }
 /** The By cell: in a team workspace the member's name first, then the credential they wrote with. */
-function By({ actor, member }: { actor: Actor | null; member: (id: string | null | undefined) => string | undefined }) {
+function By({ actor, member }: { actor: Actor; member: (id: string | null | undefined) => string | undefined }) {
   const name = member(actor?.user_id);
   return (
     <td data-label="By" class="by">
@@ -27,8 +24,6 @@ function By({ actor, member }: { actor: Actor | null; member: (id: string | null
     </td>
   );
 }
-interface Version { version: number; title: string; content: Record<string, string>; folder: string | null; tags: string[]; updatedAt: string }
-
 const BLOCKS = 'p,li,h1,h2,h3,h4,h5,h6,pre,blockquote,tr,div';
 
 /** Readable text of a column: one line per block, so the diff reads like the page, not like markup. */
@@ -54,7 +49,7 @@ function Diff({ label, from, to }: { label: string; from: string; to: string }) 
   );
 }
 
-function fields(v: Version): Record<string, string> {
+function fields(v: Revision): Record<string, string> {
   const out: Record<string, string> = { Title: v.title, Folder: v.folder ?? '', Tags: v.tags.join(', ') };
   for (const k of columnOrder(Object.keys(v.content))) out[k] = textOf(v.content[k]);
   return out;
@@ -65,8 +60,8 @@ export function Revisions({ id }: { id: string }) {
   const [tick, setTick] = useState(0);
   const data = useLoad(async () => {
     const [{ sheet }, { revisions, current }] = await Promise.all([
-      api<{ sheet: Sheet }>('GET', path`/sheets/${id}`),
-      api<{ revisions: Summary[]; current: Omit<Summary, 'title'> }>('GET', `${path`/sheets/${id}/revisions`}?limit=100`),
+      api<ApiResponse<'getSheet'>>('GET', path`/sheets/${id}`),
+      api<ApiResponse<'listSheetRevisions'>>('GET', `${path`/sheets/${id}/revisions`}?limit=100`),
     ]);
     return { sheet, revisions, current };
   }, [id, tick]);
@@ -80,10 +75,10 @@ export function Revisions({ id }: { id: string }) {
   const versions = sheet ? [sheet.version, ...(data.data?.revisions ?? []).map((r) => r.version)] : [];
   const to = pick.to ?? versions[0];
   const from = pick.from ?? versions[1] ?? versions[0];
-  const get = (v: number | undefined): Promise<Version | undefined> =>
+  const get = (v: number | undefined): Promise<Revision | undefined> =>
     v === undefined || !sheet ? Promise.resolve(undefined)
       : v === sheet.version ? Promise.resolve(sheet)
-      : api<{ revision: Version }>('GET', path`/sheets/${id}/revisions/${v}`).then((r) => r.revision);
+      : api<ApiResponse<'getSheetRevision'>>('GET', path`/sheets/${id}/revisions/${v}`).then((r) => r.revision);
   const pair = useLoad(() => Promise.all([get(from), get(to)]), [from, to, sheet?.version]);
 
   const restore = async (v: number) => {

@@ -4,13 +4,13 @@ import { Notice } from '../components.tsx';
 import { useLive } from '../live.ts';
 import { SessionRecord, SourceMark, briefingHref } from '../session-record.tsx';
 import { SheetBody } from '../sheet-body.tsx';
-import type { Session, Sheet } from '../types.ts';
+import type { ApiResponse, Session, SessionListItem, Sheet } from '../types.ts';
 
 /** The session's handover sheet, by the id the session names (never found by title); null when none or gone. */
 async function handoverOf(s: Session): Promise<Sheet | null> {
   if (!s.handover_id) return null;
   try {
-    return (await api<{ sheet: Sheet }>('GET', path`/sheets/${s.handover_id}`)).sheet;
+    return (await api<ApiResponse<'getSheet'>>('GET', path`/sheets/${s.handover_id}`)).sheet;
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return null;
     throw err;
@@ -47,7 +47,7 @@ function HandoverForm({ session, onDone }: { session: Session; onDone: () => voi
 }
 
 function SessionView({ id }: { id: string }) {
-  const session = useLoad(() => api<{ session: Session }>('GET', path`/sessions/${id}`).then((r) => r.session), [id]);
+  const session = useLoad(() => api<ApiResponse<'getSession'>>('GET', path`/sessions/${id}`).then((r) => r.session), [id]);
   const s = session.data;
   const handover = useLoad(() => (s ? handoverOf(s) : Promise.resolve(null)), [s?.handover_id, s?.updatedAt]);
   // A handover made here or elsewhere, or the session saved again (the plugin at compaction and end): read it again.
@@ -75,18 +75,18 @@ function SessionView({ id }: { id: string }) {
   );
 }
 
-const counts = (s: Session) =>
+const counts = (s: SessionListItem) =>
   [
-    s.tasks_done.length ? `${s.tasks_done.length} done` : '',
-    s.tasks_open.length ? `${s.tasks_open.length} open` : '',
-    s.errors.length ? `${s.errors.length} failed` : '',
-    s.files_changed.length ? `${s.files_changed.length} files` : '',
+    s.tasks_done?.length ? `${s.tasks_done.length} done` : '',
+    s.tasks_open?.length ? `${s.tasks_open.length} open` : '',
+    s.errors?.length ? `${s.errors.length} failed` : '',
+    s.files_changed?.length ? `${s.files_changed.length} files` : '',
   ].filter(Boolean).join(' · ');
 
 export function SessionsPage({ sessionId }: { sessionId?: string }) {
   const [q, setQ] = useState('');
   const [query, setQuery] = useState('');
-  const list = useLoad(() => api<{ sessions: Session[] }>('GET', `/sessions?limit=100${query ? `&q=${encodeURIComponent(query)}` : ''}`), [query]);
+  const list = useLoad(() => api<ApiResponse<'listSessions'>>('GET', `/sessions?limit=100${query ? `&q=${encodeURIComponent(query)}` : ''}`), [query]);
   useLive(['session.saved', 'session.updated'], () => !sessionId && list.reload(), 300);
   if (sessionId) return <SessionView id={sessionId} />;
   return (

@@ -5,7 +5,7 @@ import { useLive } from '../live.ts';
 import { RichText } from '../rich-text.tsx';
 import { ShareDialog } from '../share-dialog.tsx';
 import { columnOrder, draftOf, isDirty, mergeRemote, patchOf, type Draft } from '../sheet-draft.ts';
-import type { Sheet } from '../types.ts';
+import type { ApiResponse, Sheet } from '../types.ts';
 
 const FORMATS = ['markdown', 'html', 'txt', 'json'] as const;
 const AUTOSAVE_MS = 2000;
@@ -55,7 +55,7 @@ export function SheetEditor({ id: routeId }: { id: string }) {
   const dirty = !!base && !!draft && isDirty(draftOf(base), draft);
 
   const load = async () => {
-    const { sheet } = await api<{ sheet: Sheet }>('GET', path`/sheets/${st.current.base?.id || routeId}`);
+    const { sheet } = await api<ApiResponse<'getSheet'>>('GET', path`/sheets/${st.current.base?.id || routeId}`);
     return sheet;
   };
   const reload = async () => {
@@ -105,8 +105,8 @@ export function SheetEditor({ id: routeId }: { id: string }) {
     set({ saving: true, error: undefined, heardWhileSaving: undefined });
     try {
       const { sheet } = isUnsaved(target)
-        ? await api<{ sheet: Sheet }>('POST', '/sheets', createBody(sent))
-        : await api<{ sheet: Sheet }>('PUT', path`/sheets/${target.id}`, body, ifMatch(target));
+        ? await api<ApiResponse<'createSheet'>>('POST', '/sheets', createBody(sent))
+        : await api<ApiResponse<'updateSheet'>>('PUT', path`/sheets/${target.id}`, body, ifMatch(target));
       // What was typed during the save stays; what was sent takes the server's stored form.
       const now = st.current.draft!;
       const next = draftOf(sheet);
@@ -177,7 +177,7 @@ export function SheetEditor({ id: routeId }: { id: string }) {
   const ask = (message: string, action: string, run: () => Promise<unknown>) => set({ confirm: { message, action, run } });
   const exportAs = async (format: string) => {
     try {
-      const r = await api<{ url: string }>('POST', path`/sheets/${id}/export`, { format });
+      const r = await api<ApiResponse<'exportSheet'>>('POST', path`/sheets/${id}/export`, { format });
       set({ url: r.url, error: undefined });
     } catch (err) {
       set({ error: (err as Error).message });
@@ -255,7 +255,7 @@ export function SheetEditor({ id: routeId }: { id: string }) {
               <strong>{k}</strong>
               {!trashed && !unsaved && (
                 <button type="button" class="small ghost" aria-label={`Remove ${k}`} onClick={() => ask(`Remove column ${k} and its text?`, 'Remove column', () => act(async () => {
-                  const r = await api<{ sheet: Sheet }>('DELETE', path`/sheets/${id}/columns/${k}`, undefined, ifMatch(st.current.base!));
+                  const r = await api<ApiResponse<'removeSheetColumn'>>('DELETE', path`/sheets/${id}/columns/${k}`, undefined, ifMatch(st.current.base!));
                   const d = st.current.draft!;
                   const content = { ...d.content };
                   delete content[k];

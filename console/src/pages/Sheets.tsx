@@ -4,14 +4,14 @@ import { Notice } from '../components.tsx';
 import { useLive } from '../live.ts';
 import { Revisions } from './Revisions.tsx';
 import { SheetEditor } from './SheetEditor.tsx';
-import type { Sheet } from '../types.ts';
+import type { ApiResponse } from '../types.ts';
 
 export function SheetsPage({ sheetId, sub }: { sheetId?: string; sub?: string }) {
   const [q, setQ] = useState('');
   const [query, setQuery] = useState('');
   const [trashed, setTrashed] = useState(false);
   const list = useLoad(
-    () => api<{ sheets: Sheet[]; total: number }>('GET', `/sheets?limit=100&trashed=${trashed}${query ? `&q=${encodeURIComponent(query)}` : ''}`),
+    () => api<ApiResponse<'listSheets'>>('GET', `/sheets?limit=100&trashed=${trashed}${query ? `&q=${encodeURIComponent(query)}` : ''}`),
     [query, trashed],
   );
   // Agents' writes show up without a reload.

@@ -2,9 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, path, useLoad } from '../api.ts';
 import { CopyButton, Notice } from '../components.tsx';
 import { columnOrder } from '../sheet-draft.ts';
-import type { Sheet } from '../types.ts';
+import type { ApiResponse, SparkListItem, SparkRun } from '../types.ts';
 
-interface Spark { id: string; name: string; description: string; category: string; type: 'public' | 'user'; requires_ai: boolean }
 interface Result { spark: string; sheet: string; column: string; text: string }
 
 /** Visible text of a column, for the preview of what the Spark gets. */
@@ -12,18 +11,18 @@ const textOf = (html: string) => new DOMParser().parseFromString(html, 'text/htm
 
 /** Runs one Spark (POST /v1/spark) on one column of one sheet and shows what it answered. */
 export function SparksPage({ sheetId }: { sheetId?: string }) {
-  const sparks = useLoad(() => api<{ sparks: Spark[]; ai_provider: string | null }>('GET', '/spark'), []);
-  const sheets = useLoad(() => api<{ sheets: Pick<Sheet, 'id' | 'title'>[] }>('GET', '/sheets?limit=100&fields=id,title').then((r) => r.sheets), []);
+  const sparks = useLoad(() => api<ApiResponse<'listSparks'>>('GET', '/spark'), []);
+  const sheets = useLoad(() => api<ApiResponse<'listSheets'>>('GET', '/sheets?limit=100&fields=id,title').then((r) => r.sheets), []);
   const [pick, setPick] = useState<{ sheet?: string; column?: string; spark?: string }>({ sheet: sheetId });
   const sheetPicked = pick.sheet ?? sheets.data?.[0]?.id;
-  const sheet = useLoad(() => (sheetPicked ? api<{ sheet: Sheet }>('GET', path`/sheets/${sheetPicked}`).then((r) => r.sheet) : Promise.resolve(undefined)), [sheetPicked]);
+  const sheet = useLoad(() => (sheetPicked ? api<ApiResponse<'getSheet'>>('GET', path`/sheets/${sheetPicked}`).then((r) => r.sheet) : Promise.resolve(undefined)), [sheetPicked]);
   const [running, setRunning] = useState(false);
   const [result, setResult] = useState<Result>();
   const [error, setError] = useState<string>();
   useEffect(() => setPick((p) => ({ ...p, sheet: sheetId ?? p.sheet })), [sheetId]);
 
   const provider = sparks.data?.ai_provider ?? null;
-  const runnable = (s: Spark) => !s.requires_ai || provider !== null;
+  const runnable = (s: SparkListItem) => !s.requires_ai || provider !== null;
   const columns = sheet.data ? columnOrder(Object.keys(sheet.data.content)) : [];
   const column = pick.column && columns.includes(pick.column) ? pick.column : columns[0];
   const sparkId = pick.spark ?? sparks.data?.sparks.find(runnable)?.id;
@@ -37,7 +36,7 @@ export function SparksPage({ sheetId }: { sheetId?: string }) {
     setError(undefined);
     setRunning(true);
     try {
-      const r = await api<{ result: string; spark_name: string }>('POST', '/spark', { spark_id: spark.id, content: html, sheet_id: sheet.data.id });
+      const r = await api<SparkRun>('POST', '/spark', { spark_id: spark.id, content: html, sheet_id: sheet.data.id });
       setResult({ spark: r.spark_name, sheet: sheet.data.title, column, text: r.result });
     } catch (err) {
       setError((err as Error).message);

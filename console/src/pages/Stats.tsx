@@ -1,15 +1,7 @@
 import { api, useLoad } from '../api.ts';
 import { HoursChart, Notice, type Bar } from '../components.tsx';
 import { useLive } from '../live.ts';
-
-interface DayHours { date: string; hours: number }
-interface Stats {
-  sheets: { total: number; created_this_month: number };
-  sparks: { executed_total: number; executed_this_month: number };
-  worktime: { total_hours: number; this_month_hours: number };
-  sessions: { total: number; this_month: number };
-  daily_hours: DayHours[];
-}
+import type { ApiResponse, DayHours } from '../types.ts';
 
 const round = (n: number) => Math.round(n * 100) / 100;
 const DAY_MS = 86_400_000;
@@ -47,7 +39,7 @@ function weekBars(days: DayHours[]): Bar[] {
 }
 
 export function StatsPage() {
-  const stats = useLoad(() => api<{ stats: Stats }>('GET', '/stats').then((r) => r.stats), []);
+  const stats = useLoad(() => api<ApiResponse<'getStats'>>('GET', '/stats').then((r) => r.stats), []);
   useLive(['spark.executed', 'sheet.created', 'session.saved'], () => stats.reload(), 1000);
   const s = stats.data;
   const days = everyDay(s?.daily_hours ?? [], CHART_DAYS);

@@ -2,10 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, useLoad } from '../api.ts';
 import { Badge, Notice } from '../components.tsx';
 import { useLive } from '../live.ts';
+import type { ApiResponse, Todo } from '../types.ts';
 
-interface Todo { id: string; content: string; status: Status; project: string; priority: string; createdAt: number; version: number }
-type Status = (typeof STATUSES)[number];
-const STATUSES = ['pending', 'in_progress', 'completed'] as const;
+type Status = Todo['status'];
+const STATUSES = ['pending', 'in_progress', 'completed'] as const satisfies readonly Status[];
 const LABELS: Record<Status, string> = { pending: 'Pending', in_progress: 'In progress', completed: 'Completed' };
 
 /** A board by status: moving a card (drag it, or pick its status) changes the task's status; `todoId` (a search hit) is highlighted. */
@@ -14,7 +14,7 @@ export function TodosPage({ todoId }: { todoId?: string }) {
   const [filter, setFilter] = useState('');
   const [error, setError] = useState<string>();
   const [dragging, setDragging] = useState<string>();
-  const todos = useLoad(() => api<{ todos: Todo[] }>('GET', `/todos${filter ? `?project=${encodeURIComponent(filter)}` : ''}`).then((r) => r.todos), [filter]);
+  const todos = useLoad(() => api<ApiResponse<'listTodos'>>('GET', `/todos${filter ? `?project=${encodeURIComponent(filter)}` : ''}`).then((r) => r.todos), [filter]);
   // An agent's sync or delete reloads the board (a burst of them once).
   useLive(['todos.synced', 'todo.deleted'], () => todos.reload(), 300);
   const found = !!todoId && !!todos.data?.some((t) => t.id === todoId);

@@ -2,16 +2,13 @@ import { useState } from 'preact/hooks';
 import { api, path, useLoad, when } from '../api.ts';
 import { Badge, Confirm, Notice, ShownOnce } from '../components.tsx';
 import { EVENT_NAMES } from '../events.ts';
-import type { Me } from '../types.ts';
+import type { ApiResponse, Me, Webhook, WebhookDelivery } from '../types.ts';
 
-interface Webhook { id: string; url: string; events: string[]; name: string | null; status: 'enabled' | 'disabled'; created_at: string; disabled_at: string | null; disabled_reason?: string | null }
-interface Attempt { attempted_at: string; status_code: number | null; duration_ms: number; error: string | null }
-interface Delivery { id: string; event: string; status: string; attempt_count: number; next_attempt_at: string | null; created_at: string; attempts: Attempt[] }
 
 function Deliveries({ hook, version }: { hook: Webhook; version: number }) {
-  const list = useLoad(() => api<{ deliveries: Delivery[]; total: number }>('GET', path`/webhooks/${hook.id}/deliveries?limit=20`), [hook.id, version]);
+  const list = useLoad(() => api<ApiResponse<'listWebhookDeliveries'>>('GET', path`/webhooks/${hook.id}/deliveries?limit=20`), [hook.id, version]);
   const [error, setError] = useState<string>();
-  const redeliver = async (d: Delivery) => {
+  const redeliver = async (d: WebhookDelivery) => {
     try {
       await api('POST', path`/webhooks/${hook.id}/deliveries/${d.id}/redeliver`);
       list.reload();
@@ -62,7 +59,7 @@ function Register({ onCreated }: { onCreated: (secret: string) => void }) {
     ev.preventDefault();
     setError(undefined);
     try {
-      const r = await api<{ webhook: { secret: string } }>('POST', '/webhooks', { url, events, ...(name ? { name } : {}) });
+      const r = await api<ApiResponse<'createWebhook'>>('POST', '/webhooks', { url, events, ...(name ? { name } : {}) });
       onCreated(r.webhook.secret);
       setUrl('https://');
       setName('');
@@ -88,7 +85,7 @@ function Register({ onCreated }: { onCreated: (secret: string) => void }) {
 }
 
 export function WebhooksPage({ me }: { me: Me }) {
-  const hooks = useLoad(() => api<{ webhooks: Webhook[] }>('GET', '/webhooks').then((r) => r.webhooks), []);
+  const hooks = useLoad(() => api<ApiResponse<'listWebhooks'>>('GET', '/webhooks').then((r) => r.webhooks), []);
   const [secret, setSecret] = useState<string>();
   const [open, setOpen] = useState<string>();
   const [deleting, setDeleting] = useState<Webhook>();
@@ -107,7 +104,7 @@ export function WebhooksPage({ me }: { me: Me }) {
   const test = async (h: Webhook) => {
     setMessage({});
     try {
-      const r = await api<{ delivery: Delivery }>('POST', path`/webhooks/${h.id}/test`);
+      const r = await api<ApiResponse<'testWebhook'>>('POST', path`/webhooks/${h.id}/test`);
       const a = r.delivery.attempts.at(-1);
       setMessage({ info: `Test sent: ${r.delivery.status}${a ? `, HTTP ${a.status_code ?? '—'} in ${a.duration_ms} ms` : ''}` });
       setOpen(h.id);

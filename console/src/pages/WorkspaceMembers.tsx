@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, path, useLoad, when } from '../api.ts';
 import { Confirm, CopyButton, Notice } from '../components.tsx';
-import type { Me, Workspace, WorkspaceMember, WorkspaceRole } from '../types.ts';
+import type { ApiResponse, Me, PendingWorkspaceInvitation, Workspace, WorkspaceInvitation, WorkspaceMember, WorkspaceRole } from '../types.ts';
 import { workspacesChanged } from '../workspace.ts';
 import { WorkspaceActivity } from './WorkspaceActivity.tsx';
 
@@ -11,21 +11,19 @@ const INVITE_EXPIRIES = [['24', '1 day'], ['168', '7 days'], ['720', '30 days']]
 /** Who sees the managing controls; the server decides each request and its 403 message is shown as it comes. */
 const manages = (role: WorkspaceRole) => role === 'owner' || role === 'admin';
 
-interface Invitation { id: string; role: string; token: string; url: string; expires_at: string }
-interface PendingInvitation { id: string; role: string; invited_by: { user_id: string; name: string | null }; created_at: string; expires_at: string }
 /** The link an invitee opens: the console's join page, which accepts with their own session. */
 const joinLink = (token: string) => `${location.origin}${location.pathname}#/join/${token}`;
 
 function Invite({ workspace, onMade }: { workspace: Workspace; onMade: () => void }) {
   const [role, setRole] = useState<WorkspaceRole>('editor');
   const [hours, setHours] = useState('168');
-  const [made, setMade] = useState<Invitation>();
+  const [made, setMade] = useState<WorkspaceInvitation>();
   const [error, setError] = useState<string>();
   const submit = async (e: Event) => {
     e.preventDefault();
     setError(undefined);
     try {
-      const r = await api<{ invitation: Invitation }>('POST', path`/workspaces/${workspace.id}/invitations`, { role, expires_in_hours: Number(hours) });
+      const r = await api<ApiResponse<'createWorkspaceInvitation'>>('POST', path`/workspaces/${workspace.id}/invitations`, { role, expires_in_hours: Number(hours) });
       setMade(r.invitation);
       onMade();
     } catch (err) {
@@ -61,9 +59,9 @@ function Invite({ workspace, onMade }: { workspace: Workspace; onMade: () => voi
 }
 
 /** The invitations not yet accepted: who made each, until when; Revoke ends one at once (its link then answers 404). */
-function PendingInvitations({ workspace, list }: { workspace: Workspace; list: ReturnType<typeof useLoad<PendingInvitation[]>> }) {
+function PendingInvitations({ workspace, list }: { workspace: Workspace; list: ReturnType<typeof useLoad<PendingWorkspaceInvitation[]>> }) {
   const [error, setError] = useState<string>();
-  const revoke = async (inv: PendingInvitation) => {
+  const revoke = async (inv: PendingWorkspaceInvitation) => {
     setError(undefined);
     try {
       await api('DELETE', path`/workspaces/${workspace.id}/invitations/${inv.id}`);
@@ -138,10 +136,10 @@ function Settings({ workspace, onChanged }: { workspace: Workspace; onChanged: (
 
 /** One workspace: its members and their roles, its recent activity, leaving, and for owners and admins invitations, renaming and deleting. */
 export function WorkspaceMembers({ me, workspace, onChanged }: { me: Me; workspace: Workspace; onChanged: () => void }) {
-  const members = useLoad(() => api<{ members: WorkspaceMember[] }>('GET', path`/workspaces/${workspace.id}/members`).then((r) => r.members), [workspace.id]);
+  const members = useLoad(() => api<ApiResponse<'listWorkspaceMembers'>>('GET', path`/workspaces/${workspace.id}/members`).then((r) => r.members), [workspace.id]);
   const managing = manages(workspace.role) && !workspace.personal;
   const invitations = useLoad(
-    () => (managing ? api<{ invitations: PendingInvitation[] }>('GET', path`/workspaces/${workspace.id}/invitations`).then((r) => r.invitations) : Promise.resolve([])),
+    () => (managing ? api<ApiResponse<'listWorkspaceInvitations'>>('GET', path`/workspaces/${workspace.id}/invitations`).then((r) => r.invitations) : Promise.resolve([])),
     [workspace.id, managing],
   );
   const [error, setError] = useState<string>();

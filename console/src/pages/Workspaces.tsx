@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, path, useLoad, when } from '../api.ts';
 import { Badge, Notice } from '../components.tsx';
-import type { Me, Workspace } from '../types.ts';
+import type { ApiResponse, Me, Workspace } from '../types.ts';
 import { chooseWorkspace, useWorkspace, workspacesChanged } from '../workspace.ts';
 import { WorkspaceMembers } from './WorkspaceMembers.tsx';
 
@@ -17,7 +17,7 @@ function CreateWorkspace({ me, onCreated }: { me: Me; onCreated: (w: Workspace) 
     e.preventDefault();
     setError(undefined);
     try {
-      const r = await api<{ workspace: Workspace }>('POST', '/workspaces', { name });
+      const r = await api<ApiResponse<'createWorkspace'>>('POST', '/workspaces', { name });
       setName('');
       workspacesChanged();
       onCreated(r.workspace);
@@ -48,7 +48,7 @@ export function JoinWorkspace({ initialToken = '', onJoined }: { initialToken?: 
     const token = tokenFrom(text);
     if (!TOKEN_FORMAT.test(token)) return setError('That is not an invitation token: it starts with inv_ (paste the whole link you were sent).');
     try {
-      const r = await api<{ workspace: Workspace }>('POST', path`/invitations/${token}/accept`);
+      const r = await api<ApiResponse<'acceptWorkspaceInvitation'>>('POST', path`/invitations/${token}/accept`);
       setText('');
       workspacesChanged();
       onJoined(r.workspace);
@@ -70,7 +70,7 @@ export function JoinWorkspace({ initialToken = '', onJoined }: { initialToken?: 
 
 /** The list (also under #/join/<token>) or one workspace; the shell mounts it afresh per workspace, so no stale role or list shows while the new one loads. */
 export function WorkspacesPage({ me, workspaceId, joinToken }: { me: Me; workspaceId?: string; joinToken?: string }) {
-  const list = useLoad(() => api<{ workspaces: Workspace[] }>('GET', '/workspaces').then((r) => r.workspaces), [workspaceId]);
+  const list = useLoad(() => api<ApiResponse<'listWorkspaces'>>('GET', '/workspaces').then((r) => r.workspaces), [workspaceId]);
   const [joined, setJoined] = useState<Workspace>();
   const inUse = useWorkspace();
   if (workspaceId) {
