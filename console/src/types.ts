@@ -2,7 +2,8 @@
  * Shapes the console reads from the API, shared by the shell and its pages (kept apart so no page imports main.tsx or another page).
  * Every API shape comes from the typed client generated from the OpenAPI document (packages/client/src/schema.d.ts), so none can
  * drift from what the server answers: the named schemas as they are, the rest derived from an operation's 200 body (ApiResponse).
- * The one exception is Me: GET /console/session is the console's own route, left out of the document (hide: true).
+ * Two shapes the document does not describe are kept by hand: Me here (GET /console/session is the console's own route, left
+ * out of the document with hide: true) and LiveEvent in live.ts (an event of the text/event-stream GET /v1/events/stream).
  */
 import type { components, operations } from '../../packages/client/src/schema';
 
