@@ -9,10 +9,10 @@ export const API_PREFIX = '/v1';
 type OpenApiDoc = { components?: { schemas?: Record<string, unknown> } };
 
 /** zod registers an input and an output variant of each named schema; keep only the ones an operation uses. */
-function dropUnusedSchemas<T extends OpenApiDoc>(doc: T): T {
-  const schemas = doc.components?.schemas;
+function dropUnusedSchemas<T extends object>(doc: T): T {
+  const schemas = (doc as OpenApiDoc).components?.schemas;
   if (!schemas) return doc;
-  const { components: _components, ...rest } = doc;
+  const { components: _components, ...rest } = doc as OpenApiDoc;
   const refsIn = (value: unknown) =>
     new Set([...JSON.stringify(value).matchAll(/#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]));
   const keep = refsIn(rest);
