@@ -4,7 +4,7 @@
  *        (copy: copy-to-postgres into a fresh database on the server the --pg parts use; alone it writes bench/results-copy.md)
  *        --pg (PostgreSQL at DATABASE_URL or TEST_POSTGRES_URL, a fresh database per run)
  *        --database-url=URL or --database-url URL (PostgreSQL at URL, a fresh database per run)
- *        --data=DIR (keep and reuse the seeded SQLite data between runs) --cpu-prof --no-floor --out=FILE
+ *        --data=DIR (keep and reuse the seeded SQLite data between runs) --keep-db (PostgreSQL: keep the run's database) --cpu-prof --no-floor --out=FILE
  *        On PostgreSQL the floor is bench/pg-floor.ts on a copy of the seeded database in the same cluster;
  *        --only=pg-floor is get,list,post on PostgreSQL (implies --pg).
  *        --processes=N (N >= 2): get, list and post (those of --only, else all three) against one server
@@ -324,6 +324,14 @@ async function main() {
         rows.push({ name: `${label}, 1 connection`, value: one.rps, unit: 'req/s', p95: one.p95, p99: one.p99, target: `p95 <= ${limit} ms`, met: one.p95 <= limit });
       }
     }
+    if (ONLY.has('search')) {
+      // Issue 55: GET /v1/search (every record kind, ranked) p95 <= 50 ms at 100,000 records on both databases.
+      for (const q of ['kubernetes', '東京', 'migration', '会議', 'why did we switch the deploy to kubernetes']) {
+        const spec = { url: base, headers: auth, path: `/v1/search?q=${encodeURIComponent(q)}`, durationS: DURATION };
+        const one = await measure(`/v1/search q=${q}, 1 connection`, { ...spec, connections: 1 });
+        rows.push({ name: `GET /v1/search?q=${q}, 1 connection`, value: one.rps, unit: 'req/s', p95: one.p95, p99: one.p99, target: 'p95 <= 50 ms', met: one.p95 <= 50 });
+      }
+    }
     if (ONLY.has('post')) {
       const body = POST_BODY;
       const r = await measure('POST /v1/sheets', { url: base, method: 'POST', headers: auth, path: '/v1/sheets', body, durationS: DURATION });
@@ -403,7 +411,8 @@ async function main() {
     await cluster?.stop();
     await floor?.stop();
     await pgFloorDb?.drop();
-    await pg?.drop();
+    if (args.has('keep-db')) log(`kept the database ${pg?.url}`);
+    else await pg?.drop();
     if (!keep) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -7,6 +7,9 @@ import { openDatabase } from '../src/db/index.js';
 import type { SheetsTable } from '../src/db/types.js';
 import { newId } from '../src/ids.js';
 import { sheetSearchText } from '../src/modules/sheets/sheets.view.js';
+import { createSearchIndexer } from '../src/modules/search/search.indexer.js';
+import { pgSearch } from '../src/modules/search/search.pg.js';
+import { sqliteSearch } from '../src/modules/search/search.sqlite.js';
 import { rng, sheetContent } from './content.js';
 
 const BATCH = 100;
@@ -77,6 +80,15 @@ export async function seedSheets(opts: { dataDir: string; databaseUrl?: string; 
       const indexed = indexWholeQueue(path.join(opts.dataDir, 'sheet-workspace.db'));
       opts.log(`  indexed ${indexed} sheets for search (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     }
+    // GET /v1/search's index (migration 038): the triggers queued every sheet; drained with the server's own indexer.
+    const t1 = Date.now();
+    const searchIndexer = createSearchIndexer(handle.db, handle.dialect === 'postgres' ? pgSearch : sqliteSearch, (err) => {
+      throw err;
+    });
+    await searchIndexer.drain();
+    await searchIndexer.close();
+    if (handle.dialect === 'postgres') await sql`vacuum analyze search_docs`.execute(handle.db);
+    opts.log(`  indexed ${opts.count} sheets for GET /v1/search (${((Date.now() - t1) / 1000).toFixed(1)} s)`);
   } finally {
     await handle.close();
   }

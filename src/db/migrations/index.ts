@@ -37,6 +37,7 @@ import * as m037 from './037_session_records.js';
 import * as m038 from './038_unified_search.js';
 import * as m039 from './039_session_distill.js';
 import * as m040 from './040_search_vectors.js';
+import * as m041 from './041_search_scope_column.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   '038_unified_search': m038,
   '039_session_distill': m039,
   '040_search_vectors': m040,
+  '041_search_scope_column': m041,
 };
 
 export const migrationProvider: MigrationProvider = {

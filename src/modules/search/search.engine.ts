@@ -51,5 +51,12 @@ export interface SearchAdapter {
 /** Field weights: the same ratios on both databases (bm25() column weights, ts_rank's {D,C,B,A}). */
 export const WEIGHTS = { title: 4, err: 3, meta: 1.5, body: 1 } as const;
 
+/**
+ * A search ranks every match when there are at most this many; beyond, only the matches of its rarest
+ * words, or the newest RANK_ALL matches when every word is that common (docs/search.md, "At 100,000
+ * records"): the work of one search stays bounded however large an account grows.
+ */
+export const RANK_ALL = 3_000;
+
 /** A field keeps at most this many words (a 1 MB sheet's tail is not indexed word by word). */
 export const MAX_FIELD_TERMS = 20_000;

@@ -1,60 +1,109 @@
+import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { WEIGHTS, type Candidate, type EngineQuery, type SearchAdapter, type SearchDoc } from './search.engine.js';
+import { RANK_ALL, WEIGHTS, type Candidate, type EngineQuery, type SearchAdapter, type SearchDoc } from './search.engine.js';
 
 /**
  * SQLite: search_docs (one row per record) and the FTS5 table search_fts beside it (rowid = doc_id,
- * columns title, err, meta, body), contentless: it holds the words the application tokenized, joined
- * by spaces; unicode61 splits them on the spaces only (every word is letters and digits). Ranked by
- * FTS5's bm25() with the field weights of WEIGHTS; the words are ORed, so none is required.
+ * columns title, err, meta, body, scope), contentless: it holds the words the application tokenized,
+ * joined by spaces; unicode61 splits them on the spaces only (every word is letters and digits).
+ * Ranked by FTS5's bm25() with the field weights of WEIGHTS; the words are ORed, so none is required.
+ *
+ * `scope` holds the record's owner, kind and project as words (migration 041) with bm25() weight 0:
+ * reach, kind and project are filtered inside the index (`scope : (...)`), so neither the count nor
+ * the ranking joins a match to search_docs; only the page's candidates are read from it.
+ *
+ * A doc is written anew on every change (a new doc_id), so rowid order is the order records were last
+ * indexed: newest last.
  */
 const join = (terms: string[]) => terms.join(' ');
 const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
+const word = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+export const ownerWord = (ownerKey: string) => `o${word(ownerKey)}`;
+export const kindWord = (kind: string) => `k${kind}`;
+/** Projects are any text: a hash as one word (a collision is caught by the exact check on search_docs). */
+export const projectWord = (project: string) => `p${createHash('sha256').update(project).digest('hex').slice(0, 20)}`;
 
 export const sqliteSearch: SearchAdapter = {
   async write(trx, docs, removed) {
     for (const r of removed) {
       const ids = (await sql<{ doc_id: number }>`select doc_id from search_docs where record_id = ${r.record_id} and kind in (${sql.join(r.kinds)})`.execute(trx)).rows;
-      for (const { doc_id } of ids) {
-        await sql`delete from search_fts where rowid = ${doc_id}`.execute(trx);
-        await sql`delete from search_docs where doc_id = ${doc_id}`.execute(trx);
-      }
+      for (const { doc_id } of ids) await removeDoc(trx, doc_id);
     }
     for (const d of docs) await writeDoc(trx, d);
   },
 
   async query(db, q) {
-    const where = filters(q);
-    const match = q.terms.map(quote).join(' OR ');
-    const { title, err, meta, body } = WEIGHTS;
-    const rows = await sql<Candidate>`select d.kind, d.record_id, d.owner_key, d.project, d.title, d.updated_at,
-        -bm25(search_fts, ${sql.lit(title)}, ${sql.lit(err)}, ${sql.lit(meta)}, ${sql.lit(body)}) as rel
-      from search_fts join search_docs as d on d.doc_id = search_fts.rowid
-      where search_fts match ${match} and ${where}
-      order by rel desc limit ${q.window}`.execute(db);
-    const total = await sql<{ n: number }>`select count(*) as n from search_fts join search_docs as d on d.doc_id = search_fts.rowid
-      where search_fts match ${match} and ${where}`.execute(db);
-    return { candidates: rows.rows, total: Number(total.rows[0]?.n ?? 0) };
+    const scope = scopeFilter(q);
+    const all = `(${q.terms.map(quote).join(' OR ')}) AND ${scope}`;
+    const total = await countOf(db, all);
+    const bm25 = sql`-bm25(search_fts, ${sql.lit(WEIGHTS.title)}, ${sql.lit(WEIGHTS.err)}, ${sql.lit(WEIGHTS.meta)}, ${sql.lit(WEIGHTS.body)}, 0)`;
+    let ranked: { doc_id: number; rel: number }[];
+    if (total <= RANK_ALL) {
+      ranked = (await sql<{ doc_id: number; rel: number }>`select rowid as doc_id, ${bm25} as rel from search_fts where search_fts match ${all}
+        order by rel desc limit ${q.window}`.execute(db)).rows;
+    } else {
+      // Bounded work (docs/search.md, "At 100,000 records"): rank by the words that select at most RANK_ALL
+      // records (the rarest first); when every word is that common, rank the newest RANK_ALL matches.
+      const selective = await selectiveTerms(db, q.terms, scope);
+      const rankBy = selective.length > 0 ? `(${selective.map(quote).join(' OR ')}) AND ${scope}` : all;
+      ranked = (await sql<{ doc_id: number; rel: number }>`select * from (select rowid as doc_id, ${bm25} as rel from search_fts
+        where search_fts match ${rankBy} order by rowid desc limit ${RANK_ALL}) order by rel desc limit ${q.window}`.execute(db)).rows;
+    }
+    if (ranked.length === 0) return { candidates: [], total };
+    const rel = new Map(ranked.map((r) => [r.doc_id, r.rel]));
+    const docs = (await sql<Omit<Candidate, 'rel'> & { doc_id: number; owner_key: string }>`select doc_id, kind, record_id, owner_key, project, title, updated_at
+      from search_docs where doc_id in (${sql.join([...rel.keys()])})`.execute(db)).rows;
+    const owners = new Set(q.ownerKeys);
+    const candidates = docs
+      .filter((d) => owners.has(d.owner_key) && q.kinds.includes(d.kind) && (q.project === undefined || d.project === q.project))
+      .map(({ doc_id, ...d }) => ({ ...d, rel: rel.get(doc_id) ?? 0 }))
+      .sort((a, b) => b.rel - a.rel);
+    return { candidates, total };
   },
 };
 
-function filters(q: EngineQuery) {
-  const parts = [sql`d.owner_key in (${sql.join(q.ownerKeys)})`, sql`d.kind in (${sql.join(q.kinds)})`];
-  if (q.project !== undefined) parts.push(sql`d.project = ${q.project}`);
-  return sql.join(parts, sql` and `);
+function scopeFilter(q: EngineQuery): string {
+  const parts = [`scope : (${q.ownerKeys.map(ownerWord).join(' OR ')})`];
+  if (q.kinds.length < 5) parts.push(`scope : (${q.kinds.map(kindWord).join(' OR ')})`);
+  if (q.project !== undefined) parts.push(`scope : ${projectWord(q.project)}`);
+  return parts.join(' AND ');
+}
+
+async function countOf(db: Kysely<any>, match: string): Promise<number> {
+  const r = await sql<{ n: number }>`select count(*) as n from search_fts where search_fts match ${match}`.execute(db);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+/** The rarest query words whose matches add up to at most RANK_ALL (each counted only up to RANK_ALL + 1: bounded). */
+async function selectiveTerms(db: Kysely<any>, terms: string[], scope: string): Promise<string[]> {
+  const counted: { t: string; n: number }[] = [];
+  for (const t of terms) {
+    const r = await sql<{ n: number }>`select count(*) as n from (select 1 from search_fts where search_fts match ${`${quote(t)} AND ${scope}`} limit ${RANK_ALL + 1})`.execute(db);
+    counted.push({ t, n: Number(r.rows[0]?.n ?? 0) });
+  }
+  const out: string[] = [];
+  let sum = 0;
+  for (const { t, n } of counted.filter((c) => c.n > 0).sort((a, b) => a.n - b.n)) {
+    if (sum + n > RANK_ALL) break;
+    sum += n;
+    out.push(t);
+  }
+  return out;
+}
+
+async function removeDoc(trx: Kysely<any>, docId: number): Promise<void> {
+  await sql`delete from search_fts where rowid = ${docId}`.execute(trx);
+  await sql`delete from search_docs where doc_id = ${docId}`.execute(trx);
 }
 
 async function writeDoc(trx: Kysely<any>, d: SearchDoc): Promise<void> {
   const found = (await sql<{ doc_id: number }>`select doc_id from search_docs where record_id = ${d.record_id} and kind = ${d.kind}`.execute(trx)).rows[0];
-  let docId: number;
-  if (found) {
-    docId = found.doc_id;
-    await sql`delete from search_fts where rowid = ${docId}`.execute(trx);
-    await sql`update search_docs set owner_key = ${d.owner_key}, project = ${d.project}, title = ${d.title}, updated_at = ${d.updated_at} where doc_id = ${docId}`.execute(trx);
-  } else {
-    const inserted = await sql<{ doc_id: number }>`insert into search_docs (kind, record_id, owner_key, project, title, updated_at)
-      values (${d.kind}, ${d.record_id}, ${d.owner_key}, ${d.project}, ${d.title}, ${d.updated_at}) returning doc_id`.execute(trx);
-    docId = inserted.rows[0].doc_id;
-  }
+  if (found) await removeDoc(trx, found.doc_id);
+  const inserted = await sql<{ doc_id: number }>`insert into search_docs (kind, record_id, owner_key, project, title, updated_at)
+    values (${d.kind}, ${d.record_id}, ${d.owner_key}, ${d.project}, ${d.title}, ${d.updated_at}) returning doc_id`.execute(trx);
   const t = d.terms;
-  await sql`insert into search_fts (rowid, title, err, meta, body) values (${docId}, ${join(t.title)}, ${join(t.err)}, ${join(t.meta)}, ${join(t.body)})`.execute(trx);
+  const scope = [ownerWord(d.owner_key), kindWord(d.kind), ...(d.project === null ? [] : [projectWord(d.project)])].join(' ');
+  await sql`insert into search_fts (rowid, title, err, meta, body, scope)
+    values (${inserted.rows[0].doc_id}, ${join(t.title)}, ${join(t.err)}, ${join(t.meta)}, ${join(t.body)}, ${scope})`.execute(trx);
 }
