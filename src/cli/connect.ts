@@ -47,6 +47,7 @@ function write(file: string, content: string, secret: boolean, changed: string[]
   changed.push(`${old === null ? 'created' : 'updated'} ${file}${secret ? ' (mode 600)' : ''}`);
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- another program's config file: JSON of any shape, written back as it was
 function readJson(file: string): Record<string, any> {
   if (!fs.existsSync(file)) return {};
   const text = fs.readFileSync(file, 'utf8');
@@ -63,16 +64,20 @@ const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
 /** The hook commands: node with this repository's hook program (absolute paths, so any working folder works). */
 const codexHook = (event: string) => `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(REPO_ROOT, 'plugins', 'codex', 'hook.mjs'))} ${event}`;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- another program's config file: JSON of any shape, written back as it was
 const ours = (h: any) => typeof h?.command === 'string' && h.command.includes(path.join('plugins', 'codex', 'hook.mjs'));
 
 function connectCodex(home: string, url: string, key: string, changed: string[]): void {
   const codexHome = process.env.CODEX_HOME && !home ? process.env.CODEX_HOME : path.join(home || os.homedir(), '.codex');
   const hooksFile = path.join(codexHome, 'hooks.json');
   const hooksDoc = readJson(hooksFile);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- another program's config file: JSON of any shape, written back as it was
   const hooks: Record<string, any[]> = hooksDoc.hooks && typeof hooksDoc.hooks === 'object' ? hooksDoc.hooks : {};
   for (const event of ['SessionStart', 'Stop', 'SessionEnd']) {
     const groups = (Array.isArray(hooks[event]) ? hooks[event] : [])
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- another program's config file: JSON of any shape, written back as it was
       .map((g: any) => ({ ...g, hooks: (Array.isArray(g?.hooks) ? g.hooks : []).filter((h: any) => !ours(h)) }))
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- another program's config file: JSON of any shape, written back as it was
       .filter((g: any) => g.hooks.length);
     groups.push({ hooks: [{ type: 'command', command: codexHook(event) }] });
     hooks[event] = groups;

@@ -22,10 +22,12 @@ export interface ClientOptions {
 
 export interface Api {
   url: string;
+  /* eslint-disable @typescript-eslint/no-explicit-any -- the answers are parsed JSON, unchecked: a caller that names no type T reads the fields it knows */
   get<T = any>(p: string, query?: Record<string, string | number | undefined>): Promise<T>;
   /** GET that answers null on 404 (and 403: another account's record). */
   find<T = any>(p: string): Promise<T | null>;
   send<T = any>(method: 'POST' | 'PUT' | 'DELETE', p: string, body?: unknown, query?: Record<string, string | undefined>): Promise<T>;
+  /* eslint-enable @typescript-eslint/no-explicit-any */
 }
 
 function connectFile(home?: string): { url?: string; api_key?: string } {
@@ -61,6 +63,7 @@ export function createApi(o: ClientOptions = {}, env: NodeJS.ProcessEnv = proces
     throw new MemoryInputError(`The service URL must be absolute, such as http://127.0.0.1:8787 (not ${JSON.stringify(base)})`);
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON, typed by Api's callers
   async function call(method: string, p: string, body?: unknown, query?: Record<string, string | number | undefined>): Promise<any> {
     const u = new URL(`${base}/v1${p}`);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
@@ -75,14 +78,14 @@ export function createApi(o: ClientOptions = {}, env: NodeJS.ProcessEnv = proces
       throw new Error(`Sheet Workspace at ${base} is not reachable (${(err as Error).message}): start it, or set SHEET_WORKSPACE_URL`);
     }
     const text = await res.text();
-    let json: any = null;
+    let json: unknown = null;
     try {
       json = JSON.parse(text);
     } catch {
       /* below */
     }
     if (!res.ok) {
-      const msg = json?.error ?? text.slice(0, 200);
+      const msg = (json as { error?: unknown } | null)?.error ?? text.slice(0, 200);
       if (res.status === 401) throw new MemoryInputError(`The API key was refused by ${base}: ${msg}`);
       throw new HttpError(res.status, `${method} /v1${p}: ${res.status} ${msg}`);
     }

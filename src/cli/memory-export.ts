@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { handoverText, nextSteps } from '../modules/briefing/briefing.steps.js';
 import { HttpError, MemoryInputError, type Api } from './memory-client.js';
-import { DEFAULT_MAX_CHARS, MIN_MAX_CHARS, renderDigest, replaceSection, type Digest, type DigestKnowledge } from './memory-format.js';
+import { DEFAULT_MAX_CHARS, MIN_MAX_CHARS, renderDigest, replaceSection, type Digest, type DigestKnowledge, type DigestTodo, type FailedCmd } from './memory-format.js';
 
 /**
  * `memory export`: reads one project's memory over REST (the handover the briefing names, the newest sessions,
@@ -22,9 +22,30 @@ export interface ExportOptions {
   maxChars?: number;
 }
 
+/** The fields read here of the REST answers (Api hands them over as parsed JSON, unchecked). */
+export interface KnowledgeJson {
+  id: string;
+  tags?: string[];
+  title: string;
+  error?: string | null;
+  description?: string | null;
+  language?: string | null;
+  content: string;
+}
+interface SessionJson {
+  id: string;
+  external_id: string | null;
+  agent: string | null;
+  title: string;
+  outcome: string | null;
+  summary: string;
+  files_changed: string[];
+  errors: FailedCmd[];
+}
+
 const refOf = (e: { id: string; tags?: string[] }) => e.tags?.find((t) => t.startsWith(REF_TAG))?.slice(REF_TAG.length) ?? e.id;
 
-function knowledgeOf(e: any, kind: 'solution' | 'snippet'): DigestKnowledge {
+function knowledgeOf(e: KnowledgeJson, kind: 'solution' | 'snippet'): DigestKnowledge {
   return {
     id: e.id,
     ref: refOf(e),
@@ -56,7 +77,7 @@ export async function readDigest(api: Api, o: ExportOptions): Promise<Digest> {
     };
   }
   const { sessions } = await api.get('/sessions', { project: o.project, limit: RECENT_SESSIONS, ...ws });
-  d.sessions = sessions.map((s: any) => ({
+  d.sessions = sessions.map((s: SessionJson) => ({
     id: s.id,
     external: s.external_id,
     agent: s.agent,
@@ -67,7 +88,7 @@ export async function readDigest(api: Api, o: ExportOptions): Promise<Digest> {
     errors: s.errors,
   }));
   const { todos } = await api.get('/todos', { project: o.project, ...ws });
-  d.todos = todos.filter((t: any) => t.status !== 'completed').map((t: any) => ({ content: t.content, status: t.status, priority: t.priority }));
+  d.todos = todos.filter((t: { status: string }) => t.status !== 'completed').map((t: DigestTodo) => ({ content: t.content, status: t.status, priority: t.priority }));
   if (!d.handover && !d.sessions.length && !d.todos.length) {
     throw new MemoryInputError(`Project ${JSON.stringify(o.project)} has no handover, session or open todo in workspace ${d.workspaceId}: check its name (as sessions are saved with it) and --workspace`);
   }
@@ -97,8 +118,8 @@ async function topKnowledge(api: Api, d: Digest, ws: Record<string, string>): Pr
   }
   const newest = await api.get('/knowledge', { limit: NEWEST_KNOWLEDGE, ...ws });
   const all = [
-    ...(newest.solutions ?? []).map((e: any) => knowledgeOf(e, 'solution')),
-    ...(newest.snippets ?? []).map((e: any) => knowledgeOf(e, 'snippet')),
+    ...(newest.solutions ?? []).map((e: KnowledgeJson) => knowledgeOf(e, 'solution')),
+    ...(newest.snippets ?? []).map((e: KnowledgeJson) => knowledgeOf(e, 'snippet')),
   ].sort((a, b) => (a.id.slice(4) < b.id.slice(4) ? 1 : -1));
   for (const k of all.slice(0, NEWEST_KNOWLEDGE)) {
     if (seen.has(k.id)) continue;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Api } from './memory-client.js';
-import { REF_TAG } from './memory-export.js';
+import { REF_TAG, type KnowledgeJson } from './memory-export.js';
 import type { Digest, DigestKnowledge, DigestSession } from './memory-format.js';
 
 /**
@@ -31,11 +31,11 @@ export const IMPORT_TAG = 'memory-import';
 export const refFor = (...parts: string[]) => createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 20);
 const ulidOf = (id: string) => id.slice(id.indexOf('_') + 1);
 
-async function byRef(api: Api, ref: string, ws: Record<string, string>): Promise<{ id: string; kind: 'solution' | 'snippet'; e: any }[]> {
+async function byRef(api: Api, ref: string, ws: Record<string, string>): Promise<{ id: string; kind: 'solution' | 'snippet'; e: KnowledgeJson }[]> {
   const r = await api.get('/knowledge', { tag: REF_TAG + ref, limit: 100, ...ws });
   return [
-    ...(r.solutions ?? []).map((e: any) => ({ id: e.id, kind: 'solution' as const, e })),
-    ...(r.snippets ?? []).map((e: any) => ({ id: e.id, kind: 'snippet' as const, e })),
+    ...(r.solutions ?? []).map((e: KnowledgeJson) => ({ id: e.id, kind: 'solution' as const, e })),
+    ...(r.snippets ?? []).map((e: KnowledgeJson) => ({ id: e.id, kind: 'snippet' as const, e })),
   ].sort((a, b) => (ulidOf(a.id) < ulidOf(b.id) ? -1 : 1));
 }
 
@@ -72,7 +72,7 @@ export async function importDigest(api: Api, d: Digest, workspace: string | unde
   const ws: Record<string, string> = workspace ? { workspace_id: workspace } : {};
   const project = d.project;
   const { sessions: existing } = await api.get('/sessions', { project, limit: 100, fields: 'id,external_id,handover_id', ...ws });
-  const byExternal = new Map<string, { id: string; handover_id: string | null }>(existing.filter((s: any) => s.external_id).map((s: any) => [s.external_id, s]));
+  const byExternal = new Map<string, { id: string; handover_id: string | null }>(existing.filter((s: { external_id: string | null }) => s.external_id).map((s: { id: string; external_id: string; handover_id: string | null }) => [s.external_id, s]));
 
   const h = d.handover;
   const order: DigestSession[] = [...d.sessions].reverse();
@@ -111,7 +111,7 @@ export async function importDigest(api: Api, d: Digest, workspace: string | unde
 
   if (d.todos.length) {
     const { todos } = await api.get('/todos', { project, ...ws });
-    const have = new Set(todos.map((t: any) => t.content.trim()));
+    const have = new Set(todos.map((t: { content: string }) => t.content.trim()));
     const add = d.todos.filter((t) => !have.has(t.content.trim()));
     counts.todos.unchanged += d.todos.length - add.length;
     if (add.length) {

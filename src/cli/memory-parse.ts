@@ -6,8 +6,8 @@ import type { Digest, DigestHandover, DigestKnowledge, DigestSession, DigestTodo
  */
 
 type Rec =
-  | { kind: 'handover'; title: string; meta: any; fields: Map<string, string[]>; errors: { command: string; error: string }[] }
-  | { kind: 'record'; title: string; meta: any; metaKind?: string; fields: Map<string, string[]>; errors: { command: string; error: string }[] };
+  | { kind: 'handover'; title: string; meta: Record<string, unknown>; fields: Map<string, string[]>; errors: { command: string; error: string }[] }
+  | { kind: 'record'; title: string; meta: Record<string, unknown>; metaKind?: string; fields: Map<string, string[]>; errors: { command: string; error: string }[] };
 
 const META = /^<!-- sw:(handover|session|solution|snippet) (.*) -->$/;
 const TODO = /^- \[( |~)\] (.*?)(?: \((low|high) priority\))?$/;

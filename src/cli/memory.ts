@@ -42,6 +42,7 @@ const say = (c: Counts) =>
   (Object.entries(c) as [string, Counts['todos']][]).map(([k, t]) => `${k}: ${t.created} created, ${t.updated} updated, ${t.unchanged} already there`).join('\n');
 
 /** The commands' actions: output on stdout, a message on stderr and exit code 2 for what the user can fix. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- commander's parsed options, which differ between export and import
 export async function runMemory(command: 'export' | 'import', args: { paths?: string[]; opts: any }): Promise<void> {
   try {
     if (command === 'export') {

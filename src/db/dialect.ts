@@ -7,6 +7,7 @@ import type { Dialect } from './types.js';
  */
 
 /** Which database a Kysely instance (or transaction) talks to. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function dialectOf(db: Kysely<any>): Dialect {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
@@ -17,6 +18,7 @@ export function dialectOf(db: Kysely<any>): Dialect {
  * is. PostgreSQL reads the text itself: a bytea (convert_to) travels as hex, twice the bytes, which the server
  * encodes and the client decodes (4 % of GET by id's CPU in Node, and more of PostgreSQL's on the same cores).
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function storedUtf8(db: Kysely<any>, column: string): RawBuilder<Buffer | string> {
   return dialectOf(db) === 'postgres' ? sql<string>`${sql.ref(column)}` : sql<Buffer>`cast(${sql.ref(column)} as blob)`;
 }
@@ -29,6 +31,7 @@ export const utf8Buffer = (value: Buffer | string): Buffer => (typeof value === 
  * row locks and needs none: every transaction there is BEGIN IMMEDIATE (src/db/statement-cache.ts), which
  * holds the database's write lock from its first statement.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function lockedForUpdate<QB extends { forUpdate(): QB }>(exec: Kysely<any>, qb: QB): QB {
   return dialectOf(exec) === 'postgres' ? qb.forUpdate() : qb;
 }
@@ -37,6 +40,7 @@ export function lockedForUpdate<QB extends { forUpdate(): QB }>(exec: Kysely<any
  * The cheapest key to collect a table's matching rows by: SQLite's rowid (the FTS index is keyed
  * by it, so a match set needs no table lookup), PostgreSQL's primary key id.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function rowKey(db: Kysely<any>): 'rowid' | 'id' {
   return dialectOf(db) === 'postgres' ? 'id' : 'rowid';
 }

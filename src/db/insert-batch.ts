@@ -19,9 +19,11 @@ interface Batch {
   queries: CompiledQuery[];
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 const batches = new WeakMap<Kysely<any>, Batch>();
 
 /** The batch `exec` gathers INSERTs into, when it is a batch's executor (compiledInsert adds to it instead of running). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function insertBatchOf(exec: Kysely<any>): Batch | undefined {
   return batches.get(exec);
 }

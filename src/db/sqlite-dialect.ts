@@ -116,12 +116,14 @@ export class FairSqliteDialect extends SqliteDialect {
   }
 
   /** Lets readNow() serve `db`, the Kysely instance made with this dialect. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
   attach(db: Kysely<any>): void {
     if (this.#driver) drivers.set(db, this.#driver);
   }
 }
 
 /** The rows of a read-only query run at once on `exec`'s SQLite connection, or undefined: then run it through Kysely. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function readNow<R>(exec: Kysely<any>, query: CompiledQuery<R>): R[] | undefined {
   return drivers.get(exec)?.readNow(query);
 }

@@ -25,6 +25,7 @@ const PASSES_BEFORE_HOLDING = 4;
 /** How often the WAL is looked at; a checkpoint runs when it changed since the last one. */
 const CHECKPOINT_EVERY_MS = 1000;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 const byDb = new WeakMap<Kysely<any>, SqliteReaders>();
 
 /**
@@ -38,6 +39,7 @@ const byDb = new WeakMap<Kysely<any>, SqliteReaders>();
  * (requests are still read and answered meanwhile). The held pass is what every write waiting then
  * pays: after four passes it took 12-16 ms on average at 100,000 sheets, after two 31-34 ms.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export async function checkpointFully(db: Kysely<any>, checkpoint: () => Promise<unknown>, walChangedTime: () => Promise<number>, changedAt: number): Promise<number> {
   let copying = changedAt;
   for (let pass = 0; pass < PASSES_BEFORE_HOLDING; pass++) {
@@ -55,6 +57,7 @@ export async function checkpointFully(db: Kysely<any>, checkpoint: () => Promise
  * matches in two halves at once (src/modules/sheets/sheets.search.ts). They run at a lower priority
  * than the main thread, so requests there still come first.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function registerSqliteReaders(db: Kysely<any>, file: string, threads = Math.max(2, Math.min(4, availableParallelism() - 1))): void {
   const readers = idleWorkerPool(new URL('./sqlite-reader.worker', import.meta.url), {
     maxThreads: threads,
@@ -108,4 +111,5 @@ export function registerSqliteReaders(db: Kysely<any>, file: string, threads = M
 }
 
 /** The readers of a SQLite database, or undefined (PostgreSQL, or a database opened elsewhere). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export const sqliteReaders = (db: Kysely<any>): SqliteReaders | undefined => byDb.get(db);

@@ -53,8 +53,10 @@ export function withStatementCache(file: SQLite.Database, max = 1000): SqliteFil
  * PostgreSQL, even both in one process; a transaction runs it like its database. A read that SQLite
  * could run at once (readNow) gives its rows at once, not a promise.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function compiledOnce<A extends unknown[], R>(build: (db: Kysely<any>, ...args: A) => Compilable<R>) {
   const compile = compiler(build);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
   return (exec: Kysely<any>, ...args: A): MaybePromise<R[]> => {
     if (insertBatchOf(exec)) return Promise.reject(new Error('an insert batch runs only compiledInsert statements'));
     const compiled = compile(exec, ...args);
@@ -63,8 +65,10 @@ export function compiledOnce<A extends unknown[], R>(build: (db: Kysely<any>, ..
 }
 
 /** compiledOnce's compiled query for `exec`, without running it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 function compiler<A extends unknown[], R>(build: (db: Kysely<any>, ...args: A) => Compilable<R>) {
   const cache = new Map<unknown, { query: CompiledQuery<R>; slots: number[] }>();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
   return (exec: Kysely<any>, ...args: A): CompiledQuery<R> => {
     const kind = exec.getExecutor().adapter.constructor;
     let hit = cache.get(kind);
@@ -92,9 +96,11 @@ export function compiledInsert<T extends keyof Database & string, const C extend
   table: T,
   columns: C & ([Exclude<keyof Database[T], C[number]>] extends [never] ? unknown : { missing: Exclude<keyof Database[T], C[number]> }),
 ) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
   const compile = compiler((db: Kysely<any>, ...values: unknown[]) =>
     db.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, values[i]]))),
   );
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
   return async (exec: Kysely<any>, row: Database[T]): Promise<void> => {
     const values = columns.map((c) => row[c]);
     // In an insert batch (src/db/insert-batch.ts) the row is written with the batch's other rows, in one statement.

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { buildApp } from '../../../src/app.js';
 import { loadConfig } from '../../../src/config.js';
 import { createContainer } from '../../../src/container.js';
@@ -25,7 +25,7 @@ const HEADER = `/**
 `;
 
 /** The document exactly as GET /v1/openapi.json serves it, from a server that is never listening. */
-export async function loadOpenApiDocument(): Promise<Record<string, any>> {
+export async function loadOpenApiDocument(): Promise<OpenAPI3> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-openapi-'));
   try {
     const c = await createContainer(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', BOOTSTRAP_OWNER: '0' }));
@@ -47,7 +47,7 @@ export async function loadOpenApiDocument(): Promise<Record<string, any>> {
 }
 
 /** The TypeScript text of src/schema.d.ts for `doc`. */
-export async function schemaSource(doc: Record<string, any>): Promise<string> {
-  const ast = await openapiTS(doc as any, { alphabetize: true, rootTypes: false });
+export async function schemaSource(doc: OpenAPI3): Promise<string> {
+  const ast = await openapiTS(doc, { alphabetize: true, rootTypes: false });
   return HEADER + astToString(ast);
 }

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { normalizeForSearch } from '../../lib/search-text.js';
 import type { KnowledgeTable, Trx } from '../../db/types.js';
-import { AppError, invalid, notFound, versionConflict } from '../../errors.js';
+import { invalid, notFound, versionConflict } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import { newId } from '../../ids.js';

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { TodosTable, Trx } from '../../db/types.js';
-import { AppError, invalid, notFound, versionConflict } from '../../errors.js';
+import { invalid, notFound, versionConflict } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import { newId } from '../../ids.js';
@@ -187,7 +187,7 @@ export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAcc
     },
 
     async remove(caller: Caller, id: string, expected?: ExpectedVersions, opts: InWorkspace = {}) {
-      const checked = await access.ownedRow(await repo.findById(id), caller, 'todo', id, 'records.write', opts.workspace_id);
+      await access.ownedRow(await repo.findById(id), caller, 'todo', id, 'records.write', opts.workspace_id);
       return retried(() =>
         tx(async (trx) => {
           const row = await repo.findByIdLocked(id, trx);

@@ -12,6 +12,7 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 const CHUNK = 1000;
 const SAFE_CUT_AFTER = /[\s。、！？，．]/u;
+// eslint-disable-next-line no-misleading-character-class -- a list of single code points that attach to the one before (marks, ZWJ, variation selectors, a low surrogate, skin-tone modifiers), each tested alone
 const GLUED = /[\p{M}\u200d\ufe0e\ufe0f\udc00-\udfff\u{1f3fb}-\u{1f3ff}]/u;
 
 /**
