@@ -3359,8 +3359,10 @@ export interface operations {
                         results: components["schemas"]["SearchResult"][];
                         /** @enum {boolean} */
                         success: true;
-                        /** @description How many records match at least one word (the results page through them). */
+                        /** @description How many records match at least one word, counted up to 1000 (the most a search pages through). */
                         total: number;
+                        /** @description true when more than 1000 records match (total then says 1000). */
+                        total_capped: boolean;
                     };
                 };
             };

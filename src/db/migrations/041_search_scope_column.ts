@@ -8,12 +8,18 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  *
  * The FTS5 table is contentless, so its words cannot be copied into the new one: it is made anew,
  * search_docs emptied, and every record queued again for the application's indexer (as 038 did).
- * PostgreSQL filters its GIN matches by columns already: nothing changes there.
+ *
+ * PostgreSQL filters its GIN matches by columns already; it gains search_docs_recent, from which a
+ * search whose every word is common finds the date after which an owner has its newest few thousand
+ * records (an index-only scan), and ranks only the matches since then.
  *
  * Frozen text: a later change is a new migration, never an edit here.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) return;
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    await sql`create index search_docs_recent on search_docs (owner_key, updated_at)`.execute(db);
+    return;
+  }
   await sql`drop table search_fts`.execute(db);
   await sql`create virtual table search_fts using fts5(title, err, meta, body, scope, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0')`.execute(db);
   await sql`delete from search_docs`.execute(db);

@@ -44,7 +44,7 @@ export interface EngineQuery {
 export interface SearchAdapter {
   /** Writes `docs` (replacing their previous words) and removes `removed`, inside `trx`. */
   write(trx: Kysely<any>, docs: SearchDoc[], removed: { record_id: string; kinds: readonly SearchKind[] }[]): Promise<void>;
-  /** The best `window` matches of any term among the given owners, kinds and project, and how many match in all. */
+  /** The best `window` matches of any term among the given owners, kinds and project, and how many match (counted up to TOTAL_CAP + 1). */
   query(db: Kysely<any>, q: EngineQuery): Promise<{ candidates: Candidate[]; total: number }>;
 }
 
@@ -56,7 +56,13 @@ export const WEIGHTS = { title: 4, err: 3, meta: 1.5, body: 1 } as const;
  * words, or the newest RANK_ALL matches when every word is that common (docs/search.md, "At 100,000
  * records"): the work of one search stays bounded however large an account grows.
  */
-export const RANK_ALL = 3_000;
+export const RANK_ALL = 2_000;
+
+/**
+ * Matches are counted up to this many, the most a search pages through (offset + limit); an adapter's
+ * total is at most TOTAL_CAP + 1, which the service reports as TOTAL_CAP with total_capped.
+ */
+export const TOTAL_CAP = 1_000;
 
 /** A field keeps at most this many words (a 1 MB sheet's tail is not indexed word by word). */
 export const MAX_FIELD_TERMS = 20_000;

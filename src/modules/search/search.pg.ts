@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { WEIGHTS, type Candidate, type EngineQuery, type SearchAdapter, type SearchDoc } from './search.engine.js';
+import { RANK_ALL, TOTAL_CAP, WEIGHTS, type Candidate, type EngineQuery, type SearchAdapter, type SearchDoc } from './search.engine.js';
 
 /**
  * PostgreSQL: search_docs holds each record's words as a tsvector (tsv, GIN-indexed) written as a
@@ -12,6 +12,10 @@ import { WEIGHTS, type Candidate, type EngineQuery, type SearchAdapter, type Sea
  * those by BM25 as SQLite's FTS5 computes it (query below). df and N come from the GIN index (a count
  * per word), remembered for a minute. On the benchmark (docs/search.md) the first step alone gave
  * recall@5 0.88 and MRR 0.73, with the second 0.91 and 0.77, as SQLite.
+ *
+ * Every search runs in a read transaction with sequential scans off: the planner prices `tsv @@ q` as
+ * a cheap filter, not knowing each row's tsvector is TOASTed, and for a common word chose a scan that
+ * read 411 MB (640 ms at 100,000 records) where the GIN bitmap reads 16 MB (57 ms cold, docs/search.md).
  */
 const RANK_WEIGHTS = `{${(WEIGHTS.body / WEIGHTS.title).toFixed(3)},${(WEIGHTS.meta / WEIGHTS.title).toFixed(3)},${(WEIGHTS.err / WEIGHTS.title).toFixed(3)},1}`;
 const MAX_POSITION = 16_383;
@@ -36,41 +40,49 @@ export function tsvectorLiteral(d: SearchDoc): string {
   return [...places].map(([t, ps]) => `${lexeme(t)}:${ps.join(',')}`).join(' ');
 }
 
-interface Stats {
+interface DocStats {
   at: number;
   n: number;
   /** Mean distinct words per record (BM25's average length). */
-  avg?: number;
+  avg: number;
 }
-const docCounts = new WeakMap<Kysely<any>, Stats>();
-const termCounts = new WeakMap<Kysely<any>, Map<string, Stats>>();
-
-async function idfs(db: Kysely<any>, terms: string[]): Promise<number[]> {
-  const now = Date.now();
-  let total = docCounts.get(db);
-  if (!total || now - total.at > STATS_TTL_MS) {
-    const r = await sql<{ n: string; avg: string | null }>`select count(*) as n, avg(length(tsv)) as avg from search_docs`.execute(db);
-    total = { at: now, n: Number(r.rows[0].n), avg: Number(r.rows[0].avg ?? 1) || 1 };
-    docCounts.set(db, total);
-  }
-  let cache = termCounts.get(db);
-  if (!cache) termCounts.set(db, (cache = new Map()));
-  if (cache.size > 50_000) cache.clear();
-  const out: number[] = [];
-  for (const t of terms) {
-    let df = cache.get(t);
-    if (!df || now - df.at > STATS_TTL_MS) {
-      const r = await sql<{ n: string }>`select count(*) as n from search_docs where tsv @@ ${lexeme(t)}::tsquery`.execute(db);
-      df = { at: now, n: Number(r.rows[0].n) };
-      cache.set(t, df);
-    }
-    out.push(Math.log(1 + (total.n - df.n + 0.5) / (df.n + 0.5)));
-  }
-  return out;
+/** Per database: the record count, and each word's record count (df), remembered for STATS_TTL_MS. */
+interface Stats {
+  docs?: DocStats;
+  df: Map<string, { at: number; n: number }>;
 }
+const statsOf = new WeakMap<Kysely<any>, Stats>();
 const COARSE_WINDOW = 150;
-const stats = (db: Kysely<any>) => ({ n: docCounts.get(db)?.n ?? 0, avg: docCounts.get(db)?.avg ?? 1 });
-const dfOf = (db: Kysely<any>, t: string) => termCounts.get(db)?.get(t)?.n ?? 0;
+
+/** N, the mean length and the df of each term, from the cache or counted by `trx`. */
+async function loadStats(db: Kysely<any>, trx: Kysely<any>, terms: string[]) {
+  const now = Date.now();
+  let s = statsOf.get(db);
+  if (!s) statsOf.set(db, (s = { df: new Map() }));
+  if (!s.docs || now - s.docs.at > STATS_TTL_MS) {
+    const r = await sql<{ n: string; avg: string | null }>`select count(*) as n, avg(length(tsv)) as avg from search_docs`.execute(trx);
+    s.docs = { at: now, n: Number(r.rows[0].n), avg: Number(r.rows[0].avg ?? 1) || 1 };
+  }
+  if (s.df.size > 50_000) s.df.clear();
+  for (const t of terms) {
+    const known = s.df.get(t);
+    if (known && now - known.at <= STATS_TTL_MS) continue;
+    const r = await sql<{ n: string }>`select count(*) as n from search_docs where tsv @@ ${lexeme(t)}::tsquery`.execute(trx);
+    s.df.set(t, { at: now, n: Number(r.rows[0].n) });
+  }
+  const n = s.docs.n;
+  const df = (t: string) => s.df.get(t)?.n ?? 0;
+  return {
+    n,
+    avg: s.docs.avg,
+    df,
+    /** ts_rank's weight per word (always positive). */
+    weight: (t: string) => Math.log(1 + (n - df(t) + 0.5) / (df(t) + 0.5)),
+    /** BM25's idf as FTS5 computes it. */
+    idf: (t: string) => Math.max(1e-6, Math.log((n - df(t) + 0.5) / (df(t) + 0.5))),
+  };
+}
+type Loaded = Awaited<ReturnType<typeof loadStats>>;
 
 export const pgSearch: SearchAdapter = {
   async write(trx, docs, removed) {
@@ -83,35 +95,86 @@ export const pgSearch: SearchAdapter = {
     }
   },
 
-  async query(db, q) {
-    const weights = await idfs(db, q.terms);
-    const any = q.terms.map(lexeme).join(' | ');
-    const score = sql.join(
-      q.terms.map((t, i) => sql`${sql.lit(Number(weights[i].toFixed(6)))} * ts_rank(${RANK_WEIGHTS}::float4[], tsv, ${lexeme(t)}::tsquery, 1)`),
-      sql` + `,
-    );
-    const where = filters(q, any);
-    // Two steps: the best COARSE_WINDOW by the ts_rank score, then those ranked by BM25 as FTS5's bm25()
-    // computes it (k1 1.2, b 0.75, field weights, idf ln((N - df + 0.5) / (df + 0.5))), each word's
-    // weighted count read from the tsvector (unnest), the length being its distinct words.
-    const { title, err, meta, body } = WEIGHTS;
-    const idf = q.terms.map((t) => Math.max(1e-6, Math.log((stats(db).n - dfOf(db, t) + 0.5) / (dfOf(db, t) + 0.5))));
-    const rows = await sql<Candidate>`with c as (
-        select kind, record_id, owner_key, project, title, updated_at, tsv from search_docs where ${where}
-        order by (${score}) desc, record_id limit ${Math.max(COARSE_WINDOW, q.window)})
-      select kind, record_id, owner_key, project, title, updated_at, (
-        select coalesce(sum(q.idf * t.f * 2.2 / (t.f + 1.2 * (0.25 + 0.75 * length(c.tsv) / ${sql.lit(Number(stats(db).avg.toFixed(3)))}))), 0)
-        from (select u.lexeme, sum(case w when 'A' then ${sql.lit(title)} when 'B' then ${sql.lit(err)} when 'C' then ${sql.lit(meta)} else ${sql.lit(body)} end) as f
-              from unnest(c.tsv) as u, unnest(u.weights) as w where u.lexeme = any(${q.terms}::text[]) group by u.lexeme) as t
-        join unnest(${q.terms}::text[], ${idf}::float8[]) as q(term, idf) on q.term = t.lexeme
-      ) as rel
-      from c order by rel desc, record_id limit ${q.window}`.execute(db);
-    const total = await sql<{ n: string }>`select count(*) as n from search_docs where ${where}`.execute(db);
-    return { candidates: rows.rows.map((r) => ({ ...r, rel: Number(r.rel) })), total: Number(total.rows[0]?.n ?? 0) };
+  query(db, q) {
+    return db.transaction().execute(async (trx) => {
+      await sql`set transaction read only`.execute(trx);
+      // Bitmap scans only: a match is then decided by the GIN index, never by reading a TOASTed tsvector.
+      await sql`set local enable_seqscan = off`.execute(trx);
+      await sql`set local enable_indexscan = off`.execute(trx);
+      const st = await loadStats(db, trx, q.terms);
+      // A word no record holds adds nothing to the count or the rank (and costs a ts_rank per match).
+      const terms = q.terms.filter((t) => st.df(t) > 0);
+      if (terms.length === 0) return { candidates: [], total: 0 };
+      q = { ...q, terms };
+      const matches = await countUpTo(trx, filters(q, q.terms), RANK_ALL + 1);
+      const total = Math.min(matches, TOTAL_CAP + 1);
+      if (matches <= RANK_ALL) return { candidates: await ranked(trx, st, q, q.terms), total };
+      // Bounded work (docs/search.md, "At 100,000 records"): rank the matches of the rarest words whose
+      // matches in the whole index add up to at most RANK_ALL; when every word is more common than that,
+      // the matches among the owners' newest records.
+      const selective: string[] = [];
+      let sum = 0;
+      for (const t of [...q.terms].sort((a, b) => st.df(a) - st.df(b))) {
+        if (sum + st.df(t) > RANK_ALL) break;
+        sum += st.df(t);
+        selective.push(t);
+      }
+      if (selective.length > 0) return { candidates: await ranked(trx, st, q, selective), total };
+      const since = await newestSince(trx, q.ownerKeys, RANK_ALL);
+      const recent = await ranked(trx, st, q, q.terms, since);
+      // Matches all older than the newest records (rare): rank them all rather than return too few.
+      return { candidates: recent.length >= q.window || since === undefined ? recent : await ranked(trx, st, q, q.terms), total };
+    });
   },
 };
 
-function filters(q: EngineQuery, any: string) {
+/** How many records `where` selects, counted up to `most` (a bitmap scan stops there). */
+async function countUpTo(trx: Kysely<any>, where: ReturnType<typeof filters>, most: number): Promise<number> {
+  const r = await sql<{ n: string }>`select count(*) as n from (select 1 from search_docs where ${where} limit ${most}) as m`.execute(trx);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+/** The updated_at from which each owner has at least `count` records (index-only scans of search_docs_recent). */
+async function newestSince(trx: Kysely<any>, ownerKeys: string[], count: number): Promise<string | undefined> {
+  let since: string | undefined;
+  await sql`set local enable_indexscan = on`.execute(trx);
+  for (const key of ownerKeys) {
+    const r = await sql<{ updated_at: string }>`select updated_at from search_docs where owner_key = ${key}
+      order by updated_at desc offset ${count - 1} limit 1`.execute(trx);
+    const at = r.rows[0]?.updated_at;
+    if (at !== undefined && (since === undefined || at > since)) since = at;
+  }
+  await sql`set local enable_indexscan = off`.execute(trx);
+  return since;
+}
+
+/**
+ * Two steps: the best COARSE_WINDOW matches of `terms` by the ts_rank score (updated since `since`,
+ * when given), then those ranked by BM25 as FTS5's bm25() computes it (k1 1.2, b 0.75, field weights, FTS5's
+ * idf), each word's weighted count read from the tsvector (unnest), the length being its distinct words.
+ */
+async function ranked(trx: Kysely<any>, st: Loaded, q: EngineQuery, terms: string[], since?: string): Promise<Candidate[]> {
+  const where = since === undefined ? filters(q, terms) : sql`${filters(q, terms)} and updated_at >= ${since}`;
+  const score = sql.join(
+    terms.map((t) => sql`${sql.lit(Number(st.weight(t).toFixed(6)))} * ts_rank(${RANK_WEIGHTS}::float4[], tsv, ${lexeme(t)}::tsquery, 1)`),
+    sql` + `,
+  );
+  const { title, err, meta, body } = WEIGHTS;
+  const rows = await sql<Candidate>`with c as (
+      select kind, record_id, owner_key, project, title, updated_at, tsv from search_docs where ${where}
+      order by (${score}) desc, record_id limit ${Math.max(COARSE_WINDOW, q.window)})
+    select kind, record_id, owner_key, project, title, updated_at, (
+      select coalesce(sum(q.idf * t.f * 2.2 / (t.f + 1.2 * (0.25 + 0.75 * length(c.tsv) / ${sql.lit(Number(st.avg.toFixed(3)))}))), 0)
+      from (select u.lexeme, sum(case w when 'A' then ${sql.lit(title)} when 'B' then ${sql.lit(err)} when 'C' then ${sql.lit(meta)} else ${sql.lit(body)} end) as f
+            from unnest(c.tsv) as u, unnest(u.weights) as w where u.lexeme = any(${terms}::text[]) group by u.lexeme) as t
+      join unnest(${terms}::text[], ${terms.map(st.idf)}::float8[]) as q(term, idf) on q.term = t.lexeme
+    ) as rel
+    from c order by rel desc, record_id limit ${q.window}`.execute(trx);
+  return rows.rows.map((r) => ({ ...r, rel: Number(r.rel) }));
+}
+
+function filters(q: EngineQuery, terms: string[]) {
+  const any = terms.map(lexeme).join(' | ');
   const parts = [sql`tsv @@ ${any}::tsquery`, sql`owner_key in (${sql.join(q.ownerKeys)})`, sql`kind in (${sql.join(q.kinds)})`];
   if (q.project !== undefined) parts.push(sql`project = ${q.project}`);
   return sql.join(parts, sql` and `);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Timestamp, WorkspaceIdView, queryInt } from '../../lib/schema-fields.js';
 import { WORKSPACE_ID } from '../../lib/workspace-ids.js';
-import { SEARCH_KINDS } from './search.engine.js';
+import { SEARCH_KINDS, TOTAL_CAP } from './search.engine.js';
 
 export const SEARCH_LIMIT_DEFAULT = 10;
 export const SEARCH_LIMIT_MAX = 50;
@@ -85,5 +85,6 @@ export type SearchResultView = z.infer<typeof SearchResult>;
 export const SearchResponse = z.object({
   success: z.literal(true),
   results: z.array(SearchResult),
-  total: z.number().int().describe('How many records match at least one word (the results page through them).'),
+  total: z.number().int().describe(`How many records match at least one word, counted up to ${TOTAL_CAP} (the most a search pages through).`),
+  total_capped: z.boolean().describe(`true when more than ${TOTAL_CAP} records match (total then says ${TOTAL_CAP}).`),
 });

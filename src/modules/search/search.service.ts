@@ -8,7 +8,7 @@ import type { WorkspacesRepo } from '../workspaces/workspaces.repo.js';
 import type { EmbeddingsConfig } from './search.embed-client.js';
 import { createSemanticSearch } from './search.embed.js';
 import { queueKindOf, readRecords, type RecordText } from './search.documents.js';
-import { SEARCH_KINDS, type SearchAdapter, type SearchKind } from './search.engine.js';
+import { SEARCH_KINDS, TOTAL_CAP, type SearchAdapter, type SearchKind } from './search.engine.js';
 import { createSearchIndexer } from './search.indexer.js';
 import { pgSearch } from './search.pg.js';
 import { rerank } from './search.rank.js';
@@ -100,11 +100,11 @@ export function createSearchService(deps: SearchDeps) {
     /** Semantic search's background embedder; undefined unless configured. */
     embedder: semantic?.embedder,
 
-    async search(caller: Caller & { scopes?: Granted }, input: SearchInput): Promise<{ success: true; results: SearchResultView[]; total: number }> {
+    async search(caller: Caller & { scopes?: Granted }, input: SearchInput): Promise<{ success: true; results: SearchResultView[]; total: number; total_capped: boolean }> {
       const kinds = kindsFor(caller.scopes, input.types);
       const keys = await ownerKeys(caller, input.workspace_id);
       const terms = queryTerms(input.q);
-      if (terms.length === 0) return { success: true, results: [], total: 0 };
+      if (terms.length === 0) return { success: true, results: [], total: 0, total_capped: false };
       await indexer.catchUp();
       const limit = input.limit ?? SEARCH_LIMIT_DEFAULT;
       const offset = input.offset ?? 0;
@@ -135,7 +135,7 @@ export function createSearchService(deps: SearchDeps) {
           workspace_id: workspaceIdOf(text.owner_key),
         });
       }
-      return { success: true, results, total };
+      return { success: true, results, total: Math.min(total, TOTAL_CAP), total_capped: total > TOTAL_CAP };
     },
 
     async close() {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { RANK_ALL, WEIGHTS, type Candidate, type EngineQuery, type SearchAdapter, type SearchDoc } from './search.engine.js';
+import { RANK_ALL, TOTAL_CAP, WEIGHTS, type Candidate, type EngineQuery, type SearchAdapter, type SearchDoc } from './search.engine.js';
 
 /**
  * SQLite: search_docs (one row per record) and the FTS5 table search_fts beside it (rowid = doc_id,
@@ -36,10 +36,11 @@ export const sqliteSearch: SearchAdapter = {
   async query(db, q) {
     const scope = scopeFilter(q);
     const all = `(${q.terms.map(quote).join(' OR ')}) AND ${scope}`;
-    const total = await countOf(db, all);
+    const matches = await countUpTo(db, all, RANK_ALL + 1);
+    const total = Math.min(matches, TOTAL_CAP + 1);
     const bm25 = sql`-bm25(search_fts, ${sql.lit(WEIGHTS.title)}, ${sql.lit(WEIGHTS.err)}, ${sql.lit(WEIGHTS.meta)}, ${sql.lit(WEIGHTS.body)}, 0)`;
     let ranked: { doc_id: number; rel: number }[];
-    if (total <= RANK_ALL) {
+    if (matches <= RANK_ALL) {
       ranked = (await sql<{ doc_id: number; rel: number }>`select rowid as doc_id, ${bm25} as rel from search_fts where search_fts match ${all}
         order by rel desc limit ${q.window}`.execute(db)).rows;
     } else {
@@ -70,18 +71,16 @@ function scopeFilter(q: EngineQuery): string {
   return parts.join(' AND ');
 }
 
-async function countOf(db: Kysely<any>, match: string): Promise<number> {
-  const r = await sql<{ n: number }>`select count(*) as n from search_fts where search_fts match ${match}`.execute(db);
+/** How many records `match` selects, counted up to `most` (bounded work). */
+async function countUpTo(db: Kysely<any>, match: string, most: number): Promise<number> {
+  const r = await sql<{ n: number }>`select count(*) as n from (select 1 from search_fts where search_fts match ${match} limit ${most})`.execute(db);
   return Number(r.rows[0]?.n ?? 0);
 }
 
 /** The rarest query words whose matches add up to at most RANK_ALL (each counted only up to RANK_ALL + 1: bounded). */
 async function selectiveTerms(db: Kysely<any>, terms: string[], scope: string): Promise<string[]> {
   const counted: { t: string; n: number }[] = [];
-  for (const t of terms) {
-    const r = await sql<{ n: number }>`select count(*) as n from (select 1 from search_fts where search_fts match ${`${quote(t)} AND ${scope}`} limit ${RANK_ALL + 1})`.execute(db);
-    counted.push({ t, n: Number(r.rows[0]?.n ?? 0) });
-  }
+  for (const t of terms) counted.push({ t, n: await countUpTo(db, `${quote(t)} AND ${scope}`, RANK_ALL + 1) });
   const out: string[] = [];
   let sum = 0;
   for (const { t, n } of counted.filter((c) => c.n > 0).sort((a, b) => a.n - b.n)) {
