@@ -114,7 +114,7 @@ export function generate(seed = 55): { records: EvalRecord[]; questions: EvalQue
     for (const s of SETTINGS) {
       if (r.next() < 0.3) continue;
       const [v1, v2] = s.values(r.int(1000));
-      const older = add({ kind: 'session', project: p.name, title: `${s.title} for ${p.name}`, body: `${s.sentence(v1)} in ${p.name}. Checked after the deploy.`, tags: [s.tag] });
+      add({ kind: 'session', project: p.name, title: `${s.title} for ${p.name}`, body: `${s.sentence(v1)} in ${p.name}. Checked after the deploy.`, tags: [s.tag] });
       const later = hour + 500 + r.int(2000);
       const newer = add({ kind: 'session', project: p.name, title: `${s.title} for ${p.name}`, body: `${s.sentence(v2)} in ${p.name} (it was ${v1}). ${r.pick(s.why)}.`, tags: [s.tag] }, later);
       ask('updated', `${r.pick(s.para)} ${r.pick([`for ${p.name}`, `in ${p.name}`, `${p.name}`])}`, [newer], p);

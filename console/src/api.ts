@@ -3,6 +3,7 @@ import { inWorkspace } from './workspace.ts';
 
 /** Talks to the public REST API with the session cookie; X-Console: 1 is the server's CSRF check. */
 export class ApiError extends Error {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an error answer's parsed JSON, read by the fields a caller knows
   constructor(message: string, readonly status: number, readonly code: string, readonly body: Record<string, any> = {}) {
     super(message);
   }
@@ -24,6 +25,7 @@ export function path(strings: TemplateStringsArray, ...values: (string | number)
 }
 
 /** A /v1 request (lists and creates in the workspace the switcher chose, see workspace.ts) or a /console/ one. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON answers: a caller that names no T reads the fields it knows
 export async function api<T = any>(method: string, path: string, bodyIn?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
   const ownRoute = path.startsWith('/console/');
   const scoped = ownRoute ? { path, body: bodyIn } : inWorkspace(method, path, bodyIn);
@@ -70,7 +72,7 @@ export function useLoad<T>(fn: () => Promise<T>, deps: unknown[]) {
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Deliberately the caller's deps, not `fn`: a new closure every render, run again only when deps (or tick) change.
   }, [...deps, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { ...state, reload };

@@ -92,7 +92,7 @@ export function useDialog(dialog: RefObject<HTMLElement | null>, onClose: () => 
       // The control that opened it may be gone (a page changed under it); then focus stays put.
       if (before?.isConnected) before.focus();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Once per dialog: set up when it opens, undone when it closes.
   }, []);
 }
 

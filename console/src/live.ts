@@ -11,6 +11,7 @@ export interface LiveEvent {
   id: string;
   event: string;
   timestamp: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each event's own payload (parsed JSON), read by the listeners of that event
   data: Record<string, any>;
 }
 
@@ -126,6 +127,6 @@ export function useLive(names: string[], fn: Listener, coalesceMs = 0) {
       clearTimeout(timer);
       listeners.delete(l);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Subscribed again only when the event names change (`key`); the handler is read through `ref`.
   }, [key]);
 }

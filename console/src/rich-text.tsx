@@ -69,7 +69,7 @@ export function RichText({ label, html, onChange, readOnly }: { label: string; h
     editor.current = ed;
     bump((n) => n + 1); // the toolbar needs the editor
     return () => ed.destroy();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // One editor per mount, destroyed on unmount; a later `onChange` reaches it through `changed`.
   }, []);
 
   useEffect(() => {

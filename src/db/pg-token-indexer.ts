@@ -33,6 +33,7 @@ const SEPARATOR = '\u0001';
  * batch relies on (pg-token-vocab-prune.ts). `alone`: only if no other process's indexer holds
  * INDEXER_LOCK (else 0).
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export async function indexPendingTokens(db: Kysely<any>, limit: number, opts: { alone?: boolean } = {}): Promise<number> {
   const { rows: any } = await sql`select 1 from ${sql.table(table)} where pending limit 1`.execute(db);
   if (any.length === 0) return 0;
@@ -70,6 +71,7 @@ export async function indexPendingTokens(db: Kysely<any>, limit: number, opts: {
 }
 
 /** How many sheets wait to be tokenized, counted up to `cap` (a partial index scan: cheap however many wait). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export async function pendingTokenBacklog(db: Kysely<any>, cap: number): Promise<number> {
   const { rows } = await sql<{ n: string }>`select count(*) as n from (select 1 from ${sql.table(table)} where pending limit ${cap}) as p`.execute(db);
   return Number(rows[0].n);

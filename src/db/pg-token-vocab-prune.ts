@@ -45,6 +45,7 @@ export interface PruneBatch {
  * takes it after reads the vocabulary once the delete committed, and adds back what it needs. Safe to
  * run in several processes at once (they queue on the lock).
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export async function pruneVocabBatch(db: Kysely<any>, after: string, limit = BATCH): Promise<PruneBatch> {
   const { rows } = await sql<{ token: string; used: boolean }>`select c.token, ${usedBy(sql.ref('c.token'))} as used
     from (select token from ${sql.table(vocab)} where token > ${after} order by token limit ${limit}) as c`.execute(db);
@@ -61,6 +62,7 @@ export async function pruneVocabBatch(db: Kysely<any>, after: string, limit = BA
 }
 
 /** Deletes those of `tokens` still unused, holding VOCAB_LOCK; undefined when it gave up (the next pass tries again). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 async function deleteUnused(db: Kysely<any>, tokens: string[]): Promise<number | undefined> {
   try {
     return await db.transaction().execute(async (trx) => {
@@ -79,6 +81,7 @@ async function deleteUnused(db: Kysely<any>, tokens: string[]): Promise<number |
 }
 
 /** One whole pass over the vocabulary (tests, and tools); returns how many rows went and whether some batch gave up. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export async function pruneVocab(db: Kysely<any>, limit = BATCH): Promise<{ pruned: number; skipped: boolean }> {
   let after: string | undefined = '';
   let pruned = 0;
@@ -97,6 +100,7 @@ export interface VocabPruner {
 }
 
 /** PostgreSQL: prunes the token vocabulary in the background, TICK_BUDGET_MS of batches every TICK_MS, resuming where the last tick stopped. SQLite: no-op. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function startVocabPruner(db: Kysely<any>, onError: (err: unknown) => void): VocabPruner {
   if (dialectOf(db) !== 'postgres') return { close: async () => {} };
   let after = '';

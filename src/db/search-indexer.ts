@@ -50,6 +50,7 @@ export interface SearchIndexer {
  * PostgreSQL: the token index, from the rows migration 032 marks pending (the sheets' index only);
  * there the database does the work, and several processes share it (rows are taken `skip locked`).
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function startSearchIndexer(db: Kysely<any>, index: SearchIndex, onError: (err: unknown) => void): SearchIndexer {
   let scheduled = false;
   let running: Promise<void> | undefined;
@@ -109,6 +110,7 @@ export function startSearchIndexer(db: Kysely<any>, index: SearchIndex, onError:
  * SQLite: batches run on a thread of their own (src/db/search-index.worker.ts), which writes
  * only the index file; then the event loop drops the rows it took from the database's queue.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 function sqliteIndexThread(db: Kysely<any>, index: SearchIndex) {
   const file = sqliteReaders(db)?.file;
   if (!file) throw new Error('the SQLite search index needs the database opened by openDatabase');

@@ -5,7 +5,7 @@ import { BODY_LIMIT } from '../../src/http/server-settings.js';
 import { ARGUMENTS_LIMIT } from '../../src/mcp/tool.js';
 import { dialects } from '../helpers.js';
 import { useServer } from '../server-fixture.js';
-import { dbEnv, ok, sameErrorAsRest, stdioClient, toolError, without } from '../mcp-helpers.js';
+import { dbEnv, ok, sameErrorAsRest, stdioClient, toolError } from '../mcp-helpers.js';
 import { startFakeAi, type FakeAi } from '../sparks-fakes.js';
 import { startReceiver, webhookEnv, type Receiver } from '../webhooks-helpers.js';
 import { toolTable } from '../mcp-stdio-table.js';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { verify } from '@octokit/webhooks-methods';
 import { assertError, dialects, startServer, type TestServer } from '../helpers.js';
 import { useServer } from '../server-fixture.js';
-import { startReceiver, webhookEnv, type Receiver } from '../webhooks-helpers.js';
+import { startReceiver, webhookEnv } from '../webhooks-helpers.js';
 import { createSecretBox } from '../../src/webhook-delivery/secrets.js';
 
 /** A loopback port that nothing listens on. */

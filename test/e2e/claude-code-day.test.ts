@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { eventually, gitProject, hookRuns, PLUGIN_DIR, removeTempDirs, runSession, tempDir, transcript, type CliResult } from '../claude-code-cli.js';
+import { eventually, gitProject, hookRuns, removeTempDirs, runSession, tempDir, transcript, type CliResult } from '../claude-code-cli.js';
 import { requestText, startFakeAnthropic, toolResults, type FakeAnthropic, type ScriptTurn } from '../fake-anthropic.js';
 import { useServer } from '../server-fixture.js';
 import { startGate, type ServiceGate } from '../service-gate.js';

@@ -38,9 +38,8 @@ const todo = (content: string) => ({ method: 'POST', path: '/v1/todos', body: { 
 describe('plugin spool flush', () => {
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
   const setup = async (answer: (held: Held, spool: string[]) => void) => {
-    let spool: Spool | undefined;
-    const { server, url } = await receiver(answer, () => spool!.dir);
-    spool = createSpool(path.join(tmp, `s${n++}`, 'spool'));
+    const spool = createSpool(path.join(tmp, `s${n++}`, 'spool'));
+    const { server, url } = await receiver(answer, () => spool.dir);
     const notes: string[] = [];
     const options = (ms = 2000) => ({ deadline: Date.now() + ms, perRequestMs: ms, log: (m: string) => notes.push(m) });
     /** A request the sender has just taken from the inbox: into the spool, then the spool sent. */

@@ -72,7 +72,7 @@ export function SheetEditor({ id: routeId }: { id: string }) {
     clearTimeout(autosave.current);
     st.current = {};
     void reload();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only a change of address reloads; `reload` reads the current state through `st`.
   }, [routeId]);
 
   /** A newer server version arrived (live event or an action's answer): merge it under the person's edits. */
@@ -154,7 +154,7 @@ export function SheetEditor({ id: routeId }: { id: string }) {
     };
     addEventListener('keydown', onKey);
     return () => removeEventListener('keydown', onKey);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Bound again per sheet (`id`); `save` reads the current state through `st`.
   }, [id]);
 
   const edit = (p: Partial<Draft>) => {

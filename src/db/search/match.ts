@@ -17,6 +17,7 @@ import { sqliteMatchKeys } from './sqlite-match.js';
  * Rows written since the index last caught up (the pending queue) are tested by LIKE instead.
  * On PostgreSQL the token index finds them (src/db/pg-token-index.ts).
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export async function indexedContainsAllTerms(db: Kysely<any>, index: SearchIndex, terms: string[], opts: PlanOptions = {}): Promise<Expression<SqlBool>> {
   const column = `${index.table}.search_text`;
   if (terms.length === 0) return containsAllTerms(column, terms);
@@ -39,6 +40,7 @@ export async function indexedContainsAllTerms(db: Kysely<any>, index: SearchInde
  * `東京`'s 7,238 matches at 100,000 sheets ~30 ms. Words in most sheets skip it (newest first).
  */
 export async function rankedMatchKeys(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
   db: Kysely<any>,
   index: SearchIndex,
   terms: string[],
@@ -70,6 +72,7 @@ export async function rankedMatchKeys(
  * partial index of live rows by owner, which it does not pick by itself: seeking each hit there
  * instead of walking the owner's list index took the total from ~11 to ~4 ms at 100,000 sheets.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function countOwnedMatches(db: Kysely<any>, index: SearchIndex, matchSet: string, owner: Owner): RawBuilder<number> {
   const hint = dialectOf(db) === 'sqlite' && !owner.trashed ? sql`indexed by ${sql.id(index.liveByOwner)}` : sql``;
   return sql<number>`select count(*) from ${sql.table(index.table)} as o ${hint} where o.user_id = ${owner.userId}
@@ -83,6 +86,7 @@ export function countOwnedMatches(db: Kysely<any>, index: SearchIndex, matchSet:
  * afterwards. Not `k IN (select ...)`: SQLite builds that list from every row of the owner first
  * (~50 ms at 100,000 sheets even when three sheets match).
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function ownedKey(db: Kysely<any>, index: SearchIndex, matchSet: string, owner: Owner): RawBuilder<SqlBool> {
   const key = sql.id(rowKey(db));
   const hint = dialectOf(db) === 'sqlite' && !owner.trashed ? sql`indexed by ${sql.id(index.liveByOwner)}` : sql``;
@@ -95,6 +99,7 @@ export function ownedKey(db: Kysely<any>, index: SearchIndex, matchSet: string, 
  * are the owner's already when rankedMatchKeys was given the owner (its token index holds each row's
  * owner and state); SQLite's FTS index knows only rowids, so each key is checked (ownedKey).
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function ownedRankedKeys(db: Kysely<any>, index: SearchIndex, matchSet: string, owner: Owner): RawBuilder<SqlBool> {
   return dialectOf(db) === 'postgres' ? sql<SqlBool>`true` : ownedKey(db, index, matchSet, owner);
 }

@@ -10,11 +10,13 @@ import type { SearchIndex } from './search-index.js';
  * SQLite: drops the queue's rows up to `mark` once the index file holds them (index-file.ts), in a
  * short transaction of the database's own. Searches then read those rows from the index.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export async function forgetIndexedRows(db: Kysely<any>, index: SearchIndex, mark: number): Promise<void> {
   await transactionAlone(db as Db, (trx) => sql`delete from ${sql.table(index.pending)} where seq <= ${mark}`.execute(trx));
   indexGenerations.set(db, searchIndexGeneration(db) + 1);
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- keyed by any Kysely instance (a Kysely<Database> is not a Kysely<unknown>)
 const indexGenerations = new WeakMap<Kysely<any>, number>();
 
 /**
@@ -22,6 +24,7 @@ const indexGenerations = new WeakMap<Kysely<any>, number>();
  * read the index's vocabulary (a 1-2 character term) is valid only if none came between that read and
  * its statement: see searchSheets.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function searchIndexGeneration(db: Kysely<any>): number {
   return indexGenerations.get(db) ?? 0;
 }
@@ -33,6 +36,7 @@ export function searchIndexGeneration(db: Kysely<any>): number {
  * nor holding a trigram the plan knew): search again, and the last time with the short terms by LIKE,
  * which reads no vocabulary. Other searches (PostgreSQL, no short term) run once.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export async function withStableVocabulary<T>(db: Kysely<any>, terms: string[], search: (plan: PlanOptions) => Promise<T>): Promise<T> {
   if (dialectOf(db) !== 'sqlite' || !hasShortTerm(terms)) return search({});
   for (let attempt = 0; attempt < 2; attempt++) {

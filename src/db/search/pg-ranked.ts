@@ -19,6 +19,7 @@ import type { SearchIndex } from './search-index.js';
  * second pass over the index.
  */
 export async function pgRankedIfFew<R extends { id: string }>(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
   db: Kysely<any>,
   index: SearchIndex,
   terms: string[],
@@ -51,6 +52,7 @@ export async function pgRankedIfFew<R extends { id: string }>(
  * token index, else (terms of separators alone, nothing to look up) by `byLike`, which may answer
  * undefined to leave it to the ranked statement's own total. SQLite: undefined.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export async function pgOwnedTotal(db: Kysely<any>, terms: string[], owner: Owner, byLike: () => Promise<number | undefined>): Promise<number | undefined> {
   if (dialectOf(db) !== 'postgres') return undefined;
   return (await pgOwnedMatchCount(db, terms, owner)) ?? (await byLike());

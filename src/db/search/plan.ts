@@ -29,6 +29,7 @@ export interface PlanOptions {
   shortTermsByLike?: boolean;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export async function planTerms(db: Kysely<any>, index: SearchIndex, terms: string[], opts: PlanOptions = {}): Promise<TermPlan> {
   const match: string[] = [];
   const like: string[] = [];
@@ -57,6 +58,7 @@ export async function planTerms(db: Kysely<any>, index: SearchIndex, terms: stri
 }
 
 /** The table's largest rowid: its row count or more (deleted rows leave gaps), read from the end of the primary key. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export async function tableSizeEstimate(db: Kysely<any>, index: SearchIndex): Promise<number> {
   const { rows } = await sql<{ n: number | null }>`select max(rowid) as n from ${sql.table(index.table)}`.execute(db);
   return Number(rows[0]?.n ?? 0);
@@ -66,6 +68,7 @@ export async function tableSizeEstimate(db: Kysely<any>, index: SearchIndex): Pr
  * Runs a read of the index file on a reader thread: only those connections attach it. On the event
  * loop's connection the attached file cost every write a wait (index-file.ts, attachSearchIndex).
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 async function onIndexReader<R>(db: Kysely<any>, query: CompiledQuery<R>): Promise<R[]> {
   const readers = sqliteReaders(db);
   if (!readers) throw new Error('the SQLite search index is read on reader threads: open the database with openDatabase');

@@ -49,6 +49,7 @@ function inRange(column: string, { from, to }: RowidRange) {
  * separate reader threads at once. The FTS index takes the rowid bounds as a range of its own.
  */
 export async function matchKeysInParts(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
   db: Kysely<any>,
   index: SearchIndex,
   terms: string[],

@@ -41,6 +41,7 @@ function fromArraySend(raw: Uint8Array): Float32Array {
 }
 
 /** Indexed records without a current vector for `model` (none, an older text, another owner or model), newest first. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export async function staleRecords(db: Kysely<any>, model: string, limit: number): Promise<Stale[]> {
   const rows = await sql<Stale>`select d.kind, d.record_id from search_docs as d
     left join search_vectors as v on v.record_id = d.record_id and v.kind = d.kind
@@ -50,6 +51,7 @@ export async function staleRecords(db: Kysely<any>, model: string, limit: number
 }
 
 export async function writeVector(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
   db: Kysely<any>,
   row: { kind: SearchKind; record_id: string; owner_key: string; model: string; updated_at: string; vector: Float32Array },
 ): Promise<void> {
@@ -61,6 +63,7 @@ export async function writeVector(
 }
 
 /** Vectors of records no longer indexed (deleted, trashed): removed. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export async function dropOrphans(db: Kysely<any>): Promise<void> {
   await sql`delete from search_vectors where not exists
     (select 1 from search_docs as d where d.record_id = search_vectors.record_id and d.kind = search_vectors.kind)`.execute(db);
@@ -72,6 +75,7 @@ export async function dropOrphans(db: Kysely<any>): Promise<void> {
  * current before each search), so a record moved or deleted is filtered as the keyword search filters it.
  */
 export async function nearest(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
   db: Kysely<any>,
   q: { vector: Float32Array; model: string; ownerKeys: string[]; kinds: SearchKind[]; project?: string; window: number; maxVectors?: number },
 ): Promise<Candidate[]> {
@@ -93,6 +97,7 @@ export async function nearest(
 }
 
 /** Vectors stored for `model` (what the tests and `npm run eval -- --embeddings` wait for). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export async function countVectors(db: Kysely<any>, model: string): Promise<number> {
   const r = await sql<{ n: number | string }>`select count(*) as n from search_vectors where model = ${model}`.execute(db);
   return Number(r.rows[0]?.n ?? 0);

@@ -30,6 +30,7 @@ export function fuse(keyword: Candidate[], vector: Candidate[]): Candidate[] {
  * Optional semantic search (EMBEDDINGS_URL and EMBEDDINGS_MODEL): the background embedder, and the
  * vector half of a search. Without configuration the service never creates this.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function createSemanticSearch(deps: { db: Kysely<any>; config: EmbeddingsConfig; drainIndex: () => Promise<void>; onError: (err: unknown, message: string) => void }) {
   const embedder = createEmbedder(deps);
   return {

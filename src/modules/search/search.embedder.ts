@@ -27,6 +27,7 @@ const textOf = (t: RecordText) => [t.title, t.err, t.meta, t.body].filter((s) =>
  * endpoint refuses (a 4xx) is skipped until the process restarts or the record changes.
  */
 export function createEmbedder(deps: {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
   db: Kysely<any>;
   config: EmbeddingsConfig;
   /** The search indexer's drain: vectors follow search_docs. */

@@ -43,8 +43,10 @@ export interface EngineQuery {
 /** The one interface both databases answer: src/modules/search/search.sqlite.ts and search.pg.ts. */
 export interface SearchAdapter {
   /** Writes `docs` (replacing their previous words) and removes `removed`, inside `trx`. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
   write(trx: Kysely<any>, docs: SearchDoc[], removed: { record_id: string; kinds: readonly SearchKind[] }[]): Promise<void>;
   /** The best `window` matches of any term among the given owners, kinds and project, and how many match (counted up to TOTAL_CAP + 1). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
   query(db: Kysely<any>, q: EngineQuery): Promise<{ candidates: Candidate[]; total: number }>;
 }
 

@@ -25,6 +25,7 @@ const DRAIN_LOCK = 5_505_505;
  * When: after each commit (nudge, ~20 ms later) and before each search (catchUp), so a search sees
  * every write that committed before it started, unless more than SEARCH_WAITS_FOR rows are queued.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function createSearchIndexer(db: Kysely<any>, adapter: SearchAdapter, onError: (err: unknown) => void) {
   let running: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;

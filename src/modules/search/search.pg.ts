@@ -51,10 +51,12 @@ interface Stats {
   docs?: DocStats;
   df: Map<string, { at: number; n: number }>;
 }
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- keyed by any Kysely instance (a Kysely<Database> is not a Kysely<unknown>)
 const statsOf = new WeakMap<Kysely<any>, Stats>();
 const COARSE_WINDOW = 150;
 
 /** N, the mean length and the df of each term, from the cache or counted by `trx`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 async function loadStats(db: Kysely<any>, trx: Kysely<any>, terms: string[]) {
   const now = Date.now();
   let s = statsOf.get(db);
@@ -129,12 +131,14 @@ export const pgSearch: SearchAdapter = {
 };
 
 /** How many records `where` selects, counted up to `most` (a bitmap scan stops there). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 async function countUpTo(trx: Kysely<any>, where: ReturnType<typeof filters>, most: number): Promise<number> {
   const r = await sql<{ n: string }>`select count(*) as n from (select 1 from search_docs where ${where} limit ${most}) as m`.execute(trx);
   return Number(r.rows[0]?.n ?? 0);
 }
 
 /** The updated_at from which each owner has at least `count` records (index-only scans of search_docs_recent). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 async function newestSince(trx: Kysely<any>, ownerKeys: string[], count: number): Promise<string | undefined> {
   let since: string | undefined;
   await sql`set local enable_indexscan = on`.execute(trx);
@@ -153,6 +157,7 @@ async function newestSince(trx: Kysely<any>, ownerKeys: string[], count: number)
  * when given), then those ranked by BM25 as FTS5's bm25() computes it (k1 1.2, b 0.75, field weights, FTS5's
  * idf), each word's weighted count read from the tsvector (unnest), the length being its distinct words.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 async function ranked(trx: Kysely<any>, st: Loaded, q: EngineQuery, terms: string[], since?: string): Promise<Candidate[]> {
   const where = since === undefined ? filters(q, terms) : sql`${filters(q, terms)} and updated_at >= ${since}`;
   const score = sql.join(

@@ -31,6 +31,7 @@ export const SEARCH_SCOPES = [...new Set(Object.values(KIND_SCOPE))];
 const WINDOW_EXTRA = 100;
 
 export interface SearchDeps {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
   db: Kysely<any>;
   access: WorkspaceAccess;
   workspaces: Pick<WorkspacesRepo, 'listForUser'>;

@@ -72,12 +72,14 @@ function scopeFilter(q: EngineQuery): string {
 }
 
 /** How many records `match` selects, counted up to `most` (bounded work). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 async function countUpTo(db: Kysely<any>, match: string, most: number): Promise<number> {
   const r = await sql<{ n: number }>`select count(*) as n from (select 1 from search_fts where search_fts match ${match} limit ${most})`.execute(db);
   return Number(r.rows[0]?.n ?? 0);
 }
 
 /** The rarest query words whose matches add up to at most RANK_ALL (each counted only up to RANK_ALL + 1: bounded). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 async function selectiveTerms(db: Kysely<any>, terms: string[], scope: string): Promise<string[]> {
   const counted: { t: string; n: number }[] = [];
   for (const t of terms) counted.push({ t, n: await countUpTo(db, `${quote(t)} AND ${scope}`, RANK_ALL + 1) });
@@ -91,11 +93,13 @@ async function selectiveTerms(db: Kysely<any>, terms: string[], scope: string): 
   return out;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 async function removeDoc(trx: Kysely<any>, docId: number): Promise<void> {
   await sql`delete from search_fts where rowid = ${docId}`.execute(trx);
   await sql`delete from search_docs where doc_id = ${docId}`.execute(trx);
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 async function writeDoc(trx: Kysely<any>, d: SearchDoc): Promise<void> {
   const found = (await sql<{ doc_id: number }>`select doc_id from search_docs where record_id = ${d.record_id} and kind = ${d.kind}`.execute(trx)).rows[0];
   if (found) await removeDoc(trx, found.doc_id);
