@@ -3,8 +3,13 @@ import { inWorkspace } from './workspace.ts';
 
 /** Talks to the public REST API with the session cookie; X-Console: 1 is the server's CSRF check. */
 export class ApiError extends Error {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an error answer's parsed JSON, read by the fields a caller knows
-  constructor(message: string, readonly status: number, readonly code: string, readonly body: Record<string, any> = {}) {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an error answer's parsed JSON, read by the fields a caller knows
+    readonly body: Record<string, any> = {},
+  ) {
     super(message);
   }
 }

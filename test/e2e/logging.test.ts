@@ -47,8 +47,11 @@ describe('log format', () => {
           }
         });
       });
-      // eslint-disable-next-line no-control-regex
-      const line = out.replace(/\x1b\[[0-9;]*m/g, '').split(/\r?\n/).find((l) => l.includes('Sheet Workspace is up'))!;
+      const line = out
+        // eslint-disable-next-line no-control-regex -- ESC starts the colour codes being removed
+        .replace(/\x1b\[[0-9;]*m/g, '')
+        .split(/\r?\n/)
+        .find((l) => l.includes('Sheet Workspace is up'))!;
       assert.match(line, /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO.*Sheet Workspace is up/);
       assert.equal(line.trim().startsWith('{'), false);
     } finally {
