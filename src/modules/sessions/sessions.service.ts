@@ -36,8 +36,12 @@ export function createSessionsService(deps: {
     return access.ownedRow(await repo.findById(id), caller, 'session', id, action);
   }
 
+  // Writes (sessions.write.ts): named here, so every method of the service is listed in this file.
+  const writes = createSessionWrites(deps);
   return {
-    ...createSessionWrites(deps),
+    create: writes.create,
+    upsert: writes.upsert,
+    update: writes.update,
 
     async list(caller: Caller, query: { q?: string; project?: string; limit?: number; offset?: number; fields?: string[]; workspace_id?: string }) {
       const ownerKey = await access.ownerKey(caller, query.workspace_id, 'records.read');

@@ -22,26 +22,45 @@ const occurrences = (text: string, find: string) => text.split(find).length - 1;
  * Edits that need no read first: each runs under the row lock of one transaction and changes only
  * the columns it names, so concurrent edits of a sheet never lose each other's work.
  */
+/** An edit applied before the transaction (sheets.service.ts, editable): its content, or the error it threw. */
+export interface EditedBefore<R> {
+  ownerKey: string;
+  version: number;
+  content: Content;
+  outcome: { result: R } | { error: unknown };
+}
+
 export function createSheetEdits(deps: {
   writer: SheetWriter;
   tx: TxRunner;
   /**
-   * Before the transaction: checks the caller may write the sheet and reads its long columns, as `edit`
-   * would leave them, off the event loop; answers the owner key to lock the row under. With
-   * `opts.workspace_id`, a sheet in another workspace is a 403.
+   * Before the transaction: checks the caller may write the sheet (with `opts.workspace_id`, a sheet in
+   * another workspace is a 403), applies `edit` to its content as read, and reads the search text of the
+   * columns it leaves off the event loop.
    */
-  writable: (caller: AuthContext, id: string, opts: InWorkspace, edit: (content: Content) => unknown) => Promise<string>;
+  editable: <R>(caller: AuthContext, id: string, opts: InWorkspace, edit: (content: Content) => R) => Promise<EditedBefore<R>>;
 }) {
   const { writer, tx } = deps;
 
-  /** Runs `edit` on the locked sheet's content; writes a new version when the content changed. */
+  /**
+   * Runs `edit` on the sheet's content and writes a new version when the content changed. The edit runs
+   * once, before the transaction; under the row lock its result is used while the version is the one it
+   * read, and only a write that landed in between makes it run again, on the newer content.
+   */
   async function editContent<R>(auth: AuthContext, id: string, expected: ExpectedVersions, opts: InWorkspace, edit: (content: Content) => R) {
-    const ownerKey = await deps.writable(auth, id, opts, edit);
+    const before = await deps.editable(auth, id, opts, edit);
     return tx(async (trx) => {
-      const row = await writer.lockOwned(trx, ownerKey, id, expected);
+      const row = await writer.lockOwned(trx, before.ownerKey, id, expected);
       const current = toSheetView(row);
-      const content = { ...current.content };
-      const result = edit(content);
+      let content = before.content;
+      let result: R;
+      if (row.version === before.version) {
+        if ('error' in before.outcome) throw before.outcome.error;
+        result = before.outcome.result;
+      } else {
+        content = { ...current.content };
+        result = edit(content);
+      }
       const sheet = JSON.stringify(content) === JSON.stringify(current.content) ? current : await writer.save(trx, auth, row, { ...current, content }, ['content']);
       return { result, sheet };
     });

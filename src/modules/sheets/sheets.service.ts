@@ -8,7 +8,7 @@ import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
 import { OFF_THREAD_MIN_CHARS, prepareHtmlTexts } from '../../lib/html-text-pool.js';
 import { mapInTurns } from '../../lib/next-turn.js';
-import { createSheetEdits } from './sheets.edits.js';
+import { createSheetEdits, type EditedBefore } from './sheets.edits.js';
 import { checkNesting } from './sheets.nesting.js';
 import { sheetListItem, sheetSearchItem } from './sheets.read.js';
 import type { SheetsRepo } from './sheets.repo.js';
@@ -78,29 +78,37 @@ export function createSheetsService(deps: {
    * here, not under the row lock), and, with `prepare`, its stored columns' search text (below). Answers
    * the owner key the transaction locks the row under.
    */
-  async function writable(caller: Caller, id: string, opts: InWorkspace, prepare = false, edit?: (content: Content) => unknown): Promise<string> {
+  async function writable(caller: Caller, id: string, opts: InWorkspace, prepare = false): Promise<string> {
     const row = await owned(caller, id, 'records.write', opts);
-    if (prepare) await prepareStoredColumns(row, edit);
+    if (prepare) await prepareHtmlTexts(storedColumnsToPrepare(row));
     return row.user_id;
   }
 
   /**
-   * The search text of a write covers the columns it keeps too: big stored ones are read off the event
-   * loop first. `edit`, when given, is applied to a copy (an append or replace), so the columns it will
-   * write are read there too; under the row lock it runs again, and finds them ready unless the sheet
-   * changed in between.
+   * Before an edit's transaction (append, replace, columns): as `writable`, and `edit` applied once, to the
+   * content as read here, with the search text of every column it leaves read off the event loop. The
+   * transaction uses that result when the sheet's version is still `version` (an edit runs once per write);
+   * only when another write landed in between is it applied again, to the newer content.
    */
-  async function prepareStoredColumns(row: SheetRow, edit?: (content: Content) => unknown) {
-    if (row.content.length < OFF_THREAD_MIN_CHARS && !edit) return;
+  async function editable<R>(caller: Caller, id: string, opts: InWorkspace, edit: (content: Content) => R): Promise<EditedBefore<R>> {
+    const row = await owned(caller, id, 'records.write', opts);
     const stored = JSON.parse(row.content) as Content;
-    const edited = { ...stored };
+    const content = { ...stored };
+    let outcome: EditedBefore<R>['outcome'];
     try {
-      edit?.(edited);
-    } catch {
-      return; // The transaction throws the same error.
+      outcome = { result: edit(content) };
+    } catch (error) {
+      return { ownerKey: row.user_id, version: row.version, content, outcome: { error } };
     }
-    const changed = Object.keys(edited).filter((k) => edited[k] !== stored[k]).map((k) => edited[k]);
-    await prepareHtmlTexts([...Object.values(stored), ...changed]);
+    const changed = Object.keys(content).filter((k) => content[k] !== stored[k]).map((k) => content[k]);
+    await prepareHtmlTexts([...storedColumnsToPrepare(row), ...changed]);
+    return { ownerKey: row.user_id, version: row.version, content, outcome };
+  }
+
+  /** The stored columns whose search text a write re-reads: only big ones go off the event loop. */
+  function storedColumnsToPrepare(row: SheetRow): string[] {
+    if (row.content.length < OFF_THREAD_MIN_CHARS) return [];
+    return Object.values(JSON.parse(row.content) as Content);
   }
 
   /** Creates a sheet under `ownerKey` (access.ownerKey's answer) inside the caller's transaction (handovers reuse this). */
@@ -138,6 +146,9 @@ export function createSheetsService(deps: {
     await prepareHtmlTexts(Object.values(fields.content ?? {}));
     return tx.insertsOnly((trx) => insertSheet(trx, ownerKey, fields, auth));
   }
+
+  const revisions = createSheetRevisions({ revisions: deps.revisions, writer, tx, owned, writable });
+  const edits = createSheetEdits({ writer, tx, editable });
 
   return {
     createIn,
@@ -262,8 +273,14 @@ export function createSheetsService(deps: {
       });
     },
 
-    ...createSheetRevisions({ revisions: deps.revisions, writer, tx, owned, writable }),
-    ...createSheetEdits({ writer, tx, writable: (caller, id, opts, edit) => writable(caller, id, opts, true, edit) }),
+    // Revisions (sheets.revisions.ts) and edits in place (sheets.edits.ts): named here, so every method of the service is listed in this file.
+    listRevisions: revisions.listRevisions,
+    getRevision: revisions.getRevision,
+    restoreRevision: revisions.restoreRevision,
+    append: edits.append,
+    replace: edits.replace,
+    addColumn: edits.addColumn,
+    removeColumn: edits.removeColumn,
   };
 }
 export type SheetsService = ReturnType<typeof createSheetsService>;
