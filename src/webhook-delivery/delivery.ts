@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db, Dialect } from '../db/types.js';
-import { paidPlan } from '../modules/accounts/plans.js';
+import { paidPlan } from '../lib/plans.js';
 import { TEST_EVENT, type ClaimedDelivery } from './claimed-delivery.js';
 import { createDeliveryQueue } from './queue.js';
 import { createSecretBox, loadServerKey, type SecretBox } from './secrets.js';

@@ -5,7 +5,7 @@ import { transactionAlone } from '../db/group-commit.js';
 import type { Database, Db, DeliveriesTable, Dialect, Executor } from '../db/types.js';
 import { outboxEnvelope } from '../events/envelope.js';
 import { newId } from '../ids.js';
-import { paidPlan } from '../modules/accounts/plans.js';
+import { paidPlan } from '../lib/plans.js';
 import type { ClaimedDelivery } from './claimed-delivery.js';
 import { ownerPlan } from './owner-plan.js';
 import { createAttemptRecorder } from './recorder.js';

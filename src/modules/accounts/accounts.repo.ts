@@ -1,7 +1,7 @@
 import type { Executor, UsersTable } from '../../db/types.js';
 
-export type Plan = UsersTable['plan'];
-export const PLANS: readonly Plan[] = ['free', 'pro', 'business'];
+import type { Plan } from '../../lib/plans.js';
+export { PLANS, type Plan } from '../../lib/plans.js';
 
 export function createAccountsRepo(db: Executor) {
   return {
