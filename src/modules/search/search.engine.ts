@@ -58,7 +58,7 @@ export const WEIGHTS = { title: 4, err: 3, meta: 1.5, body: 1 } as const;
  * words, or the newest RANK_ALL matches when every word is that common (docs/search.md, "At 100,000
  * records"): the work of one search stays bounded however large an account grows.
  */
-export const RANK_ALL = 2_000;
+export const RANK_ALL = 1_000;
 
 /**
  * Matches are counted up to this many, the most a search pages through (offset + limit); an adapter's
