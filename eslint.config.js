@@ -54,17 +54,7 @@ export default defineConfig(
 
   // The server, its CLI, the plugins' hook programs and the build scripts run on Node.
   {
-    files: [
-      'src/**',
-      'bin/**',
-      'scripts/**',
-      'plugins/**',
-      'packages/**',
-      'bench/**',
-      'test/**',
-      'console/vite.config.ts',
-      '*.{js,mjs,cjs,ts}',
-    ],
+    files: ['src/**', 'bin/**', 'scripts/**', 'plugins/**', 'packages/**', 'bench/**', 'test/**', 'console/vite.config.ts', '*.{js,mjs,cjs,ts}'],
     languageOptions: { globals: { ...globals.node } },
   },
   // CommonJS files (the plugin's bundled hook, .dependency-cruiser.cjs).

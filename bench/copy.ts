@@ -30,7 +30,14 @@ function seedOthers(dbFile: string, userId: string, sheets: number) {
   db.transaction(() => {
     const revise = db.prepare('insert into sheet_revisions (sheet_id, version, title, content, folder, tags, changes, actor, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     const bump = db.prepare('update sheets set version = 3 where id = ?');
-    const picked = db.prepare(`select id, title, content, folder, tags, updated_at from sheets order by rowid limit ?`).all(n(PER_100.revisedSheets)) as { id: string; title: string; content: string; folder: string | null; tags: string; updated_at: string }[];
+    const picked = db.prepare(`select id, title, content, folder, tags, updated_at from sheets order by rowid limit ?`).all(n(PER_100.revisedSheets)) as {
+      id: string;
+      title: string;
+      content: string;
+      folder: string | null;
+      tags: string;
+      updated_at: string;
+    }[];
     for (const s of picked) {
       for (const version of [1, 2]) revise.run(s.id, version, s.title, packContent(s.content), s.folder, s.tags, JSON.stringify(['content']), 'api', s.updated_at);
       bump.run(s.id);
@@ -48,10 +55,25 @@ function seedOthers(dbFile: string, userId: string, sheets: number) {
     }
     picked.slice(0, n(PER_100.handovers)).forEach((s, i) => handover.run(s.id, userId, sessionIds[i % sessionIds.length], `proj-${i % 10}`, at(i)));
 
-    const knowledge = db.prepare('insert into knowledge (id, user_id, type, title, error, content, language, description, tags, search_text, created_at, updated_at, version) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)');
+    const knowledge = db.prepare(
+      'insert into knowledge (id, user_id, type, title, error, content, language, description, tags, search_text, created_at, updated_at, version) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)',
+    );
     for (let i = 0; i < n(PER_100.knowledge); i++) {
       const content = `Set the pool size before the first query; 接続数を確認する。 ${'x'.repeat(200 + Math.floor(r() * 800))}`;
-      knowledge.run(newId(i % 2 ? 'sol' : 'snp', Date.parse(at(i))), userId, i % 2 ? 'solution' : 'snippet', `Fix ${i}`, i % 2 ? `Error ${i}: timeout` : null, content, 'ts', null, '[]', content.toLowerCase(), at(i), at(i));
+      knowledge.run(
+        newId(i % 2 ? 'sol' : 'snp', Date.parse(at(i))),
+        userId,
+        i % 2 ? 'solution' : 'snippet',
+        `Fix ${i}`,
+        i % 2 ? `Error ${i}: timeout` : null,
+        content,
+        'ts',
+        null,
+        '[]',
+        content.toLowerCase(),
+        at(i),
+        at(i),
+      );
     }
     const todo = db.prepare('insert into todos (id, user_id, content, status, project, priority, active_form, created_at, updated_at, version, content_key) values (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)');
     for (let i = 0; i < n(PER_100.todos); i++) {
@@ -95,15 +117,20 @@ export async function benchCopy(opts: { sheets: number; postgresUrl: string | un
     await seedSheets({ dataDir, userId: user.user_id, count: opts.sheets, log: opts.log });
     const others = seedOthers(path.join(dataDir, 'sheet-workspace.db'), user.user_id, opts.sheets);
     const bytes = fs.statSync(path.join(dataDir, 'sheet-workspace.db')).size;
-    opts.log(`copy: also ${Object.entries(others).map(([t, c]) => `${c} ${t}`).join(', ')}; ${(bytes / 2 ** 20).toFixed(0)} MB of SQLite`);
+    opts.log(
+      `copy: also ${Object.entries(others)
+        .map(([t, c]) => `${c} ${t}`)
+        .join(', ')}; ${(bytes / 2 ** 20).toFixed(0)} MB of SQLite`,
+    );
     const nodeArgs = opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProf}`] : [];
     const { seconds, stdout } = await timeCli(['copy-to-postgres', pg.url], env, nodeArgs);
     opts.log(stdout.trimEnd());
     const rate = opts.sheets / seconds;
     opts.log(`copy-to-postgres: ${opts.sheets} sheets in ${seconds.toFixed(1)} s (${rate.toFixed(0)} sheets/s), target <= ${TARGET_S} s: ${seconds <= TARGET_S ? 'met' : 'missed'}`);
     opts.notes.push(
-      `copy-to-postgres copied ${opts.sheets} sheets with ${Object.entries(others).map(([t, c]) => `${c} ${t}`).join(', ')} ` +
-        `(${(bytes / 2 ** 20).toFixed(0)} MB of SQLite); the time is the CLI's whole run, migrating the empty target included.`,
+      `copy-to-postgres copied ${opts.sheets} sheets with ${Object.entries(others)
+        .map(([t, c]) => `${c} ${t}`)
+        .join(', ')} ` + `(${(bytes / 2 ** 20).toFixed(0)} MB of SQLite); the time is the CLI's whole run, migrating the empty target included.`,
     );
     return [
       { name: `copy-to-postgres, ${opts.sheets} sheets and the rest`, value: seconds, unit: 's', target: `<= ${TARGET_S} s`, met: seconds <= TARGET_S },

@@ -74,7 +74,10 @@ function fixture() {
   const transcriptPath = path.join(home, 'transcript.jsonl');
   const lines = [{ type: 'user', message: { role: 'user', content: 'Add the retry loop and a test' } }];
   for (let i = 0; i < 20; i++) {
-    lines.push({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${i}`, name: i % 2 ? 'Edit' : 'Write', input: { file_path: path.join(cwd, `src/file${i % 5}.ts`), content: 'x'.repeat(400) } }] } } as any);
+    lines.push({
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${i}`, name: i % 2 ? 'Edit' : 'Write', input: { file_path: path.join(cwd, `src/file${i % 5}.ts`), content: 'x'.repeat(400) } }] },
+    } as any);
     lines.push({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: 'ok' }] } } as any);
   }
   lines.push({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Retry loop added with a test.' }] } } as any);
@@ -152,7 +155,15 @@ export async function benchHooks(o: { base: string; apiKey: string; runs?: numbe
     if (!sentMs) continue;
     const sent = quantile(sentMs, 0.5);
     o.log(`${h.name}, until sent: median ${sent.toFixed(1)} ms, p95 ${quantile(sentMs, 0.95).toFixed(1)} ms`);
-    rows.push({ name: `${h.name.replace(/, \d+ runs$/, '')}, until its detached sender has sent it`, value: sent, unit: 'ms', floor: floorMedian, ratio: sent / floorMedian, p95: quantile(sentMs, 0.95), target: '' });
+    rows.push({
+      name: `${h.name.replace(/, \d+ runs$/, '')}, until its detached sender has sent it`,
+      value: sent,
+      unit: 'ms',
+      floor: floorMedian,
+      ratio: sent / floorMedian,
+      p95: quantile(sentMs, 0.95),
+      target: '',
+    });
   }
   fs.rmSync(home, { recursive: true, force: true });
   return rows;

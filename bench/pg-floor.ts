@@ -74,7 +74,12 @@ http
       const q = new URLSearchParams(url.slice(url.indexOf('?') + 1));
       const limit = Math.min(Number(q.get('limit') ?? 50), 100);
       Promise.all([pool.query<Row>(page(userId, limit, Number(q.get('offset') ?? 0))), pool.query<{ n: string }>(count(userId))]).then(
-        ([{ rows }, { rows: [{ n }] }]) => send(res, 200, `{"success":true,"sheets":[${rows.map(view).join(',')}],"total":${Number(n)}}`),
+        ([
+          { rows },
+          {
+            rows: [{ n }],
+          },
+        ]) => send(res, 200, `{"success":true,"sheets":[${rows.map(view).join(',')}],"total":${Number(n)}}`),
         fail(res),
       );
       return;

@@ -81,8 +81,12 @@ export async function benchProcesses(o: {
     const line =
       `| ${part.name} | ${f(a.load.rps)} | ${f(b.load.rps)} | ${f(b.load.rps / a.load.rps, 2)} | ${a.load.p50} / ${b.load.p50} | ${a.load.p99} / ${b.load.p99} ` +
       `| ${f(a.cpu.busy, 2)} / ${f(b.cpu.busy, 2)} | ${f(a.cpu.loadGenerator, 2)} / ${f(b.cpu.loadGenerator, 2)} | ${f(a.cpu.servers, 2)} / ${f(b.cpu.servers, 2)} |`;
-    o.log(`${part.name}: 1 process ${f(a.load.rps)} req/s (p50 ${a.load.p50}, p99 ${a.load.p99} ms), ${o.processes} processes ${f(b.load.rps)} req/s (p50 ${b.load.p50}, p99 ${b.load.p99} ms): x${f(b.load.rps / a.load.rps, 2)}`);
-    o.log(`  cores busy ${f(a.cpu.busy, 2)} -> ${f(b.cpu.busy, 2)} of ${cores}; load generator ${f(a.cpu.loadGenerator, 2)} -> ${f(b.cpu.loadGenerator, 2)}; servers ${f(a.cpu.servers, 2)} -> ${f(b.cpu.servers, 2)}`);
+    o.log(
+      `${part.name}: 1 process ${f(a.load.rps)} req/s (p50 ${a.load.p50}, p99 ${a.load.p99} ms), ${o.processes} processes ${f(b.load.rps)} req/s (p50 ${b.load.p50}, p99 ${b.load.p99} ms): x${f(b.load.rps / a.load.rps, 2)}`,
+    );
+    o.log(
+      `  cores busy ${f(a.cpu.busy, 2)} -> ${f(b.cpu.busy, 2)} of ${cores}; load generator ${f(a.cpu.loadGenerator, 2)} -> ${f(b.cpu.loadGenerator, 2)}; servers ${f(a.cpu.servers, 2)} -> ${f(b.cpu.servers, 2)}`,
+    );
     return line;
   });
   const failures = [...one, ...many].reduce((s, x) => s + x.load.failures, 0);

@@ -26,8 +26,7 @@ export function renderResults(o: { rows: Row[]; notes: string[]; sheets: number;
     '',
     `Run ${new Date().toISOString()} on ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ` +
       `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, Node ${process.version}, ${os.platform()} ${os.release()}.`,
-    `${o.dialect}, ${o.sheets} sheets of 1-3 KB HTML (English and Japanese) for one account; autocannon with 50 connections, ` +
-      `${o.durationS} s per figure after a warm-up; the floor is ${floor}.`,
+    `${o.dialect}, ${o.sheets} sheets of 1-3 KB HTML (English and Japanese) for one account; autocannon with 50 connections, ` + `${o.durationS} s per figure after a warm-up; the floor is ${floor}.`,
     '',
     '| Measure | Service | Floor | Ratio | p95 (ms) | p99 (ms) | Target | Met |',
     '| --- | ---: | ---: | ---: | ---: | ---: | --- | --- |',

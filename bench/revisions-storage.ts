@@ -33,7 +33,10 @@ const raw = await c.db
   .selectFrom('sheet_revisions')
   .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>(sql`length(content)`).as('packed')])
   .executeTakeFirstOrThrow();
-const sheetsRaw = await c.db.selectFrom('sheets').select((eb) => eb.fn.sum<number>(sql`length(content)`).as('chars')).executeTakeFirstOrThrow();
+const sheetsRaw = await c.db
+  .selectFrom('sheets')
+  .select((eb) => eb.fn.sum<number>(sql`length(content)`).as('chars'))
+  .executeTakeFirstOrThrow();
 htmlBytes = Number(sheetsRaw.chars);
 
 let unpacked = 0;

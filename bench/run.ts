@@ -225,7 +225,14 @@ async function main() {
     const start = startCommand();
     const serverNodeFlags = [...start.nodeFlags, ...(args.has('cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])];
     const serverEnv = {
-      ...start.env, DATA_DIR: dataDir, DATABASE_URL: pg?.url ?? '', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_DISABLED: '1', BOOTSTRAP_OWNER: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+      ...start.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: pg?.url ?? '',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_DISABLED: '1',
+      BOOTSTRAP_OWNER: '0',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
       ...(ONLY.has('webhooks') ? { WEBHOOK_CA_FILE: testPki().caFile } : {}),
       ...(REDIS_URL ? { REDIS_URL, REDIS_KEY_PREFIX: `sw-bench-${process.pid}:` } : {}),
     };
@@ -245,7 +252,9 @@ async function main() {
         args: [pgFloorDb ? 'bench/pg-floor.ts' : 'bench/floor.ts'],
         env: {
           ...(pgFloorDb ? { FLOOR_DATABASE_URL: pgFloorDb.url, FLOOR_POOL_SIZE: String(servicePoolSize()) } : { FLOOR_DATA_DIR: dataDir }),
-          FLOOR_PORT: String(floorPort), FLOOR_API_KEY: floorSetup.apiKey, FLOOR_USER_ID: floorSetup.userId,
+          FLOOR_PORT: String(floorPort),
+          FLOOR_API_KEY: floorSetup.apiKey,
+          FLOOR_USER_ID: floorSetup.userId,
         },
         readyUrl: `http://127.0.0.1:${floorPort}/healthz`,
       });
@@ -269,7 +278,7 @@ async function main() {
      */
     const drained = async (url: string) => {
       const deadline = Date.now() + 300_000;
-      for (let quick = 0; quick < 5 && Date.now() < deadline; ) {
+      for (let quick = 0; quick < 5 && Date.now() < deadline;) {
         const started = performance.now();
         await fetch(`${url}/healthz`).then((r) => r.arrayBuffer());
         // Searches run in worker threads now, so /healthz no longer waits behind them: a search that
@@ -340,7 +349,17 @@ async function main() {
       const fl = floor ? await measure('POST /v1/sheets (floor)', { url: `http://127.0.0.1:${floorPort}`, method: 'POST', headers: floorAuth, path: '/v1/sheets', body, durationS: DURATION }) : undefined;
       const ratio = fl ? r.rps / fl.rps : NaN;
       if (fl) logRatio('POST /v1/sheets', r, fl);
-      rows.push({ name: 'POST /v1/sheets (2 KB), 50 connections', value: r.rps, unit: 'req/s', floor: fl?.rps, ratio, p95: r.p95, p99: r.p99, target: '>= 0.5 of floor INSERT', met: fl ? ratio >= 0.5 : undefined });
+      rows.push({
+        name: 'POST /v1/sheets (2 KB), 50 connections',
+        value: r.rps,
+        unit: 'req/s',
+        floor: fl?.rps,
+        ratio,
+        p95: r.p95,
+        p99: r.p99,
+        target: '>= 0.5 of floor INSERT',
+        met: fl ? ratio >= 0.5 : undefined,
+      });
       rows.push({ name: 'POST /v1/sheets p99, 50 connections', value: r.p99, unit: 'ms', target: 'p99 <= 50 ms', met: r.p99 <= 50 });
       if (backlog) {
         log(`search index backlog after the POST part: ${backlog.pending} sheets, indexed ${backlog.caughtUpS.toFixed(1)} s later`);
@@ -403,7 +422,8 @@ async function main() {
     if (ONLY.has('copy') && PG_URL) rows.push(...(await benchCopy({ sheets: SHEETS, postgresUrl: PG_URL, log, notes })));
     else if (ONLY.has('copy')) notes.push('copy-to-postgres: skipped, no PostgreSQL server (DATABASE_URL or TEST_POSTGRES_URL).');
     const out = args.get('out') ?? path.join(ROOT, 'bench', PG ? 'results-pg.md' : 'results.md');
-    const md = renderResults({ rows, notes, sheets: SHEETS, dialect: PG ? 'PostgreSQL' : 'SQLite', durationS: DURATION, floor: pgFloorDb ? 'pg' : 'sqlite' }) + (sections.length ? `\n${sections.join('\n')}` : '');
+    const md =
+      renderResults({ rows, notes, sheets: SHEETS, dialect: PG ? 'PostgreSQL' : 'SQLite', durationS: DURATION, floor: pgFloorDb ? 'pg' : 'sqlite' }) + (sections.length ? `\n${sections.join('\n')}` : '');
     fs.writeFileSync(out, md);
     log(`\n${md}\nwritten to ${path.relative(ROOT, out)}`);
   } finally {

@@ -29,7 +29,7 @@ export async function seedSheets(opts: { dataDir: string; databaseUrl?: string; 
   const t0 = Date.now();
   const ids: string[] = [];
   try {
-    for (let done = 0; done < opts.count; ) {
+    for (let done = 0; done < opts.count;) {
       const n = Math.min(TX_ROWS, opts.count - done);
       await handle.db.transaction().execute(async (trx) => {
         for (let i = 0; i < n; i += BATCH) {
@@ -66,7 +66,7 @@ export async function seedSheets(opts: { dataDir: string; databaseUrl?: string; 
       // side, as the server's indexer would in its first minutes, so the runs start with the index caught up.
       let indexed = 0;
       const worker = async () => {
-        for (let n; (n = await indexPendingTokens(handle.db, 500)) > 0; ) indexed += n;
+        for (let n; (n = await indexPendingTokens(handle.db, 500)) > 0;) indexed += n;
       };
       await Promise.all([worker(), worker()]);
       opts.log(`  tokenized ${indexed} sheets for search (${((Date.now() - t0) / 1000).toFixed(1)} s)`);

@@ -70,7 +70,10 @@ export async function benchWebhooks(o: Ctx): Promise<Row[]> {
     const cpuBefore = o.serverCpuMs();
     const handle = await openDatabase({ dataDir: o.dataDir, databaseUrl: o.databaseUrl });
     const outbox = createOutbox(systemClock);
-    await createTxRunner(handle.db, outbox)(async (trx) => {
+    await createTxRunner(
+      handle.db,
+      outbox,
+    )(async (trx) => {
       for (let i = 0; i < BACKLOG; i++) {
         await outbox.emit(trx, o.userId, 'sheet.created', { sheet_id: `sht_bench${i}`, name: 'backlog', created_at: new Date().toISOString() });
       }
@@ -88,8 +91,17 @@ export async function benchWebhooks(o: Ctx): Promise<Row[]> {
     // The receiver has every backlog event, but the server is still recording their outcomes: the latency part starts once it is done.
     const settled = await openDatabase({ dataDir: o.dataDir, databaseUrl: o.databaseUrl });
     try {
-      const unrecorded = async () => Number((await settled.db.selectFrom('deliveries').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow()).n);
-      for (const end = Date.now() + 60_000; (await unrecorded()) > 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 100));
+      const unrecorded = async () =>
+        Number(
+          (
+            await settled.db
+              .selectFrom('deliveries')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('status', '=', 'pending')
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      for (const end = Date.now() + 60_000; (await unrecorded()) > 0 && Date.now() < end;) await new Promise((r) => setTimeout(r, 100));
     } finally {
       await settled.close();
     }

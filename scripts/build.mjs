@@ -15,10 +15,7 @@ const src = path.join(root, 'src');
 const out = path.join(root, 'build');
 const stamp = path.join(out, '.stamp');
 
-const EXTERNAL = [
-  'better-sqlite3', '@fastify/swagger-ui', '@fastify/static', 'yaml', 'pino', 'pino-pretty', 'thread-stream', 'piscina',
-  'ioredis', 'pg', 'openai', '@anthropic-ai/sdk', 'turndown',
-];
+const EXTERNAL = ['better-sqlite3', '@fastify/swagger-ui', '@fastify/static', 'yaml', 'pino', 'pino-pretty', 'thread-stream', 'piscina', 'ioredis', 'pg', 'openai', '@anthropic-ai/sdk', 'turndown'];
 
 function listTs(dir, acc = []) {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {

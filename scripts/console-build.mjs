@@ -40,7 +40,10 @@ if (r.status !== 0) process.exit(r.status ?? 1);
 // Budget: all the JavaScript the console can load, gzipped (test/e2e/console-editor.test.ts checks it too).
 const BUDGET = 250_000;
 const assets = path.join(root, 'dist/console/assets');
-const gz = fs.readdirSync(assets).filter((f) => f.endsWith('.js')).reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(assets, f)), { level: 9 }).length, 0);
+const gz = fs
+  .readdirSync(assets)
+  .filter((f) => f.endsWith('.js'))
+  .reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(assets, f)), { level: 9 }).length, 0);
 process.stderr.write(`Console JavaScript: ${gz} bytes gzipped (budget ${BUDGET})\n`);
 if (gz > BUDGET) {
   process.stderr.write('The console JavaScript is over its budget: split or drop something.\n');

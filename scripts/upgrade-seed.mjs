@@ -97,7 +97,14 @@ export async function seed(base, userId, ownerKey) {
 
   const todos = [];
   for (const sync of [
-    { project: 'fixture', todos: [{ content: 'Write the upgrade test', status: 'in_progress', priority: 'high', activeForm: 'Writing the upgrade test' }, { content: 'Review the dump', status: 'pending' }, { content: 'Ship 0.1.0', status: 'completed', priority: 'low' }] },
+    {
+      project: 'fixture',
+      todos: [
+        { content: 'Write the upgrade test', status: 'in_progress', priority: 'high', activeForm: 'Writing the upgrade test' },
+        { content: 'Review the dump', status: 'pending' },
+        { content: 'Ship 0.1.0', status: 'completed', priority: 'low' },
+      ],
+    },
     { todos: [{ content: '牛乳を買う', status: 'pending' }] },
   ]) {
     todos.push(...(await ok('POST', '/v1/todos', sync)).todos);
@@ -107,7 +114,10 @@ export async function seed(base, userId, ownerKey) {
   const all = await listAll(ok);
   const searches = {};
   for (const q of SEARCHES) {
-    const expected = all.filter((s) => holdsAll(s, q)).map((s) => s.id).sort();
+    const expected = all
+      .filter((s) => holdsAll(s, q))
+      .map((s) => s.id)
+      .sort();
     const found = (await ok('GET', `/v1/sheets?q=${encodeURIComponent(q)}&limit=100`)).sheets.map((s) => s.id).sort();
     searches[q] = { expected, found_by_this_version: found };
   }
@@ -148,4 +158,8 @@ const text = (s) =>
     .join('\n')
     .replace(/<[^>]*>/g, ' ')
     .toLowerCase();
-const holdsAll = (s, q) => q.toLowerCase().split(/\s+/).every((w) => text(s).includes(w));
+const holdsAll = (s, q) =>
+  q
+    .toLowerCase()
+    .split(/\s+/)
+    .every((w) => text(s).includes(w));

@@ -50,15 +50,30 @@ const EnvSchema = z.object({
     .int('WEBHOOK_LEASE_MS must be a whole number of milliseconds')
     .min(1000, 'WEBHOOK_LEASE_MS must be at least 1000')
     .default(DEFAULT_LEASE_MS),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://')
+    .optional(),
   RATE_LIMIT_DISABLED: flag('RATE_LIMIT_DISABLED'),
   REDIS_KEY_PREFIX: z.string().default('sw:'),
   AUTH_FAILURE_LIMIT: z.coerce.number({ error: 'AUTH_FAILURE_LIMIT must be a number' }).int().positive().default(20),
   SHARED_READ_LIMIT: z.coerce.number({ error: 'SHARED_READ_LIMIT must be a number' }).int().positive().default(60),
-  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number({ error: 'HTTP_HEADERS_TIMEOUT_MS must be a number' }).int('HTTP_HEADERS_TIMEOUT_MS must be a whole number').min(100, 'HTTP_HEADERS_TIMEOUT_MS must be at least 100').default(10_000),
-  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number({ error: 'HTTP_REQUEST_TIMEOUT_MS must be a number' }).int('HTTP_REQUEST_TIMEOUT_MS must be a whole number').min(100, 'HTTP_REQUEST_TIMEOUT_MS must be at least 100').default(30_000),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce
+    .number({ error: 'HTTP_HEADERS_TIMEOUT_MS must be a number' })
+    .int('HTTP_HEADERS_TIMEOUT_MS must be a whole number')
+    .min(100, 'HTTP_HEADERS_TIMEOUT_MS must be at least 100')
+    .default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce
+    .number({ error: 'HTTP_REQUEST_TIMEOUT_MS must be a number' })
+    .int('HTTP_REQUEST_TIMEOUT_MS must be a whole number')
+    .min(100, 'HTTP_REQUEST_TIMEOUT_MS must be at least 100')
+    .default(30_000),
   TRUST_PROXY: z.string().optional(),
-  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'METRICS_TOKEN must be at least 16 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   AI_PROVIDER: z.enum(['openai', 'anthropic', ''], { error: 'AI_PROVIDER must be openai or anthropic' }).optional(),
   AI_BASE_URL: z.string().url('AI_BASE_URL must be an absolute URL').optional(),
   AI_API_KEY: z.string().optional(),
@@ -84,16 +99,46 @@ const EnvSchema = z.object({
     .min(1, 'SEARCH_CONCURRENCY must be at least 1')
     .max(64, 'SEARCH_CONCURRENCY must be at most 64')
     .optional(),
-  EMBEDDINGS_URL: z.string().url('EMBEDDINGS_URL must be an absolute URL such as http://127.0.0.1:11434/v1').optional().or(z.literal('').transform(() => undefined)),
+  EMBEDDINGS_URL: z
+    .string()
+    .url('EMBEDDINGS_URL must be an absolute URL such as http://127.0.0.1:11434/v1')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   EMBEDDINGS_MODEL: z.string().optional(),
   EMBEDDINGS_API_KEY: z.string().optional(),
-  EMBEDDINGS_MAX_VECTORS: z.coerce.number({ error: 'EMBEDDINGS_MAX_VECTORS must be a number' }).int('EMBEDDINGS_MAX_VECTORS must be a whole number').min(100, 'EMBEDDINGS_MAX_VECTORS must be 100-1000000').max(1_000_000, 'EMBEDDINGS_MAX_VECTORS must be 100-1000000').default(20_000),
-  EMBEDDINGS_DIMENSIONS: z.coerce.number({ error: 'EMBEDDINGS_DIMENSIONS must be a number' }).int('EMBEDDINGS_DIMENSIONS must be a whole number').min(1, 'EMBEDDINGS_DIMENSIONS must be 1-8192').max(8192, 'EMBEDDINGS_DIMENSIONS must be 1-8192').optional(),
+  EMBEDDINGS_MAX_VECTORS: z.coerce
+    .number({ error: 'EMBEDDINGS_MAX_VECTORS must be a number' })
+    .int('EMBEDDINGS_MAX_VECTORS must be a whole number')
+    .min(100, 'EMBEDDINGS_MAX_VECTORS must be 100-1000000')
+    .max(1_000_000, 'EMBEDDINGS_MAX_VECTORS must be 100-1000000')
+    .default(20_000),
+  EMBEDDINGS_DIMENSIONS: z.coerce
+    .number({ error: 'EMBEDDINGS_DIMENSIONS must be a number' })
+    .int('EMBEDDINGS_DIMENSIONS must be a whole number')
+    .min(1, 'EMBEDDINGS_DIMENSIONS must be 1-8192')
+    .max(8192, 'EMBEDDINGS_DIMENSIONS must be 1-8192')
+    .optional(),
   REVISIONS_KEEP: z.coerce.number({ error: 'REVISIONS_KEEP must be a number' }).int('REVISIONS_KEEP must be a whole number').min(1, 'REVISIONS_KEEP must be at least 1').default(100),
-  EVENT_STREAM_POLL_MS: z.coerce.number({ error: 'EVENT_STREAM_POLL_MS must be a number' }).int('EVENT_STREAM_POLL_MS must be a whole number').min(100, 'EVENT_STREAM_POLL_MS must be at least 100').default(1000),
-  EVENT_STREAM_HEARTBEAT_MS: z.coerce.number({ error: 'EVENT_STREAM_HEARTBEAT_MS must be a number' }).int('EVENT_STREAM_HEARTBEAT_MS must be a whole number').min(100, 'EVENT_STREAM_HEARTBEAT_MS must be at least 100').default(15_000),
-  EVENT_STREAM_MAX_PER_CREDENTIAL: z.coerce.number({ error: 'EVENT_STREAM_MAX_PER_CREDENTIAL must be a number' }).int('EVENT_STREAM_MAX_PER_CREDENTIAL must be a whole number').min(1, 'EVENT_STREAM_MAX_PER_CREDENTIAL must be at least 1').default(10),
-  EVENT_STREAM_MAX_PER_ADDRESS: z.coerce.number({ error: 'EVENT_STREAM_MAX_PER_ADDRESS must be a number' }).int('EVENT_STREAM_MAX_PER_ADDRESS must be a whole number').min(1, 'EVENT_STREAM_MAX_PER_ADDRESS must be at least 1').default(50),
+  EVENT_STREAM_POLL_MS: z.coerce
+    .number({ error: 'EVENT_STREAM_POLL_MS must be a number' })
+    .int('EVENT_STREAM_POLL_MS must be a whole number')
+    .min(100, 'EVENT_STREAM_POLL_MS must be at least 100')
+    .default(1000),
+  EVENT_STREAM_HEARTBEAT_MS: z.coerce
+    .number({ error: 'EVENT_STREAM_HEARTBEAT_MS must be a number' })
+    .int('EVENT_STREAM_HEARTBEAT_MS must be a whole number')
+    .min(100, 'EVENT_STREAM_HEARTBEAT_MS must be at least 100')
+    .default(15_000),
+  EVENT_STREAM_MAX_PER_CREDENTIAL: z.coerce
+    .number({ error: 'EVENT_STREAM_MAX_PER_CREDENTIAL must be a number' })
+    .int('EVENT_STREAM_MAX_PER_CREDENTIAL must be a whole number')
+    .min(1, 'EVENT_STREAM_MAX_PER_CREDENTIAL must be at least 1')
+    .default(10),
+  EVENT_STREAM_MAX_PER_ADDRESS: z.coerce
+    .number({ error: 'EVENT_STREAM_MAX_PER_ADDRESS must be a number' })
+    .int('EVENT_STREAM_MAX_PER_ADDRESS must be a whole number')
+    .min(1, 'EVENT_STREAM_MAX_PER_ADDRESS must be at least 1')
+    .default(50),
 });
 
 export type Config = {
@@ -214,9 +259,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     distill: { enabled: e.DISTILL, dailyTokens: e.DISTILL_DAILY_TOKENS, debounceMs: e.DISTILL_DEBOUNCE_MS },
     mcpResultMaxChars: e.MCP_RESULT_MAX_CHARS,
-    embeddings: e.EMBEDDINGS_URL && e.EMBEDDINGS_MODEL
-      ? { url: e.EMBEDDINGS_URL.replace(/\/+$/, ''), model: e.EMBEDDINGS_MODEL, apiKey: e.EMBEDDINGS_API_KEY || undefined, dimensions: e.EMBEDDINGS_DIMENSIONS, maxVectors: e.EMBEDDINGS_MAX_VECTORS }
-      : undefined,
+    embeddings:
+      e.EMBEDDINGS_URL && e.EMBEDDINGS_MODEL
+        ? { url: e.EMBEDDINGS_URL.replace(/\/+$/, ''), model: e.EMBEDDINGS_MODEL, apiKey: e.EMBEDDINGS_API_KEY || undefined, dimensions: e.EMBEDDINGS_DIMENSIONS, maxVectors: e.EMBEDDINGS_MAX_VECTORS }
+        : undefined,
     revisionsKeep: e.REVISIONS_KEEP,
     searchRankMaxMatches: e.SEARCH_RANK_MAX_MATCHES,
     // One core left to PostgreSQL's other backends and this process: on 2 cores, 1.

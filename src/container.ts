@@ -87,7 +87,15 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const webhooksRepo = createWebhooksRepo(db);
   // A member who leaves or loses a role loses what they made with it (invitations, share links, webhooks).
   const workspaces = createWorkspacesService({ db, repo: workspacesRepo, clock, shares: sharesRepo, webhooks: webhooksRepo });
-  const sheets = createSheetsService({ repo: createSheetsRepo(db, { rankMaxMatches: config.searchRankMaxMatches, pgSearchGate: database.dialect === 'postgres' ? concurrencyGate(config.searchConcurrency) : undefined }), revisions: createSheetRevisionsRepo(db), access, outbox, tx, clock, revisionsKeep: config.revisionsKeep });
+  const sheets = createSheetsService({
+    repo: createSheetsRepo(db, { rankMaxMatches: config.searchRankMaxMatches, pgSearchGate: database.dialect === 'postgres' ? concurrencyGate(config.searchConcurrency) : undefined }),
+    revisions: createSheetRevisionsRepo(db),
+    access,
+    outbox,
+    tx,
+    clock,
+    revisionsKeep: config.revisionsKeep,
+  });
   const todosRepo = createTodosRepo(db);
   const todos = createTodosService({ repo: todosRepo, access, outbox, tx, clock });
   const idempotency = createIdempotencyService({ repo: createIdempotencyRepo(db), clock, box: createSecretBox(loadServerKey(config)) });
@@ -96,8 +104,14 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const distill = createDistill({ db, access, knowledge, tx, outbox, clock, provider: aiProvider, config, logger: opts.logger });
   const sessions = createSessionsService({ repo: createSessionsRepo(db), access, todos: todosRepo, sheets, outbox, tx, clock, onWritten: distill.service.queue });
   // GET /v1/search: triggers queue each changed record; this indexes the queue after each commit and before each search.
-  const search = createSearchService({ db, access, workspaces: workspacesRepo, onIndexError: (err) => opts.logger?.warn({ err }, 'search indexing failed; retried on the next write'),
-    embeddings: config.embeddings, onEmbedError: (err, message) => opts.logger?.warn({ err }, message) });
+  const search = createSearchService({
+    db,
+    access,
+    workspaces: workspacesRepo,
+    onIndexError: (err) => opts.logger?.warn({ err }, 'search indexing failed; retried on the next write'),
+    embeddings: config.embeddings,
+    onEmbedError: (err, message) => opts.logger?.warn({ err }, message),
+  });
   outbox.onCommitted(search.indexer.nudge);
   // Semantic search (EMBEDDINGS_URL): records are embedded in the background after each commit, never in a request.
   if (search.embedder) outbox.onCommitted(search.embedder.nudge);
@@ -115,13 +129,24 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const consoleSessions = createConsoleSessionsService({ repo: createConsoleSessionsRepo(db), apiKeys, clock });
   const oauthRepo = createOAuthRepo(db);
   const oauthClients = createOAuthClients({ repo: oauthRepo, clock, client: oauthHttpClient(config.webhooks) });
-  const oauth = createOAuthService({ db, repo: oauthRepo, clients: oauthClients, clock, access, workspaces, onTouchError: (err) => opts.logger?.warn({ err }, 'could not update a grant\'s last_used_at') });
+  const oauth = createOAuthService({ db, repo: oauthRepo, clients: oauthClients, clock, access, workspaces, onTouchError: (err) => opts.logger?.warn({ err }, "could not update a grant's last_used_at") });
   // The worker itself is started by server.ts (or a test), not here: API-only processes share this engine for POST /webhooks/{id}/test.
   const webhookDelivery = createDeliveryEngine({ db, dialect: database.dialect, clock, config, onAttempt: metrics.observeDeliveryAttempt });
   metrics.setQueueDepthSource(() => countPendingDeliveries(db));
   const webhooks = createWebhooksService({ repo: webhooksRepo, access, tx, clock, engine: webhookDelivery, wake: () => outbox.committed({ deliveriesDue: true, accounts: [] }) });
-  const events = createEventsService({ db, outbox, access, clock, dialect: database.dialect, databaseUrl: config.databaseUrl, pollMs: config.eventStreamPollMs, heartbeatMs: config.eventStreamHeartbeatMs,
-    caps: config.eventStreamCaps, onRead: (kind) => metrics.eventStreamOutboxReads.inc({ kind }), logger: opts.logger });
+  const events = createEventsService({
+    db,
+    outbox,
+    access,
+    clock,
+    dialect: database.dialect,
+    databaseUrl: config.databaseUrl,
+    pollMs: config.eventStreamPollMs,
+    heartbeatMs: config.eventStreamHeartbeatMs,
+    caps: config.eventStreamCaps,
+    onRead: (kind) => metrics.eventStreamOutboxReads.inc({ kind }),
+    logger: opts.logger,
+  });
 
   return {
     config,

@@ -46,8 +46,7 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string, id: string) => new AppError('not_found', `${what} ${id} not found`);
-export const forbidden = (what: string, id: string) =>
-  new AppError('forbidden', `${what} ${id} belongs to another account`);
+export const forbidden = (what: string, id: string) => new AppError('forbidden', `${what} ${id} belongs to another account`);
 export const invalid = (message: string) => new AppError('invalid_request', message);
 export const versionConflict = (what: string, id: string, current: number) =>
   new AppError('version_conflict', `${what} ${id} is at version ${current}, not the version this write expected`, undefined, { current_version: current });

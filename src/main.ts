@@ -6,9 +6,18 @@ import { serve } from './server.js';
 
 const program = new Command('sheet-workspace').description('Sheet Workspace service');
 
-program.command('serve').description('Serve the REST API (and the webhook worker)').action(() => serve({ mode: 'all' }));
-program.command('worker').description('Run only the webhook delivery worker').action(() => serve({ mode: 'worker' }));
-program.command('api').description('Serve the API without the webhook worker').action(() => serve({ mode: 'api' }));
+program
+  .command('serve')
+  .description('Serve the REST API (and the webhook worker)')
+  .action(() => serve({ mode: 'all' }));
+program
+  .command('worker')
+  .description('Run only the webhook delivery worker')
+  .action(() => serve({ mode: 'worker' }));
+program
+  .command('api')
+  .description('Serve the API without the webhook worker')
+  .action(() => serve({ mode: 'api' }));
 program
   .command('mcp')
   .description('MCP server on stdio for SHEET_WORKSPACE_API_KEY (local database, or SHEET_WORKSPACE_URL to use a running server)')
@@ -33,7 +42,11 @@ users
   .option('--plan <plan>', 'free, pro or business', 'free')
   .option('--json', 'print JSON')
   .action((o) => runUsersCommand('create', o));
-users.command('list').description('List accounts: id, plan, name').option('--json', 'print JSON').action((o) => runUsersCommand('list', o));
+users
+  .command('list')
+  .description('List accounts: id, plan, name')
+  .option('--json', 'print JSON')
+  .action((o) => runUsersCommand('list', o));
 users
   .command('import')
   .description('Create an account holding everything in an account export zip (GET /v1/account/export); prints its id and a new API key')
@@ -65,7 +78,7 @@ program
   .argument('<assistant>', 'codex, gemini-cli or cursor')
   .option('--url <url>', 'the service URL (default SHEET_WORKSPACE_URL or http://127.0.0.1:8787)')
   .option('--key <key>', 'an API key (default SHEET_WORKSPACE_API_KEY)')
-  .option('--project-dir <dir>', "Cursor: the project folder for the rules file (default: the current folder)")
+  .option('--project-dir <dir>', 'Cursor: the project folder for the rules file (default: the current folder)')
   .option('--trust-folder <dir>', 'Gemini CLI: mark this folder trusted in ~/.gemini/trustedFolders.json (headless runs need it)')
   .action(async (assistant, o) => (await import('./cli/connect.js')).runConnect(assistant, { url: o.url, key: o.key, projectDir: o.projectDir, trustFolder: o.trustFolder }));
 registerMemoryCommands(program);

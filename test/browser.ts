@@ -5,8 +5,7 @@ import { chromium, type BrowserContext, type BrowserContextOptions } from 'playw
 
 /** Debian's chromium; never a downloaded browser. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const browserSkip: string | false =
-  process.env.CHROMIUM_CDP_URL || fs.existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install Debian's chromium or set CHROMIUM_PATH`;
+export const browserSkip: string | false = process.env.CHROMIUM_CDP_URL || fs.existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install Debian's chromium or set CHROMIUM_PATH`;
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 /**

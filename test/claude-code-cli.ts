@@ -206,7 +206,12 @@ export function transcript(home: string, sessionId: string): any[] {
   const root = path.join(home, '.claude', 'projects');
   for (const dir of fs.readdirSync(root)) {
     const file = path.join(root, dir, `${sessionId}.jsonl`);
-    if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    if (fs.existsSync(file))
+      return fs
+        .readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
   }
   throw new Error(`no transcript for ${sessionId} under ${root}`);
 }
@@ -225,5 +230,8 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, what: s
 /** Every file under `dir` (recursively), for checking what a spool or a data folder holds. */
 export function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
 }

@@ -91,9 +91,7 @@ function isMainLoop(body: any): boolean {
 }
 
 function toContent(turn: ScriptBlock[]) {
-  return turn.map((b) =>
-    b.type === 'text' ? { type: 'text', text: b.text } : { type: 'tool_use', id: b.id ?? nextId('toolu'), name: b.name, input: b.input },
-  );
+  return turn.map((b) => (b.type === 'text' ? { type: 'text', text: b.text } : { type: 'tool_use', id: b.id ?? nextId('toolu'), name: b.name, input: b.input }));
 }
 
 function message(model: string, content: any[]) {

@@ -9,10 +9,7 @@ import type { AddressInfo } from 'node:net';
  * Other paths (model lists and the like) get an empty JSON answer.
  */
 
-export type OutputItem =
-  | { type: 'message'; text: string }
-  | { type: 'function_call'; name: string; arguments: unknown }
-  | { type: 'custom_tool_call'; name: string; input: string };
+export type OutputItem = { type: 'message'; text: string } | { type: 'function_call'; name: string; arguments: unknown } | { type: 'custom_tool_call'; name: string; input: string };
 export type ResponsesTurn = OutputItem[] | ((body: any) => OutputItem[]);
 
 export interface RecordedResponsesRequest {

@@ -74,5 +74,4 @@ export const HUGE = 'x'.repeat(300_000);
 export const DEEP_HTML = '<blockquote>'.repeat(5_000) + 'x' + '</blockquote>'.repeat(5_000);
 
 /** A field or argument name the API does not declare (`known` are the ones it does). */
-export const undeclaredKey = (known: Set<string>) =>
-  fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !known.has(k) && !k.includes('\u0000') && k !== '__proto__');
+export const undeclaredKey = (known: Set<string>) => fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !known.has(k) && !k.includes('\u0000') && k !== '__proto__');

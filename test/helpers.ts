@@ -87,10 +87,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(
-  dialect: Dialect,
-  opts: { env?: Record<string, string>; clock?: Clock; dataDir?: string; databaseUrl?: string; worker?: boolean | WorkerOptions } = {},
-): Promise<TestServer> {
+export async function startServer(dialect: Dialect, opts: { env?: Record<string, string>; clock?: Clock; dataDir?: string; databaseUrl?: string; worker?: boolean | WorkerOptions } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sw-test-'));
   const pgDb = dialect === 'postgres' && !opts.databaseUrl ? await createPgDatabase() : undefined;
   const config = loadConfig({
@@ -151,20 +148,10 @@ export function assertError(res: Res, status: number, code: string, mentions?: R
  * The security matrix for a route that takes an id: no key and a bad key are
  * 401, another account's id is 403, an unknown id is 404.
  */
-export async function assertIdRouteSecurity(
-  s: TestServer,
-  route: { method: string; path: (id: string) => string; body?: unknown },
-  owner: { key: string },
-  existingId: string,
-  unknownId: string,
-) {
+export async function assertIdRouteSecurity(s: TestServer, route: { method: string; path: (id: string) => string; body?: unknown }, owner: { key: string }, existingId: string, unknownId: string) {
   const other = await s.user('business');
   assertError(await s.req(route.method, route.path(existingId), { body: route.body }), 401, 'unauthorized');
-  assertError(
-    await s.req(route.method, route.path(existingId), { key: `sk_${'x'.repeat(43)}`, body: route.body }),
-    401,
-    'unauthorized',
-  );
+  assertError(await s.req(route.method, route.path(existingId), { key: `sk_${'x'.repeat(43)}`, body: route.body }), 401, 'unauthorized');
   assertError(await s.req(route.method, route.path(existingId), { key: other.key, body: route.body }), 403, 'forbidden');
   assertError(await s.req(route.method, route.path(unknownId), { key: owner.key, body: route.body }), 404, 'not_found');
 }

@@ -48,7 +48,11 @@ export function toolTable({ s, alice, client, ai, rcv, f, ctx, rest }: TableCont
     },
     search_sheets: {
       ok: () => ({ q: 'FIXTURE text' }),
-      check: (out) => assert.deepEqual(out.sheets.map((x: any) => x.id), [f.sheet]),
+      check: (out) =>
+        assert.deepEqual(
+          out.sheets.map((x: any) => x.id),
+          [f.sheet],
+        ),
       err: () => ({ q: 'q'.repeat(201) }),
       rest: () => ['GET', `/v1/sheets?q=${'q'.repeat(201)}`],
     },
@@ -308,7 +312,7 @@ export function toolTable({ s, alice, client, ai, rcv, f, ctx, rest }: TableCont
         assert.deepEqual([out.delivery.id, out.delivery.status], [ctx.delivery, 'pending']);
         // The server's worker, polling the shared database, sends it again.
         const sends = async () => (await rcv.waitFor(1)).filter((r) => r.headers['x-service-delivery'] === ctx.delivery).length;
-        for (const end = Date.now() + 10_000; (await sends()) < 2; ) {
+        for (const end = Date.now() + 10_000; (await sends()) < 2;) {
           assert.ok(Date.now() < end, 'the redelivery did not arrive');
           await new Promise((r) => setTimeout(r, 20));
         }

@@ -35,7 +35,13 @@ export class MemoryProvider implements OAuthClientProvider {
   codeVerifier = () => this.verifier;
 }
 
-const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescape = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /** The consent page read as a browser would: hidden fields, scope boxes, the CSRF cookie. */
 export async function openConsent(url: string, cookie = '') {
@@ -49,11 +55,7 @@ export async function openConsent(url: string, cookie = '') {
 }
 
 /** Submits the consent form as the person would; returns where the server sends the browser. */
-export async function submitConsent(
-  s: TestServer,
-  page: Awaited<ReturnType<typeof openConsent>>,
-  o: { key?: string; decision?: 'allow' | 'deny'; scopes?: string[]; cookie?: string; csrf?: string },
-) {
+export async function submitConsent(s: TestServer, page: Awaited<ReturnType<typeof openConsent>>, o: { key?: string; decision?: 'allow' | 'deny'; scopes?: string[]; cookie?: string; csrf?: string }) {
   const form = new URLSearchParams(page.hidden);
   if (o.csrf !== undefined) form.set('csrf_token', o.csrf);
   for (const sc of o.scopes ?? page.scopes) form.append('scope_choice', sc);
@@ -99,7 +101,11 @@ export function pkce() {
 }
 
 export async function register(s: TestServer, redirect = REDIRECT, name = 'Manual Client') {
-  const r = await fetch(`${s.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: name, redirect_uris: [redirect], token_endpoint_auth_method: 'none' }) });
+  const r = await fetch(`${s.url}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: name, redirect_uris: [redirect], token_endpoint_auth_method: 'none' }),
+  });
   assert.equal(r.status, 201);
   return (await r.json()) as { client_id: string };
 }

@@ -33,8 +33,7 @@ export const HOOK_SOURCE = new URL('../plugins/claude-code/scripts/hook.mjs', im
 
 export const redact: (text: string) => string = redactJs.redact;
 /** The rules redact runs, in order: `needles` tell which ones a text can match at all. */
-export const redactRules: { re?: RegExp; to?: string | ((...groups: string[]) => string); apply?: (text: string) => string; needles: string[]; lower?: boolean }[] =
-  redactJs.RULES;
+export const redactRules: { re?: RegExp; to?: string | ((...groups: string[]) => string); apply?: (text: string) => string; needles: string[]; lower?: boolean }[] = redactJs.RULES;
 /** redact, after removing each of the given literals (the .env values a session read) wherever it stands. */
 export const redactWith: (literals: string[]) => (text: string) => string = redactJs.redactWith;
 export const redactDeep: <T>(value: T) => T = redactJs.redactDeep;
@@ -71,8 +70,7 @@ export interface SessionBody {
 export const parseTranscript: (text: string) => ParsedTranscript = transcriptJs.parseTranscript;
 export const relativeFiles: (files: string[], root: string) => string[] = transcriptJs.relativeFiles;
 export const firstErrorLine: (output: string) => string = transcriptJs.firstErrorLine;
-export const buildSession: (o: { parsed: ParsedTranscript; project: string; root: string; sessionId: string }) => SessionBody | null =
-  transcriptJs.buildSession;
+export const buildSession: (o: { parsed: ParsedTranscript; project: string; root: string; sessionId: string }) => SessionBody | null = transcriptJs.buildSession;
 
 export interface SpoolRequest {
   method: string;
@@ -136,10 +134,7 @@ export interface HttpAnswer {
   status: number;
   body: Buffer;
 }
-export const exchange: (
-  url: URL,
-  o: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; maxBytes: number },
-) => Promise<HttpAnswer> = http1Js.exchange;
+export const exchange: (url: URL, o: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number; maxBytes: number }) => Promise<HttpAnswer> = http1Js.exchange;
 /** Opens the connection the next exchange with the same origin uses. */
 export const preconnect: (url: URL) => Promise<void> = http1Js.preconnect;
 export const parseResponse: (buf: Buffer, o?: { ended?: boolean; maxBytes?: number }) => HttpAnswer | null = http1Js.parseResponse;
@@ -173,8 +168,7 @@ export interface BriefConfig {
   briefingOthers: 'include' | 'exclude';
 }
 /** The plugin's settings as the hooks read them from an environment. */
-export const readConfig: (env: Record<string, string | undefined>) => BriefConfig & { url: string; apiKey: string; spoolDir: string; inboxDir: string } =
-  configJs.readConfig;
+export const readConfig: (env: Record<string, string | undefined>) => BriefConfig & { url: string; apiKey: string; spoolDir: string; inboxDir: string } = configJs.readConfig;
 /** This SessionStart's briefing budget; 0: no briefing (a resume of a session already briefed). */
 export const briefingBudget: (payload: { source?: string; session_id?: string }, cfg: BriefConfig) => number = briefJs.briefingBudget;
 export const briefingPath: (project: string, cfg: BriefConfig, maxChars: number) => string = briefJs.briefingPath;

@@ -31,10 +31,7 @@ export interface ServerFixture<U extends string> {
  * `lateOptions`: options known only once an earlier before hook ran (a fake AI service's URL, say);
  * merged over the others when the server starts. Register that hook before calling useServer.
  */
-export function useServer<U extends string = never>(
-  dialect: Dialect,
-  opts: StartOptions & { users?: Record<U, Plan>; lateOptions?: () => StartOptions } = {},
-): ServerFixture<U> {
+export function useServer<U extends string = never>(dialect: Dialect, opts: StartOptions & { users?: Record<U, Plan>; lateOptions?: () => StartOptions } = {}): ServerFixture<U> {
   const { users: plans = {} as Record<U, Plan>, lateOptions, ...serverOpts } = opts;
   let server: TestServer | undefined;
   const created: Partial<Record<U, TestUser>> = {};

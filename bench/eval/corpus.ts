@@ -64,11 +64,34 @@ function rng(seed: number) {
 
 /** Other forms of the component names' words, as one might type them. */
 const FORMS: Record<string, string[]> = {
-  store: ['stores', 'storage'], queue: ['queues', 'queueing'], logger: ['logging', 'loggers'], runner: ['runners', 'running'], bundler: ['bundling', 'bundlers'],
-  flag: ['flags', 'flagging'], provider: ['providers'], library: ['libraries'], exporter: ['exporting', 'exporters'], manager: ['managing', 'managers'],
-  resizer: ['resizing', 'resizers'], renderer: ['rendering', 'renderers'], parser: ['parsing', 'parsers'], session: ['sessions'], test: ['tests', 'testing'],
-  search: ['searching', 'searches'], image: ['images'], feature: ['features'], client: ['clients'], email: ['emails', 'e-mail'], server: ['servers', 'serving'],
-  metrics: ['metric'], date: ['dates', 'dating'], package: ['packages', 'packaging'], cache: ['caching', 'caches'], job: ['jobs'], secrets: ['secret'], backend: ['backends'],
+  store: ['stores', 'storage'],
+  queue: ['queues', 'queueing'],
+  logger: ['logging', 'loggers'],
+  runner: ['runners', 'running'],
+  bundler: ['bundling', 'bundlers'],
+  flag: ['flags', 'flagging'],
+  provider: ['providers'],
+  library: ['libraries'],
+  exporter: ['exporting', 'exporters'],
+  manager: ['managing', 'managers'],
+  resizer: ['resizing', 'resizers'],
+  renderer: ['rendering', 'renderers'],
+  parser: ['parsing', 'parsers'],
+  session: ['sessions'],
+  test: ['tests', 'testing'],
+  search: ['searching', 'searches'],
+  image: ['images'],
+  feature: ['features'],
+  client: ['clients'],
+  email: ['emails', 'e-mail'],
+  server: ['servers', 'serving'],
+  metrics: ['metric'],
+  date: ['dates', 'dating'],
+  package: ['packages', 'packaging'],
+  cache: ['caching', 'caches'],
+  job: ['jobs'],
+  secrets: ['secret'],
+  backend: ['backends'],
 };
 
 export function generate(seed = 55): { records: EvalRecord[]; questions: EvalQuestion[] } {
@@ -97,15 +120,34 @@ export function generate(seed = 55): { records: EvalRecord[]; questions: EvalQue
       const reason = r.pick(c.reasons);
       const file = `src/${c.dir}/${r.pick(['index', 'client', 'setup', 'config'])}.${p.ext}`;
       const decided = add({
-        kind: 'session', project: p.name, title: `${r.pick(['Switched', 'Moved', 'Migrated'])} ${c.name} from ${from} to ${to}`,
+        kind: 'session',
+        project: p.name,
+        title: `${r.pick(['Switched', 'Moved', 'Migrated'])} ${c.name} from ${from} to ${to}`,
         body: `${r.pick(['We replaced', 'Replaced'])} ${from} with ${to} for the ${c.name} in ${p.name}: ${reason}. ${to} is now set up in ${file}. ${r.pick(FILLER_THINGS)} unchanged.`,
-        files: [file, `${p.name}/package.${p.ext === 'py' ? 'toml' : 'json'}`], tags: [c.tag],
+        files: [file, `${p.name}/package.${p.ext === 'py' ? 'toml' : 'json'}`],
+        tags: [c.tag],
       });
-      ask('decision', `${r.pick(['why did we', 'what was the reason we', 'remind me why we'])} ${r.pick(['drop', 'stop using', 'move off', 'leave'])} ${from} ${r.pick(['', `in ${p.name}`, 'back then'])}`.trim(), [decided], p);
-      ask('fact', `${r.pick(['what do we use for', 'which library handles', 'what is our'])} ${r.pick(c.para)} ${r.pick([`in ${p.name}`, `for ${p.name}`, `on the ${p.name} side`])} ${r.pick(['now', 'these days', ''])}`.trim(), [decided], p);
+      ask(
+        'decision',
+        `${r.pick(['why did we', 'what was the reason we', 'remind me why we'])} ${r.pick(['drop', 'stop using', 'move off', 'leave'])} ${from} ${r.pick(['', `in ${p.name}`, 'back then'])}`.trim(),
+        [decided],
+        p,
+      );
+      ask(
+        'fact',
+        `${r.pick(['what do we use for', 'which library handles', 'what is our'])} ${r.pick(c.para)} ${r.pick([`in ${p.name}`, `for ${p.name}`, `on the ${p.name} side`])} ${r.pick(['now', 'these days', ''])}`.trim(),
+        [decided],
+        p,
+      );
       // A near miss: the same component discussed in another project, without a switch.
       const other = r.pick(PROJECTS.filter((x) => x !== p));
-      add({ kind: 'session', project: other.name, title: `Reviewed ${c.name} settings`, body: `Looked at the ${c.name} of ${other.name} (${from}); kept it as is. ${r.pick(FILLER_THINGS)} checked too.`, tags: [c.tag] });
+      add({
+        kind: 'session',
+        project: other.name,
+        title: `Reviewed ${c.name} settings`,
+        body: `Looked at the ${c.name} of ${other.name} (${from}); kept it as is. ${r.pick(FILLER_THINGS)} checked too.`,
+        tags: [c.tag],
+      });
     }
   }
 
@@ -147,7 +189,13 @@ export function generate(seed = 55): { records: EvalRecord[]; questions: EvalQue
       const path = l.path(p);
       const rec =
         r.next() < 0.6
-          ? add({ kind: 'session', project: p.name, title: `${r.pick(['Reworked', 'Cleaned up', 'Added'])} ${l.what}`, body: `${l.detail} The code lives in ${path}; tests next to it.`, files: [path, l.test(p)] })
+          ? add({
+              kind: 'session',
+              project: p.name,
+              title: `${r.pick(['Reworked', 'Cleaned up', 'Added'])} ${l.what}`,
+              body: `${l.detail} The code lives in ${path}; tests next to it.`,
+              files: [path, l.test(p)],
+            })
           : add({ kind: 'snippet', project: null, title: `${l.what} (${p.name})`, body: l.code, description: `From ${path} in ${p.name}. ${l.detail}`, language: p.lang, tags: [p.name] });
       ask('location', `${r.pick(['where is', 'which file has', 'where do we keep', 'where can I find'])} ${r.pick(l.para)} ${r.pick([`in ${p.name}`, `of ${p.name}`, ''])}`.trim(), [rec], p);
     }
@@ -171,10 +219,20 @@ export function generate(seed = 55): { records: EvalRecord[]; questions: EvalQue
       // The decision session of the same component and project (when there is one) answers too.
       const decision = records.find((x) => x.kind === 'session' && x.project === p.name && x.title.includes(` ${c.name} from `));
       const sheet = add({
-        kind: 'sheet', project: p.name, title: `Handover: ${p.name} ${c.name}`,
+        kind: 'sheet',
+        project: p.name,
+        title: `Handover: ${p.name} ${c.name}`,
         body: `Summary: ${verb.past} the ${c.name} of ${p.name}. Next steps: ${verb.next} the remaining ${c.name} callers; watch the dashboards. Notes: ${r.pick(c.reasons)}.`,
       });
-      ask('word_forms', `${verb.ask} ${c.name.split(' ').map((w) => r.pick(FORMS[w] ?? [w])).join(' ')} ${r.pick(['in', 'for', 'of'])} ${p.name}`, decision ? [sheet, decision] : [sheet], p);
+      ask(
+        'word_forms',
+        `${verb.ask} ${c.name
+          .split(' ')
+          .map((w) => r.pick(FORMS[w] ?? [w]))
+          .join(' ')} ${r.pick(['in', 'for', 'of'])} ${p.name}`,
+        decision ? [sheet, decision] : [sheet],
+        p,
+      );
     }
   }
 
@@ -186,7 +244,13 @@ export function generate(seed = 55): { records: EvalRecord[]; questions: EvalQue
         : f.kind === 'solution'
           ? add({ kind: 'solution', project: null, title: f.title, error: f.error, body: f.body, tags: ['shop-jp'] })
           : add({ kind: f.kind, project: 'shop-jp', title: f.title, body: f.body, files: f.files });
-    for (const q of f.questions) ask('cjk', q, [rec], PROJECTS.find((p) => p.name === 'shop-jp'));
+    for (const q of f.questions)
+      ask(
+        'cjk',
+        q,
+        [rec],
+        PROJECTS.find((p) => p.name === 'shop-jp'),
+      );
     if (f.distractor) add({ kind: 'session', project: 'shop-jp', title: f.distractor.title, body: f.distractor.body });
   }
 
@@ -196,7 +260,13 @@ export function generate(seed = 55): { records: EvalRecord[]; questions: EvalQue
     const thing = r.pick(FILLER_THINGS);
     const v = r.pick(FILLER_VERBS);
     if (r.next() < 0.75) {
-      add({ kind: 'session', project: p.name, title: `${v} ${thing}`, body: `${v} ${thing} in ${p.name}; ${r.pick(FILLER_THINGS)} and ${r.pick(FILLER_THINGS)} touched. Ran the suite, all green.`, files: [`src/${thing.split(' ')[0]}.${p.ext}`] });
+      add({
+        kind: 'session',
+        project: p.name,
+        title: `${v} ${thing}`,
+        body: `${v} ${thing} in ${p.name}; ${r.pick(FILLER_THINGS)} and ${r.pick(FILLER_THINGS)} touched. Ran the suite, all green.`,
+        files: [`src/${thing.split(' ')[0]}.${p.ext}`],
+      });
     } else {
       add({ kind: 'todo', project: p.name, title: `${v} ${thing}`, body: '', status: r.pick(['pending', 'completed', 'completed']) });
     }

@@ -47,8 +47,14 @@ async function run(dialect: 'sqlite' | 'postgres', records: EvalRecord[], questi
   const clock = manualClock(new Date(START));
   // --embeddings: semantic search through the deterministic stand-in of /v1/embeddings (test/fake-embeddings.ts).
   const fake: FakeEmbeddings | undefined = 'embeddings' in args ? await startFakeEmbeddings() : undefined;
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', BOOTSTRAP_OWNER: '0', RATE_LIMIT_DISABLED: '1', ...(db ? { DATABASE_URL: db.url } : {}),
-    ...(fake ? { EMBEDDINGS_URL: fake.url, EMBEDDINGS_MODEL: 'fake-embed-1' } : {}) });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    BOOTSTRAP_OWNER: '0',
+    RATE_LIMIT_DISABLED: '1',
+    ...(db ? { DATABASE_URL: db.url } : {}),
+    ...(fake ? { EMBEDDINGS_URL: fake.url, EMBEDDINGS_MODEL: 'fake-embed-1' } : {}),
+  });
   const c = await createContainer(config, { clock });
   const app = await buildApp(c, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -84,14 +90,23 @@ async function run(dialect: 'sqlite' | 'postgres', records: EvalRecord[], questi
       const r = await call('GET', `/v1/search?${params}`);
       const ms = performance.now() - t;
       const got = (r.body.results as { id: string }[]).map((x) => x.id);
-      if (args.misses) q.top = (r.body.results as { title: string }[]).slice(0, 3).map((x) => x.title).join(' | ');
+      if (args.misses)
+        q.top = (r.body.results as { title: string }[])
+          .slice(0, 3)
+          .map((x) => x.title)
+          .join(' | ');
       const wanted = new Set(q.answers.map((k) => ids.get(k)));
       const rank = got.findIndex((id) => wanted.has(id)) + 1;
       rows.push({ q, rank, ms, chars: JSON.stringify(r.body.results).length, empty: got.length === 0 });
     }
-    return { figures: figures(rows), loadMs, records: records.length, misses: rows
+    return {
+      figures: figures(rows),
+      loadMs,
+      records: records.length,
+      misses: rows
         .filter((r) => r.q.answers.length > 0 && (r.rank === 0 || r.rank > Number(args.misses)))
-        .map((r) => `${r.q.category}: ${r.q.q.split('\n')[0]} (rank ${r.rank || '-'}; wanted ${r.q.answers.map((k) => records.find((x) => x.key === k)?.title).join(' / ')}; got ${r.q.top})`) };
+        .map((r) => `${r.q.category}: ${r.q.q.split('\n')[0]} (rank ${r.rank || '-'}; wanted ${r.q.answers.map((k) => records.find((x) => x.key === k)?.title).join(' / ')}; got ${r.q.top})`),
+    };
   } finally {
     await app.close();
     await c.close();
@@ -141,7 +156,18 @@ function figures(rows: { q: EvalQuestion; rank: number; ms: number; chars: numbe
       empty: sel.filter((r) => r.empty).length / (sel.length || 1),
     };
   };
-  return [...CATEGORIES.map((c) => of(c, rows.filter((r) => r.q.category === c))), of('all', rows.filter((r) => r.q.category !== 'no_answer'))];
+  return [
+    ...CATEGORIES.map((c) =>
+      of(
+        c,
+        rows.filter((r) => r.q.category === c),
+      ),
+    ),
+    of(
+      'all',
+      rows.filter((r) => r.q.category !== 'no_answer'),
+    ),
+  ];
 }
 
 export function table(title: string, f: Figures[]): string {

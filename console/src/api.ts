@@ -21,8 +21,7 @@ export const setSignedOutHandler = (fn: () => void) => {
 
 /** Ids are `prefix_` + 26 lower-case Crockford base32 characters (src/ids.ts). Anything else from the URL is refused. */
 const ID_FORMAT = /^[a-z]{2,3}_[0-9a-hjkmnp-tv-z]{26}$/;
-export const isId = (value: unknown, prefix?: string): value is string =>
-  typeof value === 'string' && ID_FORMAT.test(value) && (prefix === undefined || value.startsWith(`${prefix}_`));
+export const isId = (value: unknown, prefix?: string): value is string => typeof value === 'string' && ID_FORMAT.test(value) && (prefix === undefined || value.startsWith(`${prefix}_`));
 
 /** A path template whose every interpolated value is one encoded segment: path`/sheets/${id}` cannot be steered by `?`, `/` or `..`. */
 export function path(strings: TemplateStringsArray, ...values: (string | number)[]): string {

@@ -8,7 +8,12 @@ export function SafeHtml({ html, class: cls }: { html: string; class?: string })
 }
 
 export function Notice({ error, children }: { error?: string; children?: ComponentChildren }) {
-  if (error) return <p class="notice error" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p class="notice error" role="alert">
+        {error}
+      </p>
+    );
   return children ? <p class="notice">{children}</p> : null;
 }
 
@@ -45,9 +50,13 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
       <strong>{label}</strong>
       <p>Copy it now: it is shown only this once.</p>
       <div class="row">
-        <code class="secret" data-testid="shown-once">{value}</code>
+        <code class="secret" data-testid="shown-once">
+          {value}
+        </code>
         <CopyButton text={value} />
-        <button type="button" class="small ghost" onClick={onDone}>Done</button>
+        <button type="button" class="small ghost" onClick={onDone}>
+          Done
+        </button>
       </div>
     </div>
   );
@@ -106,8 +115,12 @@ export function Confirm({ message, action, onConfirm, onCancel }: { message: str
       <div class="modal" ref={dialog} role="dialog" aria-modal="true" aria-label={action} aria-describedby="confirm-message">
         <p id="confirm-message">{message}</p>
         <div class="row end">
-          <button type="button" class="ghost" ref={cancel} onClick={onCancel}>Cancel</button>
-          <button type="button" class="danger" onClick={onConfirm}>{action}</button>
+          <button type="button" class="ghost" ref={cancel} onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="button" class="danger" onClick={onConfirm}>
+            {action}
+          </button>
         </div>
       </div>
     </div>
@@ -118,7 +131,12 @@ export function Badge({ value }: { value: string }) {
   return <span class={`badge badge-${value.replace(/[^a-z_]/g, '')}`}>{value.replace('_', ' ')}</span>;
 }
 
-export interface Bar { key: string; label: string; hours: number; title: string }
+export interface Bar {
+  key: string;
+  label: string;
+  hours: number;
+  title: string;
+}
 
 /**
  * Bars of hours at a fixed size in CSS pixels (never scaled to the window): `slot` pixels per bar, so
@@ -145,8 +163,14 @@ export function HoursChart({ bars, label, slot }: { bars: Bar[]; label: string; 
             <g key={b.key} data-key={b.key} data-hours={b.hours}>
               <title>{b.title}</title>
               <rect x={x + 4} y={h - Math.max(bh, 1)} width={slot - 8} height={Math.max(bh, 1)} rx="2" class={bh ? 'bar' : 'bar empty'} />
-              {bh > 0 && <text x={x + slot / 2} y={h - bh - 4} text-anchor="middle" class="bar-value">{b.hours}</text>}
-              <text x={x + slot / 2} y={h + 16} text-anchor="middle" class="bar-label">{b.label}</text>
+              {bh > 0 && (
+                <text x={x + slot / 2} y={h - bh - 4} text-anchor="middle" class="bar-value">
+                  {b.hours}
+                </text>
+              )}
+              <text x={x + slot / 2} y={h + 16} text-anchor="middle" class="bar-label">
+                {b.label}
+              </text>
             </g>
           );
         })}

@@ -96,9 +96,13 @@ function parseBlock(block: string): { id?: string; event?: LiveEvent } {
 export function startLive() {
   if (running) return;
   running = new AbortController();
-  void followEvents(inWorkspace('GET', '/events/stream', undefined).path, (e) => {
-    for (const l of [...listeners]) l(e);
-  }, running.signal);
+  void followEvents(
+    inWorkspace('GET', '/events/stream', undefined).path,
+    (e) => {
+      for (const l of [...listeners]) l(e);
+    },
+    running.signal,
+  );
 }
 
 export function stopLive() {

@@ -126,45 +126,74 @@ function App() {
   const idFrom = (prefix: string) => (rest[0] === undefined || rest[0] === '' ? undefined : isId(rest[0], prefix) ? rest[0] : null);
   const newSheet = page === 'sheets' && rest[0] === 'new';
   const knowledgeId = page === 'knowledge' ? (idFrom('sol') ?? idFrom('snp')) : undefined;
-  const badLink = (idFrom('sht') === null && page === 'sheets' && !newSheet) || (idFrom('ses') === null && page === 'sessions')
-    || knowledgeId === null || (idFrom('td') === null && page === 'todos')
-    || (idFrom('wsp') === null && page === 'workspaces')
+  const badLink =
+    (idFrom('sht') === null && page === 'sheets' && !newSheet) ||
+    (idFrom('ses') === null && page === 'sessions') ||
+    knowledgeId === null ||
+    (idFrom('td') === null && page === 'todos') ||
+    (idFrom('wsp') === null && page === 'workspaces') ||
     // Only the briefing page reads a query; on a record's page one is a crafted link (#/sheets/<id>?permanent=true).
-    || (page !== 'briefing' && rest.length > 0 && location.hash.includes('?'));
+    (page !== 'briefing' && rest.length > 0 && location.hash.includes('?'));
   const link = (p: { path: string; label: string }) => (
-    <a key={p.path} href={`#/${p.path}`} class={page === p.path ? 'active' : ''} aria-current={page === p.path ? 'page' : undefined}>{p.label}</a>
+    <a key={p.path} href={`#/${p.path}`} class={page === p.path ? 'active' : ''} aria-current={page === p.path ? 'page' : undefined}>
+      {p.label}
+    </a>
   );
   return (
     <div class="shell">
       <header class="top">
-        <a class="brand" href="#/workspaces" title="Workspaces and invitations">Sheet Workspace</a>
+        <a class="brand" href="#/workspaces" title="Workspaces and invitations">
+          Sheet Workspace
+        </a>
         <WorkspaceSwitcher me={me} />
-        <button type="button" class="small ghost menu-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>Menu</button>
+        <button type="button" class="small ghost menu-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
+          Menu
+        </button>
         <nav id="main-nav" class={menuOpen ? 'open' : ''} aria-label="Pages">
           {WORK_PAGES.map(link)}
           <span class="nav-gap" aria-hidden="true" />
           {SETTINGS_PAGES.map(link)}
         </nav>
-        <button type="button" class="small ghost" onClick={() => setSearching(true)} aria-keyshortcuts="Control+K">Find <kbd>Ctrl K</kbd></button>
+        <button type="button" class="small ghost" onClick={() => setSearching(true)} aria-keyshortcuts="Control+K">
+          Find <kbd>Ctrl K</kbd>
+        </button>
         <span class="who">
           <span class={`badge badge-${me.plan}`}>{me.plan}</span>
-          <button type="button" class="small ghost" onClick={signOut}>Sign out</button>
+          <button type="button" class="small ghost" onClick={signOut}>
+            Sign out
+          </button>
         </span>
       </header>
       <main class="content" key={workspace}>
-        {badLink ? <p class="notice error" role="alert">This link does not name a valid record. <a href={`#/${page}`}>Back to the list</a></p>
-          : page === 'webhooks' ? <WebhooksPage me={me} />
-          : page === 'sheets' ? <SheetsPage sheetId={newSheet ? 'new' : idFrom('sht') ?? undefined} sub={rest[1]} />
-          : page === 'sessions' ? <SessionsPage sessionId={idFrom('ses') ?? undefined} />
-          : page === 'briefing' ? <BriefingPage query={hashQuery()} />
-          : page === 'knowledge' ? <KnowledgePage entryId={knowledgeId} />
-          : page === 'todos' ? <TodosPage todoId={idFrom('td') ?? undefined} />
-          : page === 'stats' ? <StatsPage />
-          : page === 'sparks' ? <SparksPage sheetId={idFrom('sht') ?? undefined} />
-          : page === 'apps' ? <ConnectedAppsPage />
-          : page === 'workspaces' ? <WorkspacesPage key={rest[0] || 'all'} me={me} workspaceId={idFrom('wsp') ?? undefined} />
-          : page === 'join' ? <WorkspacesPage key="all" me={me} joinToken={rest[0]} />
-          : <AccountPage me={me} />}
+        {badLink ? (
+          <p class="notice error" role="alert">
+            This link does not name a valid record. <a href={`#/${page}`}>Back to the list</a>
+          </p>
+        ) : page === 'webhooks' ? (
+          <WebhooksPage me={me} />
+        ) : page === 'sheets' ? (
+          <SheetsPage sheetId={newSheet ? 'new' : (idFrom('sht') ?? undefined)} sub={rest[1]} />
+        ) : page === 'sessions' ? (
+          <SessionsPage sessionId={idFrom('ses') ?? undefined} />
+        ) : page === 'briefing' ? (
+          <BriefingPage query={hashQuery()} />
+        ) : page === 'knowledge' ? (
+          <KnowledgePage entryId={knowledgeId} />
+        ) : page === 'todos' ? (
+          <TodosPage todoId={idFrom('td') ?? undefined} />
+        ) : page === 'stats' ? (
+          <StatsPage />
+        ) : page === 'sparks' ? (
+          <SparksPage sheetId={idFrom('sht') ?? undefined} />
+        ) : page === 'apps' ? (
+          <ConnectedAppsPage />
+        ) : page === 'workspaces' ? (
+          <WorkspacesPage key={rest[0] || 'all'} me={me} workspaceId={idFrom('wsp') ?? undefined} />
+        ) : page === 'join' ? (
+          <WorkspacesPage key="all" me={me} joinToken={rest[0]} />
+        ) : (
+          <AccountPage me={me} />
+        )}
       </main>
       {searching && me && <SearchDialog onClose={() => setSearching(false)} />}
     </div>

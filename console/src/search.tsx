@@ -4,7 +4,13 @@ import { useDialog } from './components.tsx';
 import type { ApiResponse, SearchKind, SearchResult } from './types.ts';
 import { workspaceInUse } from './workspace.ts';
 
-interface Hit { kind: string; title: string; href: string; detail?: string; snippet?: string }
+interface Hit {
+  kind: string;
+  title: string;
+  href: string;
+  detail?: string;
+  snippet?: string;
+}
 
 const KIND_LABEL: Record<SearchKind, string> = { sheet: 'Sheet', session: 'Session', solution: 'Solution', snippet: 'Snippet', todo: 'Todo' };
 const PAGE: Record<SearchKind, string> = { sheet: 'sheets', session: 'sessions', solution: 'knowledge', snippet: 'knowledge', todo: 'todos' };
@@ -47,10 +53,14 @@ export function SearchDialog({ onClose }: { onClose: () => void }) {
     if (!q.trim()) return setHits(undefined);
     let live = true;
     const words = q.trim();
-    const t = setTimeout(() => searchAll(words).then(
-      (h) => live && (setHits(h), setError(undefined), setActive(0), setAnswered(words)),
-      (err: Error) => live && (setHits([]), setError(err.message), setAnswered(words)),
-    ), 200);
+    const t = setTimeout(
+      () =>
+        searchAll(words).then(
+          (h) => live && (setHits(h), setError(undefined), setActive(0), setAnswered(words)),
+          (err: Error) => live && (setHits([]), setError(err.message), setAnswered(words)),
+        ),
+      200,
+    );
     return () => {
       live = false;
       clearTimeout(t);
@@ -78,14 +88,43 @@ export function SearchDialog({ onClose }: { onClose: () => void }) {
   return (
     <div class="modal-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
       <div class="modal search" ref={dialog} role="dialog" aria-modal="true" aria-label="Search everything">
-        <input ref={input} type="text" role="combobox" aria-label="Search everything" aria-autocomplete="list" aria-expanded={expanded}
-          aria-controls="search-results" aria-activedescendant={expanded ? optionId(active) : undefined}
-          placeholder="Sheets, sessions, knowledge, todos…" value={q} onInput={(e) => setQ(e.currentTarget.value)} onKeyDown={onKey} />
-        {error ? <p class="notice error" role="alert">{error}</p> : hits && hits.length === 0 && <p class="muted" role="status">Nothing found.</p>}
+        <input
+          ref={input}
+          type="text"
+          role="combobox"
+          aria-label="Search everything"
+          aria-autocomplete="list"
+          aria-expanded={expanded}
+          aria-controls="search-results"
+          aria-activedescendant={expanded ? optionId(active) : undefined}
+          placeholder="Sheets, sessions, knowledge, todos…"
+          value={q}
+          onInput={(e) => setQ(e.currentTarget.value)}
+          onKeyDown={onKey}
+        />
+        {error ? (
+          <p class="notice error" role="alert">
+            {error}
+          </p>
+        ) : (
+          hits &&
+          hits.length === 0 && (
+            <p class="muted" role="status">
+              Nothing found.
+            </p>
+          )
+        )}
         <ul class="list" id="search-results" role="listbox" aria-label="Results" aria-busy={!!q.trim() && answered !== q.trim()}>
           {hits?.map((h, i) => (
-            <li key={`${h.kind}${h.href}${h.title}`} id={optionId(i)} role="option" aria-selected={i === active} class={i === active ? 'active' : ''}
-              onClick={() => open(h)} onMouseMove={() => i !== active && setActive(i)}>
+            <li
+              key={`${h.kind}${h.href}${h.title}`}
+              id={optionId(i)}
+              role="option"
+              aria-selected={i === active}
+              class={i === active ? 'active' : ''}
+              onClick={() => open(h)}
+              onMouseMove={() => i !== active && setActive(i)}
+            >
               <span class="badge">{h.kind}</span> {h.title}
               {h.detail && <span class="muted small-text"> {h.detail}</span>}
               {h.snippet && <span class="muted small-text hit-snippet">{h.snippet}</span>}

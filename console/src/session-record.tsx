@@ -10,8 +10,11 @@ export const briefingHref = (project: string | null, workspaceId?: string) =>
 export function SourceMark({ session: s }: { session: Pick<SessionListItem, 'source' | 'agent'> }) {
   const captured = s.source === 'capture';
   return (
-    <span class={`badge ${captured ? 'badge-captured' : 'badge-curated'}`} data-testid="session-source"
-      title={captured ? `Captured automatically${s.agent ? ` by ${s.agent}` : ''}: title and summary built from the session` : 'Curated: written by a person or the model'}>
+    <span
+      class={`badge ${captured ? 'badge-captured' : 'badge-curated'}`}
+      data-testid="session-source"
+      title={captured ? `Captured automatically${s.agent ? ` by ${s.agent}` : ''}: title and summary built from the session` : 'Curated: written by a person or the model'}
+    >
       {captured ? 'captured' : 'curated'}
     </span>
   );
@@ -21,7 +24,11 @@ const Items = ({ title, items, testId }: { title: string; items: string[]; testI
   items.length === 0 ? null : (
     <>
       <h3>{title}</h3>
-      <ul data-testid={testId}>{items.map((t, i) => <li key={i}>{t}</li>)}</ul>
+      <ul data-testid={testId}>
+        {items.map((t, i) => (
+          <li key={i}>{t}</li>
+        ))}
+      </ul>
     </>
   );
 
@@ -33,7 +40,12 @@ function Distilled({ session: s }: { session: Session }) {
     <section class="distilled" data-testid="session-distilled">
       {d && (
         <>
-          <h3>Distilled <span class="muted small-text">by {d.model}, {when(d.at)}</span></h3>
+          <h3>
+            Distilled{' '}
+            <span class="muted small-text">
+              by {d.model}, {when(d.at)}
+            </span>
+          </h3>
           <p class="pre">{d.summary}</p>
           <Items title="Decisions" items={d.decisions} testId="decisions" />
           <Items title="Learnings" items={d.learnings} testId="learnings" />
@@ -48,12 +60,25 @@ function Distilled({ session: s }: { session: Session }) {
 export function SessionRecord({ session: s }: { session: Session }) {
   return (
     <>
-      <h2>{s.title} <SourceMark session={s} /></h2>
+      <h2>
+        {s.title} <SourceMark session={s} />
+      </h2>
       <p class="muted">
-        {s.project ? `${s.project} · ` : ''}{when(s.createdAt)}{s.agent ? ` · ${s.agent}` : ''}{s.tags.length ? ` · ${s.tags.join(', ')}` : ''}
-        {' · '}<a href={briefingHref(s.project, s.workspace_id)}>Briefing for {s.project ? s.project : 'no project'}</a>
+        {s.project ? `${s.project} · ` : ''}
+        {when(s.createdAt)}
+        {s.agent ? ` · ${s.agent}` : ''}
+        {s.tags.length ? ` · ${s.tags.join(', ')}` : ''}
+        {' · '}
+        <a href={briefingHref(s.project, s.workspace_id)}>Briefing for {s.project ? s.project : 'no project'}</a>
       </p>
-      {s.outcome && (<><h3>Outcome</h3><p class="pre" data-testid="session-outcome">{s.outcome}</p></>)}
+      {s.outcome && (
+        <>
+          <h3>Outcome</h3>
+          <p class="pre" data-testid="session-outcome">
+            {s.outcome}
+          </p>
+        </>
+      )}
       <h3>Summary</h3>
       <p class="pre">{s.summary}</p>
       <Distilled session={s} />
@@ -63,15 +88,38 @@ export function SessionRecord({ session: s }: { session: Session }) {
         <>
           <h3>Failed commands ({s.errors.length})</h3>
           <ul class="failed-commands" data-testid="failed-commands">
-            {s.errors.map((e, i) => <li key={i}><code>{e.command}</code><br /><span class="error-line">{e.error}</span></li>)}
+            {s.errors.map((e, i) => (
+              <li key={i}>
+                <code>{e.command}</code>
+                <br />
+                <span class="error-line">{e.error}</span>
+              </li>
+            ))}
           </ul>
         </>
       )}
-      {s.files_changed.length > 0 && (<><h3>Files changed ({s.files_changed.length})</h3><ul>{s.files_changed.map((f) => <li key={f}><code>{f}</code></li>)}</ul></>)}
+      {s.files_changed.length > 0 && (
+        <>
+          <h3>Files changed ({s.files_changed.length})</h3>
+          <ul>
+            {s.files_changed.map((f) => (
+              <li key={f}>
+                <code>{f}</code>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {s.prompts.length > 0 && (
         <details>
           <summary>Prompts ({s.prompts.length})</summary>
-          <ol class="prompts">{s.prompts.map((p, i) => <li key={i} class="pre">{p}</li>)}</ol>
+          <ol class="prompts">
+            {s.prompts.map((p, i) => (
+              <li key={i} class="pre">
+                {p}
+              </li>
+            ))}
+          </ol>
         </details>
       )}
     </>

@@ -4,7 +4,13 @@ import { CopyButton, Notice, useDialog } from './components.tsx';
 import type { ApiResponse, Share, ShareListItem } from './types.ts';
 
 /** Expiry choices in hours ('' = until revoked); the server allows up to 8760. */
-const EXPIRIES = [['', 'Until revoked'], ['24', '1 day'], ['168', '7 days'], ['720', '30 days'], ['8760', '1 year']] as const;
+const EXPIRIES = [
+  ['', 'Until revoked'],
+  ['24', '1 day'],
+  ['168', '7 days'],
+  ['720', '30 days'],
+  ['8760', '1 year'],
+] as const;
 
 /**
  * Read-only links to one sheet: make one (its address is shown only now, the server keeps a hash),
@@ -42,12 +48,22 @@ export function ShareDialog({ sheetId, title, onClose }: { sheetId: string; titl
   return (
     <div class="modal-backdrop">
       <div class="modal share" ref={dialog} role="dialog" aria-modal="true" aria-label={`Share "${title}"`}>
-        <div class="row spread"><h2>Share a read-only link</h2><button type="button" class="small ghost" onClick={onClose}>Close</button></div>
+        <div class="row spread">
+          <h2>Share a read-only link</h2>
+          <button type="button" class="small ghost" onClick={onClose}>
+            Close
+          </button>
+        </div>
         <p class="muted small-text">Anyone with the link reads this sheet, without signing in. Revoking ends it at once.</p>
         <form class="row" onSubmit={make}>
-          <label>Expires
+          <label>
+            Expires
             <select name="expiry" value={expiry} onChange={(e) => setExpiry(e.currentTarget.value)}>
-              {EXPIRIES.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+              {EXPIRIES.map(([v, l]) => (
+                <option key={v} value={v}>
+                  {l}
+                </option>
+              ))}
             </select>
           </label>
           <button type="submit">Make a link</button>
@@ -58,7 +74,9 @@ export function ShareDialog({ sheetId, title, onClose }: { sheetId: string; titl
             <strong>New link</strong>
             <p>Copy it now: it is shown only this once.</p>
             <div class="row">
-              <code class="secret" data-testid="share-url">{made.url}</code>
+              <code class="secret" data-testid="share-url">
+                {made.url}
+              </code>
               <CopyButton text={made.url} label="Copy link" />
             </div>
           </div>
@@ -67,13 +85,23 @@ export function ShareDialog({ sheetId, title, onClose }: { sheetId: string; titl
         {!!list.data?.length && (
           <div class="table-wrap">
             <table>
-              <thead><tr><th>Created</th><th>Expires</th><th>Revoke</th></tr></thead>
+              <thead>
+                <tr>
+                  <th>Created</th>
+                  <th>Expires</th>
+                  <th>Revoke</th>
+                </tr>
+              </thead>
               <tbody>
                 {list.data.map((s) => (
                   <tr key={s.id} data-share-id={s.id}>
                     <td data-label="Created">{when(s.created_at)}</td>
                     <td data-label="Expires">{s.expires_at === null ? 'never' : s.expires_at <= now ? `expired ${when(s.expires_at)}` : when(s.expires_at)}</td>
-                    <td><button type="button" class="small danger" aria-label={`Revoke the link made ${when(s.created_at)}`} onClick={() => void revoke(s)}>Revoke</button></td>
+                    <td>
+                      <button type="button" class="small danger" aria-label={`Revoke the link made ${when(s.created_at)}`} onClick={() => void revoke(s)}>
+                        Revoke
+                      </button>
+                    </td>
                   </tr>
                 ))}
               </tbody>

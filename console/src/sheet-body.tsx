@@ -6,7 +6,9 @@ import type { Sheet } from './types.ts';
 export function SheetBody({ sheet }: { sheet: Sheet }) {
   return (
     <div class="columns">
-      {columnOrder(Object.keys(sheet.content)).map((k) => <SafeHtml key={k} class="column rendered" html={sheet.content[k]} />)}
+      {columnOrder(Object.keys(sheet.content)).map((k) => (
+        <SafeHtml key={k} class="column rendered" html={sheet.content[k]} />
+      ))}
     </div>
   );
 }

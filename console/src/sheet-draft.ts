@@ -14,7 +14,14 @@ export const draftOf = (s: Sheet): Draft => ({ title: s.title, folder: s.folder 
 
 export const columnOrder = (keys: string[]) => [...keys].sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)));
 
-const tagList = (text: string) => [...new Set(text.split(',').map((t) => t.trim()).filter(Boolean))];
+const tagList = (text: string) => [
+  ...new Set(
+    text
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  ),
+];
 
 /** The PUT body for what differs between `from` and `to`; `all` sends every field (keeping one's own text over a newer version). */
 export function patchOf(from: Draft, to: Draft, all = false): Record<string, unknown> | null {

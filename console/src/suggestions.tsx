@@ -39,18 +39,30 @@ export function Suggestions({ onAccepted }: { onAccepted: () => void }) {
   const items = list.data ?? [];
   return (
     <section aria-labelledby="suggestions-heading" data-testid="suggestions">
-      <h2 id="suggestions-heading">Suggestions <span class="muted small-text">{items.length} to review</span></h2>
+      <h2 id="suggestions-heading">
+        Suggestions <span class="muted small-text">{items.length} to review</span>
+      </h2>
       <Notice error={list.error ?? error} />
       {items.length === 0 && !list.error && <p class="muted">Nothing to review: suggestions distilled from sessions wait here until accepted.</p>}
       {items.map((s) => (
         <article key={s.id} class="card suggestion" data-suggestion-id={s.id}>
           <strong>{s.title}</strong>{' '}
-          <span class="muted small-text">from <a href={path`#/sessions/${s.session_id}`}>a session</a> · {when(s.created_at)}</span>
-          {s.error && <p><strong>Error:</strong> <code>{s.error}</code></p>}
+          <span class="muted small-text">
+            from <a href={path`#/sessions/${s.session_id}`}>a session</a> · {when(s.created_at)}
+          </span>
+          {s.error && (
+            <p>
+              <strong>Error:</strong> <code>{s.error}</code>
+            </p>
+          )}
           <p class="pre">{s.fix}</p>
           <div class="row">
-            <button type="button" class="small" disabled={busy === s.id} onClick={() => act(s, true)} aria-label={`Accept ${s.title}`}>Accept</button>
-            <button type="button" class="small ghost" disabled={busy === s.id} onClick={() => act(s, false)} aria-label={`Dismiss ${s.title}`}>Dismiss</button>
+            <button type="button" class="small" disabled={busy === s.id} onClick={() => act(s, true)} aria-label={`Accept ${s.title}`}>
+              Accept
+            </button>
+            <button type="button" class="small ghost" disabled={busy === s.id} onClick={() => act(s, false)} aria-label={`Dismiss ${s.title}`}>
+              Dismiss
+            </button>
           </div>
         </article>
       ))}

@@ -59,12 +59,24 @@ export function Toolbar({ editor, label }: { editor: Editor; label: string }) {
           {b.text}
         </button>
       ))}
-      <button type="button" class="tool" tabIndex={tab(BUTTONS.length)} aria-label="Link" title="Link" aria-pressed={editor.isActive('link')} onMouseDown={keep} onClick={openLink}>Link</button>
+      <button type="button" class="tool" tabIndex={tab(BUTTONS.length)} aria-label="Link" title="Link" aria-pressed={editor.isActive('link')} onMouseDown={keep} onClick={openLink}>
+        Link
+      </button>
       {asking && (
         <form class="link-form" onSubmit={applyLink}>
-          <input ref={input} type="text" name="link" aria-label="Link address" placeholder="https://…" value={href}
-            onInput={(e) => setHref(e.currentTarget.value)} onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), setAsking(false), editor.commands.focus())} />
-          <button type="submit" class="small">Apply</button>
+          <input
+            ref={input}
+            type="text"
+            name="link"
+            aria-label="Link address"
+            placeholder="https://…"
+            value={href}
+            onInput={(e) => setHref(e.currentTarget.value)}
+            onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), setAsking(false), editor.commands.focus())}
+          />
+          <button type="submit" class="small">
+            Apply
+          </button>
         </form>
       )}
     </div>

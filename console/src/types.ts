@@ -10,8 +10,7 @@ import type { components, operations } from '../../packages/client/src/schema';
 type Schemas = components['schemas'];
 
 /** The JSON body an operation answers with 200, by its operationId: ApiResponse<'listTodos'> is { success: true; todos: Todo[] }. */
-export type ApiResponse<Op extends keyof operations> =
-  operations[Op]['responses'] extends { 200: { content: { 'application/json': infer Body } } } ? Body : never;
+export type ApiResponse<Op extends keyof operations> = operations[Op]['responses'] extends { 200: { content: { 'application/json': infer Body } } } ? Body : never;
 
 /** GET /console/session (src/modules/console/console.routes.ts, SessionResponse): not in the OpenAPI document, so kept by hand. */
 export interface Me {

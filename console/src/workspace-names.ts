@@ -11,14 +11,10 @@ export const EVERY_WORKSPACE = 'Every workspace';
  * only while `needed`, so a page with nothing to name sends no more requests than before.
  */
 export function useWorkspaceList(needed: boolean) {
-  const list = useLoad(
-    () => (needed ? api<ApiResponse<'listWorkspaces'>>('GET', '/workspaces').then((r) => r.workspaces) : Promise.resolve(undefined)),
-    [needed],
-  );
+  const list = useLoad(() => (needed ? api<ApiResponse<'listWorkspaces'>>('GET', '/workspaces').then((r) => r.workspaces) : Promise.resolve(undefined)), [needed]);
   useEffect(() => onWorkspacesChanged(list.reload), [list.reload]);
   return list;
 }
 
 /** A workspace's name; its id while the list loads or once the account no longer belongs to it. */
-export const workspaceName = (list: Workspace[] | undefined, workspaceId: string | null) =>
-  workspaceId === null ? EVERY_WORKSPACE : list?.find((w) => w.id === workspaceId)?.name ?? workspaceId;
+export const workspaceName = (list: Workspace[] | undefined, workspaceId: string | null) => (workspaceId === null ? EVERY_WORKSPACE : (list?.find((w) => w.id === workspaceId)?.name ?? workspaceId));

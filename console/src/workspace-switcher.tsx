@@ -26,10 +26,7 @@ export function WorkspaceSwitcher({ me }: { me: Me }) {
   // In the personal workspace a page load asks for nothing more than before teams: the list comes when
   // the switcher opens. A remembered team workspace is looked up at once, to name it and check it still is one.
   const needed = open || !personal;
-  const list = useLoad(
-    () => (needed ? api<ApiResponse<'listWorkspaces'>>('GET', '/workspaces').then((r) => r.workspaces) : Promise.resolve(undefined)),
-    [me.user_id, needed],
-  );
+  const list = useLoad(() => (needed ? api<ApiResponse<'listWorkspaces'>>('GET', '/workspaces').then((r) => r.workspaces) : Promise.resolve(undefined)), [me.user_id, needed]);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => onWorkspacesChanged(list.reload), [list.reload]);
   useEffect(() => {
@@ -61,9 +58,16 @@ export function WorkspaceSwitcher({ me }: { me: Me }) {
   const name = inUse?.name ?? (personal ? 'Personal' : '…');
   return (
     <div class="switcher" ref={box}>
-      <button type="button" class="small ghost switcher-toggle" aria-expanded={open} aria-controls="workspace-list"
-        aria-label={`Workspace: ${name}`} title={list.error ?? 'The workspace the pages show and create in'} data-workspace-id={current}
-        onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        class="small ghost switcher-toggle"
+        aria-expanded={open}
+        aria-controls="workspace-list"
+        aria-label={`Workspace: ${name}`}
+        title={list.error ?? 'The workspace the pages show and create in'}
+        data-workspace-id={current}
+        onClick={() => setOpen(!open)}
+      >
         <span class="switcher-name">{name}</span> <span aria-hidden="true">▾</span>
       </button>
       {open && (
@@ -71,13 +75,25 @@ export function WorkspaceSwitcher({ me }: { me: Me }) {
           {!list.data && <li class="muted pad">Loading…</li>}
           {(list.data ?? []).map((w) => (
             <li key={w.id}>
-              <button type="button" class="ghost" aria-current={w.id === current ? 'true' : undefined} data-workspace-id={w.id}
-                onClick={() => { setOpen(false); switchTo(w.id); }}>
+              <button
+                type="button"
+                class="ghost"
+                aria-current={w.id === current ? 'true' : undefined}
+                data-workspace-id={w.id}
+                onClick={() => {
+                  setOpen(false);
+                  switchTo(w.id);
+                }}
+              >
                 {w.name} <span class="muted small-text">{roleNote(w)}</span>
               </button>
             </li>
           ))}
-          <li><a href="#/workspaces" onClick={() => setOpen(false)}>Manage workspaces…</a></li>
+          <li>
+            <a href="#/workspaces" onClick={() => setOpen(false)}>
+              Manage workspaces…
+            </a>
+          </li>
         </ul>
       )}
     </div>

@@ -15,7 +15,6 @@ let chosen: string | undefined;
 const listeners = new Set<() => void>();
 const notify = () => listeners.forEach((l) => l());
 
-
 function stored(userId: string): string | undefined {
   try {
     const id = localStorage.getItem(STORE_PREFIX + userId) ?? undefined;

@@ -120,7 +120,9 @@ export async function captureSession(cfg, { sessionId, body }) {
     cfg.log(refusal);
     return 'refused';
   }
-  const safeId = String(sessionId).replace(/[^A-Za-z0-9._:-]/g, '_').slice(0, 180);
+  const safeId = String(sessionId)
+    .replace(/[^A-Za-z0-9._:-]/g, '_')
+    .slice(0, 180);
   const request = { method: 'PUT', path: `/v1/sessions/external/${AGENTS[cfg.kind].prefix}:${safeId}`, body };
   const spool = createSpool(cfg.spoolDir, { log: cfg.log });
   const waiting = await flushWaiting(cfg, Date.now() + FLUSH_MS, spool);

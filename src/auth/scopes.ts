@@ -24,11 +24,9 @@ export type Scope = (typeof SCOPES)[number];
 export const FULL_ACCESS = '*';
 export type Granted = readonly string[];
 
-export const hasScope = (granted: Granted | undefined, required: string) =>
-  !granted || granted.includes(FULL_ACCESS) || granted.includes(required);
+export const hasScope = (granted: Granted | undefined, required: string) => !granted || granted.includes(FULL_ACCESS) || granted.includes(required);
 
-export const insufficientScope = (required: string) =>
-  new AppError('insufficient_scope', `This credential lacks the scope ${required}`, undefined, { required_scope: required });
+export const insufficientScope = (required: string) => new AppError('insufficient_scope', `This credential lacks the scope ${required}`, undefined, { required_scope: required });
 
 export function requireScope(granted: Granted | undefined, required: string): void {
   if (!hasScope(granted, required)) throw insufficientScope(required);

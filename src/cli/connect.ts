@@ -90,13 +90,7 @@ function connectCodex(home: string, url: string, key: string, changed: string[])
   const stop = old.indexOf(END);
   const rest = start >= 0 && stop > start ? old.slice(0, start) + old.slice(stop + END.length).replace(/^\n/, '') : old;
   if (/^\s*\[mcp_servers\.("?)sheet-workspace\1\]/m.test(rest)) throw new Error(`${configFile} already defines [mcp_servers.sheet-workspace] outside connect's block: remove it, then run connect again`);
-  const block = [
-    BEGIN,
-    '[mcp_servers.sheet-workspace]',
-    `url = ${tomlString(`${url}/mcp`)}`,
-    `http_headers = { Authorization = ${tomlString(`Bearer ${key}`)} }`,
-    END,
-  ].join('\n');
+  const block = [BEGIN, '[mcp_servers.sheet-workspace]', `url = ${tomlString(`${url}/mcp`)}`, `http_headers = { Authorization = ${tomlString(`Bearer ${key}`)} }`, END].join('\n');
   const base = rest.replace(/\s*$/, '');
   write(configFile, `${base ? `${base}\n\n` : ''}${block}\n`, true, changed);
 }

@@ -14,7 +14,10 @@ const refuse = (message: string) => {
 /** The bounds the options ask for, or a message saying what is wrong with them. */
 function boundsOf(o: Options): UnzipBounds | string {
   const bounds = { ...DEFAULT_UNZIP_BOUNDS };
-  for (const [flag, text, key] of [['--max-unpacked', o.maxUnpacked, 'maxBytes'], ['--max-entry', o.maxEntry, 'maxEntryBytes']] as const) {
+  for (const [flag, text, key] of [
+    ['--max-unpacked', o.maxUnpacked, 'maxBytes'],
+    ['--max-entry', o.maxEntry, 'maxEntryBytes'],
+  ] as const) {
     if (text === undefined) continue;
     const n = parseSize(text);
     if (n === undefined) return `${flag} must be a size: bytes, or a number with K, M or G (e.g. 512M), not '${text}'`;

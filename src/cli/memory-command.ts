@@ -2,9 +2,7 @@ import type { Command } from 'commander';
 
 /** `memory export` and `memory import` (src/cli/memory.ts, docs/memory-files.md). */
 export function registerMemoryCommands(program: Command): void {
-  const memory = program
-    .command('memory')
-    .description("A project's memory as Markdown files, and memory files into the service (a running server: SHEET_WORKSPACE_URL, SHEET_WORKSPACE_API_KEY)");
+  const memory = program.command('memory').description("A project's memory as Markdown files, and memory files into the service (a running server: SHEET_WORKSPACE_URL, SHEET_WORKSPACE_API_KEY)");
   const server = (c: Command) =>
     c.option('--url <url>', 'the service URL (default SHEET_WORKSPACE_URL, else connect.json, else http://127.0.0.1:8787)').option('--key <key>', 'an API key (default SHEET_WORKSPACE_API_KEY)');
   server(

@@ -117,10 +117,9 @@ async function topKnowledge(api: Api, d: Digest, ws: Record<string, string>): Pr
     }
   }
   const newest = await api.get('/knowledge', { limit: NEWEST_KNOWLEDGE, ...ws });
-  const all = [
-    ...(newest.solutions ?? []).map((e: KnowledgeJson) => knowledgeOf(e, 'solution')),
-    ...(newest.snippets ?? []).map((e: KnowledgeJson) => knowledgeOf(e, 'snippet')),
-  ].sort((a, b) => (a.id.slice(4) < b.id.slice(4) ? 1 : -1));
+  const all = [...(newest.solutions ?? []).map((e: KnowledgeJson) => knowledgeOf(e, 'solution')), ...(newest.snippets ?? []).map((e: KnowledgeJson) => knowledgeOf(e, 'snippet'))].sort((a, b) =>
+    a.id.slice(4) < b.id.slice(4) ? 1 : -1,
+  );
   for (const k of all.slice(0, NEWEST_KNOWLEDGE)) {
     if (seen.has(k.id)) continue;
     seen.add(k.id);

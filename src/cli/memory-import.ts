@@ -33,10 +33,9 @@ const ulidOf = (id: string) => id.slice(id.indexOf('_') + 1);
 
 async function byRef(api: Api, ref: string, ws: Record<string, string>): Promise<{ id: string; kind: 'solution' | 'snippet'; e: KnowledgeJson }[]> {
   const r = await api.get('/knowledge', { tag: REF_TAG + ref, limit: 100, ...ws });
-  return [
-    ...(r.solutions ?? []).map((e: KnowledgeJson) => ({ id: e.id, kind: 'solution' as const, e })),
-    ...(r.snippets ?? []).map((e: KnowledgeJson) => ({ id: e.id, kind: 'snippet' as const, e })),
-  ].sort((a, b) => (ulidOf(a.id) < ulidOf(b.id) ? -1 : 1));
+  return [...(r.solutions ?? []).map((e: KnowledgeJson) => ({ id: e.id, kind: 'solution' as const, e })), ...(r.snippets ?? []).map((e: KnowledgeJson) => ({ id: e.id, kind: 'snippet' as const, e }))].sort(
+    (a, b) => (ulidOf(a.id) < ulidOf(b.id) ? -1 : 1),
+  );
 }
 
 /** Creates or updates the knowledge entry carrying `k.ref`. */
@@ -72,7 +71,9 @@ export async function importDigest(api: Api, d: Digest, workspace: string | unde
   const ws: Record<string, string> = workspace ? { workspace_id: workspace } : {};
   const project = d.project;
   const { sessions: existing } = await api.get('/sessions', { project, limit: 100, fields: 'id,external_id,handover_id', ...ws });
-  const byExternal = new Map<string, { id: string; handover_id: string | null }>(existing.filter((s: { external_id: string | null }) => s.external_id).map((s: { id: string; external_id: string; handover_id: string | null }) => [s.external_id, s]));
+  const byExternal = new Map<string, { id: string; handover_id: string | null }>(
+    existing.filter((s: { external_id: string | null }) => s.external_id).map((s: { id: string; external_id: string; handover_id: string | null }) => [s.external_id, s]),
+  );
 
   const h = d.handover;
   const order: DigestSession[] = [...d.sessions].reverse();

@@ -38,8 +38,7 @@ export async function memoryImport(paths: string[], o: MemoryCliOptions & { proj
   return { counts, files: files.map((f) => f.path) };
 }
 
-const say = (c: Counts) =>
-  (Object.entries(c) as [string, Counts['todos']][]).map(([k, t]) => `${k}: ${t.created} created, ${t.updated} updated, ${t.unchanged} already there`).join('\n');
+const say = (c: Counts) => (Object.entries(c) as [string, Counts['todos']][]).map(([k, t]) => `${k}: ${t.created} created, ${t.updated} updated, ${t.unchanged} already there`).join('\n');
 
 /** The commands' actions: output on stdout, a message on stderr and exit code 2 for what the user can fix. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- commander's parsed options, which differ between export and import

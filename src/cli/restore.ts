@@ -25,7 +25,9 @@ export async function runRestore(file: string, o: { dataDir?: string; force?: bo
   }
   const present = fs.existsSync(target) ? fs.readdirSync(target) : [];
   if (present.length > 0 && !o.force) {
-    throw new BackupFileError(`${target} is not empty (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', ...' : ''}): restore into a new or empty directory, or pass --force to replace its database and secret key (stop the server first)`);
+    throw new BackupFileError(
+      `${target} is not empty (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', ...' : ''}): restore into a new or empty directory, or pass --force to replace its database and secret key (stop the server first)`,
+    );
   }
 
   const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-restore-'));

@@ -14,8 +14,11 @@ export async function runUsersCommand(action: UsersAction, o: Options): Promise<
       print(o.json, { user_id: r.user_id, api_key: r.api_key }, `Created ${r.user_id} (${r.plan}). API key, shown once:\n${r.api_key}`);
     } else if (action === 'list') {
       const rows = await c.accounts.list();
-      print(o.json, rows.map((u) => ({ user_id: u.id, name: u.name, plan: u.plan, created_at: u.created_at })),
-        rows.map((u) => `${u.id}  ${u.plan.padEnd(8)}  ${u.name}`).join('\n') || 'no users');
+      print(
+        o.json,
+        rows.map((u) => ({ user_id: u.id, name: u.name, plan: u.plan, created_at: u.created_at })),
+        rows.map((u) => `${u.id}  ${u.plan.padEnd(8)}  ${u.name}`).join('\n') || 'no users',
+      );
     } else if (action === 'key') {
       const r = await c.accounts.newKey(o.userId ?? '', o.name ?? 'cli');
       print(o.json, { user_id: r.user_id, api_key: r.api_key }, `New API key for ${r.user_id} ("${r.name}"), shown once:\n${r.api_key}`);

@@ -17,12 +17,35 @@ import type { Database, Db } from './types.js';
  * SQLite's own search index and auth counter stay behind.
  */
 export const COPIED_TABLES = [
-  'users', 'oauth_clients', 'api_keys', 'oauth_grants', 'oauth_codes', 'oauth_tokens',
-  'sheets', 'sheet_revisions', 'sessions', 'handovers', 'knowledge', 'todos', 'idempotency_keys',
-  'work_logs', 'spark_runs', 'user_sparks', 'webhooks', 'outbox', 'exports', 'console_sessions',
-  'deliveries', 'delivery_attempts',
-  'workspaces', 'workspace_members', 'workspace_invitations', 'sheet_shares',
-  'session_distills', 'distill_runs', 'knowledge_suggestions',
+  'users',
+  'oauth_clients',
+  'api_keys',
+  'oauth_grants',
+  'oauth_codes',
+  'oauth_tokens',
+  'sheets',
+  'sheet_revisions',
+  'sessions',
+  'handovers',
+  'knowledge',
+  'todos',
+  'idempotency_keys',
+  'work_logs',
+  'spark_runs',
+  'user_sparks',
+  'webhooks',
+  'outbox',
+  'exports',
+  'console_sessions',
+  'deliveries',
+  'delivery_attempts',
+  'workspaces',
+  'workspace_members',
+  'workspace_invitations',
+  'sheet_shares',
+  'session_distills',
+  'distill_runs',
+  'knowledge_suggestions',
 ] as const satisfies readonly (keyof Database)[];
 type Table = (typeof COPIED_TABLES)[number];
 
@@ -56,7 +79,10 @@ async function targetColumns(target: Db, table: Table): Promise<Set<string>> {
 }
 
 async function count(db: Db, table: Table): Promise<number> {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -69,15 +95,15 @@ async function refuseUnlessEmpty(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ table_name: string }>(
-      "select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'",
-    );
+    const { rows } = await client.query<{ table_name: string }>("select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'");
     const names = rows.map((r) => r.table_name);
     const ours = new Set<string>(COPIED_TABLES);
     const foreign = names.filter((n) => !ours.has(n) && !OUR_DERIVED_TABLES.test(n));
     if (foreign.length) throw new CopyRefused(`the target database is not empty: it holds other tables (${foreign.slice(0, 5).join(', ')}); copy into a new, empty database`);
     for (const table of names.filter((n) => ours.has(n))) {
-      const { rows: [row] } = await client.query<{ n: string }>(`select count(*) as n from "${table}"`);
+      const {
+        rows: [row],
+      } = await client.query<{ n: string }>(`select count(*) as n from "${table}"`);
       if (Number(row!.n) > 0) throw new CopyRefused(`the target database is not empty: ${table} has ${row!.n} row(s); copy into a new, empty database`);
     }
   } finally {

@@ -62,7 +62,9 @@ export function databaseTroubleError(err: unknown): AppError | undefined {
 /** The database's own words, short: the message, with the SQLSTATE or code when there is one. */
 function describe(err: unknown): string {
   const e = err as { code?: unknown; message?: unknown };
-  const message = String(e.message ?? err).split('\n')[0].slice(0, 200);
+  const message = String(e.message ?? err)
+    .split('\n')[0]
+    .slice(0, 200);
   return typeof e.code === 'string' && e.code && !message.includes(e.code) ? `${message} [${e.code}]` : message;
 }
 

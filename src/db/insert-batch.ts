@@ -162,7 +162,10 @@ export function groupStatement(queries: readonly CompiledQuery[]): CompiledQuery
     const width = rows[0].parameters.length;
     const n = rows.length;
     const sql = multiRow(head, n, () => `${head}${Array.from({ length: n }, (_, r) => `(${Array.from({ length: width }, (_v, i) => `$${r * width + i + 1}`).join(', ')})`).join(', ')}`);
-    return CompiledQuery.raw(sql, rows.flatMap((q) => q.parameters));
+    return CompiledQuery.raw(
+      sql,
+      rows.flatMap((q) => q.parameters),
+    );
   });
   const statement = oneStatement([...statements, ...alone]);
   if (alone.length === 0) nameGroup(statement.sql);

@@ -27,10 +27,25 @@ import type { Owner } from './types.js';
 
 /** Control characters, ASCII and Latin-1 punctuation and symbols, general punctuation and spaces, CJK punctuation, BOM. `_` is a word character. */
 export const SEPARATOR_RANGES: readonly (readonly [number, number])[] = [
-  [0x01, 0x2f], [0x3a, 0x40], [0x5b, 0x5e], [0x60, 0x60], [0x7b, 0xbf], [0xd7, 0xd7], [0xf7, 0xf7], [0x2000, 0x206f], [0x3000, 0x303f], [0xfeff, 0xfeff],
+  [0x01, 0x2f],
+  [0x3a, 0x40],
+  [0x5b, 0x5e],
+  [0x60, 0x60],
+  [0x7b, 0xbf],
+  [0xd7, 0xd7],
+  [0xf7, 0xf7],
+  [0x2000, 0x206f],
+  [0x3000, 0x303f],
+  [0xfeff, 0xfeff],
 ];
 /** Kana, CJK ideographs, Hangul syllables (all in the BMP). */
-export const CJK_RANGES: readonly (readonly [number, number])[] = [[0x3040, 0x30ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xf900, 0xfaff], [0xac00, 0xd7af]];
+export const CJK_RANGES: readonly (readonly [number, number])[] = [
+  [0x3040, 0x30ff],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0xf900, 0xfaff],
+  [0xac00, 0xd7af],
+];
 /** Ranges as the inside of a character class, escaped for both SQL and JavaScript regular expressions (`\\u0001-\\u002f...`). */
 const classOf = (ranges: readonly (readonly [number, number])[]) => {
   const u = (c: number) => `\\u${c.toString(16).padStart(4, '0')}`;

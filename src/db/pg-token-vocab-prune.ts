@@ -27,8 +27,7 @@ const DELETE_MS = 100;
 const DELETE_CHUNK = 50;
 
 const { table, vocab, indexed } = SHEET_TOKENS;
-const usedBy = (token: ReturnType<typeof sql.ref>) =>
-  sql`exists (select 1 from ${sql.table(table)} as t where ${sql.id(indexed)}(t.tokens) @> array[${token}])`;
+const usedBy = (token: ReturnType<typeof sql.ref>) => sql`exists (select 1 from ${sql.table(table)} as t where ${sql.id(indexed)}(t.tokens) @> array[${token}])`;
 
 export interface PruneBatch {
   /** The last token read: the next batch starts after it; undefined at the end of the vocabulary. */

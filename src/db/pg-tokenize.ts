@@ -27,7 +27,7 @@ for (const [from, to] of CJK_RANGES) CLASS.fill(CJK, from, to + 1);
 
 export function sheetTokensOf(text: string): string[] {
   const tokens = new Set<string>();
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     const kind = CLASS[text.charCodeAt(start)];
     let end = start + 1;
     while (end < text.length && CLASS[text.charCodeAt(end)] === kind) end++;

@@ -61,10 +61,10 @@ export async function checkpointFully(db: Kysely<any>, checkpoint: () => Promise
 export function registerSqliteReaders(db: Kysely<any>, file: string, threads = Math.max(2, Math.min(4, availableParallelism() - 1))): void {
   const readers = idleWorkerPool(new URL('./sqlite-reader.worker', import.meta.url), {
     maxThreads: threads,
-      // A thread's heap stays in the RSS while it lives. Node's default young generation (tens of MB)
-      // is far more than a reader's garbage (its answers); a smaller old-generation maximum also makes
-      // V8 grow the heap by ~1.4x its live data instead of up to 4x. 512 MB still holds a page of the
-      // biggest sheets.
+    // A thread's heap stays in the RSS while it lives. Node's default young generation (tens of MB)
+    // is far more than a reader's garbage (its answers); a smaller old-generation maximum also makes
+    // V8 grow the heap by ~1.4x its live data instead of up to 4x. 512 MB still holds a page of the
+    // biggest sheets.
     resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 512 },
   });
   // Checkpoints on a thread of their own, after writes only: an idle service lets the thread exit. Not

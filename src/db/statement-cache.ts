@@ -97,9 +97,7 @@ export function compiledInsert<T extends keyof Database & string, const C extend
   columns: C & ([Exclude<keyof Database[T], C[number]>] extends [never] ? unknown : { missing: Exclude<keyof Database[T], C[number]> }),
 ) {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
-  const compile = compiler((db: Kysely<any>, ...values: unknown[]) =>
-    db.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, values[i]]))),
-  );
+  const compile = compiler((db: Kysely<any>, ...values: unknown[]) => db.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, values[i]]))));
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
   return async (exec: Kysely<any>, row: Database[T]): Promise<void> => {
     const values = columns.map((c) => row[c]);

@@ -16,9 +16,7 @@ export const EVENT_SCHEMAS = {
   'sheet.created': z.strictObject({ sheet_id: z.string(), name: z.string(), created_at: ts }),
   'sheet.updated': z.strictObject({
     sheet_id: z.string(),
-    changes: z
-      .array(z.enum(['title', 'content', 'folder', 'tags', 'restored']))
-      .describe("The fields the write changed; ['restored'] when the sheet came back from the trash."),
+    changes: z.array(z.enum(['title', 'content', 'folder', 'tags', 'restored'])).describe("The fields the write changed; ['restored'] when the sheet came back from the trash."),
     columns: z.array(z.string()).describe('The column keys whose HTML changed (added, edited or removed); empty when content did not change.'),
     version: z.number().int().describe('The version this write made.'),
     updated_at: ts,
@@ -36,9 +34,7 @@ export const EVENT_SCHEMAS = {
   'session.updated': z.strictObject({
     session_id: z.string(),
     title: z.string().describe('The title after the change.'),
-    changes: z
-      .array(z.enum(['title', 'summary', 'project', 'tags', 'files_changed', 'outcome', 'tasks_done', 'tasks_open', 'errors', 'prompts', 'agent', 'source']))
-      .describe('The fields the write changed.'),
+    changes: z.array(z.enum(['title', 'summary', 'project', 'tags', 'files_changed', 'outcome', 'tasks_done', 'tasks_open', 'errors', 'prompts', 'agent', 'source'])).describe('The fields the write changed.'),
     updated_at: ts,
   }),
   'knowledge.saved': z.strictObject({ type: z.enum(['solution', 'snippet']), id: z.string(), title: z.string() }),
@@ -63,10 +59,7 @@ export type EventData<E extends EventName> = z.infer<(typeof EVENT_SCHEMAS)[E]>;
  */
 export const EVENT_CONTEXT = z.strictObject({
   workspace_id: z.string().describe('The workspace (wsp_...) the event happened in; its webhooks and event streams receive it.'),
-  actor_id: z
-    .string()
-    .nullable()
-    .describe("The account (usr_...) of the member who acted; null only when a team workspace's event was written without naming one."),
+  actor_id: z.string().nullable().describe("The account (usr_...) of the member who acted; null only when a team workspace's event was written without naming one."),
 });
 export type EventContext = z.infer<typeof EVENT_CONTEXT>;
 /** An event's data as stored, delivered and streamed. */

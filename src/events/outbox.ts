@@ -112,16 +112,18 @@ export function createTxRunner(db: Db, outbox: Outbox): TxRunner {
     return Object.assign(run, { insertsOnly: run });
   }
   // One of the two ways to run fn, then the outbox is told which accounts the commit wrote events for.
-  const committing = (execute: <T>(fn: (trx: Trx) => Promise<T>) => Promise<T>) => async <T>(fn: (trx: Trx) => Promise<T>) => {
-    let accounts: string[] = [];
-    const result = await execute(async (trx) => {
-      const value = await fn(trx);
-      accounts = outbox.takeAccounts(trx);
-      return value;
-    });
-    outbox.committed({ accounts });
-    return result;
-  };
+  const committing =
+    (execute: <T>(fn: (trx: Trx) => Promise<T>) => Promise<T>) =>
+    async <T>(fn: (trx: Trx) => Promise<T>) => {
+      let accounts: string[] = [];
+      const result = await execute(async (trx) => {
+        const value = await fn(trx);
+        accounts = outbox.takeAccounts(trx);
+        return value;
+      });
+      outbox.committed({ accounts });
+      return result;
+    };
   return Object.assign(
     committing((fn) => db.transaction().execute(fn)),
     { insertsOnly: committing((fn) => runInsertBatch(db, fn)) },

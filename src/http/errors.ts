@@ -14,7 +14,10 @@ const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
 };
 
 export function sendError(reply: FastifyReply, code: ErrorCode, message: string, extra?: Record<string, unknown>) {
-  return reply.code(CODE_TO_STATUS[code]).type('application/json').send({ success: false, error: message, code, ...extra });
+  return reply
+    .code(CODE_TO_STATUS[code])
+    .type('application/json')
+    .send({ success: false, error: message, code, ...extra });
 }
 
 /** Path parameter length limit of the router (routerOptions.maxParamLength in src/app.ts). */
@@ -53,7 +56,5 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return sendError(reply, 'internal_error', 'Internal server error; retry later');
   });
 
-  app.setNotFoundHandler((req, reply) =>
-    sendError(reply, 'not_found', `No route ${req.method} ${req.url.split('?')[0]}`),
-  );
+  app.setNotFoundHandler((req, reply) => sendError(reply, 'not_found', `No route ${req.method} ${req.url.split('?')[0]}`));
 }

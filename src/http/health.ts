@@ -40,10 +40,7 @@ export function registerHealth(app: FastifyInstance, deps: { db: Db; redis?: Red
       const full = lastDiskFull();
       return reply.code(503).send({
         success: false,
-        error:
-          database === 'full' && full
-            ? `Not ready: the database's disk is full (${full.cause}); writes fail with 507 until space is freed`
-            : 'Not ready: the database does not answer',
+        error: database === 'full' && full ? `Not ready: the database's disk is full (${full.cause}); writes fail with 507 until space is freed` : 'Not ready: the database does not answer',
         code: 'unavailable',
         status: 'not_ready',
         checks,

@@ -1,13 +1,6 @@
 import type { FastifyInstance, onResponseAsyncHookHandler, onSendAsyncHookHandler, preValidationAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
-import {
-  IDEMPOTENCY_KEY_RULE,
-  checkIdempotencyKey,
-  idempotencyOwner,
-  requestFingerprint,
-  type IdempotencyClaim,
-  type IdempotencyService,
-} from '../modules/idempotency/idempotency.service.js';
+import { IDEMPOTENCY_KEY_RULE, checkIdempotencyKey, idempotencyOwner, requestFingerprint, type IdempotencyClaim, type IdempotencyService } from '../modules/idempotency/idempotency.service.js';
 import { ErrorResponse } from './schemas.js';
 
 declare module 'fastify' {

@@ -13,10 +13,9 @@ function dropUnusedSchemas<T extends object>(doc: T): T {
   const schemas = (doc as OpenApiDoc).components?.schemas;
   if (!schemas) return doc;
   const { components: _components, ...rest } = doc as OpenApiDoc;
-  const refsIn = (value: unknown) =>
-    new Set([...JSON.stringify(value).matchAll(/#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]));
+  const refsIn = (value: unknown) => new Set([...JSON.stringify(value).matchAll(/#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]));
   const keep = refsIn(rest);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const name of [...keep]) {
       for (const ref of refsIn(schemas[name] ?? {})) {
@@ -55,8 +54,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         title: 'Sheet Workspace API',
         version: pkg.version,
         description:
-          'Working memory for people who code with AI assistants. Every request needs `Authorization: Bearer sk_...`. ' +
-          'Every response is JSON with `success`; errors are `{success:false, error, code}`.',
+          'Working memory for people who code with AI assistants. Every request needs `Authorization: Bearer sk_...`. ' + 'Every response is JSON with `success`; errors are `{success:false, error, code}`.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: API_PREFIX, description: 'This server' }],

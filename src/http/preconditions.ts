@@ -22,7 +22,10 @@ export function notModified(ifNoneMatch: string | undefined, version: number): b
  * a `null` to "null" and send Content-Length: 4, where RFC 9110 allows only the 200's length.
  */
 export function sendNotModified(reply: FastifyReply, version: number) {
-  return reply.code(304).header('etag', etagOf(version)).send(undefined as never);
+  return reply
+    .code(304)
+    .header('etag', etagOf(version))
+    .send(undefined as never);
 }
 
 const tagDescription = 'A version as an entity tag: "3", W/"3", a comma-separated list of them, or *';

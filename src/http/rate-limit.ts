@@ -114,22 +114,14 @@ export async function registerRateLimits(app: FastifyInstance, deps: Deps): Prom
     const retryAfter = await count(accountCheck, { userId, max, routeOptions: {} }, headers, max);
     if (retryAfter === undefined) return { headers };
     metrics.rateLimitRejections.inc({ kind: 'plan' });
-    const refusal = new AppError(
-      'rate_limited',
-      `Rate limit exceeded: the ${plan} plan allows ${max} requests per minute for the account; retry in ${retryAfter} s`,
-      { 'retry-after': String(retryAfter) },
-    );
+    const refusal = new AppError('rate_limited', `Rate limit exceeded: the ${plan} plan allows ${max} requests per minute for the account; retry in ${retryAfter} s`, { 'retry-after': String(retryAfter) });
     return { headers, refusal };
   }
   const counts = new WeakMap<IncomingMessage, Promise<AccountCount>>();
 
   const tooManyFailures = (retryAfter: number) => {
     metrics.rateLimitRejections.inc({ kind: 'auth_failure' });
-    return new AppError(
-      'rate_limited',
-      `Too many failed authentications from this address (${config.authFailureLimit} per minute); retry in ${retryAfter} s`,
-      { 'retry-after': String(retryAfter) },
-    );
+    return new AppError('rate_limited', `Too many failed authentications from this address (${config.authFailureLimit} per minute); retry in ${retryAfter} s`, { 'retry-after': String(retryAfter) });
   };
   const tooManySharedReads = (retryAfter: number) => {
     metrics.rateLimitRejections.inc({ kind: 'shared_read' });
@@ -180,10 +172,7 @@ export async function registerRateLimits(app: FastifyInstance, deps: Deps): Prom
  * plugin is typed for requests; it reads of them only what `max` and `keyGenerator` read, and
  * routeOptions.config (Counted), so the account counter is given its own small subject instead.
  */
-async function limiter<T extends Counted>(
-  app: FastifyInstance,
-  o: { nameSpace: string; redis?: RedisHandle; max: (s: T) => number; keyGenerator: (s: T) => string },
-): Promise<Check<T>> {
+async function limiter<T extends Counted>(app: FastifyInstance, o: { nameSpace: string; redis?: RedisHandle; max: (s: T) => number; keyGenerator: (s: T) => string }): Promise<Check<T>> {
   let check: Check<T> | undefined;
   await app.register(async (scope) => {
     await scope.register(fastifyRateLimit, {

@@ -7,7 +7,7 @@ export const ErrorResponse = z
     error: z.string().describe('What went wrong, naming the field or cause.'),
     code: z.string().describe('Stable machine code, e.g. invalid_request, unauthorized, forbidden, not_found, rate_limited.'),
     required_scope: z.string().optional().describe('With insufficient_scope (403): the scope the credential lacks.'),
-    required_role: z.string().optional().describe("With forbidden (403) in a workspace: the role the action needs (owner, admin, editor or viewer)."),
+    required_role: z.string().optional().describe('With forbidden (403) in a workspace: the role the action needs (owner, admin, editor or viewer).'),
   })
   .meta({ id: 'Error' });
 

@@ -9,7 +9,14 @@ export function fieldsQuery(known: readonly string[]) {
     .string()
     .max(500)
     .transform((value, ctx) => {
-      const names = [...new Set(value.split(',').map((s) => s.trim()).filter((s) => s.length > 0))];
+      const names = [
+        ...new Set(
+          value
+            .split(',')
+            .map((s) => s.trim())
+            .filter((s) => s.length > 0),
+        ),
+      ];
       // snippet is not a record field but comes with q anyway; naming it is harmless.
       const unknown = names.find((n) => !known.includes(n) && n !== 'snippet');
       if (unknown !== undefined) {
@@ -30,6 +37,4 @@ export function pickFields<T extends { id: string }>(item: T, fields: readonly s
 }
 
 /** `snippet` on search results (src/lib/snippet.ts). */
-export const SnippetField = z
-  .string()
-  .describe('Only with q: up to 240 characters of plain text around the best match, matched words wrapped in <mark>, everything else HTML-escaped.');
+export const SnippetField = z.string().describe('Only with q: up to 240 characters of plain text around the best match, matched words wrapped in <mark>, everything else HTML-escaped.');

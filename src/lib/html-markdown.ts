@@ -13,7 +13,11 @@ import { sanitizeHtml } from './sanitize-html.js';
 let turndown: TurndownService | undefined;
 let escapeText: (text: string) => string;
 
-const cellText = (content: string) => content.replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|').trim();
+const cellText = (content: string) =>
+  content
+    .replace(/\s*\n+\s*/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim();
 
 /** Each table's first row, found once: querySelector per row listed every row of the table (16,000 rows took minutes). */
 const firstRows = new WeakMap<Node, Node | null>();

@@ -14,16 +14,93 @@ import { linearParser } from './html-parser.js';
  */
 
 const ALLOWED_TAGS = new Set([
-  'a', 'abbr', 'b', 'bdi', 'bdo', 'blockquote', 'br', 'caption', 'cite', 'code', 'col', 'colgroup', 'dd', 'del',
-  'details', 'dfn', 'div', 'dl', 'dt', 'em', 'figcaption', 'figure', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'i',
-  'img', 'input', 'ins', 'kbd', 'li', 'mark', 'ol', 'p', 'pre', 'q', 's', 'samp', 'small', 'span', 'strike', 'strong',
-  'sub', 'summary', 'sup', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'time', 'tr', 'u', 'ul', 'var', 'wbr',
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'blockquote',
+  'br',
+  'caption',
+  'cite',
+  'code',
+  'col',
+  'colgroup',
+  'dd',
+  'del',
+  'details',
+  'dfn',
+  'div',
+  'dl',
+  'dt',
+  'em',
+  'figcaption',
+  'figure',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'hr',
+  'i',
+  'img',
+  'input',
+  'ins',
+  'kbd',
+  'li',
+  'mark',
+  'ol',
+  'p',
+  'pre',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strike',
+  'strong',
+  'sub',
+  'summary',
+  'sup',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'time',
+  'tr',
+  'u',
+  'ul',
+  'var',
+  'wbr',
 ]);
 
 /** Removed together with everything inside them. */
 const DROP_WITH_CONTENT = new Set([
-  'script', 'style', 'template', 'noscript', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'svg',
-  'math', 'textarea', 'select', 'option', 'title', 'head', 'xmp', 'noembed', 'noframes', 'plaintext', 'button',
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'svg',
+  'math',
+  'textarea',
+  'select',
+  'option',
+  'title',
+  'head',
+  'xmp',
+  'noembed',
+  'noframes',
+  'plaintext',
+  'button',
 ]);
 
 const VOID = new Set(['br', 'col', 'hr', 'img', 'input', 'wbr']);
@@ -62,8 +139,7 @@ function safeUrl(value: string, image: boolean): string | null {
   return value.trim(); // relative path, fragment or query
 }
 
-export const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function cleanAttributes(tag: string, attribs: Record<string, string>): string {
   const allowed = TAG_ATTRS[tag];
@@ -73,7 +149,12 @@ function cleanAttributes(tag: string, attribs: Record<string, string>): string {
     if (!GLOBAL_ATTRS.has(name) && !allowed?.has(name)) continue;
     let v: string | null = value;
     if (name === 'href' || name === 'src') v = safeUrl(value, name === 'src');
-    else if (name === 'class') v = value.split(/\s+/).filter((c) => SAFE_CLASS.test(c)).join(' ') || null;
+    else if (name === 'class')
+      v =
+        value
+          .split(/\s+/)
+          .filter((c) => SAFE_CLASS.test(c))
+          .join(' ') || null;
     else if (name === 'type' && tag === 'input' && value.toLowerCase() !== 'checkbox') return '';
     if (v === null) continue;
     out += ` ${name}="${escapeHtml(v)}"`;

@@ -18,16 +18,10 @@ export const queryInt = (name: string) =>
 export const Timestamp = z.string().describe('ISO 8601 UTC timestamp');
 export const Tags = z.array(z.string().max(100)).max(100);
 
-export const queryBool = (name: string) =>
-  z.enum(['true', 'false', '1', '0'], { error: `${name} must be true or false` }).transform((v) => v === 'true' || v === '1');
+export const queryBool = (name: string) => z.enum(['true', 'false', '1', '0'], { error: `${name} must be true or false` }).transform((v) => v === 'true' || v === '1');
 
 /** `expected_version` in a JSON body, for clients that cannot set headers. */
-export const expectedVersionField = z
-  .number()
-  .int()
-  .min(1)
-  .optional()
-  .describe('Write only if the record is at this version (same as If-Match); otherwise 412 version_conflict');
+export const expectedVersionField = z.number().int().min(1).optional().describe('Write only if the record is at this version (same as If-Match); otherwise 412 version_conflict');
 
 /**
  * `workspace_id` on a create body or a list query: the workspace the record goes into or the list reads
@@ -40,8 +34,7 @@ export const WorkspaceIdInput = z
   .describe('The workspace (wsp_...) to create in or list; default: your personal workspace (or the workspace your key is restricted to)');
 
 /** `workspace_id` on a by-id call: the workspace the record (`what`: 'sheet', 'task', ...) must be in; elsewhere it is a 403. */
-export const recordInWorkspace = (what: string) =>
-  WorkspaceIdInput.describe(`Optional: the workspace (wsp_...) the ${what} must be in; omitted: whichever of your workspaces holds it.`);
+export const recordInWorkspace = (what: string) => WorkspaceIdInput.describe(`Optional: the workspace (wsp_...) the ${what} must be in; omitted: whichever of your workspaces holds it.`);
 
 /** `workspace_id` on a record's view: the workspace it is in. */
 export const WorkspaceIdView = z.string().describe('The workspace (wsp_...) this record is in');

@@ -77,7 +77,7 @@ function normalizedWithMap(cps: string[], flat: string): NormalizedText {
   const parts: string[] = [];
   const origin: number[] = [];
   const originEnd: number[] = [];
-  for (let i = 0; i < cps.length; ) {
+  for (let i = 0; i < cps.length;) {
     let j = i + 1;
     while (j < cps.length && joinsPrevious(cps[j])) j++;
     const n = normalizeCluster(j === i + 1 ? cps[i] : cps.slice(i, j).join(''));

@@ -14,9 +14,7 @@ import { nextAt } from './paging.js';
 export const DEFAULT_RESULT_MAX_CHARS = 25_000;
 
 /** Declared (optional) on every tool's output schema by ToolRegistry.define. */
-export const TruncatedField = z
-  .string()
-  .describe('Present only when the result was cut to fit the result size limit (MCP_RESULT_MAX_CHARS): what was left out and how to read it.');
+export const TruncatedField = z.string().describe('Present only when the result was cut to fit the result size limit (MCP_RESULT_MAX_CHARS): what was left out and how to read it.');
 
 /** Room kept for the note itself (a longer note is shortened, a larger value cut further). */
 const NOTE_ROOM = 1200;
@@ -64,7 +62,11 @@ function largestFitting(lo: number, hi: number, fits: (n: number) => boolean): n
   return lo;
 }
 
-const dotted = (path: Path) => path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '');
+const dotted = (path: Path) =>
+  path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+    .join('')
+    .replace(/^\./, '');
 const codePoints = (s: string) => Array.from(s).length;
 
 /** What was cut, by path, with its size before the first cut; what is left is read from the value at the end. */
@@ -134,16 +136,16 @@ function cutOnce(root: unknown, target: number, cuts: Cuts): boolean {
   const isString = (sp: Spot) => typeof sp.parent[sp.key] === 'string';
   // Lists only when they are large too: a sheet's two tags are not cut before its columns.
   const spot = spots(root, LONG).find((sp) => isString(sp) || (sp.size > LONG && itemSized(sp, target)));
-  if (spot && isString(spot)) return cutSiblings(root, spot, target, cuts), true;
-  if (spot) return cutList(root, spot, target, cuts), true;
+  if (spot && isString(spot)) return (cutSiblings(root, spot, target, cuts), true);
+  if (spot) return (cutList(root, spot, target, cuts), true);
   for (const over of FALLBACK_LENGTHS) {
     const text = spots(root, over).find(isString);
-    if (text) return cutSiblings(root, text, target, cuts), true;
+    if (text) return (cutSiblings(root, text, target, cuts), true);
   }
   const list = spots(root, Infinity)[0];
-  if (list) return cutList(root, list, target, cuts), true;
+  if (list) return (cutList(root, list, target, cuts), true);
   const last = spots(root, 0).find(isString);
-  if (last) return cutSiblings(root, last, target, cuts), true;
+  if (last) return (cutSiblings(root, last, target, cuts), true);
   return false;
 }
 
@@ -261,7 +263,13 @@ function noteParts(root: unknown, cuts: Cuts, ctx: Context): Part[] {
       continue;
     }
     const oneParent = items.every((i) => i.label === dotted([...parent, i.key]));
-    const where = oneParent ? dotted(parent) : shapeOf(parent).split('\u0000').map((p) => (p === '*' ? '[*]' : `.${p}`)).join('').replace(/^\./, '') + `.${items[0].key}`;
+    const where = oneParent
+      ? dotted(parent)
+      : shapeOf(parent)
+          .split('\u0000')
+          .map((p) => (p === '*' ? '[*]' : `.${p}`))
+          .join('')
+          .replace(/^\./, '') + `.${items[0].key}`;
     const how = stringsHow(parent, ctx, '<characters received of that column>');
     const details = items.map(({ key, label, kept, before }) => `${oneParent ? key : label} after ${kept} of ${before}`);
     const noun = parent[parent.length - 1] === 'content' ? 'columns' : 'strings';

@@ -4,8 +4,7 @@ import type { McpServices } from './server.js';
 import { requestedProfile } from './profiles.js';
 
 export const MCP_PATH = '/mcp';
-const BATCH_REFUSED =
-  'JSON-RPC batches are not supported by this server (MCP 2025-06-18 has no batching): send one message per POST /mcp';
+const BATCH_REFUSED = 'JSON-RPC batches are not supported by this server (MCP 2025-06-18 has no batching): send one message per POST /mcp';
 
 /** The MCP SDK and our tools load on the first POST /mcp, not at start (~200 ms and memory saved). */
 let mcpModules: Promise<[typeof import('./server.js'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | undefined;

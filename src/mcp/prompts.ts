@@ -60,7 +60,9 @@ export function registerPrompts(server: McpServer, deps: PromptDeps, auth: AuthS
           : '## Latest handover\n\nThere is no handover for this project yet.',
         `## Open todos (${open.length})\n\n${todoLines.length ? todoLines.join('\n') : 'None.'}`,
         '## How to proceed\n\nSummarise where things stand in a few lines, then continue with the next steps above. ' +
-          'Keep the todo list current with sync_todos (project "' + project + '"). When the session ends, call save_session ' +
+          'Keep the todo list current with sync_todos (project "' +
+          project +
+          '"). When the session ends, call save_session ' +
           'with a summary and files_changed, then create_handover with next_steps so the next session can resume.',
       ].join('\n\n');
       return {

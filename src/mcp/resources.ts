@@ -1,12 +1,5 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import {
-  ErrorCode,
-  ListResourcesRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  type ListResourcesResult,
-  type ReadResourceResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListResourcesRequestSchema, McpError, ReadResourceRequestSchema, type ListResourcesResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../errors.js';
 import { describeBadText, findBadText } from '../lib/bad-text.js';
 import type { SessionsService } from '../modules/sessions/sessions.service.js';

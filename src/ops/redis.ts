@@ -45,10 +45,7 @@ export async function openRedis(url: string, logger?: Log): Promise<RedisHandle>
     up = false;
     if (reportedDown || closing) return;
     reportedDown = true;
-    logger?.warn(
-      { redis: redactUrl(url), err: err?.message },
-      'Redis is unreachable; serving without rate limits (fail open) until it is back',
-    );
+    logger?.warn({ redis: redactUrl(url), err: err?.message }, 'Redis is unreachable; serving without rate limits (fail open) until it is back');
   };
   client.on('error', (err) => down(err));
   client.on('close', () => {

@@ -28,12 +28,7 @@ function describeFailure(err: unknown): string {
  * One model call with the AI_TIMEOUT_MS limit. No provider -> 503 saying how
  * to configure one; any failure, timeout or unusable answer -> 502.
  */
-export async function completeWith(
-  provider: AiProvider | undefined,
-  timeoutMs: number,
-  req: Omit<CompletionRequest, 'signal'>,
-  onFailure?: (err: unknown, message: string) => void,
-): Promise<string> {
+export async function completeWith(provider: AiProvider | undefined, timeoutMs: number, req: Omit<CompletionRequest, 'signal'>, onFailure?: (err: unknown, message: string) => void): Promise<string> {
   if (!provider) throw new AppError('provider_not_configured', PROVIDER_HOWTO);
   let signal: AbortSignal | undefined;
   try {

@@ -15,8 +15,7 @@ export const TRANSLATE_LANGUAGES = {
 export type TargetLang = keyof typeof TRANSLATE_LANGUAGES;
 export const TARGET_LANGS = Object.keys(TRANSLATE_LANGUAGES) as TargetLang[];
 
-const RESULT_ONLY =
-  '- Reply with the result only: no greeting, no preamble such as "Here is", no closing remarks, and no explanation of what you did unless the task asks for one.';
+const RESULT_ONLY = '- Reply with the result only: no greeting, no preamble such as "Here is", no closing remarks, and no explanation of what you did unless the task asks for one.';
 
 export const BASE_RULES = [
   'You are Spark, a text tool inside Sheet Workspace, a notebook for people who code with AI assistants.',
@@ -38,10 +37,7 @@ export function wrapContent(content: string): string {
 }
 
 /** System prompt for a user's own spark: their template is the user turn, so only the answer format is fixed here. */
-export const USER_SPARK_SYSTEM = [
-  'You are Spark, a text tool inside Sheet Workspace. Carry out the instructions of the next message on the text it contains.',
-  RESULT_ONLY,
-].join('\n');
+export const USER_SPARK_SYSTEM = ['You are Spark, a text tool inside Sheet Workspace. Carry out the instructions of the next message on the text it contains.', RESULT_ONLY].join('\n');
 
 export function translateTask(lang: TargetLang): string {
   const name = TRANSLATE_LANGUAGES[lang];

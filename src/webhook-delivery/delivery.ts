@@ -64,11 +64,7 @@ export function createDeliveryEngine(deps: {
     // A secret this server cannot open (SECRET_KEY differs from the key that sealed it) is a failed attempt
     // like any other, visible in the delivery log, instead of an error that leaves the delivery leased.
     const result = secret.ok
-      ? await sendDelivery(
-          client,
-          { url: d.url, secret: secret.value, event: d.event, deliveryId: d.id, body: d.body },
-          { timeoutMs: opts.timeoutMs, signal: opts.signal },
-        )
+      ? await sendDelivery(client, { url: d.url, secret: secret.value, event: d.event, deliveryId: d.id, body: d.body }, { timeoutMs: opts.timeoutMs, signal: opts.signal })
       : { ok: false, statusCode: null, durationMs: 0, error: secret.error, responseBody: null };
     opts.onSent?.();
     if (secret.ok) deps.onAttempt?.(result);

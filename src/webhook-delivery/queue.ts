@@ -50,14 +50,7 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
     const any = await db.selectFrom('outbox').select('id').where('dispatched_at', 'is', null).limit(1).executeTakeFirst();
     if (!any) return { events: 0, full: false, claimed: [], leftBehind: false };
     return transactionAlone(db, async (trx) => {
-      const events = await trx
-        .selectFrom('outbox')
-        .selectAll()
-        .where('dispatched_at', 'is', null)
-        .orderBy('id')
-        .limit(FAN_OUT_BATCH)
-        .modifyEnd(skipLockedSuffix(dialect))
-        .execute();
+      const events = await trx.selectFrom('outbox').selectAll().where('dispatched_at', 'is', null).orderBy('id').limit(FAN_OUT_BATCH).modifyEnd(skipLockedSuffix(dialect)).execute();
       if (events.length === 0) return { events: 0, full: false, claimed: [], leftBehind: false };
       const owners = [...new Set(events.map((e) => e.user_id))];
       const hooks = await trx
@@ -100,7 +93,11 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
       await trx
         .updateTable('outbox')
         .set({ dispatched_at: iso(now) })
-        .where('id', 'in', events.map((e) => e.id))
+        .where(
+          'id',
+          'in',
+          events.map((e) => e.id),
+        )
         .execute();
       return { events: events.length, full: events.length === FAN_OUT_BATCH, claimed: [...mine.values()].filter((d) => inserted.has(d.id)), leftBehind };
     });
@@ -138,11 +135,7 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
       .execute();
 
   const dueWhere = (now: number) => (eb: ExpressionBuilder<Database, 'deliveries'>) =>
-    eb.and([
-      eb('status', '=', 'pending'),
-      eb('next_attempt_at', '<=', iso(now)),
-      eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', iso(now))]),
-    ]);
+    eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', iso(now)), eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', iso(now))])]);
 
   /** The webhooks that have pending deliveries: a skip-scan over deliveries_webhook_due, one index seek per webhook. */
   const webhooksWithPending = (exec: Executor) =>
@@ -250,7 +243,10 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
     const now = clock.now().getTime();
     const row = newDelivery(webhookId, userId, newId('evt', now), event, body, now);
     const token = `${workerId}:${newId('run', now)}`;
-    await db.insertInto('deliveries').values({ ...row, claimed_by: token, claimed_until: iso(now + leaseMs) }).execute();
+    await db
+      .insertInto('deliveries')
+      .values({ ...row, claimed_by: token, claimed_until: iso(now + leaseMs) })
+      .execute();
     const [claimed] = await withWebhook([row.id], token);
     return { ...claimed, token } as ClaimedDelivery;
   }

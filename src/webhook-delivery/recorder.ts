@@ -10,12 +10,7 @@ import type { AttemptResult } from './sender.js';
 const RECORD_BATCH = 200;
 
 /** Records attempt results for the delivery queue (see record below). */
-export function createAttemptRecorder(deps: {
-  db: Db;
-  retrySchedule: number[];
-  stopPending: (exec: Executor, webhookId: string, reason: string, now: number) => Promise<void>;
-  now: () => number;
-}) {
+export function createAttemptRecorder(deps: { db: Db; retrySchedule: number[]; stopPending: (exec: Executor, webhookId: string, reason: string, now: number) => Promise<void>; now: () => number }) {
   const { db, retrySchedule, stopPending } = deps;
 
   const attemptRow = (d: ClaimedDelivery, result: AttemptResult, now: number) => ({
@@ -30,7 +25,10 @@ export function createAttemptRecorder(deps: {
 
   /** Writes an attempt and moves the delivery on: delivered, the next retry, or failed (which disables the webhook). */
   async function recordIn(trx: Trx, d: ClaimedDelivery, result: AttemptResult, now: number): Promise<{ disabled: boolean }> {
-    await trx.insertInto('delivery_attempts').values(attemptRow(d, result, now)).execute();
+    await trx
+      .insertInto('delivery_attempts')
+      .values(attemptRow(d, result, now))
+      .execute();
     // attempt_count counts the attempt rows, so it goes up even when the transition below finds the delivery
     // stopped, redelivered or re-leased meanwhile (then only the count moves). One statement when the transition applies.
     const base = trx
@@ -41,7 +39,11 @@ export function createAttemptRecorder(deps: {
     const moved = async (q: typeof base) => {
       const r = await q.executeTakeFirst();
       if (Number(r.numUpdatedRows) > 0) return true;
-      await trx.updateTable('deliveries').set({ attempt_count: sql`attempt_count + 1` }).where('id', '=', d.id).execute();
+      await trx
+        .updateTable('deliveries')
+        .set({ attempt_count: sql`attempt_count + 1` })
+        .where('id', '=', d.id)
+        .execute();
       return false;
     };
     if (result.ok) {
@@ -74,8 +76,14 @@ export function createAttemptRecorder(deps: {
    * PostgreSQL two round trips, most of the worker's time at 1,000 deliveries a second.
    */
   async function recordDelivered(trx: Trx, group: Pending[]) {
-    await trx.insertInto('delivery_attempts').values(group.map((p) => attemptRow(p.d, p.result, p.now))).execute();
-    const updatedAt = sql.join(group.map((p) => sql`when ${p.d.id} then ${iso(p.now)}`), sql` `);
+    await trx
+      .insertInto('delivery_attempts')
+      .values(group.map((p) => attemptRow(p.d, p.result, p.now)))
+      .execute();
+    const updatedAt = sql.join(
+      group.map((p) => sql`when ${p.d.id} then ${iso(p.now)}`),
+      sql` `,
+    );
     const moved = await trx
       .updateTable('deliveries')
       .set({ attempt_count: sql`attempt_count + 1`, claimed_until: null, updated_at: sql`case id ${updatedAt} end`, status: 'delivered', next_attempt_at: null })
@@ -85,7 +93,11 @@ export function createAttemptRecorder(deps: {
     if (moved.length === group.length) return;
     const kept = new Set(moved.map((r) => r.id));
     const lost = group.filter((p) => !kept.has(p.d.id)).map((p) => p.d.id);
-    await trx.updateTable('deliveries').set({ attempt_count: sql`attempt_count + 1` }).where('id', 'in', lost).execute();
+    await trx
+      .updateTable('deliveries')
+      .set({ attempt_count: sql`attempt_count + 1` })
+      .where('id', 'in', lost)
+      .execute();
   }
 
   /**

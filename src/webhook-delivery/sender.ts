@@ -29,11 +29,7 @@ export interface SendInput {
  * are not followed (a 3xx is a failure), and the limit covers connecting,
  * the response headers and reading the response.
  */
-export async function sendDelivery(
-  client: GuardedClient,
-  input: SendInput,
-  opts: { timeoutMs?: number; signal?: AbortSignal } = {},
-): Promise<AttemptResult> {
+export async function sendDelivery(client: GuardedClient, input: SendInput, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<AttemptResult> {
   const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const started = performance.now();
   const timeout = AbortSignal.timeout(timeoutMs);
@@ -65,9 +61,7 @@ export async function sendDelivery(
       responseBody,
     };
   } catch (err) {
-    const message = timeout.aborted
-      ? `no response within ${timeoutMs / 1000} s`
-      : describeError(err);
+    const message = timeout.aborted ? `no response within ${timeoutMs / 1000} s` : describeError(err);
     return { ok: false, statusCode: null, durationMs: elapsed(), error: message, responseBody: null };
   }
 }

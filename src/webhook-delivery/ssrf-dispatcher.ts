@@ -60,7 +60,13 @@ function carriedIPv4(form: string, bytes: number[]): ipaddr.IPv4[] | undefined {
       return [v4At(bytes, 2)];
     case 'teredo':
       // The Teredo server, and the client, whose address is stored inverted.
-      return [v4At(bytes, 4), v4At(bytes.map((b) => b ^ 0xff), 12)];
+      return [
+        v4At(bytes, 4),
+        v4At(
+          bytes.map((b) => b ^ 0xff),
+          12,
+        ),
+      ];
     default:
       return undefined;
   }

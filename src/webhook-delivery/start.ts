@@ -17,10 +17,7 @@ export interface WorkerHost {
 }
 
 /** Runs a delivery worker over a container's database (server.ts modes all/worker, and tests). */
-export function startContainerWorker(
-  c: WorkerHost,
-  opts: WorkerOptions & { logger?: Parameters<typeof startWebhookWorker>[0]['logger'] } = {},
-): Promise<WebhookWorker> {
+export function startContainerWorker(c: WorkerHost, opts: WorkerOptions & { logger?: Parameters<typeof startWebhookWorker>[0]['logger'] } = {}): Promise<WebhookWorker> {
   return startWebhookWorker(
     {
       db: c.db,

@@ -308,10 +308,13 @@ export function startOutboxNotifier(deps: { db: Db; dialect: Dialect; outbox: Ou
           return;
         }
         pending = false;
-        next = setTimeout(() => {
-          busy = false;
-          notify();
-        }, Math.max(0, lastSent + NOTIFY_GAP_MS - performance.now()));
+        next = setTimeout(
+          () => {
+            busy = false;
+            notify();
+          },
+          Math.max(0, lastSent + NOTIFY_GAP_MS - performance.now()),
+        );
       });
   };
   const unsubscribe = deps.outbox.onCommitted(notify);

@@ -56,12 +56,21 @@ for (const dialect of dialects()) {
       ids.ja = (await post('/v1/sheets', { title: '議事録 東京', content: { col1: '<p>東京都庁で会議</p>' } })).id;
       ids.old = (await post('/v1/sheets', { title: 'Old idea', content: { col1: '<p>gone</p>' } })).id;
       await s.req('DELETE', `/v1/sheets/${ids.old}`, { key });
-      const session = await s.req('PUT', '/v1/sessions/external/cc:abc', { key, body: { title: 'Auth refactor', summary: 'Cookies now.', project: 'rocket', tags: ['claude-code'], files_changed: ['src/a.ts'] } });
+      const session = await s.req('PUT', '/v1/sessions/external/cc:abc', {
+        key,
+        body: { title: 'Auth refactor', summary: 'Cookies now.', project: 'rocket', tags: ['claude-code'], files_changed: ['src/a.ts'] },
+      });
       ids.session = session.body.id;
       ids.handover = (await post('/v1/sessions/handover', { session_id: ids.session, next_steps: ['Rotate keys'], notes: 'Green.' })).handover_id;
       await post('/v1/knowledge?type=solutions', { title: 'SQLite busy', error: 'database is locked', content: 'Use WAL.', tags: ['db'] });
       await post('/v1/knowledge?type=snippets', { title: 'Fence', content: 'echo ```', language: 'sh', description: 'backticks' });
-      await post('/v1/todos', { project: 'rocket', todos: [{ content: 'Rotate keys', status: 'pending', priority: 'high' }, { content: 'Docs', status: 'completed' }] });
+      await post('/v1/todos', {
+        project: 'rocket',
+        todos: [
+          { content: 'Rotate keys', status: 'pending', priority: 'high' },
+          { content: 'Docs', status: 'completed' },
+        ],
+      });
       await post('/v1/todos', { todos: [{ content: 'No project task', status: 'in_progress', activeForm: 'Doing it' }] });
       await post('/v1/stats?action=worktime', { hours: 2.5, project: 'rocket', description: 'pairing | review', date: '2026-11-20' });
       await post('/v1/spark?action=create', { name: 'Shout', prompt: 'Uppercase: {{content}}' });
@@ -77,8 +86,14 @@ for (const dialect of dialects()) {
       const manifest = JSON.parse(strFromU8(files['manifest.json']!));
       assert.equal(manifest.format, 'sheet-workspace-account-export');
       assert.deepEqual(manifest.counts, { sheets: 4, revisions: 3, sessions: 1, handovers: 1, solutions: 1, snippets: 1, todos: 3, work_logs: 1, sparks: 1, webhooks: 2 });
-      const lines = strFromU8(files['records/sheets.jsonl']!).trim().split('\n').map((l) => JSON.parse(l));
-      assert.deepEqual(lines.find((l) => l.sheet.id === ids.plan).revisions.map((r: { version: number }) => r.version), [1, 2]);
+      const lines = strFromU8(files['records/sheets.jsonl']!)
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      assert.deepEqual(
+        lines.find((l) => l.sheet.id === ids.plan).revisions.map((r: { version: number }) => r.version),
+        [1, 2],
+      );
       assert.ok(!strFromU8(files['records/webhooks.json']!).includes('whsec_'), 'webhook secrets never leave');
       const md = Object.keys(files).filter((n) => n.startsWith('markdown/'));
       const plan = md.find((n) => n.startsWith('markdown/sheets/Release-plan-v2-'))!;
@@ -91,7 +106,7 @@ for (const dialect of dialects()) {
 
     it('imports into a new account with every title, column, summary, solution and todo equal', async () => {
       const free = await importZip(s, zip);
-      assert.equal(free.code, 2, 'the plan is free unless --plan says otherwise (never the manifest\'s), and free holds no webhooks');
+      assert.equal(free.code, 2, "the plan is free unless --plan says otherwise (never the manifest's), and free holds no webhooks");
       assert.match(free.stderr, /the export holds 2 webhook\(s\), which the free plan cannot have; import with --plan pro or business/);
       const r = await importZip(s, zip, ['--plan', 'business']);
       assert.equal(r.code, 0, r.stderr);
@@ -103,7 +118,9 @@ for (const dialect of dialects()) {
       const sheetsOf = async (k: string) => {
         const live = (await list(k, '/v1/sheets?limit=100')).sheets;
         const trash = (await list(k, '/v1/sheets?limit=100&trashed=true')).sheets;
-        return [...live, ...trash].map((x: any) => ({ title: x.title, content: x.content, folder: x.folder, tags: x.tags, trashed: !!x.trashedAt, version: x.version })).sort((a, b) => a.title.localeCompare(b.title));
+        return [...live, ...trash]
+          .map((x: any) => ({ title: x.title, content: x.content, folder: x.folder, tags: x.tags, trashed: !!x.trashedAt, version: x.version }))
+          .sort((a, b) => a.title.localeCompare(b.title));
       };
       assert.deepEqual(await sheetsOf(k2), await sheetsOf(key));
       const planCopy = (await list(k2, `/v1/sheets?q=${encodeURIComponent('Release plan')}`)).sheets[0];
@@ -113,7 +130,10 @@ for (const dialect of dialects()) {
       const sessionFields = ['title', 'summary', 'project', 'tags', 'files_changed', 'external_id'];
       assert.deepEqual(strip((await list(k2, '/v1/sessions')).sessions, sessionFields), strip((await list(key, '/v1/sessions')).sessions, sessionFields));
       const kFields = ['title', 'error', 'content', 'language', 'description', 'tags'];
-      const know = async (k: string) => { const b = await list(k, '/v1/knowledge'); return [strip(b.solutions, kFields), strip(b.snippets, kFields)]; };
+      const know = async (k: string) => {
+        const b = await list(k, '/v1/knowledge');
+        return [strip(b.solutions, kFields), strip(b.snippets, kFields)];
+      };
       assert.deepEqual(await know(k2), await know(key));
       const todoFields = ['content', 'status', 'project', 'priority', 'activeForm'];
       const todosOf = async (k: string) => strip((await list(k, '/v1/todos')).todos, todoFields).sort((a: any, b: any) => a.content.localeCompare(b.content));

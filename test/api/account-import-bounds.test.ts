@@ -101,7 +101,10 @@ for (const dialect of dialects()) {
       assert.equal(r.code, 0, r.stderr);
       assert.ok(r.maxRssMb < 400, `peak memory ${r.maxRssMb.toFixed(0)} MB`);
       const key = JSON.parse(r.stdout).api_key;
-      assert.deepEqual((await s.req('GET', '/v1/sheets', { key })).body.sheets.map((x: { title: string }) => x.title), ['Kept']);
+      assert.deepEqual(
+        (await s.req('GET', '/v1/sheets', { key })).body.sheets.map((x: { title: string }) => x.title),
+        ['Kept'],
+      );
     });
   });
 }

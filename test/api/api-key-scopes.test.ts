@@ -30,7 +30,10 @@ for (const dialect of dialects()) {
       assert.equal(r.status, 200, JSON.stringify(r.body));
       return r.body as { api_key: string; id: string; scopes: string[]; expires_at: string | null };
     };
-    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'business' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { clock, users: { alice: 'business' } });
 
     it('issues keys with scopes (default ["*"]) and an expiry, and lists both', async () => {
       const full = await issue({});
@@ -54,7 +57,7 @@ for (const dialect of dialects()) {
       assertError(await post({ name: 'x', expires_at: '2026-04-30T23:59:59Z' }), 400, 'invalid_request', /expires_at must be in the future/);
     });
 
-    it('REST routes outside the key\'s scopes answer 403 insufficient_scope with required_scope', async () => {
+    it("REST routes outside the key's scopes answer 403 insufficient_scope with required_scope", async () => {
       const { api_key: key } = await issue({ scopes: ['sheets:read'] });
       const sheet = await s.req('POST', '/v1/sheets', { key: alice.key, body: { title: 't', content: { col1: '<p>x</p>' } } });
       const id = sheet.body.sheet.id;
@@ -119,7 +122,16 @@ for (const dialect of dialects()) {
       const session_id = session.body.session.id;
       await s.req('POST', '/v1/todos', { key: alice.key, body: { project: 'p6', todos: [{ content: 'secret todo 6', status: 'pending' }] } });
       const sheetCount = async () =>
-        Number((await s.c.db.selectFrom('sheets').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', alice.userId).where('folder', '=', 'Handover').executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await s.c.db
+              .selectFrom('sheets')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('user_id', '=', alice.userId)
+              .where('folder', '=', 'Handover')
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const before = await sheetCount();
       assert.equal(typeof before, 'number');
 

@@ -8,7 +8,10 @@ import { manualClock } from '../../src/clock.js';
 for (const dialect of dialects()) {
   describe(`api keys and authentication [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-05-01T00:00:00.000Z'));
-    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'free' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { clock, users: { alice: 'free' } });
 
     it('issues a key shown once, stores only its hash, and lists it by prefix', async () => {
       const r = await s.req('POST', '/v1/api-keys', { key: alice.key, body: { name: 'ci' } });
@@ -90,10 +93,10 @@ for (const dialect of dialects()) {
       const { body } = await s.req('POST', '/v1/api-keys', { key: alice.key, body: { name: 'matrix' } });
       await assertIdRouteSecurity(s, { method: 'DELETE', path: (id) => `/v1/api-keys/${id}` }, alice, body.id, 'key_00000000000000000000000000');
       const listed = (await s.req('GET', '/v1/api-keys', { key: alice.key })).body.api_keys.find((k: any) => k.id === body.id);
-      assert.equal(listed.status, 'active', "another account could not disable it");
+      assert.equal(listed.status, 'active', 'another account could not disable it');
     });
 
-    it('lists only the caller\'s keys', async () => {
+    it("lists only the caller's keys", async () => {
       const bob = await s.user('pro');
       const bobs = (await s.req('GET', '/v1/api-keys', { key: bob.key })).body.api_keys;
       assert.equal(bobs.length, 1);

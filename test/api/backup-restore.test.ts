@@ -24,8 +24,7 @@ async function cli(args: string[], env: Record<string, string> = {}) {
 }
 
 /** Everything a directory holds, with each file's bytes: "changes nothing" compares two of these. */
-const snapshotDir = (dir: string) =>
-  fs.existsSync(dir) ? Object.fromEntries(fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f)).toString('base64')])) : null;
+const snapshotDir = (dir: string) => (fs.existsSync(dir) ? Object.fromEntries(fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f)).toString('base64')])) : null);
 
 describe('backup and restore (SQLite)', () => {
   it('a backup taken under many writes restores whole, with every write acknowledged before it began', async (t) => {
@@ -82,7 +81,10 @@ describe('backup and restore (SQLite)', () => {
         const got = await back.req('GET', `/v1/sheets/${ackedBefore[0]}`, { key });
         assert.equal(got.status, 200);
         const hooks = await back.req('GET', '/v1/webhooks', { key });
-        assert.deepEqual(hooks.body.webhooks.map((h: { id: string }) => h.id), [hook.body.webhook.id]);
+        assert.deepEqual(
+          hooks.body.webhooks.map((h: { id: string }) => h.id),
+          [hook.body.webhook.id],
+        );
         const found = await back.req('GET', `/v1/sheets?q=${encodeURIComponent('議事録')}&limit=1`, { key });
         assert.ok(found.body.total >= ackedBefore.length);
       } finally {
@@ -127,7 +129,13 @@ describe('backup and restore (SQLite)', () => {
       // A non-empty directory: refused without --force, untouched; with --force its database and key are replaced, stale WAL gone.
       const busy = path.join(dir, 'busy');
       fs.mkdirSync(busy);
-      for (const [f, text] of [['sheet-workspace.db', 'old'], ['sheet-workspace.db-wal', 'stale'], ['secret.key', 'old-key'], ['notes.txt', 'mine']]) fs.writeFileSync(path.join(busy, f), text);
+      for (const [f, text] of [
+        ['sheet-workspace.db', 'old'],
+        ['sheet-workspace.db-wal', 'stale'],
+        ['secret.key', 'old-key'],
+        ['notes.txt', 'mine'],
+      ])
+        fs.writeFileSync(path.join(busy, f), text);
       const before = snapshotDir(busy);
       const refused = await cli(['restore', good, '--data-dir', busy]);
       assert.notEqual(refused.code, 0);

@@ -33,7 +33,11 @@ describe('findBadText', () => {
 for (const dialect of dialects()) {
   describe(`bad text [${dialect}]`, () => {
     let mcp: Client;
-    const { s, users: { alice }, beforeClose } = useServer(dialect, { users: { alice: 'business' } });
+    const {
+      s,
+      users: { alice },
+      beforeClose,
+    } = useServer(dialect, { users: { alice: 'business' } });
     before(async () => {
       mcp = await httpClient(s, alice.key);
     });
@@ -51,7 +55,16 @@ for (const dialect of dialects()) {
       refused(await post('/v1/sheets', { title: 't', tags: ['ok', LONE_LOW] }), 'tags.1', /U\+DC00/);
       refused(await post('/v1/knowledge?type=solutions', { title: 't', error: NUL, content: 'c' }), 'error');
       refused(await post('/v1/knowledge?type=snippets', { title: 't', content: LONE_HIGH, language: 'ts' }), 'content');
-      refused(await post('/v1/todos', { project: 'p', todos: [{ content: 'fine', status: 'pending' }, { content: NUL, status: 'pending' }] }), 'todos.1.content');
+      refused(
+        await post('/v1/todos', {
+          project: 'p',
+          todos: [
+            { content: 'fine', status: 'pending' },
+            { content: NUL, status: 'pending' },
+          ],
+        }),
+        'todos.1.content',
+      );
       refused(await post('/v1/sessions', { title: 't', summary: NUL }), 'summary');
       refused(await post('/v1/sessions', { title: 't', summary: 's', files_changed: [LONE_HIGH] }), 'files_changed.0');
       const created = await post('/v1/sheets', { title: 'fine' });
@@ -90,7 +103,10 @@ for (const dialect of dialects()) {
       assert.equal(todo.status, 200, JSON.stringify(todo.body));
       assert.equal(todo.body.todos[0].content, `x${EXOTIC}x`);
       const listed = await s.req('GET', `/v1/todos?project=${encodeURIComponent(EXOTIC)}`, { key: alice.key });
-      assert.deepEqual(listed.body.todos.map((t: { content: string }) => t.content), [`x${EXOTIC}x`]);
+      assert.deepEqual(
+        listed.body.todos.map((t: { content: string }) => t.content),
+        [`x${EXOTIC}x`],
+      );
 
       const ses = await post('/v1/sessions', { title: EXOTIC, summary: EXOTIC, project: EXOTIC, tags: [EXOTIC], files_changed: [EXOTIC] });
       assert.equal(ses.status, 200, JSON.stringify(ses.body));

@@ -38,7 +38,10 @@ function rawPost(port: number, path: string, key: string, body: Buffer): Promise
 
 for (const dialect of dialects()) {
   describe(`oversized bodies get their 413 [${dialect}]`, () => {
-    const { s, users: { user } } = useServer(dialect, { users: { user: 'business' } });
+    const {
+      s,
+      users: { user },
+    } = useServer(dialect, { users: { user: 'business' } });
 
     it('fetch POST of 5 MB to /v1/sheets reads the 413 JSON error every time', async () => {
       const body = bigSheet();

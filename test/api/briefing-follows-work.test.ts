@@ -70,7 +70,10 @@ for (const dialect of dialects()) {
       assert.match(t, /> The build passes again after pinning esbuild\./);
       assert.match(t, /Files: src\/build\.ts, package-lock\.json/);
       assert.match(t, /Failed: npm run build -> Error: Cannot find module esbuild/);
-      assert.deepEqual(b.sessions.map((x: { title: string }) => x.title), ['Fix the build', 'Set up the repo']);
+      assert.deepEqual(
+        b.sessions.map((x: { title: string }) => x.title),
+        ['Fix the build', 'Set up the repo'],
+      );
       assert.ok(b.capture.last_at, 'capture health says when the last capture arrived');
     });
 
@@ -90,7 +93,7 @@ for (const dialect of dialects()) {
       assert.match(t, /3\. Deploy to staging\n/);
       assert.match(t, /SESSIONS SINCE THAT HANDOVER/);
       assert.match(t, /"Login tests"/);
-      assert.ok(!t.includes('OLD-OUTCOME'), 'the handover\'s own session is not repeated');
+      assert.ok(!t.includes('OLD-OUTCOME'), "the handover's own session is not repeated");
       assert.match(t, /\[in progress\] "Refactor the session store" \(td_[0-9a-z]+, in progress since session "Login tests", just now\)/);
       assert.match(t, /\[pending\] "Update the changelog" \(td_[0-9a-z]+, high priority\)/);
       assert.match(t, /create a task with exactly the quoted subject/);
@@ -111,12 +114,15 @@ for (const dialect of dialects()) {
       assert.match(b.text, /KNOWLEDGE MATCHING RECENT ERRORS/);
       assert.match(b.text, /"SQLITE_BUSY under load"/);
       assert.match(b.text, /> Set busy_timeout to 5000 and use WAL\./);
-      assert.deepEqual(b.knowledge.map((k: { id: string }) => k.id), [sol.body.id]);
+      assert.deepEqual(
+        b.knowledge.map((k: { id: string }) => k.id),
+        [sol.body.id],
+      );
       const noKnowledge = (await s.req('POST', '/v1/api-keys', { key: alice.key, body: { name: 'k', scopes: ['sessions:read', 'todos:read'] } })).body.api_key;
       assert.doesNotMatch((await brief('project=kb', noKnowledge)).text, /SQLITE_BUSY/, 'knowledge needs knowledge:read');
     });
 
-    it('team workspace: other members\' text is quoted and attributed, and others=exclude leaves it out', async () => {
+    it("team workspace: other members' text is quoted and attributed, and others=exclude leaves it out", async () => {
       const bob = await s.user('pro');
       const team = await makeTeam(s, alice, 'Crew', [[bob, 'editor']]);
       const bobName = (await s.c.db.selectFrom('users').select('name').where('id', '=', bob.userId).executeTakeFirstOrThrow()).name;

@@ -23,7 +23,10 @@ describe('briefing text pieces', () => {
 
 for (const dialect of dialects()) {
   describe(`GET /v1/briefing [${dialect}]`, () => {
-    const { s, users: { alice } } = useServer(dialect, { users: { alice: 'business' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { users: { alice: 'business' } });
 
     const brief = (query: string, key = alice.key) => s.req('GET', `/v1/briefing?${query}`, { key });
     const ok = async (query: string, key = alice.key) => {
@@ -61,7 +64,12 @@ for (const dialect of dialects()) {
       const bob = await s.user('pro');
       await handover(alice.key, { title: 'Old work', summary: 'OLD-SUMMARY', project: 'rocket' }, ['OLD-STEP']);
       await sync(alice.key, 'rocket', [{ content: 'SNAPSHOT-TODO finished later', status: 'pending' }]);
-      const h = await handover(alice.key, { title: 'Engine work', summary: 'Tuned the **engine**.', project: 'rocket', files_changed: ['src/engine.ts'] }, ['Wire the fuel pump', 'Test ignition'], 'Watch the <valve> & gauge');
+      const h = await handover(
+        alice.key,
+        { title: 'Engine work', summary: 'Tuned the **engine**.', project: 'rocket', files_changed: ['src/engine.ts'] },
+        ['Wire the fuel pump', 'Test ignition'],
+        'Watch the <valve> & gauge',
+      );
       await sync(alice.key, 'rocket', [{ content: 'SNAPSHOT-TODO finished later', status: 'completed' }]);
       await sync(alice.key, 'rocket', [{ content: 'first task', status: 'pending', priority: 'high' }]);
       await sync(alice.key, 'rocket', [{ content: 'second task', status: 'in_progress' }]);
@@ -74,11 +82,28 @@ for (const dialect of dialects()) {
 
       const b = await ok('project=rocket');
       assert.deepEqual(b.handover, { handover_id: h.handover_id, session_id: h.session_id, title: 'Handover: Engine work', createdAt: b.handover.createdAt });
-      assert.deepEqual(b.todos.map((t: any) => [t.content, t.status, t.priority]), [['second task', 'in_progress', 'medium'], ['first task', 'pending', 'high']]);
+      assert.deepEqual(
+        b.todos.map((t: any) => [t.content, t.status, t.priority]),
+        [
+          ['second task', 'in_progress', 'medium'],
+          ['first task', 'pending', 'high'],
+        ],
+      );
       assert.deepEqual(b.omitted, { todos: 0, sessions: 0, knowledge: 0, handover_chars: 0 });
       const t: string = b.text;
       const [second, first] = b.todos.map((x: any) => x.id);
-      for (const want of ['1. Wire the fuel pump', '2. Test ignition', 'Next steps:', 'Notes:', 'Summary:', '> Watch the <valve> & gauge', 'Tuned the **engine**.', 'src/engine.ts', `- [in progress] "second task" (${second}, in progress since`, `- [pending] "first task" (${first}, high priority)`]) {
+      for (const want of [
+        '1. Wire the fuel pump',
+        '2. Test ignition',
+        'Next steps:',
+        'Notes:',
+        'Summary:',
+        '> Watch the <valve> & gauge',
+        'Tuned the **engine**.',
+        'src/engine.ts',
+        `- [in progress] "second task" (${second}, in progress since`,
+        `- [pending] "first task" (${first}, high priority)`,
+      ]) {
         assert.ok(t.includes(want), `text has ${want}:\n${t}`);
       }
       // Next steps, then notes, then the summary; the handover before the todos.
@@ -91,12 +116,24 @@ for (const dialect of dialects()) {
 
     it('stays within max_chars with a 200 kB handover and 500 open todos, and says what was left out and how to read it', async () => {
       const para = (i: number) => `Paragraph ${i}: the *quick* brown fox & the <lazy> dog ${'x'.repeat(150)}`;
-      const summary = Array.from({ length: 1000 }, (_, i) => para(i)).join('\n\n').slice(0, 199_000);
-      const notes = Array.from({ length: 1000 }, (_, i) => `Note ${para(i)}`).join('\n\n').slice(0, 199_000);
+      const summary = Array.from({ length: 1000 }, (_, i) => para(i))
+        .join('\n\n')
+        .slice(0, 199_000);
+      const notes = Array.from({ length: 1000 }, (_, i) => `Note ${para(i)}`)
+        .join('\n\n')
+        .slice(0, 199_000);
       const steps = Array.from({ length: 60 }, (_, i) => `Step ${i} ${'y'.repeat(2000)}`);
       await handover(alice.key, { title: 'Huge', summary, project: 'big' }, steps, notes);
-      await sync(alice.key, 'big', Array.from({ length: 500 }, (_, i) => ({ content: `big task ${i} ${'z'.repeat(i % 7 === 0 ? 9000 : 40)}`, status: i % 3 ? 'pending' : 'in_progress' })));
-      await sync(alice.key, 'big', Array.from({ length: 50 }, (_, i) => ({ content: `closed ${i}`, status: 'completed' })));
+      await sync(
+        alice.key,
+        'big',
+        Array.from({ length: 500 }, (_, i) => ({ content: `big task ${i} ${'z'.repeat(i % 7 === 0 ? 9000 : 40)}`, status: i % 3 ? 'pending' : 'in_progress' })),
+      );
+      await sync(
+        alice.key,
+        'big',
+        Array.from({ length: 50 }, (_, i) => ({ content: `closed ${i}`, status: 'completed' })),
+      );
 
       const delay = monitorEventLoopDelay({ resolution: 5 });
       delay.enable();
@@ -132,7 +169,11 @@ for (const dialect of dialects()) {
       }
       // A 200-character project name still leaves room for the last lines at the smallest budget.
       const long = 'p'.repeat(200);
-      await sync(alice.key, long, Array.from({ length: 30 }, (_, i) => ({ content: `t${i} ${'w'.repeat(100)}`, status: 'pending' })));
+      await sync(
+        alice.key,
+        long,
+        Array.from({ length: 30 }, (_, i) => ({ content: `t${i} ${'w'.repeat(100)}`, status: 'pending' })),
+      );
       const tight = await ok(`project=${long}&max_chars=500`);
       assert.ok(tight.text.length <= 500, `${tight.text.length}`);
       assert.match(tight.text, /more open todos: list_todos/);
@@ -191,7 +232,12 @@ for (const dialect of dialects()) {
 
     it('MCP get_briefing answers what REST does, within the result budget; listed for either scope', async () => {
       const mcp = await httpClient(s, alice.key);
-      for (const [project, max] of [['rocket', undefined], ['big', 3000], ['big', undefined], ['empty-one', 500]] as const) {
+      for (const [project, max] of [
+        ['rocket', undefined],
+        ['big', 3000],
+        ['big', undefined],
+        ['empty-one', 500],
+      ] as const) {
         const viaMcp = toolOk(await mcp.callTool({ name: 'get_briefing', arguments: { project, ...(max ? { max_chars: max } : {}) } }));
         const viaRest = await ok(`project=${project}${max ? `&max_chars=${max}` : ''}`);
         assert.equal(viaMcp.text, viaRest.text, `${project} ${max}`);
@@ -203,7 +249,11 @@ for (const dialect of dialects()) {
       await mcp.close();
 
       const issue = async (scopes: string[]) => (await s.req('POST', '/v1/api-keys', { key: alice.key, body: { name: 'm', scopes } })).body.api_key as string;
-      for (const [scopes, listed] of [[['todos:read'], true], [['sessions:read'], true], [['sheets:read'], false]] as const) {
+      for (const [scopes, listed] of [
+        [['todos:read'], true],
+        [['sessions:read'], true],
+        [['sheets:read'], false],
+      ] as const) {
         const client = await httpClient(s, await issue([...scopes]));
         const names = (await client.listTools()).tools.map((t) => t.name);
         assert.equal(names.includes('get_briefing'), listed, scopes.join());
@@ -215,7 +265,11 @@ for (const dialect of dialects()) {
     });
 
     it('emoji-heavy todos: text within budget and no half of a surrogate pair', async () => {
-      await sync(alice.key, 'emoji', Array.from({ length: 80 }, (_, i) => ({ content: `${i} ${'😀'.repeat(250)}`, status: 'pending' })));
+      await sync(
+        alice.key,
+        'emoji',
+        Array.from({ length: 80 }, (_, i) => ({ content: `${i} ${'😀'.repeat(250)}`, status: 'pending' })),
+      );
       for (const max of [500, 501, 1001, 4999]) {
         const b = await ok(`project=emoji&max_chars=${max}`);
         assert.ok(b.text.length <= max, `${max}: ${b.text.length}`);

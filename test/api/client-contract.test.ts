@@ -10,15 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import {
-  createClient,
-  isApiError,
-  unwrap,
-  SheetWorkspaceError,
-  type ApiError,
-  type Middleware,
-  type SheetWorkspaceClient,
-} from '../../packages/client/src/index.js';
+import { createClient, isApiError, unwrap, SheetWorkspaceError, type ApiError, type Middleware, type SheetWorkspaceClient } from '../../packages/client/src/index.js';
 import { SCHEMA_FILE, schemaSource } from '../../packages/client/scripts/openapi-source.js';
 import { dialects, startServer, type TestServer } from '../helpers.js';
 
@@ -41,7 +33,10 @@ function contractChecker(doc: Record<string, any>) {
     assert.ok(media?.schema, `${where} with JSON the document gives no schema for`);
     const ref = `openapi.json#/${pointer('paths', schemaPath, method, 'responses', String(status), 'content', 'application/json', 'schema')}`;
     const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
-    assert.ok(validate(body), `${where} with a body the document does not allow: ${(validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`).join('; ')}\n${JSON.stringify(body)}`);
+    assert.ok(
+      validate(body),
+      `${where} with a body the document does not allow: ${(validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`).join('; ')}\n${JSON.stringify(body)}`,
+    );
     seen.add(`${op.operationId} ${status}`);
   }
 
@@ -101,7 +96,10 @@ for (const dialect of dialects()) {
       const { key } = await s.user('pro');
       const drifted = createClient({ baseUrl: s.url, apiKey: key });
       drifted.use(contractChecker(doc).middleware);
-      await assert.rejects(drifted.POST('/sheets', { body: { title: 'drift', folder: 'x' } }), /createSheet \(POST \/sheets\) answered 200 with a body the document does not allow: \/sheet must NOT have additional properties {"additionalProperty":"folder"}/);
+      await assert.rejects(
+        drifted.POST('/sheets', { body: { title: 'drift', folder: 'x' } }),
+        /createSheet \(POST \/sheets\) answered 200 with a body the document does not allow: \/sheet must NOT have additional properties {"additionalProperty":"folder"}/,
+      );
     });
 
     it('sheets: create, list, read (the hot path too), update', async () => {
@@ -121,9 +119,7 @@ for (const dialect of dialects()) {
       const md = await unwrap(client.GET('/sheets/{id}', { params: { path: { id }, query: { format: 'markdown' } } }));
       assert.equal(md.sheet.id, id);
 
-      const updated = await unwrap(
-        client.PUT('/sheets/{id}', { params: { path: { id } }, body: { title: 'Contract notes 2', expected_version: read.sheet.version } }),
-      );
+      const updated = await unwrap(client.PUT('/sheets/{id}', { params: { path: { id } }, body: { title: 'Contract notes 2', expected_version: read.sheet.version } }));
       assert.equal(updated.sheet.title, 'Contract notes 2');
 
       const stale = await client.PUT('/sheets/{id}', { params: { path: { id } }, body: { title: 'late', expected_version: read.sheet.version } });
@@ -147,9 +143,7 @@ for (const dialect of dialects()) {
         source: 'capture' as const,
       };
       const first = await unwrap(client.PUT('/sessions/external/{external_id}', { params: { path: { external_id: 'codex:contract-1' } }, body: record }));
-      const again = await unwrap(
-        client.PUT('/sessions/external/{external_id}', { params: { path: { external_id: 'codex:contract-1' } }, body: { ...record, outcome: 'fixed, with a test' } }),
-      );
+      const again = await unwrap(client.PUT('/sessions/external/{external_id}', { params: { path: { external_id: 'codex:contract-1' } }, body: { ...record, outcome: 'fixed, with a test' } }));
       assert.equal(again.session.id, first.session.id, 'the same external id updates the one session');
       assert.equal(again.session.agent, 'codex');
 
@@ -162,7 +156,13 @@ for (const dialect of dialects()) {
     it('todos sync, knowledge, briefing and search', async () => {
       const synced = await unwrap(
         client.POST('/todos', {
-          body: { project: 'contract', todos: [{ content: 'a test for the pool', status: 'pending', priority: 'high' }, { content: 'raise the pool size', status: 'completed' }] },
+          body: {
+            project: 'contract',
+            todos: [
+              { content: 'a test for the pool', status: 'pending', priority: 'high' },
+              { content: 'raise the pool size', status: 'completed' },
+            ],
+          },
         }),
       );
       assert.ok(synced.success);
@@ -203,10 +203,25 @@ for (const dialect of dialects()) {
 
     it('every operation above was checked against the document', () => {
       const expected = [
-        'createSheet 200', 'listSheets 200', 'getSheet 200', 'updateSheet 200', 'updateSheet 412',
-        'upsertSessionByExternalId 201', 'upsertSessionByExternalId 200', 'listSessions 200', 'getSession 200',
-        'syncTodos 200', 'listTodos 200', 'createKnowledge 200', 'listKnowledge 200', 'getKnowledge 200',
-        'getBriefing 200', 'search 200', 'getSheet 404', 'createSheet 400', 'listSheets 401',
+        'createSheet 200',
+        'listSheets 200',
+        'getSheet 200',
+        'updateSheet 200',
+        'updateSheet 412',
+        'upsertSessionByExternalId 201',
+        'upsertSessionByExternalId 200',
+        'listSessions 200',
+        'getSession 200',
+        'syncTodos 200',
+        'listTodos 200',
+        'createKnowledge 200',
+        'listKnowledge 200',
+        'getKnowledge 200',
+        'getBriefing 200',
+        'search 200',
+        'getSheet 404',
+        'createSheet 400',
+        'listSheets 401',
       ];
       for (const e of expected) assert.ok(contract.seen.has(e), `${e} went through the checker (seen: ${[...contract.seen].join(', ')})`);
     });

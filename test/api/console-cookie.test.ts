@@ -13,8 +13,7 @@ for (const dialect of dialects()) {
     const { s: proxied } = useServer(dialect, { clock, env: { TRUST_PROXY: '1' } });
     const { s: direct } = useServer(dialect);
 
-    const signIn = (s: TestServer, key: string, headers: Record<string, string> = {}) =>
-      s.req('POST', '/console/session', { body: { api_key: key }, headers: { 'x-console': '1', ...headers } });
+    const signIn = (s: TestServer, key: string, headers: Record<string, string> = {}) => s.req('POST', '/console/session', { body: { api_key: key }, headers: { 'x-console': '1', ...headers } });
     const token = (setCookie: string) => /=([A-Za-z0-9_-]{43});/.exec(setCookie)![1];
 
     it('behind a trusted HTTPS proxy: __Host-sw_console, Secure, Path=/, no Domain; only that name is read', async () => {

@@ -15,7 +15,10 @@ const cookieOf = (setCookie: string | null) => /sw_console=([^;]*)/.exec(setCook
 for (const dialect of dialects()) {
   describe(`console sessions [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-03-10T12:00:00.000Z'));
-    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const signIn = async (apiKey: string) => {
       const r = await s.req('POST', '/console/session', { body: { api_key: apiKey }, headers: { 'x-console': '1' } });
@@ -74,7 +77,7 @@ for (const dialect of dialects()) {
       assert.equal((await s.req('GET', '/v1/sheets', { headers: withCookie(b.cookie) })).status, 200);
       clock.advance(1);
       assertError(await s.req('GET', '/v1/sheets', { headers: withCookie(b.cookie) }), 401, 'unauthorized', /expired/);
-      assert.equal(await s.c.consoleSessions.purgeExpired() >= 1, true);
+      assert.equal((await s.c.consoleSessions.purgeExpired()) >= 1, true);
 
       const extra = await s.req('POST', '/v1/api-keys', { key: alice.key, body: { name: 'console only' } });
       const c = await signIn(extra.body.api_key);

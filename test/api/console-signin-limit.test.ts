@@ -15,10 +15,12 @@ function assertLimited(res: Res) {
 for (const dialect of dialects()) {
   describe(`console sign-in limit [${dialect}]`, () => {
     // TRUST_PROXY lets each case use its own client address via X-Forwarded-For.
-    const { s, users: { alice } } = useServer(dialect, { env: { AUTH_FAILURE_LIMIT: '3', TRUST_PROXY: '1' }, users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { env: { AUTH_FAILURE_LIMIT: '3', TRUST_PROXY: '1' }, users: { alice: 'pro' } });
 
-    const signIn = (from: string, apiKey: string) =>
-      s.req('POST', '/console/session', { body: { api_key: apiKey }, headers: { 'x-console': '1', 'x-forwarded-for': from } });
+    const signIn = (from: string, apiKey: string) => s.req('POST', '/console/session', { body: { api_key: apiKey }, headers: { 'x-console': '1', 'x-forwarded-for': from } });
     const listSheets = (from: string, key?: string) => s.req('GET', '/v1/sheets', { key, headers: { 'x-forwarded-for': from } });
 
     it('answers 429 with Retry-After once an address has failed too often', async () => {

@@ -126,8 +126,13 @@ describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POS
         where t.tokens is distinct from (case when t.capped then '{}' else sheet_tokens_of(s.search_text) end) or t.capped <> (s.id = ${made.capped.id})
           or t.user_id <> s.user_id or t.trashed <> (s.trashed_at is not null)`.execute(pg.c.db);
       assert.equal(stale.rows[0].n, '0');
-      assert.deepEqual((await pg.req('GET', '/v1/sheets?q=bigtailword', { key })).body.sheets.map((x: { id: string }) => x.id), [made.capped.id]);
-      const vocab = await sql<{ n: string }>`select count(*) as n from (select unnest(tokens) from sheet_tokens) as x(w) where not exists (select 1 from sheet_token_vocab v where v.token = x.w)`.execute(pg.c.db);
+      assert.deepEqual(
+        (await pg.req('GET', '/v1/sheets?q=bigtailword', { key })).body.sheets.map((x: { id: string }) => x.id),
+        [made.capped.id],
+      );
+      const vocab = await sql<{ n: string }>`select count(*) as n from (select unnest(tokens) from sheet_tokens) as x(w) where not exists (select 1 from sheet_token_vocab v where v.token = x.w)`.execute(
+        pg.c.db,
+      );
       assert.equal(vocab.rows[0].n, '0');
       const shape = (db: typeof pg.c.db) =>
         sql<{ d: string }>`select indexdef as d from pg_indexes where tablename in ('sheet_tokens', 'sheet_token_vocab')
@@ -149,7 +154,7 @@ describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POS
     }
   });
 
-  it('refuses another application\'s database before writing anything (no migration runs on it)', async () => {
+  it("refuses another application's database before writing anything (no migration runs on it)", async () => {
     const other = await createPgDatabase();
     const { default: pgLib } = await import('pg');
     const client = new pgLib.Client({ connectionString: other.url });
@@ -160,7 +165,10 @@ describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POS
       assert.equal(r.code, 2);
       assert.match(r.stderr, /holds other tables \(invoices\)/);
       const { rows } = await client.query("select table_name from information_schema.tables where table_schema = 'public' order by 1");
-      assert.deepEqual(rows.map((x) => x.table_name), ['invoices']);
+      assert.deepEqual(
+        rows.map((x) => x.table_name),
+        ['invoices'],
+      );
     } finally {
       await client.end();
       await other.drop();

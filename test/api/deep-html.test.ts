@@ -64,7 +64,11 @@ for (const dialect of dialects()) {
       // Written straight to the database, as a row from before the limit would be.
       const legacy = `<p>needle words</p>${nested(LEGACY_DEPTH)}<h2>After</h2>`;
       assert.ok(legacy.length < 500_000);
-      await s.c.db.updateTable('sheets').set({ content: JSON.stringify({ col1: legacy, col2: nested(5_000, 'two', 'div') }) }).where('id', '=', id).execute();
+      await s.c.db
+        .updateTable('sheets')
+        .set({ content: JSON.stringify({ col1: legacy, col2: nested(5_000, 'two', 'div') }) })
+        .where('id', '=', id)
+        .execute();
 
       // Warm up first: the first use of each path loads its modules and starts the conversion worker once.
       const warm = (await s.req('POST', '/v1/sheets', { key, body: { title: 'Warm', content: { col1: `<h1>w</h1>${'<p>warm up</p>'.repeat(1000)}` } } })).body.id;
@@ -140,7 +144,10 @@ for (const dialect of dialects()) {
     });
 
     it('the HTML Sparks read deep HTML like sheets do (Turndown overflowed its stack on it)', async () => {
-      for (const [spark, expected] of [['spk_html_to_markdown', /^(> )+deep$/], ['spk_html_to_text', /^deep$/]] as const) {
+      for (const [spark, expected] of [
+        ['spk_html_to_markdown', /^(> )+deep$/],
+        ['spk_html_to_text', /^deep$/],
+      ] as const) {
         const r = await s.req('POST', '/v1/spark', { key, body: { spark_id: spark, content: nested(3_500, 'deep') } });
         assert.equal(r.status, 200, `${spark}: ${JSON.stringify(r.body).slice(0, 300)}`);
         assert.match(r.body.result, expected);

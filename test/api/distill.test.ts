@@ -149,7 +149,10 @@ for (const dialect of dialects()) {
       const usage = (await s.req('GET', '/v1/distill/usage', { key: alice.key })).body.usage;
       assert.deepEqual({ ...usage, day: undefined }, { enabled: true, model: 'gpt-test', day: undefined, tokens_in: 10, tokens_out: 5, tokens: 15, runs: 1, daily_cap: 200_000 });
       const runs = await s.c.db.selectFrom('distill_runs').selectAll().where('session_id', '=', id).execute();
-      assert.deepEqual(runs.map((r) => [r.account_id, r.model, Number(r.tokens_in), Number(r.tokens_out), r.outcome]), [[alice.userId, 'gpt-test', 10, 5, 'ok']]);
+      assert.deepEqual(
+        runs.map((r) => [r.account_id, r.model, Number(r.tokens_in), Number(r.tokens_out), r.outcome]),
+        [[alice.userId, 'gpt-test', 10, 5, 'ok']],
+      );
 
       // Saved again with the same record: no change, no second call.
       await capture(s, alice.key, 'cc:on-1', record('Flaky login', { tasks_done: ['Wait for the cookie'] }));
@@ -199,7 +202,10 @@ for (const dialect of dialects()) {
       const owner = await s.user();
       const editor = await s.user();
       const viewer = await s.user();
-      const team = await makeTeam(s, owner, 'distill team', [[editor, 'editor'], [viewer, 'viewer']]);
+      const team = await makeTeam(s, owner, 'distill team', [
+        [editor, 'editor'],
+        [viewer, 'viewer'],
+      ]);
       const id = (await capture(s, editor.key, 'cc:team', record('Team session', { workspace_id: team }))).body.id;
       const queue = await until('team suggestions', async () => {
         const r = await s.req('GET', `/v1/knowledge/suggestions?workspace_id=${team}`, { key: viewer.key });
@@ -305,7 +311,6 @@ for (const dialect of dialects()) {
       for (const t of titles) assert.equal(requestsFor(fake, t).length, 1, t);
       assert.equal((await s.req('GET', '/v1/distill/usage', { key: alice.key })).body.usage.runs, 6);
     });
-
   });
 
   describe(`the daily token cap [${dialect}]`, () => {
@@ -321,7 +326,7 @@ for (const dialect of dialects()) {
       await fake.close();
     });
 
-    it('stops runs for the account once the day\'s tokens reach the cap, with a visible note; other accounts go on', async () => {
+    it("stops runs for the account once the day's tokens reach the cap, with a visible note; other accounts go on", async () => {
       const alice = await s.user();
       const bob = await s.user();
       const a1 = (await capture(s, alice.key, 'cc:cap-1', record('Cap one'))).body.id;
@@ -383,7 +388,10 @@ for (const dialect of dialects()) {
 function test_config() {
   describe('distillation configuration and prompt', () => {
     it('DISTILL=1 without an AI provider stops the start with a clear message', () => {
-      assert.throws(() => loadConfig({ DISTILL: '1' }), (err: unknown) => err instanceof ConfigError && /DISTILL: .*AI_PROVIDER/.test(err.message));
+      assert.throws(
+        () => loadConfig({ DISTILL: '1' }),
+        (err: unknown) => err instanceof ConfigError && /DISTILL: .*AI_PROVIDER/.test(err.message),
+      );
       assert.throws(() => loadConfig({ DISTILL_DAILY_TOKENS: '-1' }), /DISTILL_DAILY_TOKENS must be 0 or more/);
       const c = loadConfig({ AI_PROVIDER: 'openai', AI_MODEL: 'm', DISTILL: '1' });
       assert.deepEqual(c.distill, { enabled: true, dailyTokens: 200_000, debounceMs: 30_000 });
@@ -406,8 +414,15 @@ function test_config() {
     it('bounds the prompt whatever the record holds', () => {
       const huge = 'x'.repeat(50_000);
       const row = {
-        title: huge, summary: huge, project: 'p', outcome: huge, tags: '[]', files_changed: JSON.stringify(Array(1000).fill(huge)),
-        tasks_done: JSON.stringify(Array(200).fill(huge)), tasks_open: '[]', errors: JSON.stringify(Array(100).fill({ command: huge, error: huge })),
+        title: huge,
+        summary: huge,
+        project: 'p',
+        outcome: huge,
+        tags: '[]',
+        files_changed: JSON.stringify(Array(1000).fill(huge)),
+        tasks_done: JSON.stringify(Array(200).fill(huge)),
+        tasks_open: '[]',
+        errors: JSON.stringify(Array(100).fill({ command: huge, error: huge })),
         prompts: JSON.stringify(Array(200).fill(huge)),
       } as any;
       assert.ok(buildUserPrompt(row).length <= USER_MAX_CHARS);

@@ -20,7 +20,7 @@ for (const dialect of dialects()) {
     const { s } = useServer(dialect, { env: { EVENT_STREAM_MAX_PER_CREDENTIAL: '3', EVENT_STREAM_MAX_PER_ADDRESS: '5', EVENT_STREAM_POLL_MS: '600000' } });
     /** Until no read has started for 300 ms (a read is counted when it starts). */
     const settle = async () => {
-      for (let seen = -1; seen !== s.c.events.outboxReads(); ) {
+      for (let seen = -1; seen !== s.c.events.outboxReads();) {
         seen = s.c.events.outboxReads();
         await new Promise((r) => setTimeout(r, 300));
       }

@@ -12,11 +12,13 @@ async function eventually(check: () => boolean, what: string) {
 
 for (const dialect of dialects()) {
   describe(`event stream [${dialect}]`, () => {
-    const stream = (key: string, query = '', headers: Record<string, string> = {}) =>
-      openStream(`${s.url}/v1/events/stream${query}`, { authorization: `Bearer ${key}`, ...headers });
+    const stream = (key: string, query = '', headers: Record<string, string> = {}) => openStream(`${s.url}/v1/events/stream${query}`, { authorization: `Bearer ${key}`, ...headers });
     const sheet = async (title: string, key = alice.key) => (await s.req('POST', '/v1/sheets', { key, body: { title, content: { col1: '<p>x</p>' } } })).body.id as string;
 
-    const { s, users: { alice, bob } } = useServer(dialect, { env: { EVENT_STREAM_HEARTBEAT_MS: '200' }, users: { alice: 'pro', bob: 'free' } });
+    const {
+      s,
+      users: { alice, bob },
+    } = useServer(dialect, { env: { EVENT_STREAM_HEARTBEAT_MS: '200' }, users: { alice: 'pro', bob: 'free' } });
 
     it('sends a REST write as an SSE event with an evt_ id, only to its owner, with no secrets', async () => {
       const a = await stream(alice.key);
@@ -50,7 +52,10 @@ for (const dialect of dialects()) {
       assert.equal((await s.req('DELETE', `/v1/api-keys/${made.body.id}`, { key: alice.key })).status, 200);
       await sheet('After disable');
       await a.ended;
-      assert.deepEqual(a.received.map((e) => e.data.data.name), ['Before disable']);
+      assert.deepEqual(
+        a.received.map((e) => e.data.data.name),
+        ['Before disable'],
+      );
     });
 
     it('filters by events= and refuses unknown names', async () => {
@@ -59,7 +64,10 @@ for (const dialect of dialects()) {
       assert.equal((await s.req('PUT', `/v1/sheets/${id}`, { key: alice.key, body: { title: 'Filtered 2' } })).status, 200);
       assert.equal((await s.req('DELETE', `/v1/sheets/${id}`, { key: alice.key })).status, 200);
       const got = await a.waitFor(2);
-      assert.deepEqual(got.map((e) => e.event), ['sheet.updated', 'sheet.deleted']);
+      assert.deepEqual(
+        got.map((e) => e.event),
+        ['sheet.updated', 'sheet.deleted'],
+      );
       await a.close();
       assertError(await s.req('GET', '/v1/events/stream?events=sheet.created,nope', { key: alice.key }), 400, 'invalid_request', /nope/);
     });
@@ -71,7 +79,10 @@ for (const dialect of dialects()) {
       const restored = await s.req('POST', `/v1/sheets/${id}/restore`, { key: alice.key });
       assert.equal(restored.status, 200);
       const got = await a.waitFor(2);
-      assert.deepEqual(got.map((e) => e.event), ['sheet.deleted', 'sheet.updated']);
+      assert.deepEqual(
+        got.map((e) => e.event),
+        ['sheet.deleted', 'sheet.updated'],
+      );
       assert.deepEqual(got[1].data.data, {
         sheet_id: id,
         changes: ['restored'],
@@ -83,7 +94,11 @@ for (const dialect of dialects()) {
       });
       assert.equal((await s.req('POST', `/v1/sheets/${id}/restore`, { key: alice.key })).status, 200, 'restoring an active sheet');
       const outbox = (await s.events('sheet.updated')).filter((e) => e.data.sheet_id === id);
-      assert.deepEqual(outbox.map((e) => [e.user_id, e.data.changes, e.data.version]), [[alice.userId, ['restored'], 3]], 'one event, none for the no-op restore');
+      assert.deepEqual(
+        outbox.map((e) => [e.user_id, e.data.changes, e.data.version]),
+        [[alice.userId, ['restored'], 3]],
+        'one event, none for the no-op restore',
+      );
       await a.close();
     });
 
@@ -92,12 +107,18 @@ for (const dialect of dialects()) {
       for (const t of ['R1', 'R2', 'R3']) await sheet(t);
       const first = await a.waitFor(3);
       await a.close();
-      assert.deepEqual(first.map((e) => e.data.data.name), ['R1', 'R2', 'R3']);
+      assert.deepEqual(
+        first.map((e) => e.data.data.name),
+        ['R1', 'R2', 'R3'],
+      );
       assert.ok(first[0].id < first[1].id && first[1].id < first[2].id, 'ids sort in time order');
 
       const resumed = await stream(alice.key, '?events=sheet.created', { 'last-event-id': first[0].id });
       const again = await resumed.waitFor(2);
-      assert.deepEqual(again.map((e) => e.id), [first[1].id, first[2].id]);
+      assert.deepEqual(
+        again.map((e) => e.id),
+        [first[1].id, first[2].id],
+      );
       await sheet('R4');
       assert.equal((await resumed.waitFor(3))[2].data.data.name, 'R4');
       await resumed.close();
@@ -151,7 +172,10 @@ for (const dialect of dialects()) {
       assert.equal(scoped.res.status, 200);
       assert.equal((await s.req('POST', '/v1/sessions', { key: alice.key, body: { title: 'Not for sheets:read', summary: 's' } })).status, 200);
       await sheet('For sheets:read');
-      assert.deepEqual((await full.waitFor(2)).map((e) => e.event), ['session.saved', 'sheet.created']);
+      assert.deepEqual(
+        (await full.waitFor(2)).map((e) => e.event),
+        ['session.saved', 'sheet.created'],
+      );
       // session.saved was written first, so it would have arrived before sheet.created.
       const [first] = await scoped.waitFor(1);
       assert.equal(first.event, 'sheet.created');
@@ -179,7 +203,13 @@ for (const dialect of dialects()) {
     it('sends todos.synced when a sync changes tasks, nothing for a sync that changes nothing, and todo.deleted', async () => {
       const a = await stream(alice.key, '?events=todos.synced,todo.deleted');
       const mine = { workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId };
-      const body = { project: 'live', todos: [{ content: 'Write docs', status: 'pending' }, { content: 'Ship', status: 'pending' }] };
+      const body = {
+        project: 'live',
+        todos: [
+          { content: 'Write docs', status: 'pending' },
+          { content: 'Ship', status: 'pending' },
+        ],
+      };
       const first = await s.req('POST', '/v1/todos', { key: alice.key, body });
       assert.equal(first.status, 200, JSON.stringify(first.body));
       const ids = (first.body.todos as { id: string }[]).map((t) => t.id).sort();
@@ -192,7 +222,11 @@ for (const dialect of dialects()) {
       const shipId = (moved.body.todos as { id: string; content: string }[]).find((t) => t.content === 'Ship')!.id;
       assert.equal((await s.req('DELETE', `/v1/todos/${shipId}`, { key: alice.key })).status, 200);
       const got = await a.waitFor(3);
-      assert.deepEqual(got.map((e) => e.event), ['todos.synced', 'todos.synced', 'todo.deleted'], 'the unchanged sync emitted nothing');
+      assert.deepEqual(
+        got.map((e) => e.event),
+        ['todos.synced', 'todos.synced', 'todo.deleted'],
+        'the unchanged sync emitted nothing',
+      );
       assert.deepEqual(got[1].data.data, { project: 'live', created: 0, updated: 1, todo_ids: [shipId], ...mine });
       assert.equal(got[2].data.data.todo_id, shipId);
       assert.equal(got[2].data.data.project, 'live');

@@ -19,7 +19,10 @@ const UNKNOWN_EXPORT = 'exp_00000000000000000000000000';
 for (const dialect of dialects()) {
   describe(`exports die with their sheet; list and revoke [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-04-01T12:00:00.000Z'));
-    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const newSheet = async (title = 'doc') => (await s.req('POST', '/v1/sheets', { key: alice.key, body: { title, content: { col1: '<p>secret</p>' } } })).body.id as string;
     const exportAs = async (id: string, format = 'txt') => (await s.req('POST', `/v1/sheets/${id}/export`, { key: alice.key, body: { format } })).body;
@@ -77,7 +80,11 @@ for (const dialect of dialects()) {
       assert.equal(JSON.stringify(r.body).includes(second.url.split('/').pop()), false);
       clock.advance(24 * 3600_000 - 500);
       const later = await s.req('GET', `/v1/sheets/${id}/exports`, { key: alice.key });
-      assert.deepEqual(later.body.exports.map((x: any) => x.export_id), [second.export_id], 'expired exports are not listed');
+      assert.deepEqual(
+        later.body.exports.map((x: any) => x.export_id),
+        [second.export_id],
+        'expired exports are not listed',
+      );
       await assertIdRouteSecurity(s, { method: 'GET', path: (x) => `/v1/sheets/${x}/exports` }, alice, id, UNKNOWN_SHEET);
     });
 
@@ -104,7 +111,10 @@ for (const dialect of dialects()) {
       const client = await httpClient(s, alice.key);
       try {
         const listed = ok(await client.callTool({ name: 'list_sheet_exports', arguments: { id } }));
-        assert.deepEqual(listed.exports.map((x: any) => x.export_id), [e.export_id]);
+        assert.deepEqual(
+          listed.exports.map((x: any) => x.export_id),
+          [e.export_id],
+        );
         const revoked = ok(await client.callTool({ name: 'revoke_sheet_export', arguments: { id, export_id: e.export_id } }));
         assert.deepEqual(revoked, { success: true, export_id: e.export_id, revoked: true });
         assertError(await download(e.url), 404, 'not_found');

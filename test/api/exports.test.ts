@@ -10,7 +10,10 @@ for (const dialect of dialects()) {
   describe(`exports [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-03-10T12:00:00.000Z'));
     let sheetId: string;
-    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { clock, users: { alice: 'pro' } });
     before(async () => {
       const r = await s.req('POST', '/v1/sheets', {
         key: alice.key,
@@ -119,7 +122,7 @@ for (const dialect of dialects()) {
       assertError(await download(url), 404, 'not_found', /expired/);
       assertError(await s.req('GET', `/exports/${'A'.repeat(43)}`), 404, 'not_found', /expired/);
       assertError(await s.req('GET', '/exports/short'), 404, 'not_found');
-      assert.equal(await s.c.exports.purgeExpired() >= 1, true);
+      assert.equal((await s.c.exports.purgeExpired()) >= 1, true);
       assertError(await download(url), 404, 'not_found');
     });
 

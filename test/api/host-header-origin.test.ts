@@ -13,23 +13,20 @@ function send(s: TestServer, method: string, path: string, host: string, o: { bo
   const url = new URL(s.url);
   const body = o.body === undefined ? undefined : JSON.stringify(o.body);
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }>((resolve, reject) => {
-    const req = http.request(
-      { host: url.hostname, port: url.port, method, path, headers: { host, ...(body ? { 'content-type': 'application/json' } : {}), ...o.headers } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (text += c));
-        res.on('end', () => {
-          let parsed: unknown = text;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            /* text */
-          }
-          resolve({ status: res.statusCode!, headers: res.headers, body: parsed });
-        });
-      },
-    );
+    const req = http.request({ host: url.hostname, port: url.port, method, path, headers: { host, ...(body ? { 'content-type': 'application/json' } : {}), ...o.headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => {
+        let parsed: unknown = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          /* text */
+        }
+        resolve({ status: res.statusCode!, headers: res.headers, body: parsed });
+      });
+    });
     req.on('error', reject);
     req.end(body);
   });
@@ -39,7 +36,10 @@ for (const dialect of dialects()) {
   describe(`absolute URLs without PUBLIC_URL ignore a foreign Host header [${dialect}]`, () => {
     let port: string;
     let own: string;
-    const { s, users: { alice } } = useServer(dialect, { users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { users: { alice: 'pro' } });
     before(async () => {
       port = new URL(s.url).port;
       own = `http://127.0.0.1:${port}`;

@@ -75,7 +75,10 @@ for (const dialect of dialects()) {
       const created = await s.req('POST', '/v1/sheets', { key, body: { title: 'Findable', content: { col1 } } });
       assert.equal(created.status, 200);
       const found = await s.req('GET', '/v1/sheets?q=zebracorn', { key });
-      assert.deepEqual(found.body.sheets.map((x: { id: string }) => x.id), [created.body.id]);
+      assert.deepEqual(
+        found.body.sheets.map((x: { id: string }) => x.id),
+        [created.body.id],
+      );
       const patched = await s.req('PUT', `/v1/sheets/${created.body.id}`, { key, body: { content: { col1: col1.replace('zebracorn', 'okapi') } } });
       assert.equal(patched.status, 200);
       assert.equal((await s.req('GET', '/v1/sheets?q=okapi', { key })).body.total, 1);

@@ -40,7 +40,11 @@ for (const dialect of dialects()) {
     let id: string;
     const apps: FastifyInstance[] = [];
     // Loopback is the trusted proxy, so the client address and host come from X-Forwarded-*.
-    const { s, users: { alice }, beforeClose } = useServer(dialect, { env: { TRUST_PROXY: '127.0.0.1' }, users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+      beforeClose,
+    } = useServer(dialect, { env: { TRUST_PROXY: '127.0.0.1' }, users: { alice: 'pro' } });
     before(async () => {
       const res = await s.req('POST', '/v1/sheets', { key: alice.key, body: { title: 'parity', content: { col1: '<p>x</p>' } } });
       id = res.body.sheet.id;
@@ -54,8 +58,15 @@ for (const dialect of dialects()) {
       apps.push(app);
       const hot = await linesOf(`/v1/sheets/${id}`, alice.key);
       const framework = await linesOf(`/v1/sheets/${id}/`, alice.key);
-      for (const [name, lines] of [['hot', hot], ['framework', framework]] as const) {
-        assert.deepEqual(lines.map((l) => l.msg), ['incoming request', 'request completed'], name);
+      for (const [name, lines] of [
+        ['hot', hot],
+        ['framework', framework],
+      ] as const) {
+        assert.deepEqual(
+          lines.map((l) => l.msg),
+          ['incoming request', 'request completed'],
+          name,
+        );
         assert.match(lines[0]!.reqId, /^req-[0-9a-z]+$/, `${name}: reqId`);
       }
       assert.notEqual(hot[0]!.reqId, framework[0]!.reqId, 'one request id per request, from one counter');
@@ -121,7 +132,11 @@ for (const dialect of dialects()) {
       const bob = await s.user('pro');
       const sheet = (await s.req('POST', '/v1/sheets', { key: bob.key, body: { title: 'limitless?' } })).body.sheet;
       // A plan this release does not know (written by a newer release, then rolled back).
-      await s.c.db.updateTable('users').set({ plan: 'enterprise' as never }).where('id', '=', bob.userId).execute();
+      await s.c.db
+        .updateTable('users')
+        .set({ plan: 'enterprise' as never })
+        .where('id', '=', bob.userId)
+        .execute();
       for (const path of [`/v1/sheets/${sheet.id}`, `/v1/sheets/${sheet.id}/`, '/v1/sheets']) {
         // Before this was refused, the memory store never answered such a request: hence the deadline.
         const res = await fetch(s.url + path, { headers: { authorization: `Bearer ${bob.key}` }, signal: AbortSignal.timeout(10_000) });

@@ -27,11 +27,7 @@ async function raw(base: string, path: string, key?: string, headers: Record<str
   return { status: res.status, text: await res.text(), headers: all };
 }
 
-const TRICKY = [
-  { col1: '<p>plain</p>' },
-  { col2: '<p>東京 "quotes" \\ back\nslash\ttab</p>', col1: '<table><tr><td>a</td></tr></table>', col10: '\u2028\u2029 😀 </script> \u0001' },
-  {},
-];
+const TRICKY = [{ col1: '<p>plain</p>' }, { col2: '<p>東京 "quotes" \\ back\nslash\ttab</p>', col1: '<table><tr><td>a</td></tr></table>', col10: '\u2028\u2029 😀 </script> \u0001' }, {}];
 
 for (const dialect of dialects()) {
   describe(`GET /v1/sheets/{id} before the framework [${dialect}]`, () => {
@@ -158,12 +154,13 @@ for (const dialect of dialects()) {
 
     it('reads in flight beside writes answer whole versions: the ETag and the body always agree', async () => {
       const { id } = await create({ title: 'v1', content: { col1: '<p>v1</p>' } });
-      const writes = Array.from({ length: 15 }, (_, i) =>
-        s.req('PUT', `/v1/sheets/${id}`, { key: alice.key, body: { title: `t${i}`, content: { col1: `<p>${i}</p>` } } }),
-      );
+      const writes = Array.from({ length: 15 }, (_, i) => s.req('PUT', `/v1/sheets/${id}`, { key: alice.key, body: { title: `t${i}`, content: { col1: `<p>${i}</p>` } } }));
       const reads = Array.from({ length: 60 }, () => raw(s.url, `/v1/sheets/${id}`, alice.key));
       const [written, read] = await Promise.all([Promise.all(writes), Promise.all(reads)]);
-      assert.deepEqual(written.map((w) => w.status), writes.map(() => 200));
+      assert.deepEqual(
+        written.map((w) => w.status),
+        writes.map(() => 200),
+      );
       // Each write's title and col1 go together; a read must never mix two versions.
       const titleOf = new Map(written.map((w) => [w.body.sheet.version as number, w.body.sheet.title as string]));
       titleOf.set(1, 'v1');
@@ -208,7 +205,11 @@ describe('FifoLock (the SQLite connection lock)', () => {
     for (let i = 0; i < 5; i++) {
       lock.release();
       await new Promise((r) => setImmediate(r));
-      assert.deepEqual(order, Array.from({ length: i + 1 }, (_, j) => j), `release ${i + 1} woke exactly one, in order`);
+      assert.deepEqual(
+        order,
+        Array.from({ length: i + 1 }, (_, j) => j),
+        `release ${i + 1} woke exactly one, in order`,
+      );
     }
     await Promise.all(waiters);
     lock.release();
@@ -227,7 +228,10 @@ describe('FifoLock (the SQLite connection lock)', () => {
     );
     lock.release();
     await Promise.all(all);
-    assert.deepEqual(order, Array.from({ length: 3000 }, (_, i) => i));
+    assert.deepEqual(
+      order,
+      Array.from({ length: 3000 }, (_, i) => i),
+    );
     assert.equal(lock.acquire(), undefined);
   });
 });

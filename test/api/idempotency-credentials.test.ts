@@ -14,7 +14,10 @@ import { REDIRECT, authorizeUrl, openConsent, pkce, register, submitConsent, tok
 for (const dialect of dialects()) {
   describe(`Idempotency-Key per credential [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-05-01T10:00:00.000Z'));
-    const { s, users: { owner } } = useServer(dialect, { clock, users: { owner: 'business' } });
+    const {
+      s,
+      users: { owner },
+    } = useServer(dialect, { clock, users: { owner: 'business' } });
 
     const post = (url: string, key: string, body: unknown, idem: string) => s.req('POST', url, { key, body, headers: { 'idempotency-key': idem } });
     const issue = async (body: Record<string, unknown>) => {
@@ -100,7 +103,9 @@ for (const dialect of dialects()) {
     it("an OAuth grant's keys hold across its refreshed access tokens, apart from the approving key's", async () => {
       const { client_id } = await register(s);
       const { verifier, challenge } = pkce();
-      const page = await openConsent(String(authorizeUrl(s, { response_type: 'code', client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', scope: 'sheets:read sheets:write' })));
+      const page = await openConsent(
+        String(authorizeUrl(s, { response_type: 'code', client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', scope: 'sheets:read sheets:write' })),
+      );
       const consent = await submitConsent(s, page, { key: owner.key });
       const code = consent.location!.searchParams.get('code')!;
       const first = await token(s, { grant_type: 'authorization_code', code, client_id, redirect_uri: REDIRECT, code_verifier: verifier });

@@ -11,7 +11,10 @@ for (const dialect of dialects()) {
     before(async () => {
       ai = await startFakeAi('openai', 'sk-test-openai');
     });
-    const { s, users: { alice } } = useServer(dialect, {
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, {
       users: { alice: 'business' },
       lateOptions: () => ({ env: { AI_PROVIDER: 'openai', AI_BASE_URL: ai.url, AI_API_KEY: 'sk-test-openai', AI_MODEL: 'gpt-test' } }),
     });
@@ -19,8 +22,7 @@ for (const dialect of dialects()) {
       await ai.close();
     });
 
-    const run = () =>
-      s.req('POST', '/v1/spark', { key: alice.key, body: { spark_id: 'spk_summarize', content: 'A long text about cats.' }, headers: { 'idempotency-key': 'summary-1' } });
+    const run = () => s.req('POST', '/v1/spark', { key: alice.key, body: { spark_id: 'spk_summarize', content: 'A long text about cats.' }, headers: { 'idempotency-key': 'summary-1' } });
     const runs = async () => (await s.c.db.selectFrom('spark_runs').select('id').where('user_id', '=', alice.userId).execute()).length;
 
     it('a 502 is not kept: the retry with the same key reaches the provider, runs once, and is replayed after', async () => {

@@ -14,7 +14,7 @@ import type { Outbox, TxRunner } from '../../src/events/outbox.js';
  */
 const insertTodo = compiledInsert('todos', ['id', 'user_id', 'content', 'status', 'project', 'priority', 'active_form', 'created_at', 'updated_at', 'version', 'content_key', 'session_ref', 'changed_by']);
 
-it('oneStatement renumbers each INSERT\'s placeholders after the ones before it', () => {
+it("oneStatement renumbers each INSERT's placeholders after the ones before it", () => {
   const q = oneStatement([
     CompiledQuery.raw('insert into "a" ("x", "y") values ($1, $2)', [1, 2]),
     CompiledQuery.raw('insert into "b" ("z") values ($1)', [3]),
@@ -33,11 +33,7 @@ it('groupStatement merges the rows of identical INSERTs, in the order each first
   const b = (z: number) => CompiledQuery.raw('insert into "b" ("z") values ($1)', [z]);
   const other = CompiledQuery.raw('insert into "c" ("p") values (now())', []);
   const q = groupStatement([a(1, 2), b(3), other, a(4, 5), b(6)]);
-  assert.equal(
-    q.sql,
-    'with b0 as (insert into "a" ("x", "y") values ($1, $2), ($3, $4)), b1 as (insert into "b" ("z") values ($5), ($6)), ' +
-      'b2 as (insert into "c" ("p") values (now())) select 1',
-  );
+  assert.equal(q.sql, 'with b0 as (insert into "a" ("x", "y") values ($1, $2), ($3, $4)), b1 as (insert into "b" ("z") values ($5), ($6)), ' + 'b2 as (insert into "c" ("p") values (now())) select 1');
   assert.deepEqual(q.parameters, [1, 2, 4, 5, 3, 6]);
   assert.deepEqual(groupStatement([a(1, 2)]), a(1, 2), 'one statement stays as it is');
 });
@@ -51,11 +47,22 @@ it('groupStatement reuses the SQL of a shape it built before: every size and ord
     const rowsB = Array.from({ length: m }, (_, r) => `($${2 * n + r + 1})`).join(', ');
     return `with b0 as (insert into "a" ("x", "y") values ${rowsA}), b1 as (insert into "b" ("z") values ${rowsB}) select 1`;
   };
-  for (const [n, m] of [[3, 1], [1, 3], [3, 1], [2, 2], [32, 5], [1, 1], [3, 1]]) {
+  for (const [n, m] of [
+    [3, 1],
+    [1, 3],
+    [3, 1],
+    [2, 2],
+    [32, 5],
+    [1, 1],
+    [3, 1],
+  ]) {
     const queries = [...Array.from({ length: n }, (_, i) => a(i, -i)), ...Array.from({ length: m }, (_, i) => b(100 + i))];
     const q = groupStatement(queries);
     assert.equal(q.sql, expected(n, m), `${n} x a, ${m} x b`);
-    assert.deepEqual(q.parameters, queries.flatMap((x) => x.parameters));
+    assert.deepEqual(
+      q.parameters,
+      queries.flatMap((x) => x.parameters),
+    );
   }
   // b first: its statement now sits at offset 0 and a's after it.
   const q = groupStatement([b(7), a(1, 2)]);
@@ -64,7 +71,10 @@ it('groupStatement reuses the SQL of a shape it built before: every size and ord
 
 for (const dialect of dialects()) {
   describe(`insert batch [${dialect}]`, () => {
-    const { s, users: { user } } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' }, users: { user: 'business' } });
+    const {
+      s,
+      users: { user },
+    } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' }, users: { user: 'business' } });
     const db = () => s.c.db as Kysely<any>;
     const tx = () => s.c.tx as TxRunner;
     const outbox = () => s.c.outbox as Outbox;
@@ -73,12 +83,22 @@ for (const dialect of dialects()) {
       const now = new Date().toISOString();
       seq++;
       return {
-        id, user_id: user.userId, content: `todo ${id}`, status: 'pending', project: 'batch', priority: 'medium', active_form: null,
-        created_at: now, updated_at: now, version: 1, content_key: `todo ${id}`, session_ref: null, changed_by: null,
+        id,
+        user_id: user.userId,
+        content: `todo ${id}`,
+        status: 'pending',
+        project: 'batch',
+        priority: 'medium',
+        active_form: null,
+        created_at: now,
+        updated_at: now,
+        version: 1,
+        content_key: `todo ${id}`,
+        session_ref: null,
+        changed_by: null,
       } as const;
     };
-    const countTodos = async (ids: string[]) =>
-      Number((await sql<{ n: string }>`select count(*) as n from todos where id in (${sql.join(ids)})`.execute(db())).rows[0].n);
+    const countTodos = async (ids: string[]) => Number((await sql<{ n: string }>`select count(*) as n from todos where id in (${sql.join(ids)})`.execute(db())).rows[0].n);
 
     it('writes every row of the batch, and tells the outbox which accounts it wrote events for', async () => {
       const told: (readonly string[] | undefined)[] = [];
@@ -93,7 +113,10 @@ for (const dialect of dialects()) {
         });
         assert.equal(value, 'done');
         assert.equal(await countTodos(ids), 2);
-        assert.ok(told.some((accounts) => accounts?.includes(user.userId)), JSON.stringify(told));
+        assert.ok(
+          told.some((accounts) => accounts?.includes(user.userId)),
+          JSON.stringify(told),
+        );
       } finally {
         stop();
       }
@@ -123,15 +146,16 @@ for (const dialect of dialects()) {
         }),
         /only compiledInsert/,
       );
-      await assert.rejects(tx().insertsOnly(async (trx) => void (await sql`select 1`.execute(trx))), /only compiledInsert/);
+      await assert.rejects(
+        tx().insertsOnly(async (trx) => void (await sql`select 1`.execute(trx))),
+        /only compiledInsert/,
+      );
       assert.equal(await countTodos([id]), 0);
     });
 
     it('50 sheets posted at once: each written once, each with its sheet.created event, the count right', async () => {
       const before = (await s.req('GET', '/v1/sheets?limit=1', { key: user.key })).body.total as number;
-      const results = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => s.req('POST', '/v1/sheets', { key: user.key, body: { title: `batch ${i}`, content: { col1: `<p>row ${i} 東京</p>` } } })),
-      );
+      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => s.req('POST', '/v1/sheets', { key: user.key, body: { title: `batch ${i}`, content: { col1: `<p>row ${i} 東京</p>` } } })));
       for (const r of results) assert.equal(r.status, 200, JSON.stringify(r.body));
       const ids = results.map((r) => r.body.id as string);
       assert.equal(new Set(ids).size, 50);
@@ -167,7 +191,11 @@ for (const dialect of dialects()) {
       assert.equal(await countTodos([ids[17]]), 0);
       const events = (await sql<{ data: string }>`select data from outbox where event = 'todo.deleted' and user_id = ${user.userId}`.execute(db())).rows;
       const evented = new Set(events.map((e) => JSON.parse(e.data).todo_id as string));
-      assert.deepEqual(ids.filter((id) => evented.has(id)), ids.filter((_, i) => i !== 17), 'one event per written batch, none for the failed one');
+      assert.deepEqual(
+        ids.filter((id) => evented.has(id)),
+        ids.filter((_, i) => i !== 17),
+        'one event per written batch, none for the failed one',
+      );
     });
   });
 }

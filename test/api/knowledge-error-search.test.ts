@@ -33,7 +33,10 @@ for (const dialect of dialects()) {
     it('ranks by matched words: the fullest match first, a partial match next, one shared word not at all', async () => {
       const res = await s.req('GET', `/v1/knowledge?type=solutions&q=${encodeURIComponent(PASTED)}`, { key });
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      assert.deepEqual(res.body.solutions.map((x: { id: string }) => x.id), [ids.exact, ids.locked]);
+      assert.deepEqual(
+        res.body.solutions.map((x: { id: string }) => x.id),
+        [ids.exact, ids.locked],
+      );
     });
 
     it('a short query still needs all of its words', async () => {
@@ -45,7 +48,10 @@ for (const dialect of dialects()) {
 
     it('the MCP tool finds it the same way and reports the same total', async () => {
       const r = ok(await mcp.callTool({ name: 'search_knowledge', arguments: { q: PASTED, type: 'solutions' } }));
-      assert.deepEqual(r.solutions.map((x: { id: string }) => x.id), [ids.exact, ids.locked]);
+      assert.deepEqual(
+        r.solutions.map((x: { id: string }) => x.id),
+        [ids.exact, ids.locked],
+      );
       assert.equal(r.solutions_page.total, 2);
     });
   });

@@ -10,10 +10,12 @@ const SNIPPET_KEYS = ['content', 'createdAt', 'description', 'id', 'language', '
 for (const dialect of dialects()) {
   describe(`knowledge [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-06-01T00:00:00.000Z'));
-    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
-    const save = (type: string | undefined, body: unknown, key = alice.key) =>
-      s.req('POST', `/v1/knowledge${type === undefined ? '' : `?type=${type}`}`, { key, body });
+    const save = (type: string | undefined, body: unknown, key = alice.key) => s.req('POST', `/v1/knowledge${type === undefined ? '' : `?type=${type}`}`, { key, body });
     const list = (query: string, key = alice.key) => s.req('GET', `/v1/knowledge${query}`, { key });
     const personal = () => `wsp_${alice.userId.slice(4)}`;
     const savedEvents = async (id: string) => (await s.events('knowledge.saved')).filter((e) => e.data.id === id).map((e) => e.data);
@@ -88,14 +90,26 @@ for (const dialect of dialects()) {
       assert.deepEqual(Object.keys(sols.body.solutions[0]).sort(), SOLUTION_KEYS);
       const snps = await list('?type=snippets', bob.key);
       assert.deepEqual(Object.keys(snps.body).sort(), ['snippets', 'success', 'total']);
-      assert.deepEqual(snps.body.snippets.map((x: any) => x.title), ['snp2', 'snp1', 'snp0']);
+      assert.deepEqual(
+        snps.body.snippets.map((x: any) => x.title),
+        ['snp2', 'snp1', 'snp0'],
+      );
       assert.deepEqual(Object.keys(snps.body.snippets[0]).sort(), SNIPPET_KEYS);
       const both = await list('?limit=2', bob.key);
       assert.deepEqual(Object.keys(both.body).sort(), ['snippets', 'solutions', 'success', 'total']);
-      assert.deepEqual(both.body.solutions.map((x: any) => x.title), ['sol21', 'sol20']);
-      assert.deepEqual(both.body.snippets.map((x: any) => x.title), ['snp2', 'snp1']);
+      assert.deepEqual(
+        both.body.solutions.map((x: any) => x.title),
+        ['sol21', 'sol20'],
+      );
+      assert.deepEqual(
+        both.body.snippets.map((x: any) => x.title),
+        ['snp2', 'snp1'],
+      );
       assert.equal((await list('?type=solutions&limit=1000', bob.key)).body.solutions.length, 22);
-      assert.equal((await list('?type=solutions', alice.key)).body.solutions.some((x: any) => x.title === 'sol0'), false);
+      assert.equal(
+        (await list('?type=solutions', alice.key)).body.solutions.some((x: any) => x.title === 'sol0'),
+        false,
+      );
     });
 
     it('searches title, error, content and description (CJK too) and filters by exact tag', async () => {
@@ -133,12 +147,22 @@ for (const dialect of dialects()) {
         type: 'solution',
         solution: { id: sol, title: 'new', error: null, content: 'c', language: 'go', tags: ['b'], createdAt: '2026-06-01T00:00:00.000Z', version: 2, workspace_id: personal() },
       });
-      assert.deepEqual(await savedEvents(sol), [{ type: 'solution', id: sol, title: 'old', ...byAlice() }, { type: 'solution', id: sol, title: 'new', ...byAlice() }]);
+      assert.deepEqual(await savedEvents(sol), [
+        { type: 'solution', id: sol, title: 'old', ...byAlice() },
+        { type: 'solution', id: sol, title: 'new', ...byAlice() },
+      ]);
       const same = await s.req('PUT', `/v1/knowledge/${sol}`, { key: alice.key, body: { title: 'new', language: 'go' } });
       assert.equal(same.status, 200);
       assert.equal((await savedEvents(sol)).length, 2, 'a no-op update fires nothing');
-      assert.equal((await list('?q=e1')).body.solutions.some((x: any) => x.id === sol), false, 'search text follows the update');
-      assert.equal((await list('?q=new')).body.solutions.some((x: any) => x.id === sol), true);
+      assert.equal(
+        (await list('?q=e1')).body.solutions.some((x: any) => x.id === sol),
+        false,
+        'search text follows the update',
+      );
+      assert.equal(
+        (await list('?q=new')).body.solutions.some((x: any) => x.id === sol),
+        true,
+      );
 
       const snp = (await save('snippets', { title: 's', content: 'x' })).body.id;
       const u = await s.req('PUT', `/v1/knowledge/${snp}`, { key: alice.key, body: { description: 'explained', content: 'y' } });

@@ -63,7 +63,11 @@ describe('fitToBudget guarantees the budget for any value', () => {
         // Fair: no column was emptied while another kept more than the shortest cut one.
         const kept = Object.entries((out.sheet as { content: Record<string, string> }).content).map(([k, v]) => ({ cut: v !== content[k], n: Array.from(v).length }));
         const cut = kept.filter((c) => c.cut);
-        if (cut.some((c) => c.n === 0)) assert.ok(kept.every((c) => !c.cut || c.n === 0), 'some columns emptied while others were kept');
+        if (cut.some((c) => c.n === 0))
+          assert.ok(
+            kept.every((c) => !c.cut || c.n === 0),
+            'some columns emptied while others were kept',
+          );
       }),
       { numRuns: 60 },
     );
@@ -75,20 +79,31 @@ describe('fitToBudget guarantees the budget for any value', () => {
       const out = checkFitted(sheetOf(content), 5000, { id: SHEET_ID });
       const sheet = out.sheet as { id: string; content: Record<string, string> };
       assert.equal(sheet.id, SHEET_ID, 'the id is not cut while content can be');
-      assert.ok(Object.values(sheet.content).every((c) => c.length > 0), `${size}: a column was emptied`);
+      assert.ok(
+        Object.values(sheet.content).every((c) => c.length > 0),
+        `${size}: a column was emptied`,
+      );
       assert.match(out.truncated as string, /sheet\.content: 99 columns cut/);
     }
   });
 
   it('many small strings, long lists and nested lists fit', () => {
-    const item = fc.record({ id: fc.string({ maxLength: 30 }), title: text(30), tags: fc.array(fc.string({ maxLength: 12 }), { maxLength: 50 }), notes: fc.array(fc.record({ at: fc.string({ maxLength: 24 }), text: text(60) }), { maxLength: 30 }) });
+    const item = fc.record({
+      id: fc.string({ maxLength: 30 }),
+      title: text(30),
+      tags: fc.array(fc.string({ maxLength: 12 }), { maxLength: 50 }),
+      notes: fc.array(fc.record({ at: fc.string({ maxLength: 24 }), text: text(60) }), { maxLength: 30 }),
+    });
     const value = fc.record({
       success: fc.constant(true),
       items: fc.array(item, { maxLength: 200 }),
       words: fc.array(fc.string({ maxLength: 20 }), { maxLength: 3000 }),
       labels: columns(fc.integer({ min: 0, max: 99 }), fc.string({ maxLength: 80 })),
     });
-    fc.assert(fc.property(value, budget, (v, max) => void checkFitted(v, max)), { numRuns: 60 });
+    fc.assert(
+      fc.property(value, budget, (v, max) => void checkFitted(v, max)),
+      { numRuns: 60 },
+    );
   });
 
   it("a cut page's has_more, next and note name the offset that reads on", () => {
@@ -119,11 +134,10 @@ describe('fitToBudget guarantees the budget for any value', () => {
       assert.doesNotMatch(out.truncated as string, /smaller limit|lower limit|offset=/, list);
       assert.match(out.truncated as string, new RegExp(`list_${list} returns every`));
     }
-    const knowledge = checkFitted(
-      { success: true, solutions: many(60), snippets: many(60), solutions_page: { total: 70, has_more: true }, snippets_page: { total: 60, has_more: false } },
-      8000,
-      { q: 'x', limit: 100 },
-    );
+    const knowledge = checkFitted({ success: true, solutions: many(60), snippets: many(60), solutions_page: { total: 70, has_more: true }, snippets_page: { total: 60, has_more: false } }, 8000, {
+      q: 'x',
+      limit: 100,
+    });
     assert.equal((knowledge.snippets_page as { has_more: boolean }).has_more, true);
     assert.match(knowledge.truncated as string, /snippets: \d+ of 60 items left out.*narrow the query/);
   });
@@ -160,7 +174,10 @@ for (const dialect of dialects()) {
     beforeClose(() => client?.close());
 
     it('create_sheet, get_sheet, update_sheet, get_sheet_revision and the outline are cut to the budget with notes that read on', async () => {
-      assert.ok(Object.values(content).every((c) => c.length > 600), 'columns of more than 600 characters');
+      assert.ok(
+        Object.values(content).every((c) => c.length > 600),
+        'columns of more than 600 characters',
+      );
       const created = await call('create_sheet', { title: 'wide', content });
       id = created.id;
       assert.match(created.truncated, /sheet\.content: 99 columns cut/);
@@ -181,7 +198,10 @@ for (const dialect of dialects()) {
       assert.match(updated.truncated, /sheet\.content: 99 columns cut/);
       const revision = await call('get_sheet_revision', { id, version: 1 });
       assert.match(revision.truncated, new RegExp(`revision\\.content: 99 columns cut.*revision 1 of sheet ${id}.*restore_sheet_revision`));
-      assert.ok(Object.values(revision.revision.content as Record<string, string>).every((v) => v.length > 0), 'a revision column was emptied');
+      assert.ok(
+        Object.values(revision.revision.content as Record<string, string>).every((v) => v.length > 0),
+        'a revision column was emptied',
+      );
 
       const outline = await call('get_sheet_content', { id, summary_only: true });
       if (outline.truncated) assert.doesNotMatch(outline.truncated, /offset/);

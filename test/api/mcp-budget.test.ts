@@ -104,7 +104,10 @@ for (const dialect of dialects()) {
 
     it('get_sheet_content pages through a 300 KB column: windows reassemble it exactly, every answer within the budget', async () => {
       const outline = ok(await call('get_sheet_content', { id: huge.id, summary_only: true }));
-      assert.deepEqual(outline.columns.map((c: any) => c.key), ['col1', 'col2']);
+      assert.deepEqual(
+        outline.columns.map((c: any) => c.key),
+        ['col1', 'col2'],
+      );
       assert.ok(outline.columns[0].headings.length > 100);
       assert.deepEqual(outline.columns[0].headings[0], { level: 2, text: 'Section 0 東京', line: 1 });
 

@@ -16,7 +16,10 @@ const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/j
 
 for (const dialect of dialects()) {
   describe(`MCP over Streamable HTTP: transport and auth [${dialect}]`, () => {
-    const { s, users: { alice } } = useServer(dialect, { users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { users: { alice: 'pro' } });
 
     it('answers 401 with the REST error body without a key, with a bad key and with a disabled key', async () => {
       const noKey = await s.req('POST', '/mcp', { body: INIT, headers: MCP_HEADERS });
@@ -77,7 +80,11 @@ for (const dialect of dialects()) {
       for (const name of expected) {
         assert.ok(byName.has(name), `missing tool ${name}`);
       }
-      assert.equal([...byName.keys()].some((n) => /api_key/.test(n)), false, 'API-key management is not offered over MCP');
+      assert.equal(
+        [...byName.keys()].some((n) => /api_key/.test(n)),
+        false,
+        'API-key management is not offered over MCP',
+      );
       for (const t of tools) {
         assert.ok((t.description ?? '').length > 40, `${t.name} needs a real description`);
         assert.equal(t.inputSchema.type, 'object');

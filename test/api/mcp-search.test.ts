@@ -17,9 +17,15 @@ for (const dialect of dialects()) {
     let solutionId = '';
 
     before(async () => {
-      const ses = await s.req('POST', '/v1/sessions', { key: alice.key, body: { title: 'Migrated auth middleware from jsonwebtoken to jose', summary: 'jwtVerify from jose in src/auth/middleware.ts', project: 'api' } });
+      const ses = await s.req('POST', '/v1/sessions', {
+        key: alice.key,
+        body: { title: 'Migrated auth middleware from jsonwebtoken to jose', summary: 'jwtVerify from jose in src/auth/middleware.ts', project: 'api' },
+      });
       sessionId = ses.body.session.id;
-      const sol = await s.req('POST', '/v1/knowledge?type=solutions', { key: alice.key, body: { title: 'Token expired in tests', error: 'JWTExpired: "exp" claim timestamp check failed', content: 'Freeze the clock.' } });
+      const sol = await s.req('POST', '/v1/knowledge?type=solutions', {
+        key: alice.key,
+        body: { title: 'Token expired in tests', error: 'JWTExpired: "exp" claim timestamp check failed', content: 'Freeze the clock.' },
+      });
       solutionId = sol.body.solution.id;
       for (let i = 0; i < 30; i++) {
         await s.req('POST', '/v1/sessions', { key: alice.key, body: { title: `Auth note ${i}`, summary: `auth ${'padding words '.repeat(40)} ${i}` } });
@@ -40,10 +46,16 @@ for (const dialect of dialects()) {
         assert.match(r.lines[0], new RegExp(`^1\\. \\[session ${sessionId}\\] Migrated auth middleware`));
         // types as a list, prefer_project, offset.
         const listed = ok(await client.callTool({ name: 'search', arguments: { q: 'JWTExpired exp claim', types: ['solution'], prefer_project: 'api', offset: 0 } }));
-        assert.deepEqual(listed.results.map((x: any) => x.id), [solutionId]);
+        assert.deepEqual(
+          listed.results.map((x: any) => x.id),
+          [solutionId],
+        );
         const fresh = await s.req('POST', '/v1/sessions', { key: alice.key, body: { title: 'Pelican cache warmup', summary: 'warm the pelican cache' } });
         const found = ok(await client.callTool({ name: 'search', arguments: { q: 'pelican' } }));
-        assert.deepEqual(found.results.map((x: any) => x.id), [fresh.body.session.id]);
+        assert.deepEqual(
+          found.results.map((x: any) => x.id),
+          [fresh.body.session.id],
+        );
       } finally {
         await client.close();
       }

@@ -11,7 +11,11 @@ for (const dialect of dialects()) {
   describe(`MCP sheet tools and resources [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-03-10T12:00:00.000Z'));
     let mcp: Client;
-    const { s, users: { alice, bob }, beforeClose } = useServer(dialect, { clock, users: { alice: 'pro', bob: 'free' } });
+    const {
+      s,
+      users: { alice, bob },
+      beforeClose,
+    } = useServer(dialect, { clock, users: { alice: 'pro', bob: 'free' } });
     before(async () => {
       mcp = await httpClient(s, alice.key);
     });
@@ -59,7 +63,9 @@ for (const dialect of dialects()) {
       assert.deepEqual([p2.total, p2.has_more, p2.sheets.map((x: any) => x.title)], [3, false, ['alpha one']]);
       // Compact items: the fields REST returns with fields=, never the content.
       assert.equal(p1.sheets[0].content, undefined);
-      const fields = Object.keys(p1.sheets[0]).filter((k) => k !== 'id').join(',');
+      const fields = Object.keys(p1.sheets[0])
+        .filter((k) => k !== 'id')
+        .join(',');
       const rest = await s.req('GET', `/v1/sheets?limit=2&fields=${fields}`, { key: carol.key });
       assert.match(p1.next, /call list_sheets with offset=2/);
       assert.deepEqual(without(p1, 'has_more', 'next'), rest.body);
@@ -112,7 +118,19 @@ for (const dialect of dialects()) {
       assert.deepEqual((await s.req('GET', `/v1/sheets/${id}`, { key: alice.key })).body.sheet, r.sheet);
       ok(await call('update_sheet', { id, title: 'm' })); // no change, no event
       const updates = (await eventsFor(id)).filter((e) => e.event === 'sheet.updated');
-      assert.deepEqual(updates.map((e) => e.data), [{ sheet_id: id, changes: ['content', 'tags'], columns: ['col2', 'col3'], version: 2, updated_at: '2026-03-10T12:00:01.000Z', ...({ workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }) }]);
+      assert.deepEqual(
+        updates.map((e) => e.data),
+        [
+          {
+            sheet_id: id,
+            changes: ['content', 'tags'],
+            columns: ['col2', 'col3'],
+            version: 2,
+            updated_at: '2026-03-10T12:00:01.000Z',
+            ...{ workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId },
+          },
+        ],
+      );
       sameErrorAsRest(await call('update_sheet', { id, title: '' }), await s.req('PUT', `/v1/sheets/${id}`, { key: alice.key, body: { title: '' } }));
       toolError(await call('update_sheet', { title: 'no id' }), 400, 'invalid_request');
     });
@@ -124,7 +142,10 @@ for (const dialect of dialects()) {
       assert.equal((await s.req('GET', `/v1/sheets/${id}`, { key: alice.key })).body.sheet.trashedAt, trashed.trashedAt);
       assert.ok(ok(await call('list_sheets', { trashed: true })).sheets.some((x: any) => x.id === id));
       ok(await call('trash_sheet', { id })); // again: same state, no second event
-      assert.deepEqual((await eventsFor(id)).filter((e) => e.event === 'sheet.deleted').map((e) => e.data), [{ sheet_id: id, deleted_at: trashed.trashedAt, ...({ workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }) }]);
+      assert.deepEqual(
+        (await eventsFor(id)).filter((e) => e.event === 'sheet.deleted').map((e) => e.data),
+        [{ sheet_id: id, deleted_at: trashed.trashedAt, ...{ workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId } }],
+      );
       const restored = ok(await call('restore_sheet', { id }));
       assert.equal(restored.sheet.trashedAt, null);
       assert.equal((await s.req('GET', `/v1/sheets/${id}`, { key: alice.key })).body.sheet.trashedAt, null);
@@ -160,14 +181,17 @@ for (const dialect of dialects()) {
 
       const evs = (await s.events('export.completed')).filter((e) => e.data.sheet_id === id);
       const mine = { workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId };
-      assert.deepEqual(evs.map((e) => [e.user_id, e.data]), [
-        [alice.userId, { sheet_id: id, format: 'markdown', url: viaMcp.url, ...mine }],
-        [alice.userId, { sheet_id: id, format: 'markdown', url: viaRest.url, ...mine }],
-        [alice.userId, { sheet_id: id, format: 'json', url: json.url, ...mine }],
-      ]);
+      assert.deepEqual(
+        evs.map((e) => [e.user_id, e.data]),
+        [
+          [alice.userId, { sheet_id: id, format: 'markdown', url: viaMcp.url, ...mine }],
+          [alice.userId, { sheet_id: id, format: 'markdown', url: viaRest.url, ...mine }],
+          [alice.userId, { sheet_id: id, format: 'json', url: json.url, ...mine }],
+        ],
+      );
     });
 
-    it('export_sheet refuses a bad format, another account\'s sheet and an unknown id as REST does, and writes nothing', async () => {
+    it("export_sheet refuses a bad format, another account's sheet and an unknown id as REST does, and writes nothing", async () => {
       const { id } = ok(await call('create_sheet', { title: 'x' }));
       const bobs = (await s.req('POST', '/v1/sheets', { key: bob.key, body: { title: 'bob only' } })).body.id;
       const unknown = 'sht_01jzzzzzzzzzzzzzzzzzzzzzzz';
@@ -190,7 +214,8 @@ for (const dialect of dialects()) {
     it(`resources/list pages through every sheet, ${RESOURCE_PAGE_SIZE} at a time, with nextCursor`, async () => {
       const dave = await s.user('free');
       const ids: string[] = [];
-      for (let i = 0; i < RESOURCE_PAGE_SIZE + 3; i++) ids.push((await s.c.sheets.create({ userId: dave.userId, plan: 'free', keyId: 'key_test', actor: { type: 'api_key', id: 'key_test', name: null } }, { title: `n${i}` })).id);
+      for (let i = 0; i < RESOURCE_PAGE_SIZE + 3; i++)
+        ids.push((await s.c.sheets.create({ userId: dave.userId, plan: 'free', keyId: 'key_test', actor: { type: 'api_key', id: 'key_test', name: null } }, { title: `n${i}` })).id);
       const client = await httpClient(s, dave.key);
       const first = await client.listResources();
       assert.equal(first.resources.length, RESOURCE_PAGE_SIZE);
@@ -200,17 +225,16 @@ for (const dialect of dialects()) {
       assert.equal(second.nextCursor, undefined);
       const uris = [...first.resources, ...second.resources].map((r) => r.uri);
       // Newest first, as GET /v1/sheets lists them; every sheet once.
-      const restOrder = [
-        ...(await s.req('GET', '/v1/sheets?limit=100', { key: dave.key })).body.sheets,
-        ...(await s.req('GET', '/v1/sheets?limit=100&offset=100', { key: dave.key })).body.sheets,
-      ].map((x: any) => `sheet://${x.id}`);
+      const restOrder = [...(await s.req('GET', '/v1/sheets?limit=100', { key: dave.key })).body.sheets, ...(await s.req('GET', '/v1/sheets?limit=100&offset=100', { key: dave.key })).body.sheets].map(
+        (x: any) => `sheet://${x.id}`,
+      );
       assert.deepEqual(uris, restOrder);
       assert.deepEqual([...uris].sort(), ids.map((id) => `sheet://${id}`).sort());
       await assert.rejects(client.listResources({ cursor: 'not-a-cursor' }), /Invalid cursor/);
       await client.close();
     });
 
-    it('serves sheets as sheet://{id} resources, only the caller\'s', async () => {
+    it("serves sheets as sheet://{id} resources, only the caller's", async () => {
       const { id, sheet } = ok(await call('create_sheet', { title: 'res', content: { col1: '<p>r</p>' } }));
       const { resourceTemplates } = await mcp.listResourceTemplates();
       assert.ok(resourceTemplates.some((t) => t.uriTemplate === 'sheet://{id}'));
@@ -221,7 +245,10 @@ for (const dialect of dialects()) {
       assert.deepEqual(JSON.parse((read.contents[0] as { text: string }).text), sheet);
       const bobClient = await httpClient(s, bob.key);
       await assert.rejects(bobClient.readResource({ uri: `sheet://${id}` }), /belongs to another account/);
-      assert.equal((await bobClient.listResources()).resources.some((r) => r.uri === `sheet://${id}`), false);
+      assert.equal(
+        (await bobClient.listResources()).resources.some((r) => r.uri === `sheet://${id}`),
+        false,
+      );
       await assert.rejects(mcp.readResource({ uri: 'sheet://sht_nope' }), /sheet sht_nope not found/);
       await bobClient.close();
     });

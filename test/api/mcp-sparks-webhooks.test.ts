@@ -12,7 +12,11 @@ for (const dialect of dialects()) {
   describe(`MCP tools for Sparks and webhooks [${dialect}]`, () => {
     let mcp: Client;
     // no AI provider configured
-    const { s, users: { alice }, beforeClose } = useServer(dialect, { users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+      beforeClose,
+    } = useServer(dialect, { users: { alice: 'pro' } });
     before(async () => {
       mcp = await httpClient(s, alice.key);
     });
@@ -34,7 +38,12 @@ for (const dialect of dialects()) {
       assert.equal(viaMcp.spark_name, 'Word count');
       const evs = (await s.events('spark.executed')).filter((e) => e.user_id === alice.userId);
       assert.equal(evs.length, 2);
-      assert.deepEqual(without(evs[0].data, 'executed_at'), { spark_id: 'spk_word_count', spark_name: 'Word count', sheet_id: sheetId, ...({ workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }) });
+      assert.deepEqual(without(evs[0].data, 'executed_at'), {
+        spark_id: 'spk_word_count',
+        spark_name: 'Word count',
+        sheet_id: sheetId,
+        ...{ workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId },
+      });
 
       sameErrorAsRest(await call('run_spark', { spark_id: 'spk_nope', content: 'x' }), await rest('POST', '/v1/spark', { spark_id: 'spk_nope', content: 'x' }));
       sameErrorAsRest(await call('run_spark', { spark_id: 'spk_word_count' }), await rest('POST', '/v1/spark', { spark_id: 'spk_word_count' }));
@@ -53,7 +62,7 @@ for (const dialect of dialects()) {
       sameErrorAsRest(r, await rest('POST', '/v1/spark?action=translate', good));
     });
 
-    it('create_spark, get_spark, update_spark, delete_spark manage the user\'s own sparks', async () => {
+    it("create_spark, get_spark, update_spark, delete_spark manage the user's own sparks", async () => {
       const made = ok(await call('create_spark', { name: 'Shout', prompt: 'Say loudly: {{content}}' }));
       assert.equal(made.spark.type, 'user');
       assert.deepEqual((await rest('GET', `/v1/spark/${made.id}`)).body.spark, made.spark);
@@ -71,7 +80,7 @@ for (const dialect of dialects()) {
       sameErrorAsRest(refused, await rest('POST', '/v1/spark?action=create', blank));
     });
 
-    it('update_spark and delete_spark errors, and another account\'s spark: the same 400/403/404 as REST', async () => {
+    it("update_spark and delete_spark errors, and another account's spark: the same 400/403/404 as REST", async () => {
       const mine = ok(await call('create_spark', { name: 'Mine', prompt: 'Do: {{content}}' }));
       const bob = await s.user('pro');
       const bobs = (await s.req('POST', '/v1/spark?action=create', { key: bob.key, body: { name: 'Bobs', prompt: 'Secret: {{content}}' } })).body.id;
@@ -153,7 +162,11 @@ for (const dialect of dialects()) {
     before(async () => {
       [ai, rcv] = await Promise.all([startFakeAi('openai', 'sk-test-openai'), startReceiver()]);
     });
-    const { s, users: { alice }, beforeClose } = useServer(dialect, {
+    const {
+      s,
+      users: { alice },
+      beforeClose,
+    } = useServer(dialect, {
       users: { alice: 'pro' },
       worker: { pollMs: 50 },
       lateOptions: () => ({ env: webhookEnv({ AI_PROVIDER: 'openai', AI_BASE_URL: ai.url, AI_API_KEY: 'sk-test-openai', AI_MODEL: 'gpt-test' }) }),
@@ -179,10 +192,13 @@ for (const dialect of dialects()) {
       assert.equal(sent.body.messages[1].content, '<content>\n<p>Hello</p>\n</content>');
       assert.deepEqual(viaMcp, (await s.req('POST', '/v1/spark?action=translate', { key: alice.key, body: args })).body);
       const evs = (await s.events('spark.executed')).filter((e) => e.user_id === alice.userId);
-      assert.deepEqual(evs.map((e) => without(e.data, 'executed_at')), [
-        { spark_id: 'translate', spark_name: 'Translate', sheet_id: null, ...({ workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }) },
-        { spark_id: 'translate', spark_name: 'Translate', sheet_id: null, ...({ workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }) },
-      ]);
+      assert.deepEqual(
+        evs.map((e) => without(e.data, 'executed_at')),
+        [
+          { spark_id: 'translate', spark_name: 'Translate', sheet_id: null, ...{ workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId } },
+          { spark_id: 'translate', spark_name: 'Translate', sheet_id: null, ...{ workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId } },
+        ],
+      );
       ai.mode = 'http-500';
       const failed = await call('translate_text', args);
       toolError(failed, 502, 'provider_error');
@@ -202,7 +218,10 @@ for (const dialect of dialects()) {
       assert.deepEqual(got.body.data, { webhook_id: hook.id, message: 'Test delivery from Sheet Workspace' });
       assert.equal(await verify(hook.secret, got.raw.toString('utf8'), got.headers['x-service-signature'] as string), true);
       const log = (await s.req('GET', `/v1/webhooks/${hook.id}/deliveries`, { key: alice.key })).body.deliveries;
-      assert.deepEqual(log.find((d: any) => d.id === tested.id), tested);
+      assert.deepEqual(
+        log.find((d: any) => d.id === tested.id),
+        tested,
+      );
 
       // A real event, delivered by the worker, then sent again on request: the same delivery id arrives twice.
       const sheet = ok(await call('create_sheet', { title: 'hooked' }));

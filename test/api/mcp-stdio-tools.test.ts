@@ -10,7 +10,6 @@ import { startFakeAi, type FakeAi } from '../sparks-fakes.js';
 import { startReceiver, webhookEnv, type Receiver } from '../webhooks-helpers.js';
 import { toolTable } from '../mcp-stdio-table.js';
 
-
 /** Every tool over stdio (`sheet-workspace mcp` on the local database), one process for the whole table. */
 for (const dialect of dialects()) {
   describe(`MCP over stdio: every tool's success and error path [${dialect}]`, () => {
@@ -27,7 +26,11 @@ for (const dialect of dialects()) {
       [ai, rcv] = await Promise.all([startFakeAi('openai', 'sk-test-openai'), startReceiver()]);
     });
     const aiEnv = () => ({ AI_PROVIDER: 'openai', AI_BASE_URL: ai.url, AI_API_KEY: 'sk-test-openai', AI_MODEL: 'gpt-test' });
-    const { s, users: { alice }, beforeClose } = useServer(dialect, { worker: { pollMs: 50 }, users: { alice: 'business' }, lateOptions: () => ({ env: webhookEnv(aiEnv()) }) });
+    const {
+      s,
+      users: { alice },
+      beforeClose,
+    } = useServer(dialect, { worker: { pollMs: 50 }, users: { alice: 'business' }, lateOptions: () => ({ env: webhookEnv(aiEnv()) }) });
     before(async () => {
       const bob = await s.user('pro');
       const made = (await s.req('POST', '/v1/api-keys', { key: alice.key, body: { name: 'stdio table' } })).body;
@@ -50,7 +53,15 @@ for (const dialect of dialects()) {
       f.session = (await a('POST', '/v1/sessions', { title: 'fixture session', summary: 'Did things.', project: 'fixture' })).id;
       f.solution = (await a('POST', '/v1/knowledge?type=solutions', { title: 'fixture error', error: 'ENOENT fixture', content: 'Create it.' })).id;
       f.snippetToDelete = (await a('POST', '/v1/knowledge?type=snippets', { title: 'gone soon', content: 'x()' })).id;
-      const todos = (await a('POST', '/v1/todos', { project: 'fixture', todos: [{ content: 'keep', status: 'pending' }, { content: 'drop', status: 'pending' }] })).todos;
+      const todos = (
+        await a('POST', '/v1/todos', {
+          project: 'fixture',
+          todos: [
+            { content: 'keep', status: 'pending' },
+            { content: 'drop', status: 'pending' },
+          ],
+        })
+      ).todos;
       f.todoToDelete = todos.find((t: any) => t.content === 'drop').id;
       f.spark = (await a('POST', '/v1/spark?action=create', { name: 'Mine', prompt: 'Do: {{content}}' })).id;
       f.sparkToDelete = (await a('POST', '/v1/spark?action=create', { name: 'Gone', prompt: '{{content}}' })).id;
@@ -64,8 +75,7 @@ for (const dialect of dialects()) {
     });
     const rest = async (method: string, path: string, body?: unknown) => (await s.req(method, path, { key: alice.key, body })).body;
 
-
-    it('refuses tool arguments over 1 MiB with REST\'s 413, and takes what REST takes', async () => {
+    it("refuses tool arguments over 1 MiB with REST's 413, and takes what REST takes", async () => {
       assert.equal(ARGUMENTS_LIMIT, BODY_LIMIT);
       const before = (await rest('GET', '/v1/sheets?limit=0')).total;
       const big = { title: 'too big', content: { col1: 'a'.repeat(450_000), col2: 'b'.repeat(450_000), col3: 'c'.repeat(450_000) } };
@@ -82,7 +92,7 @@ for (const dialect of dialects()) {
       assert.equal((await s.req('POST', '/v1/sheets', { key: alice.key, body: near })).status, 200);
     });
 
-    it('every listed tool: its success path matches REST, its error is REST\'s error', async (t) => {
+    it("every listed tool: its success path matches REST, its error is REST's error", async (t) => {
       const { tools } = await client.listTools();
       const table = toolTable({ s, alice, client, ai, rcv, f, ctx, rest });
       assert.deepEqual(tools.map((x) => x.name).sort(), Object.keys(table).sort(), 'every listed tool has a row, and every row a tool');

@@ -22,7 +22,10 @@ function runToExit(env: Record<string, string>): Promise<{ code: number | null; 
 
 for (const dialect of dialects()) {
   describe(`MCP over stdio: the sheet-workspace mcp command [${dialect}]`, () => {
-    const { s, users: { alice } } = useServer(dialect, { users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { users: { alice: 'pro' } });
 
     for (const mode of ['local database', 'relay to SHEET_WORKSPACE_URL'] as const) {
       it(`serves the tools (${mode}); the data and events are what REST sees`, async () => {
@@ -50,7 +53,7 @@ for (const dialect of dialects()) {
       });
     }
 
-    it('docs/mcp.md\'s Claude Desktop and Cursor stdio configs work as written', async () => {
+    it("docs/mcp.md's Claude Desktop and Cursor stdio configs work as written", async () => {
       const docs = fs.readFileSync(path.join(ROOT, 'docs', 'mcp.md'), 'utf8');
       const stdio = [...docs.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]).filter((b) => /"command": "node"/.test(b));
       assert.ok(stdio.length >= 2, `docs/mcp.md shows the stdio config for Claude Desktop and Cursor (found ${stdio.length})`);
@@ -92,11 +95,8 @@ for (const dialect of dialects()) {
       assert.match(bad.stderr, /Unknown API key/);
     });
 
-    it('in relay mode a bad key comes back as the server\'s 401', async () => {
-      await assert.rejects(
-        stdioClient({ SHEET_WORKSPACE_URL: s.url, SHEET_WORKSPACE_API_KEY: `sk_${'z'.repeat(43)}` }),
-        /Unknown API key/,
-      );
+    it("in relay mode a bad key comes back as the server's 401", async () => {
+      await assert.rejects(stdioClient({ SHEET_WORKSPACE_URL: s.url, SHEET_WORKSPACE_API_KEY: `sk_${'z'.repeat(43)}` }), /Unknown API key/);
     });
   });
 }

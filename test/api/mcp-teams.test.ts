@@ -8,7 +8,11 @@ import { httpClient, ok, sameErrorAsRest } from '../mcp-helpers.js';
 /** Teams over MCP (issue 33.8): the same workspaces and share links as REST, with the same errors. */
 for (const dialect of dialects()) {
   describe(`MCP tools for workspaces and share links [${dialect}]`, () => {
-    const { s, users: { alice, bob }, beforeClose } = useServer(dialect, { users: { alice: 'pro', bob: 'pro' } });
+    const {
+      s,
+      users: { alice, bob },
+      beforeClose,
+    } = useServer(dialect, { users: { alice: 'pro', bob: 'pro' } });
     let mcp: Client;
     before(async () => {
       mcp = await httpClient(s, alice.key);
@@ -20,7 +24,10 @@ for (const dialect of dialects()) {
       await expect200(s, alice.key, 'POST', '/v1/workspaces', { name: 'Crew' });
       const viaMcp = ok(await call('list_workspaces', {}));
       assert.deepEqual(viaMcp.workspaces, (await expect200(s, alice.key, 'GET', '/v1/workspaces')).workspaces);
-      assert.deepEqual(viaMcp.workspaces.map((w: { personal: boolean }) => w.personal), [true, false]);
+      assert.deepEqual(
+        viaMcp.workspaces.map((w: { personal: boolean }) => w.personal),
+        [true, false],
+      );
     });
 
     it('share_sheet makes a working link; list_sheet_shares hides tokens; revoke_sheet_share ends it', async () => {
@@ -31,7 +38,10 @@ for (const dialect of dialects()) {
       assert.equal(shared.status, 200);
       assert.equal(shared.body.sheet.title, 'Over MCP');
       const { shares } = ok(await call('list_sheet_shares', { sheet_id: id }));
-      assert.deepEqual(shares.map((x: { id: string }) => x.id), [share.id]);
+      assert.deepEqual(
+        shares.map((x: { id: string }) => x.id),
+        [share.id],
+      );
       assert.ok(!JSON.stringify(shares).includes(share.token));
       assert.deepEqual(ok(await call('revoke_sheet_share', { sheet_id: id, share_id: share.id })), { success: true, id: share.id, revoked: true });
       assert.equal((await request(s.url, 'GET', `/v1/shared/${share.token}`)).status, 404);

@@ -31,7 +31,13 @@ for (const dialect of dialects()) {
       assert.deepEqual((await rest('GET', `/v1/sessions/${viaMcp.id}`)).body.session, viaMcp.session);
       const saved = (await s.events('session.saved')).filter((e) => e.user_id === alice.userId);
       const mine = { workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId };
-      assert.deepEqual(saved.map((e) => e.data), [{ session_id: viaMcp.id, title: 'Auth refactor', ...mine }, { session_id: viaRest.id, title: 'Auth refactor', ...mine }]);
+      assert.deepEqual(
+        saved.map((e) => e.data),
+        [
+          { session_id: viaMcp.id, title: 'Auth refactor', ...mine },
+          { session_id: viaRest.id, title: 'Auth refactor', ...mine },
+        ],
+      );
 
       const page = ok(await call('list_sessions', { project: 'api', limit: 1 }));
       assert.deepEqual([page.total, page.has_more, page.sessions[0].id], [2, true, viaRest.id]);
@@ -45,7 +51,15 @@ for (const dialect of dialects()) {
 
     it('create_handover builds the same sheet as REST; the handover resource, tool and resume_work prompt find the latest', async () => {
       const { id: sessionId } = ok(await call('save_session', { title: 'Billing', summary: 'Added invoices.', project: 'shop' }));
-      ok(await call('sync_todos', { project: 'shop', todos: [{ content: 'Add VAT', status: 'in_progress' }, { content: 'Old', status: 'completed' }] }));
+      ok(
+        await call('sync_todos', {
+          project: 'shop',
+          todos: [
+            { content: 'Add VAT', status: 'in_progress' },
+            { content: 'Old', status: 'completed' },
+          ],
+        }),
+      );
       const args = { session_id: sessionId, next_steps: ['Wire VAT'], notes: 'Ask about EU rules.' };
       const viaRest = (await rest('POST', '/v1/sessions/handover', args)).body;
       clock.advance(1000);
@@ -54,7 +68,10 @@ for (const dialect of dialects()) {
       assert.deepEqual(without(viaMcp.sheet, 'id', 'createdAt', 'updatedAt'), without(viaRest.sheet, 'id', 'createdAt', 'updatedAt'));
       assert.equal(viaMcp.sheet.folder, 'Handover');
       const evs = (await s.events('session.handover')).filter((e) => e.data.session_id === sessionId);
-      assert.deepEqual(evs.map((e) => e.data.handover_id), [viaRest.handover_id, viaMcp.handover_id]);
+      assert.deepEqual(
+        evs.map((e) => e.data.handover_id),
+        [viaRest.handover_id, viaMcp.handover_id],
+      );
       assert.equal((await s.events('sheet.created')).filter((e) => e.data.sheet_id === viaMcp.handover_id).length, 1);
       sameErrorAsRest(await call('create_handover', { session_id: 'ses_nope' }), await rest('POST', '/v1/sessions/handover', { session_id: 'ses_nope' }));
 
@@ -95,7 +112,10 @@ for (const dialect of dialects()) {
       ]);
 
       const found = ok(await call('search_knowledge', { q: 'eaddrinuse', limit: 1 }));
-      assert.deepEqual(found.solutions.map((x: any) => x.id), [viaRest.id]);
+      assert.deepEqual(
+        found.solutions.map((x: any) => x.id),
+        [viaRest.id],
+      );
       assert.deepEqual(found.solutions_page, { total: 2, has_more: true });
       assert.deepEqual(found.snippets_page, { total: 0, has_more: false });
       const restFound = (await s.req('GET', '/v1/knowledge?q=eaddrinuse&limit=1&fields=title,language,tags,createdAt,version,workspace_id', { key: alice.key })).body;
@@ -116,7 +136,15 @@ for (const dialect of dialects()) {
     });
 
     it('sync_todos and list_todos: same matching and results as REST; delete_todo; bad input rolls back', async () => {
-      const first = ok(await call('sync_todos', { project: 'cli', todos: [{ content: 'Parse args', status: 'pending', priority: 'high' }, { content: 'Docs', status: 'pending' }] }));
+      const first = ok(
+        await call('sync_todos', {
+          project: 'cli',
+          todos: [
+            { content: 'Parse args', status: 'pending', priority: 'high' },
+            { content: 'Docs', status: 'pending' },
+          ],
+        }),
+      );
       assert.deepEqual([first.created, first.updated], [2, 0]);
       const second = (await rest('POST', '/v1/todos', { project: 'cli', todos: [{ content: ' Parse args ', status: 'completed' }] })).body;
       assert.deepEqual([second.created, second.updated], [0, 1]);
@@ -125,7 +153,13 @@ for (const dialect of dialects()) {
       assert.deepEqual(without(listed, 'total', 'has_more'), (await rest('GET', '/v1/todos?project=cli&status=pending')).body);
 
       const before = (await rest('GET', '/v1/todos?project=cli')).body.todos;
-      const bad = { project: 'cli', todos: [{ content: 'New', status: 'pending' }, { id: 'td_missing', content: 'x', status: 'pending' }] };
+      const bad = {
+        project: 'cli',
+        todos: [
+          { content: 'New', status: 'pending' },
+          { id: 'td_missing', content: 'x', status: 'pending' },
+        ],
+      };
       sameErrorAsRest(await call('sync_todos', bad), await rest('POST', '/v1/todos', bad));
       sameErrorAsRest(await call('sync_todos', { todos: [{ content: 'x', status: 'done' }] }), await rest('POST', '/v1/todos', { todos: [{ content: 'x', status: 'done' }] }));
       assert.deepEqual((await rest('GET', '/v1/todos?project=cli')).body.todos, before, 'a failed sync changes nothing');
@@ -135,7 +169,7 @@ for (const dialect of dialects()) {
       sameErrorAsRest(await call('delete_todo', { id: docs }), await rest('DELETE', `/v1/todos/${docs}`));
     });
 
-    it('argument errors of list_sessions, search_knowledge, get_knowledge, update_knowledge and list_todos are REST\'s', async () => {
+    it("argument errors of list_sessions, search_knowledge, get_knowledge, update_knowledge and list_todos are REST's", async () => {
       const sol = (await rest('POST', '/v1/knowledge?type=solutions', { title: 'E', content: 'fix' })).body.id;
       const long = 'w'.repeat(201);
       const cases: [string, Record<string, unknown>, string, string, unknown?][] = [
@@ -157,7 +191,7 @@ for (const dialect of dialects()) {
       assert.match(toolError(await call('list_todos', { status: 'done' }), 400, 'invalid_request').error, /status must be one of pending, in_progress, completed/);
     });
 
-    it('another account\'s session, knowledge entry and todo: the same 403 as REST, and nothing changes', async () => {
+    it("another account's session, knowledge entry and todo: the same 403 as REST, and nothing changes", async () => {
       const asBob = (method: string, path: string, body?: unknown) => s.req(method, path, { key: bob.key, body });
       const ses = (await asBob('POST', '/v1/sessions', { title: 'bob work', summary: 'private', project: 'bobs' })).body.id;
       const sol = (await asBob('POST', '/v1/knowledge?type=solutions', { title: 'bob fix', content: 'secret' })).body.id;
@@ -180,7 +214,10 @@ for (const dialect of dialects()) {
       }
       assert.equal((await s.events()).length, before);
       assert.equal((await asBob('GET', `/v1/knowledge/${snp}`)).body.snippet.title, 'bob code');
-      assert.deepEqual((await asBob('GET', '/v1/todos?project=bobs')).body.todos.map((t: any) => [t.content, t.status]), [['bob task', 'pending']]);
+      assert.deepEqual(
+        (await asBob('GET', '/v1/todos?project=bobs')).body.todos.map((t: any) => [t.content, t.status]),
+        [['bob task', 'pending']],
+      );
       assert.equal((await asBob('GET', `/v1/knowledge/${sol}`)).status, 200);
       // Lists only ever show the caller's own records.
       assert.equal(ok(await call('list_sessions', { project: 'bobs' })).total, 0);
@@ -211,7 +248,10 @@ for (const dialect of dialects()) {
       const stats = ok(await call('get_stats', {}));
       assert.deepEqual(stats, (await rest('GET', '/v1/stats')).body);
       assert.equal(stats.stats.worktime.total_hours, 3.5);
-      assert.deepEqual(stats.stats.recent_work_logs.map((l: any) => l.hours), [2, 1.5]);
+      assert.deepEqual(
+        stats.stats.recent_work_logs.map((l: any) => l.hours),
+        [2, 1.5],
+      );
       for (const bad of [{ hours: 0 }, { hours: 25 }, { hours: 1, date: '2026-02-30' }, {}]) {
         sameErrorAsRest(await call('log_work_time', bad), await s.req('POST', '/v1/stats?action=worktime', { key: alice.key, body: bad }));
       }

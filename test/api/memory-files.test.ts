@@ -49,7 +49,11 @@ for (const dialect of dialects()) {
         outcome: 'Parser passes except one flaky case',
         agent: 'claude-code',
       });
-      await ok('POST', '/v1/knowledge?type=solutions', key, { title: 'Undefined foo in the parser', error: 'TypeError: cannot read properties of undefined (reading foo)', content: 'Guard the input:\n\n```ts\nif (!node) return;\n```' });
+      await ok('POST', '/v1/knowledge?type=solutions', key, {
+        title: 'Undefined foo in the parser',
+        error: 'TypeError: cannot read properties of undefined (reading foo)',
+        content: 'Guard the input:\n\n```ts\nif (!node) return;\n```',
+      });
       await ok('POST', '/v1/sessions/handover', key, { session_id: s1.id, next_steps: ['Fix the flaky case', 'Ship 2.0'], notes: 'Watch the migration.\n\nIt locks the table.' });
       await ok('POST', '/v1/sessions', key, { title: 'Docs pass', summary: 'Docs for the parser', project: PROJECT, agent: 'codex', outcome: '> quoted line\nsecond' });
       await ok('POST', '/v1/todos', key, {
@@ -66,7 +70,19 @@ for (const dialect of dialects()) {
     it('exports a digest that round-trips into a fresh account; importing twice adds nothing', async () => {
       await seed(users.alice.key);
       const first = await memoryExport({ ...cli(users.alice.key), project: PROJECT });
-      for (const part of ['### Latest handover: ', '1. Fix the flaky case', '> It locks the table.', '- src/parser.ts', '- $ npm test -- parser', '#### Docs pass', '> > quoted line', '- [~] Refactor the lexer (high priority)', '- [ ] Write the changelog', '#### Undefined foo in the parser', '#### Build']) {
+      for (const part of [
+        '### Latest handover: ',
+        '1. Fix the flaky case',
+        '> It locks the table.',
+        '- src/parser.ts',
+        '- $ npm test -- parser',
+        '#### Docs pass',
+        '> > quoted line',
+        '- [~] Refactor the lexer (high priority)',
+        '- [ ] Write the changelog',
+        '#### Undefined foo in the parser',
+        '#### Build',
+      ]) {
         assert.ok(first.includes(part), `${part} in\n${first}`);
       }
       assert.ok(!first.includes('Old task'));
@@ -136,7 +152,10 @@ for (const dialect of dialects()) {
     it('imports CLAUDE.md, AGENTS.md, Cursor rules and Claude Code MEMORY.md once; edits update; concurrent runs converge', async () => {
       const dir = tmp();
       const home = tmp();
-      fs.writeFileSync(path.join(dir, 'CLAUDE.md'), '# Project\n\nUse tabs.\n\n## Testing\n\nRun `npm test`.\n\n```md\n## not a heading\n```\n\n## Lockfile error\n\nError: EINTEGRITY sha512 mismatch\nFix: delete node_modules and run npm ci\n');
+      fs.writeFileSync(
+        path.join(dir, 'CLAUDE.md'),
+        '# Project\n\nUse tabs.\n\n## Testing\n\nRun `npm test`.\n\n```md\n## not a heading\n```\n\n## Lockfile error\n\nError: EINTEGRITY sha512 mismatch\nFix: delete node_modules and run npm ci\n',
+      );
       fs.writeFileSync(path.join(dir, 'AGENTS.md'), 'Always answer in English.\n');
       fs.mkdirSync(path.join(dir, '.cursor', 'rules'), { recursive: true });
       fs.writeFileSync(path.join(dir, '.cursor', 'rules', 'style.mdc'), '---\ndescription: style\nalwaysApply: true\n---\nPrefer small functions.\n');
@@ -151,7 +170,10 @@ for (const dialect of dialects()) {
       assert.equal(first.files.length, 5);
       assert.deepEqual(first.counts.knowledge, { created: 7, updated: 0, unchanged: 0 });
       const tagged = await ok('GET', '/v1/knowledge?tag=memory-import&limit=100', users.carol.key);
-      assert.deepEqual(tagged.solutions.map((e: any) => [e.title, e.error]), [['CLAUDE.md: Lockfile error', 'EINTEGRITY sha512 mismatch']]);
+      assert.deepEqual(
+        tagged.solutions.map((e: any) => [e.title, e.error]),
+        [['CLAUDE.md: Lockfile error', 'EINTEGRITY sha512 mismatch']],
+      );
       assert.deepEqual(
         tagged.snippets.map((e: any) => e.title).sort(),
         ['.cursor/rules/style.mdc', 'AGENTS.md', 'CLAUDE.md', 'CLAUDE.md: Testing', 'Claude Code MEMORY.md: Preferences', 'Claude Code memory/deploys.md'].sort(),

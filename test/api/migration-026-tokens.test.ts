@@ -22,10 +22,7 @@ test('migration 026 gives sheets tokenized by 022 the tokens search looks for', 
     assert.equal(to025.error, undefined);
     const now = new Date().toISOString();
     const text = '東京都庁の議事録 kubernetes';
-    await db
-      .insertInto('sheets')
-      .values({ id: 's1', user_id: 'u1', title: 't', content: '{}', tags: '[]', search_text: text, created_at: now, updated_at: now })
-      .execute();
+    await db.insertInto('sheets').values({ id: 's1', user_id: 'u1', title: 't', content: '{}', tags: '[]', search_text: text, created_at: now, updated_at: now }).execute();
     const hits = async (term: string) => (await tokenMatchKeys(tokenPlan([term])!).execute(db)).rows.map((r) => r.k);
     const tokens = async () => (await sql<{ tokens: string[] }>`select tokens from sheet_tokens where sheet_id = 's1'`.execute(db)).rows[0]!.tokens;
 
@@ -35,7 +32,10 @@ test('migration 026 gives sheets tokenized by 022 the tokens search looks for', 
 
     const rest = await migrator.migrateToLatest();
     assert.equal(rest.error, undefined);
-    assert.deepEqual(rest.results?.map((r) => r.migrationName).filter((n) => n === '026_tokenizer_cjk_triples'), ['026_tokenizer_cjk_triples']);
+    assert.deepEqual(
+      rest.results?.map((r) => r.migrationName).filter((n) => n === '026_tokenizer_cjk_triples'),
+      ['026_tokenizer_cjk_triples'],
+    );
     assert.ok((await tokens()).includes('議事録'));
     for (const term of ['東京', '議事録', '東京都庁', 'kubernetes']) assert.deepEqual(await hits(term), ['s1'], term);
     const vocab = await sql<{ n: number }>`select count(*)::int as n from sheet_token_vocab where token = '都庁の'`.execute(db);
@@ -45,10 +45,7 @@ test('migration 026 gives sheets tokenized by 022 the tokens search looks for', 
 
     // A sheet written after 026 gets the new tokens from the redefined function: found at once (pending,
     // by LIKE: migration 032), then through its tokens once the indexer ran.
-    await db
-      .insertInto('sheets')
-      .values({ id: 's2', user_id: 'u1', title: 't', content: '{}', tags: '[]', search_text: '新しい議事録', created_at: now, updated_at: now })
-      .execute();
+    await db.insertInto('sheets').values({ id: 's2', user_id: 'u1', title: 't', content: '{}', tags: '[]', search_text: '新しい議事録', created_at: now, updated_at: now }).execute();
     assert.deepEqual((await hits('議事録')).sort(), ['s1', 's2']);
     assert.equal(await indexPendingTokens(db, 10), 1);
     const s2 = (await sql<{ tokens: string[] }>`select tokens from sheet_tokens where sheet_id = 's2'`.execute(db)).rows[0]!.tokens;

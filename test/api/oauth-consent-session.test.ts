@@ -15,7 +15,10 @@ for (const dialect of dialects()) {
     let bNarrowKey: string;
     let aCookie: string;
     let clientId: string;
-    const { s, users: { a, b } } = useServer(dialect, { users: { a: 'pro', b: 'pro' } });
+    const {
+      s,
+      users: { a, b },
+    } = useServer(dialect, { users: { a: 'pro', b: 'pro' } });
     before(async () => {
       assert.equal((await s.req('POST', '/v1/sheets', { key: a.key, body: { title: "A's sheet" } })).status, 200);
       assert.equal((await s.req('POST', '/v1/sheets', { key: b.key, body: { title: "B's sheet" } })).status, 200);
@@ -32,7 +35,10 @@ for (const dialect of dialects()) {
     /** The consent page as opened from another site: no console cookie on the GET. */
     async function crossSitePage(cookie = '') {
       const { verifier, challenge } = pkce();
-      const page = await openConsent(String(authorizeUrl(s, { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', scope: 'sheets:read sheets:write' })), cookie);
+      const page = await openConsent(
+        String(authorizeUrl(s, { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', scope: 'sheets:read sheets:write' })),
+        cookie,
+      );
       assert.equal(page.res.status, 200, page.html);
       return { page, verifier };
     }
@@ -63,8 +69,15 @@ for (const dialect of dialects()) {
       const write = await s.req('POST', '/v1/sheets', { key: tokens.access_token, body: { title: 'no' } });
       assert.equal(write.status, 403);
       assert.equal(write.body.required_scope, 'sheets:write');
-      assert.ok((await appsOf(b.key)).some((g) => g.client_id === clientId), 'the grant is listed under B');
-      assert.equal((await appsOf(a.key)).some((g) => g.client_id === clientId), false, 'and not under A');
+      assert.ok(
+        (await appsOf(b.key)).some((g) => g.client_id === clientId),
+        'the grant is listed under B',
+      );
+      assert.equal(
+        (await appsOf(a.key)).some((g) => g.client_id === clientId),
+        false,
+        'and not under A',
+      );
     });
 
     it("a wrong typed key with A's cookie is refused, not approved as A", async () => {

@@ -13,7 +13,10 @@ import { REDIRECT, authorizeUrl, mcpStatus, openConsent, pkce, register, submitC
 for (const dialect of dialects()) {
   describe(`grants and keys end with the credential that made them [${dialect}]`, () => {
     const clock = manualClock(new Date());
-    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const inMs = (ms: number) => new Date(clock.now().getTime() + ms).toISOString();
 
@@ -193,8 +196,7 @@ for (const dialect of dialects()) {
 
     /** Audit #31, finding 8: a key made with an access token ends with its grant, not an hour later. */
     describe('keys made under an OAuth grant end with it', () => {
-      const grantIdOf = async (client_id: string) =>
-        (await s.c.db.selectFrom('oauth_grants').select('id').where('client_id', '=', client_id).executeTakeFirstOrThrow()).id;
+      const grantIdOf = async (client_id: string) => (await s.c.db.selectFrom('oauth_grants').select('id').where('client_id', '=', client_id).executeTakeFirstOrThrow()).id;
 
       it('revoking the grant (Connected apps, or /oauth/revoke) ends the key and the keys it made, at once', async () => {
         const g = await grant({ key: alice.key }, 'keys:manage sheets:read');
@@ -240,7 +242,7 @@ for (const dialect of dialects()) {
       });
     });
 
-    it("a token approved by an expiring key mints keys that end with that key, if sooner than the token", async () => {
+    it('a token approved by an expiring key mints keys that end with that key, if sooner than the token', async () => {
       const approver = await newKey({ expires_at: inMs(600_000) });
       const g = await grant({ key: approver.api_key }, 'keys:manage sheets:read');
       const minted = await newKey({ scopes: ['sheets:read'] }, g.access);

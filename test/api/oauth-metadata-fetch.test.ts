@@ -87,7 +87,10 @@ for (const dialect of dialects()) {
       assert.equal(texts.size, 1, [...texts].join('\n---\n'));
       const viaToken = await token(s, { grant_type: 'authorization_code', code: 'x', client_id: urls[1], redirect_uri: REDIRECT, code_verifier: pkce().verifier });
       assert.equal(viaToken.status, 401);
-      assert.equal(viaToken.body.error_description, `The client ID metadata document at ${urls[1]} could not be used: it must answer HTTP 200 over https with JSON of at most 5120 bytes whose client_id is this URL`);
+      assert.equal(
+        viaToken.body.error_description,
+        `The client ID metadata document at ${urls[1]} could not be used: it must answer HTTP 200 over https with JSON of at most 5120 bytes whose client_id is this URL`,
+      );
     });
 
     it(`one address starts at most ${FETCHES_PER_ADDRESS} fetches an hour; cached documents still resolve`, async () => {

@@ -60,7 +60,10 @@ describe('loopback redirect_uri matching (raw strings, port aside)', () => {
 
 for (const dialect of dialects()) {
   describe(`authorize and token refuse normalised loopback redirects [${dialect}]`, () => {
-    const { s, users: { alice } } = useServer(dialect, { users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { users: { alice: 'pro' } });
 
     it('the consent page answers 400 for each variant and never redirects there', async () => {
       const { client_id } = await register(s, REGISTERED);

@@ -28,7 +28,10 @@ for (const dialect of dialects()) {
   describe(`OAuth 2.1 for MCP clients [${dialect}]`, () => {
     const clock = manualClock(new Date());
     let doc: Awaited<ReturnType<typeof serveMetadataDocument>>;
-    const { s, users: { alice } } = useServer(dialect, { clock, env: webhookEnv(), users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { clock, env: webhookEnv(), users: { alice: 'pro' } });
     before(async () => {
       doc = await serveMetadataDocument();
     });
@@ -77,7 +80,7 @@ for (const dialect of dialects()) {
       assert.equal(rows.includes(provider.saved!.refresh_token!), false);
     });
 
-    it('an access token counts in the account\'s rate limit, together with its API keys', async () => {
+    it("an access token counts in the account's rate limit, together with its API keys", async () => {
       const bob = await s.user('free');
       // Tokens by hand, not through the SDK client: after connecting, the SDK opens its GET /mcp stream
       // without awaiting it, and that request (an authenticated one, so counted) could land between a and b.
@@ -112,7 +115,10 @@ for (const dialect of dialects()) {
     it('refuses a metadata document that names another client_id or is larger than 5 KB', async () => {
       const base = new URL(doc.url).origin;
       // One text for every failure (test/api/oauth-metadata-fetch.test.ts): the cause is not told to the asker.
-      for (const [p, why] of [['/other.json', /could not be used/], ['/big.json', /could not be used/]] as const) {
+      for (const [p, why] of [
+        ['/other.json', /could not be used/],
+        ['/big.json', /could not be used/],
+      ] as const) {
         const { challenge } = pkce();
         const r = await fetch(authorizeUrl(s, { response_type: 'code', client_id: `${base}${p}`, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
         assert.equal(r.status, 400);
@@ -221,7 +227,7 @@ for (const dialect of dialects()) {
       assert.equal((await token(s, { grant_type: 'refresh_token', refresh_token: second.refresh_token!, client_id })).body.error, 'invalid_grant');
     });
 
-    it('a refresh asking for fewer scopes than the grant is refused (tokens carry the grant\'s scopes)', async () => {
+    it("a refresh asking for fewer scopes than the grant is refused (tokens carry the grant's scopes)", async () => {
       const { client_id } = await register(s);
       const { verifier, challenge } = pkce();
       const url = authorizeUrl(s, { response_type: 'code', client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' });
@@ -249,7 +255,10 @@ for (const dialect of dialects()) {
       assert.deepEqual(del.body, { success: true, id: grant.id, status: 'revoked' });
       assert.equal((await mcpStatus(s, p1.saved!.access_token)).status, 401);
       const listed = (await s.req('GET', '/v1/connected-apps', { key: alice.key })).body.connected_apps;
-      assert.equal(listed.some((a: any) => a.id === grant.id), false);
+      assert.equal(
+        listed.some((a: any) => a.id === grant.id),
+        false,
+      );
 
       const p2 = new MemoryProvider();
       (await connectWithOAuth(s, p2, async (url) => (await approve(s, url, alice.key)).code)).close();
@@ -287,7 +296,8 @@ for (const dialect of dialects()) {
       (await connectWithOAuth(s, used, async (url) => (await approve(s, url, alice.key)).code)).close();
       clock.advance(31 * 86_400_000);
       await register(s); // registering runs the purge
-      const page = (id: string) => fetch(authorizeUrl(s, { response_type: 'code', client_id: id, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
+      const page = (id: string) =>
+        fetch(authorizeUrl(s, { response_type: 'code', client_id: id, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
       assert.equal((await page(unused.client_id)).status, 400);
       assert.equal((await page(String(used.info!.client_id))).status, 200);
     });
@@ -321,7 +331,11 @@ for (const dialect of dialects()) {
     it('concurrent authorization requests for one new metadata client_id all succeed', async () => {
       const url = String(authorizeUrl(s, { response_type: 'code', client_id: doc.url, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' }));
       const pages = await Promise.all(Array.from({ length: 8 }, () => openConsent(url)));
-      assert.deepEqual(pages.map((p) => p.res.status), Array(8).fill(200), pages.map((p) => p.html.slice(0, 200)).join('\n'));
+      assert.deepEqual(
+        pages.map((p) => p.res.status),
+        Array(8).fill(200),
+        pages.map((p) => p.html.slice(0, 200)).join('\n'),
+      );
       const rows = await s.c.db.selectFrom('oauth_clients').selectAll().where('id', '=', doc.url).execute();
       assert.equal(rows.length, 1);
     });

@@ -19,7 +19,10 @@ describe('OpenAPI document, playground and health', () => {
     assert.deepEqual(body.security, [{ bearerAuth: [] }]);
     assert.ok(body.components.schemas.Error, 'the shared error shape is a component');
     for (const p of ['/sheets', '/sheets/{id}', '/sheets/{id}/restore', '/api-keys', '/api-keys/{id}']) assert.ok(body.paths[p], `${p} is documented`);
-    assert.equal(Object.keys(body.paths).some((p) => p.startsWith('/v1') || p.startsWith('/playground')), false);
+    assert.equal(
+      Object.keys(body.paths).some((p) => p.startsWith('/v1') || p.startsWith('/playground')),
+      false,
+    );
   });
 
   it('documents every operation with an id, its errors, and a route that really requires the key', async () => {

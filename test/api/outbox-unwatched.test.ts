@@ -11,8 +11,7 @@ import { startReceiver, webhookEnv } from '../webhooks-helpers.js';
 describe('events no webhook subscribes to are stored dispatched [postgres]', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POSTGRES_URL is not set' }, () => {
   const { s, users } = useServer('postgres', { env: webhookEnv(), users: { nohooks: 'pro', updates: 'pro', all: 'pro', off: 'pro' } });
 
-  const eventsOf = (userId: string) =>
-    s.c.db.selectFrom('outbox').select(['event', 'created_at', 'dispatched_at']).where('user_id', '=', userId).orderBy('id').execute();
+  const eventsOf = (userId: string) => s.c.db.selectFrom('outbox').select(['event', 'created_at', 'dispatched_at']).where('user_id', '=', userId).orderBy('id').execute();
   const hook = async (key: string, events: string[]) => {
     const r = await s.req('POST', '/v1/webhooks', { key, body: { url: 'https://hooks.example.invalid/x', events } });
     assert.equal(r.status, 200, JSON.stringify(r.body));
@@ -28,24 +27,42 @@ describe('events no webhook subscribes to are stored dispatched [postgres]', { s
     await hook(users.all.key, ['*']); // another owner's webhook changes nothing here
     await createAndRename(users.nohooks.key);
     const rows = await eventsOf(users.nohooks.userId);
-    assert.deepEqual(rows.map((r) => r.event), ['sheet.created', 'sheet.updated']);
+    assert.deepEqual(
+      rows.map((r) => r.event),
+      ['sheet.created', 'sheet.updated'],
+    );
     for (const r of rows) assert.equal(r.dispatched_at, r.created_at);
   });
 
   it('leaves for the fan-out exactly the events an enabled webhook subscribes to, by name or "*"', async () => {
     await hook(users.updates.key, ['sheet.updated', 'todos.synced']);
     await createAndRename(users.updates.key);
-    assert.deepEqual((await eventsOf(users.updates.userId)).map((r) => [r.event, r.dispatched_at === null]), [['sheet.created', false], ['sheet.updated', true]]);
+    assert.deepEqual(
+      (await eventsOf(users.updates.userId)).map((r) => [r.event, r.dispatched_at === null]),
+      [
+        ['sheet.created', false],
+        ['sheet.updated', true],
+      ],
+    );
 
     await createAndRename(users.all.key);
-    assert.deepEqual((await eventsOf(users.all.userId)).map((r) => [r.event, r.dispatched_at === null]), [['sheet.created', true], ['sheet.updated', true]]);
+    assert.deepEqual(
+      (await eventsOf(users.all.userId)).map((r) => [r.event, r.dispatched_at === null]),
+      [
+        ['sheet.created', true],
+        ['sheet.updated', true],
+      ],
+    );
   });
 
   it('does not wait for a disabled webhook', async () => {
     const h = await hook(users.off.key, ['*']);
     await s.c.db.updateTable('webhooks').set({ status: 'disabled' }).where('id', '=', h.id).execute();
     await createAndRename(users.off.key);
-    assert.deepEqual((await eventsOf(users.off.userId)).map((r) => r.dispatched_at === null), [false, false]);
+    assert.deepEqual(
+      (await eventsOf(users.off.userId)).map((r) => r.dispatched_at === null),
+      [false, false],
+    );
   });
 });
 
@@ -62,7 +79,10 @@ describe('a webhook still gets what it subscribes to [postgres]', { skip: !proce
       const [got] = await rcv.waitFor(1);
       assert.equal(got.body.event, 'sheet.updated');
       await s.worker!.idle();
-      assert.deepEqual((await s.c.db.selectFrom('deliveries').select('event').execute()).map((d) => d.event), ['sheet.updated']);
+      assert.deepEqual(
+        (await s.c.db.selectFrom('deliveries').select('event').execute()).map((d) => d.event),
+        ['sheet.updated'],
+      );
       assert.equal((await s.c.db.selectFrom('outbox').select('id').where('dispatched_at', 'is', null).execute()).length, 0);
     } finally {
       await rcv.close();

@@ -51,7 +51,11 @@ for (const dialect of dialects()) {
       rcv = await startReceiver();
       s = await startServer(dialect, { env: webhookEnv({ RATE_LIMIT_DISABLED: '1', SHARED_READ_LIMIT: '100000' }), worker: true });
       for (const name of ['owner', 'admin', 'editor', 'viewer', 'outsider', 'foreign'] as const) u[name] = await s.user('pro');
-      team = await makeTeam(s, u.owner, 'Team', [[u.admin, 'admin'], [u.editor, 'editor'], [u.viewer, 'viewer']]);
+      team = await makeTeam(s, u.owner, 'Team', [
+        [u.admin, 'admin'],
+        [u.editor, 'editor'],
+        [u.viewer, 'viewer'],
+      ]);
       other = await makeTeam(s, u.owner, 'Other team');
       const key = await s.req('POST', '/v1/api-keys', { key: u.owner.key, body: { name: 'other team only', workspace_id: other } });
       assert.equal(key.status, 200, JSON.stringify(key.body));
@@ -169,8 +173,16 @@ for (const dialect of dialects()) {
       const doc = (await s.req('GET', '/v1/openapi.json')).body;
       const routes = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
       const named = new Set([...Object.keys(REST_ROUTES), ...NOT_RECORD_ROUTES]);
-      assert.deepEqual(routes.filter((r) => !named.has(r)), [], 'routes missing from test/fixtures/permission-matrix.ts');
-      assert.deepEqual(Object.keys(REST_ROUTES).filter((r) => !routes.includes(r)), [], 'matrix routes the API does not have');
+      assert.deepEqual(
+        routes.filter((r) => !named.has(r)),
+        [],
+        'routes missing from test/fixtures/permission-matrix.ts',
+      );
+      assert.deepEqual(
+        Object.keys(REST_ROUTES).filter((r) => !routes.includes(r)),
+        [],
+        'matrix routes the API does not have',
+      );
     });
 
     for (const [route, { access, kind }] of Object.entries(REST_ROUTES)) {
@@ -216,21 +228,57 @@ for (const dialect of dialects()) {
       const { id } = ids;
       const w = { workspace_id: ws };
       const args: Record<string, Record<string, unknown>> = {
-        list_sheets: w, search_sheets: { q: 'x', ...w }, create_sheet: { title: 'n', content: { col1: '<p>n</p>' }, ...w },
-        get_sheet: { id }, get_sheet_content: { id, format: 'html' }, update_sheet: { id, tags: ['m'] }, trash_sheet: { id }, restore_sheet: { id },
-        export_sheet: { id, format: 'txt' }, list_sheet_exports: { id }, revoke_sheet_export: { id, export_id: ids.export_id },
-        append_to_sheet: { id, html: '<p>more</p>' }, replace_in_sheet: { id, find: 'x', replace: 'z' }, add_column: { id }, remove_column: { id, col: 'col2' },
-        list_sheet_revisions: { id }, get_sheet_revision: { id, version: 1 }, restore_sheet_revision: { id, version: 1 },
-        share_sheet: { sheet_id: id }, list_sheet_shares: { sheet_id: id }, revoke_sheet_share: { sheet_id: id, share_id: ids.share_id },
-        save_session: { title: 't', summary: 's', ...w }, list_sessions: w, get_session: { id }, update_session: { id, tags: ['m'] },
-        create_handover: { session_id: id, next_steps: ['go on'] }, get_latest_handover: { project: 'p', ...w }, get_briefing: { project: 'p', ...w }, search: { q: 'x', ...w },
-        search_knowledge: { q: 't', ...w }, save_knowledge: { type: 'snippets', title: 't', content: 'c', ...w }, get_knowledge: { id },
-        update_knowledge: { id, language: 'ts' }, delete_knowledge: { id },
-        list_todos: w, sync_todos: { todos: [{ content: `c ${rand()}`, status: 'pending' }], ...w }, delete_todo: { id },
-        log_work_time: { hours: 1, ...w }, get_stats: w,
-        list_sparks: w, create_spark: { name: `s${rand()}`, prompt: 'Say {{content}}', ...w }, get_spark: { id }, update_spark: { id, name: `r${rand()}` }, delete_spark: { id },
-        list_webhooks: w, register_webhook: { url: `${rcv.url}/n`, events: ['*'], ...w }, delete_webhook: { id }, enable_webhook: { id }, test_webhook: { id },
-        list_webhook_deliveries: { id }, redeliver_webhook_delivery: { id, delivery_id: ids.delivery_id },
+        list_sheets: w,
+        search_sheets: { q: 'x', ...w },
+        create_sheet: { title: 'n', content: { col1: '<p>n</p>' }, ...w },
+        get_sheet: { id },
+        get_sheet_content: { id, format: 'html' },
+        update_sheet: { id, tags: ['m'] },
+        trash_sheet: { id },
+        restore_sheet: { id },
+        export_sheet: { id, format: 'txt' },
+        list_sheet_exports: { id },
+        revoke_sheet_export: { id, export_id: ids.export_id },
+        append_to_sheet: { id, html: '<p>more</p>' },
+        replace_in_sheet: { id, find: 'x', replace: 'z' },
+        add_column: { id },
+        remove_column: { id, col: 'col2' },
+        list_sheet_revisions: { id },
+        get_sheet_revision: { id, version: 1 },
+        restore_sheet_revision: { id, version: 1 },
+        share_sheet: { sheet_id: id },
+        list_sheet_shares: { sheet_id: id },
+        revoke_sheet_share: { sheet_id: id, share_id: ids.share_id },
+        save_session: { title: 't', summary: 's', ...w },
+        list_sessions: w,
+        get_session: { id },
+        update_session: { id, tags: ['m'] },
+        create_handover: { session_id: id, next_steps: ['go on'] },
+        get_latest_handover: { project: 'p', ...w },
+        get_briefing: { project: 'p', ...w },
+        search: { q: 'x', ...w },
+        search_knowledge: { q: 't', ...w },
+        save_knowledge: { type: 'snippets', title: 't', content: 'c', ...w },
+        get_knowledge: { id },
+        update_knowledge: { id, language: 'ts' },
+        delete_knowledge: { id },
+        list_todos: w,
+        sync_todos: { todos: [{ content: `c ${rand()}`, status: 'pending' }], ...w },
+        delete_todo: { id },
+        log_work_time: { hours: 1, ...w },
+        get_stats: w,
+        list_sparks: w,
+        create_spark: { name: `s${rand()}`, prompt: 'Say {{content}}', ...w },
+        get_spark: { id },
+        update_spark: { id, name: `r${rand()}` },
+        delete_spark: { id },
+        list_webhooks: w,
+        register_webhook: { url: `${rcv.url}/n`, events: ['*'], ...w },
+        delete_webhook: { id },
+        enable_webhook: { id },
+        test_webhook: { id },
+        list_webhook_deliveries: { id },
+        redeliver_webhook_delivery: { id, delivery_id: ids.delivery_id },
       };
       return args[tool];
     }
@@ -249,12 +297,27 @@ for (const dialect of dialects()) {
         const listed = (await client.listTools()).tools;
         const tools = listed.map((t) => t.name);
         const named = new Set([...Object.keys(MCP_TOOLS), ...NOT_RECORD_TOOLS]);
-        assert.deepEqual(tools.filter((t) => !named.has(t)), [], 'tools missing from test/fixtures/permission-matrix.ts');
-        assert.deepEqual(Object.keys(MCP_TOOLS).filter((t) => !tools.includes(t)), [], 'matrix tools MCP does not list');
+        assert.deepEqual(
+          tools.filter((t) => !named.has(t)),
+          [],
+          'tools missing from test/fixtures/permission-matrix.ts',
+        );
+        assert.deepEqual(
+          Object.keys(MCP_TOOLS).filter((t) => !tools.includes(t)),
+          [],
+          'matrix tools MCP does not list',
+        );
         // Issue 33.8: every tool takes an optional workspace_id (by id it names the workspace the record must be in).
         const without = listed.filter((t) => t.name !== 'list_workspaces' && !(t.inputSchema.properties && 'workspace_id' in t.inputSchema.properties));
-        assert.deepEqual(without.map((t) => t.name), [], 'tools without workspace_id in their input schema');
-        assert.ok(listed.every((t) => !t.inputSchema.required?.includes('workspace_id')), 'workspace_id is optional everywhere');
+        assert.deepEqual(
+          without.map((t) => t.name),
+          [],
+          'tools without workspace_id in their input schema',
+        );
+        assert.ok(
+          listed.every((t) => !t.inputSchema.required?.includes('workspace_id')),
+          'workspace_id is optional everywhere',
+        );
       } finally {
         await client.close();
       }

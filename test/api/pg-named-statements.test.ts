@@ -11,7 +11,10 @@ import { useServer } from '../server-fixture.js';
  */
 if (dialects().includes('postgres')) {
   describe('named prepared statements [postgres]', () => {
-    const { s, users: { user } } = useServer('postgres', { env: { RATE_LIMIT_DISABLED: '1' }, users: { user: 'pro' } });
+    const {
+      s,
+      users: { user },
+    } = useServer('postgres', { env: { RATE_LIMIT_DISABLED: '1' }, users: { user: 'pro' } });
 
     it('the key lookup and the row read are prepared once per connection and answer as before, 200 times over', async () => {
       const made = await s.req('POST', '/v1/sheets', { key: user.key, body: { title: 'Named', content: { col1: '<p>prepared once</p>' } } });
@@ -28,16 +31,23 @@ if (dialects().includes('postgres')) {
       // Every pooled connection: what it has prepared.
       const db = s.c.db as Kysely<any>;
       const prepared = await Promise.all(
-        Array.from({ length: 10 }, () =>
-          db.connection().execute(async (conn) => (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(conn)).rows),
-        ),
+        Array.from({ length: 10 }, () => db.connection().execute(async (conn) => (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(conn)).rows)),
       );
       const all = prepared.flat();
-      assert.ok(all.some((p) => p.name.startsWith('sw_stmt_') && /from "api_keys"/.test(p.statement)), 'the key lookup runs prepared');
+      assert.ok(
+        all.some((p) => p.name.startsWith('sw_stmt_') && /from "api_keys"/.test(p.statement)),
+        'the key lookup runs prepared',
+      );
       // GET by id's row: alone, or (for a key already seen, as here) with the auth generation and the other GETs of its turn (sheets.read-batch.ts).
       const rowRead = /from "sheets" where "id" = \$1|from "auth_generation" left join "sheets" on "sheets"\."id" (= \$1|in \()/;
-      assert.ok(all.some((p) => p.name.startsWith('sw_stmt_') && rowRead.test(p.statement)), 'the row read runs prepared');
-      assert.ok(all.every((p) => p.name.startsWith('sw_stmt_')), `only registered statements are named: ${all.map((p) => p.name).join(', ')}`);
+      assert.ok(
+        all.some((p) => p.name.startsWith('sw_stmt_') && rowRead.test(p.statement)),
+        'the row read runs prepared',
+      );
+      assert.ok(
+        all.every((p) => p.name.startsWith('sw_stmt_')),
+        `only registered statements are named: ${all.map((p) => p.name).join(', ')}`,
+      );
       const names = new Set(all.map((p) => p.name));
       // Bounded by the call sites: each statement compiled once, and the 16 sizes of the batched row read.
       assert.ok(names.size < 50, `a bounded set of names (${names.size})`);

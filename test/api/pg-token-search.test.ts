@@ -24,7 +24,10 @@ describe('PostgreSQL token index', { skip }, () => {
   const text = () => Array.from({ length: 2 + Math.floor(r() * 8) }, () => pick(PIECES) + pick(SEPARATORS)).join('');
 
   // Everything ranked (no newest-first rule), so each query's whole match set can be listed.
-  const { s, users: { user, other } } = useServer('postgres', { env: { SEARCH_RANK_MAX_MATCHES: '100000', RATE_LIMIT_DISABLED: '1' }, users: { user: 'business', other: 'business' } });
+  const {
+    s,
+    users: { user, other },
+  } = useServer('postgres', { env: { SEARCH_RANK_MAX_MATCHES: '100000', RATE_LIMIT_DISABLED: '1' }, users: { user: 'business', other: 'business' } });
 
   const escapeHtml = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   const post = async (key: string, body: string) => {
@@ -34,9 +37,16 @@ describe('PostgreSQL token index', { skip }, () => {
   };
   /** What the LIKE answered: the owner's sheets in this state whose stored text holds every term. */
   const expected = async (terms: string[], trashed: boolean) => {
-    const rows = await s.c.db.selectFrom('sheets').select(['id', 'search_text']).where('user_id', '=', user.userId)
-      .where('trashed_at', trashed ? 'is not' : 'is', null).execute();
-    return rows.filter((row) => terms.every((t) => row.search_text.includes(t))).map((row) => row.id).sort();
+    const rows = await s.c.db
+      .selectFrom('sheets')
+      .select(['id', 'search_text'])
+      .where('user_id', '=', user.userId)
+      .where('trashed_at', trashed ? 'is not' : 'is', null)
+      .execute();
+    return rows
+      .filter((row) => terms.every((t) => row.search_text.includes(t)))
+      .map((row) => row.id)
+      .sort();
   };
   const found = async (q: string, trashed: boolean) => {
     const res = await s.req('GET', `/v1/sheets?limit=100&q=${encodeURIComponent(q)}${trashed ? '&trashed=true' : ''}`, { key: user.key });
@@ -46,11 +56,36 @@ describe('PostgreSQL token index', { skip }, () => {
   /** Terms to try: substrings of stored texts (straddling runs and separators), pieces, and absent ones. */
   const queries = async () => {
     const rows = await s.c.db.selectFrom('sheets').select('search_text').where('user_id', '=', user.userId).execute();
-    const qs = new Set<string>(['mig', 'migration', 'migrations', '東京', '東', '京', '名古屋', 'a_b', 'a%b', '100%', '%', '_', 'q'.repeat(40), 'q'.repeat(33) + 'z', 'ー', 'js', 'node.js', '🚀', 'absent', '東京 mig', '京都 x']);
+    const qs = new Set<string>([
+      'mig',
+      'migration',
+      'migrations',
+      '東京',
+      '東',
+      '京',
+      '名古屋',
+      'a_b',
+      'a%b',
+      '100%',
+      '%',
+      '_',
+      'q'.repeat(40),
+      'q'.repeat(33) + 'z',
+      'ー',
+      'js',
+      'node.js',
+      '🚀',
+      'absent',
+      '東京 mig',
+      '京都 x',
+    ]);
     for (let i = 0; i < 60; i++) {
       const chars = [...pick(rows).search_text];
       const at = Math.floor(r() * chars.length);
-      const term = chars.slice(at, at + 1 + Math.floor(r() * 6)).join('').trim();
+      const term = chars
+        .slice(at, at + 1 + Math.floor(r() * 6))
+        .join('')
+        .trim();
       if (term && !/\s/.test(term)) qs.add(term);
     }
     return [...qs];
@@ -150,18 +185,28 @@ describe('PostgreSQL token index', { skip }, () => {
     // Pending now, unless the server's own indexer (its sweep) already took the new text.
     const committed = await row();
     assert.ok(committed.pending ? committed.tokens.length === 0 : committed.tokens.includes('heldeditword'), JSON.stringify(committed));
-    assert.deepEqual((await found('heldeditword', false)).sheets.map((x) => x.id), [id], 'found by its text meanwhile');
+    assert.deepEqual(
+      (await found('heldeditword', false)).sheets.map((x) => x.id),
+      [id],
+      'found by its text meanwhile',
+    );
     await s.c.searchIndexer.drain();
     const done = await row();
     assert.equal(done.pending, false);
     assert.ok(done.tokens.includes('heldeditword'));
-    assert.deepEqual((await found('heldeditword', false)).sheets.map((x) => x.id), [id]);
+    assert.deepEqual(
+      (await found('heldeditword', false)).sheets.map((x) => x.id),
+      [id],
+    );
   });
 
   it('tokenizes a 250,000-character run in one pass', { timeout: 60_000 }, async () => {
     // Cut with substr() (quadratic on UTF-8), a 20,000-character run took 2.1 s; this one would take minutes.
     const id = await post(user.key, `${'会議室予約'.repeat(50_000)}`);
-    assert.deepEqual((await found('室予約会議', false)).sheets.map((x) => x.id), [id]);
+    assert.deepEqual(
+      (await found('室予約会議', false)).sheets.map((x) => x.id),
+      [id],
+    );
     assert.equal((await s.req('DELETE', `/v1/sheets/${id}`, { key: user.key })).status, 200);
   });
 
@@ -180,15 +225,25 @@ describe('PostgreSQL token index', { skip }, () => {
     const created = await Promise.all(Array.from({ length: 40 }, (_, i) => post(user.key, `freshword${i}x sharedfresh 新語${i % 5} 共有新語`)));
     assert.equal((await found('sharedfresh', false)).total, 40);
     assert.equal((await found('共有新語', false)).total, 40);
-    for (let i = 0; i < 40; i += 7) assert.deepEqual((await found(`freshword${i}x`, false)).sheets.map((x) => x.id), [created[i]]);
+    for (let i = 0; i < 40; i += 7)
+      assert.deepEqual(
+        (await found(`freshword${i}x`, false)).sheets.map((x) => x.id),
+        [created[i]],
+      );
     // Edits in parallel move half of them to other new words.
     const edits = await Promise.all(created.slice(0, 20).map((id, i) => s.req('PUT', `/v1/sheets/${id}`, { key: user.key, body: { content: { col1: `<p>editedword${i} 別語 sharedfresh</p>` } } })));
-    assert.deepEqual(edits.map((e) => e.status), Array(20).fill(200));
+    assert.deepEqual(
+      edits.map((e) => e.status),
+      Array(20).fill(200),
+    );
     assert.equal((await found('sharedfresh', false)).total, 40);
     assert.equal((await found('共有新語', false)).total, 20);
     assert.equal((await found('別語', false)).total, 20);
     assert.equal((await found('freshword3x', false)).total, 0);
-    assert.deepEqual((await found('editedword3', false)).sheets.map((x) => x.id), [created[3]]);
+    assert.deepEqual(
+      (await found('editedword3', false)).sheets.map((x) => x.id),
+      [created[3]],
+    );
   });
 
   it('looks tokens up through the index even for a token in every sheet', async () => {

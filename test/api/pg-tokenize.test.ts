@@ -73,10 +73,16 @@ test('the JavaScript tokenizer gives the tokens sheet_tokens_of gives, and the i
       .values(stored.map((text, i) => ({ id: `s${i}`, user_id: 'u1', title: 't', content: '{}', tags: '[]', search_text: text, created_at: now, updated_at: now })))
       .execute();
     while ((await indexPendingTokens(db, 16)) > 0);
-    const { rows: check } = await sql<{ same: boolean; pending: boolean }>`select t.tokens = case when cardinality(sheet_tokens_of(s.search_text)) > 20000 then '{}' else sheet_tokens_of(s.search_text) end as same, t.pending
+    const { rows: check } = await sql<{
+      same: boolean;
+      pending: boolean;
+    }>`select t.tokens = case when cardinality(sheet_tokens_of(s.search_text)) > 20000 then '{}' else sheet_tokens_of(s.search_text) end as same, t.pending
       from sheet_tokens as t join sheets as s on s.id = t.sheet_id`.execute(db);
     assert.equal(check.length, stored.length);
-    assert.ok(check.every((r) => r.same && !r.pending), 'every sheet holds the function\'s tokens');
+    assert.ok(
+      check.every((r) => r.same && !r.pending),
+      "every sheet holds the function's tokens",
+    );
     const vocab = await sql<{ n: number }>`select count(*)::int as n from (select unnest(tokens) as w from sheet_tokens) as x
       where not exists (select 1 from sheet_token_vocab as v where v.token = x.w)`.execute(db);
     assert.equal(vocab.rows[0].n, 0, 'every stored token is in the vocabulary');

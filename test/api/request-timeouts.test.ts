@@ -49,7 +49,10 @@ describe('request timeouts: configuration', () => {
   it('defaults to 10 s for headers and 30 s for the request, and names a bad value', () => {
     assert.deepEqual(loadConfig({}).httpTimeouts, { headersMs: 10_000, requestMs: 30_000 });
     assert.deepEqual(loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '2000' }).httpTimeouts, { headersMs: 2000, requestMs: 2000 });
-    assert.throws(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: 'soon' }), (e: Error) => e instanceof ConfigError && /HTTP_REQUEST_TIMEOUT_MS must be a number/.test(e.message));
+    assert.throws(
+      () => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: 'soon' }),
+      (e: Error) => e instanceof ConfigError && /HTTP_REQUEST_TIMEOUT_MS must be a number/.test(e.message),
+    );
     assert.throws(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '10' }), /HTTP_HEADERS_TIMEOUT_MS must be at least 100/);
   });
 });

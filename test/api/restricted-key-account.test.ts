@@ -109,7 +109,10 @@ for (const dialect of dialects()) {
       for (const c of callers) {
         const list = await c.req('GET', '/v1/workspaces');
         assert.equal(list.status, 200, `${c.name}: ${JSON.stringify(list.body)}`);
-        assert.ok(list.body.workspaces.every((w: { id: string }) => w.id !== personal), `${c.name} lists the personal workspace`);
+        assert.ok(
+          list.body.workspaces.every((w: { id: string }) => w.id !== personal),
+          `${c.name} lists the personal workspace`,
+        );
         assert.equal((await c.req('POST', '/v1/workspaces', { name: 'more' })).status, 403, c.name);
       }
     });

@@ -20,9 +20,7 @@ for (const dialect of dialects()) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-backfill-'));
       const pgDb = dialect === 'postgres' ? await createPgDatabase() : undefined;
       const db = new Kysely<any>({
-        dialect: pgDb
-          ? new PostgresDialect({ pool: new pg.Pool({ connectionString: pgDb.url, max: 2 }) })
-          : new SqliteDialect({ database: new SQLite(path.join(dataDir, 'sheet-workspace.db')) }),
+        dialect: pgDb ? new PostgresDialect({ pool: new pg.Pool({ connectionString: pgDb.url, max: 2 }) }) : new SqliteDialect({ database: new SQLite(path.join(dataDir, 'sheet-workspace.db')) }),
       });
       const at = '2025-01-01T00:00:00.000Z';
       try {
@@ -31,11 +29,35 @@ for (const dialect of dialects()) {
         await db.insertInto('users').values({ id: 'usr_backfill', name: 'old', plan: 'pro', created_at: at }).execute();
         await db
           .insertInto('sessions')
-          .values({ id: 'ses_backfill', user_id: 'usr_backfill', title: 'Okapi exporter rewrite', summary: 'Rewrote the okapi exporter.', project: 'zoo', tags: '[]', files_changed: '[]', search_text: 'okapi', created_at: at, external_id: null, updated_at: null })
+          .values({
+            id: 'ses_backfill',
+            user_id: 'usr_backfill',
+            title: 'Okapi exporter rewrite',
+            summary: 'Rewrote the okapi exporter.',
+            project: 'zoo',
+            tags: '[]',
+            files_changed: '[]',
+            search_text: 'okapi',
+            created_at: at,
+            external_id: null,
+            updated_at: null,
+          })
           .execute();
         await db
           .insertInto('todos')
-          .values({ id: 'td_backfill', user_id: 'usr_backfill', content: 'Feed the okapi', status: 'pending', project: 'zoo', priority: 'medium', active_form: null, created_at: at, updated_at: at, version: 1, content_key: 'Feed the okapi' })
+          .values({
+            id: 'td_backfill',
+            user_id: 'usr_backfill',
+            content: 'Feed the okapi',
+            status: 'pending',
+            project: 'zoo',
+            priority: 'medium',
+            active_form: null,
+            created_at: at,
+            updated_at: at,
+            version: 1,
+            content_key: 'Feed the okapi',
+          })
           .execute();
       } finally {
         await db.destroy();

@@ -50,16 +50,25 @@ for (const dialect of dialects()) {
     it('a rare word finds its one old record among thousands of common matches', async () => {
       const found = await search(alice.key, `q=${encodeURIComponent('how do we deploy the zanzibar gateway')}`);
       assert.equal(found.results[0]?.id, rare);
-      assert.ok(found.results.every((r) => !/for bob/.test(r.title)), 'never another account’s record');
+      assert.ok(
+        found.results.every((r) => !/for bob/.test(r.title)),
+        'never another account’s record',
+      );
     });
 
     it('common words only: the newest matches rank, and only the caller’s', async () => {
       const found = await search(alice.key, 'q=deploy%20staging&limit=50');
       assert.equal(found.results.length, 50);
       const numbers = found.results.map((r) => Number(/number (\d+)/.exec(r.title)?.[1]));
-      assert.ok(numbers.every((n) => n >= BATCHES * PER_BATCH - RANK_ALL), `from the newest matches: ${numbers.slice(0, 10).join(', ')}`);
+      assert.ok(
+        numbers.every((n) => n >= BATCHES * PER_BATCH - RANK_ALL),
+        `from the newest matches: ${numbers.slice(0, 10).join(', ')}`,
+      );
       const bobs = await search(bob.key, 'q=deploy');
-      assert.deepEqual(bobs.results.map((r) => r.title), ['Deploy the zanzibar gateway for bob']);
+      assert.deepEqual(
+        bobs.results.map((r) => r.title),
+        ['Deploy the zanzibar gateway for bob'],
+      );
       assert.equal(bobs.total, 1);
     });
   });

@@ -16,7 +16,10 @@ import { searchSheets } from '../../src/modules/sheets/sheets.search.js';
 for (const dialect of dialects()) {
   describe(`search for a word in most sheets [${dialect}]`, () => {
     const ids: string[] = [];
-    const { s, users: { user, other } } = useServer(dialect, { env: { SEARCH_RANK_MAX_MATCHES: '2' }, users: { user: 'business', other: 'business' } });
+    const {
+      s,
+      users: { user, other },
+    } = useServer(dialect, { env: { SEARCH_RANK_MAX_MATCHES: '2' }, users: { user: 'business', other: 'business' } });
 
     const post = async (key: string, title: string, html: string) => {
       const r = await s.req('POST', '/v1/sheets', { key, body: { title, content: { col1: html } } });
@@ -40,8 +43,14 @@ for (const dialect of dialects()) {
       const newestFirst = [...matching].reverse();
       const found = await search('q=wombat');
       assert.equal(found.total, 5);
-      assert.deepEqual(found.sheets.map((x) => x.id), newestFirst);
-      assert.deepEqual((await search('q=WOMBAT&sort=relevance&limit=2&offset=1')).sheets.map((x) => x.id), newestFirst.slice(1, 3));
+      assert.deepEqual(
+        found.sheets.map((x) => x.id),
+        newestFirst,
+      );
+      assert.deepEqual(
+        (await search('q=WOMBAT&sort=relevance&limit=2&offset=1')).sheets.map((x) => x.id),
+        newestFirst.slice(1, 3),
+      );
       const past = await search('q=wombat&limit=2&offset=10');
       assert.deepEqual([past.sheets.length, past.total], [0, 5]);
       // The other owner's sheets were neither counted nor listed.
@@ -59,7 +68,10 @@ for (const dialect of dialects()) {
       await s.c.searchIndexer.drain();
       const found = await search('q=echidna');
       assert.equal(found.total, 2);
-      assert.deepEqual(found.sheets.map((x) => x.id), [best, weak]);
+      assert.deepEqual(
+        found.sheets.map((x) => x.id),
+        [best, weak],
+      );
     });
 
     it('counts trashed sheets on their own', async () => {
@@ -67,22 +79,38 @@ for (const dialect of dialects()) {
       // Live: Notes 4 and 5 match, 2 of 4 live sheets: not more than the limit, so by relevance ("wombat and wombat" first).
       const live = await search('q=wombat');
       assert.equal(live.total, 2);
-      assert.deepEqual(live.sheets.map((x) => x.id), [ids[4], ids[5]]);
+      assert.deepEqual(
+        live.sheets.map((x) => x.id),
+        [ids[4], ids[5]],
+      );
       // Trashed: Notes 0-2 match, 3 of the 4 trashed sheets: newest first.
       const trashed = await search('q=wombat&trashed=true');
       assert.equal(trashed.total, 3);
-      assert.deepEqual(trashed.sheets.map((x) => x.id), [ids[2], ids[1], ids[0]]);
+      assert.deepEqual(
+        trashed.sheets.map((x) => x.id),
+        [ids[2], ids[1], ids[0]],
+      );
     });
 
     it('counts the same by checking each match for its owner as by taking the other rows away', { skip: dialect !== 'sqlite' && 'SQLite only' }, async () => {
       // Over the HTTP API the other rows (the other account's 6 sheets, this one's trash) are few, so
       // the total is every match less those; with no other rows allowed, each match is checked instead.
-      for (const [q, trashed] of [['wombat', false], ['wombat', true], ['echidna', false], ['note', false], ['note', true]] as const) {
+      for (const [q, trashed] of [
+        ['wombat', false],
+        ['wombat', true],
+        ['echidna', false],
+        ['note', false],
+        ['note', true],
+      ] as const) {
         const viaApi = await search(`q=${q}&limit=100${trashed ? '&trashed=true' : ''}`);
         const f = { userId: user.userId, trashed, terms: searchTerms(q), limit: 100, offset: 0 };
         const byOwner = await searchSheets(s.c.db, f, { rankMaxMatches: 2, maxOtherRows: 0 });
         assert.equal(byOwner.total, viaApi.total, `total of q=${q} trashed=${trashed}`);
-        assert.deepEqual(byOwner.rows.map((r) => r.id), viaApi.sheets.map((x) => x.id), `page of q=${q} trashed=${trashed}`);
+        assert.deepEqual(
+          byOwner.rows.map((r) => r.id),
+          viaApi.sheets.map((x) => x.id),
+          `page of q=${q} trashed=${trashed}`,
+        );
       }
     });
 
@@ -96,7 +124,10 @@ for (const dialect of dialects()) {
       assert.equal(Number(pending.rows[0].n), 4);
       const found = await search('q=platypus&limit=100');
       assert.equal(found.total, 6);
-      assert.deepEqual(found.sheets.map((x) => x.id), [...indexed, ...queued].reverse());
+      assert.deepEqual(
+        found.sheets.map((x) => x.id),
+        [...indexed, ...queued].reverse(),
+      );
     });
 
     it('gives the same page and total before and after the tables are analyzed', { skip: dialect !== 'postgres' && 'PostgreSQL only' }, async () => {

@@ -20,12 +20,22 @@ const q = encodeURIComponent;
 describe('embeddings configuration', () => {
   it('needs both EMBEDDINGS_URL and EMBEDDINGS_MODEL, and takes neither as off', () => {
     assert.equal(loadConfig({}).embeddings, undefined);
-    assert.throws(() => loadConfig({ EMBEDDINGS_URL: 'http://127.0.0.1:11434/v1' }), (e: Error) => e instanceof ConfigError && /EMBEDDINGS_MODEL/.test(e.message));
-    assert.throws(() => loadConfig({ EMBEDDINGS_MODEL: 'nomic-embed-text' }), (e: Error) => e instanceof ConfigError && /EMBEDDINGS_URL/.test(e.message));
+    assert.throws(
+      () => loadConfig({ EMBEDDINGS_URL: 'http://127.0.0.1:11434/v1' }),
+      (e: Error) => e instanceof ConfigError && /EMBEDDINGS_MODEL/.test(e.message),
+    );
+    assert.throws(
+      () => loadConfig({ EMBEDDINGS_MODEL: 'nomic-embed-text' }),
+      (e: Error) => e instanceof ConfigError && /EMBEDDINGS_URL/.test(e.message),
+    );
     assert.throws(() => loadConfig({ EMBEDDINGS_URL: 'not a url', EMBEDDINGS_MODEL: 'm' }), /EMBEDDINGS_URL must be an absolute URL/);
     assert.throws(() => loadConfig({ EMBEDDINGS_URL: 'http://x/v1', EMBEDDINGS_MODEL: 'm', EMBEDDINGS_DIMENSIONS: '0' }), /EMBEDDINGS_DIMENSIONS must be 1-8192/);
     assert.deepEqual(loadConfig({ EMBEDDINGS_URL: 'http://127.0.0.1:11434/v1/', EMBEDDINGS_MODEL: 'nomic-embed-text' }).embeddings, {
-      url: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text', apiKey: undefined, dimensions: undefined, maxVectors: 20_000,
+      url: 'http://127.0.0.1:11434/v1',
+      model: 'nomic-embed-text',
+      apiKey: undefined,
+      dimensions: undefined,
+      maxVectors: 20_000,
     });
   });
 });
@@ -96,13 +106,16 @@ for (const dialect of dialects()) {
       assert.ok(fake.inputs > before, 'the todo was sent to the endpoint after the write');
     });
 
-    it('finds a paraphrase with no word in common, within the caller\'s reach only', async () => {
+    it("finds a paraphrase with no word in common, within the caller's reach only", async () => {
       await embedded(4);
       const alice = await search(users.alice.key, PARAPHRASE);
       assert.equal(alice.results[0]?.id, ids.car);
       assert.ok(!alice.results.some((h) => h.id === ids.bobCar), "another account's record never appears");
       const bob = await search(users.bob.key, PARAPHRASE);
-      assert.deepEqual(bob.results.map((h) => h.id), [ids.bobCar]);
+      assert.deepEqual(
+        bob.results.map((h) => h.id),
+        [ids.bobCar],
+      );
       const physician = await search(users.alice.key, 'rapid physician appointment');
       assert.ok(physician.results.length >= 1, JSON.stringify(physician));
     });
@@ -124,14 +137,20 @@ for (const dialect of dialects()) {
     it('re-embeds every record when the model changes', async () => {
       await embedded(4);
       // As if the records had been embedded by another model: a search compares only this model's vectors.
-      await s.c.db.updateTable('search_vectors' as never).set({ model: 'older-model' } as never).execute();
+      await s.c.db
+        .updateTable('search_vectors' as never)
+        .set({ model: 'older-model' } as never)
+        .execute();
       assert.equal(await countVectors(s.c.db, MODEL), 0);
       assert.deepEqual((await search(users.bob.key, PARAPHRASE)).results, []);
       const inputs = fake.inputs;
       s.c.search.embedder!.nudge();
       await embedded(4);
       assert.ok(fake.inputs >= inputs + 4, 'the records were sent again');
-      assert.deepEqual((await search(users.bob.key, PARAPHRASE)).results.map((h) => h.id), [ids.bobCar]);
+      assert.deepEqual(
+        (await search(users.bob.key, PARAPHRASE)).results.map((h) => h.id),
+        [ids.bobCar],
+      );
     });
 
     it('answers by keywords when the endpoint is down', async () => {

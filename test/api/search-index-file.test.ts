@@ -27,14 +27,17 @@ describe('search index file [sqlite]', () => {
     await next.c.searchIndexer.drain();
     return next;
   }
-  const queued = (s: TestServer) => s.c.db.selectFrom('sheets_search_queue' as any).select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const queued = (s: TestServer) =>
+    s.c.db
+      .selectFrom('sheets_search_queue' as any)
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
   async function found(s: TestServer, key: string, q: string): Promise<string[]> {
     const body = await expect200(s, key, 'GET', `/v1/sheets?limit=100&q=${encodeURIComponent(q)}`);
     assert.equal(body.total, body.sheets.length);
     return body.sheets.map((x: { title: string }) => x.title).sort();
   }
-  const post = async (s: TestServer, key: string, title: string, words: string) =>
-    (await expect200(s, key, 'POST', '/v1/sheets', { title, content: { col1: `<p>${words}</p>` } })).id as string;
+  const post = async (s: TestServer, key: string, title: string, words: string) => (await expect200(s, key, 'POST', '/v1/sheets', { title, content: { col1: `<p>${words}</p>` } })).id as string;
 
   it('a missing index file is rebuilt from every sheet', async () => {
     let s = await start();

@@ -36,7 +36,10 @@ describe('search index queue [sqlite]', () => {
 
   async function check(q: string, sort = 'relevance') {
     const terms = searchTerms(q);
-    const want = [...texts].filter(([, t]) => terms.every((term) => t.includes(term))).map(([id]) => id).sort();
+    const want = [...texts]
+      .filter(([, t]) => terms.every((term) => t.includes(term)))
+      .map(([id]) => id)
+      .sort();
     const body = await expect200(s, key, 'GET', `/v1/sheets?limit=100&sort=${sort}&q=${encodeURIComponent(q)}`);
     assert.deepEqual(body.sheets.map((x: { id: string }) => x.id).sort(), want, `q=${q} sort=${sort}`);
     assert.equal(body.total, want.length, `total for q=${q}`);
@@ -79,7 +82,10 @@ describe('search index queue [sqlite]', () => {
     const indexed = await create('indexed then deleted', '<p>papaya</p>');
     await s.c.searchIndexer.drain();
     assert.equal(await queued(), 0);
-    assert.deepEqual((await check('papaya')).map((x) => x.id), [indexed]);
+    assert.deepEqual(
+      (await check('papaya')).map((x) => x.id),
+      [indexed],
+    );
     await expect200(s, key, 'DELETE', `/v1/sheets/${indexed}?permanent=true`);
     texts.delete(indexed);
     await check('papaya');

@@ -19,9 +19,17 @@ for (const dialect of dialects()) {
     const r = rng(7);
     const randomText = (max: number) => Array.from({ length: 1 + Math.floor(r() * max) }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]).join('');
 
-    const { s, users: { user } } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' }, users: { user: 'business' } });
+    const {
+      s,
+      users: { user },
+    } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' }, users: { user: 'business' } });
     before(async () => {
-      const fixed = [['東京', {}], ['猫', {}], ['ab', { col1: '<p>x東</p>' }], ['Title', { col1: '<p>ends with 京</p>' }]] as const;
+      const fixed = [
+        ['東京', {}],
+        ['猫', {}],
+        ['ab', { col1: '<p>x東</p>' }],
+        ['Title', { col1: '<p>ends with 京</p>' }],
+      ] as const;
       for (const [title, content] of fixed) await make(title, { ...content });
       for (let i = 0; i < 60; i++) await make(randomText(4).trim() || 'x', { col1: `<p>${randomText(12)}</p><div>${randomText(6)}</div>` });
     });
@@ -34,7 +42,10 @@ for (const dialect of dialects()) {
 
     async function check(q: string) {
       const terms = searchTerms(q);
-      const want = [...texts].filter(([, t]) => terms.every((term) => t.includes(term))).map(([id]) => id).sort();
+      const want = [...texts]
+        .filter(([, t]) => terms.every((term) => t.includes(term)))
+        .map(([id]) => id)
+        .sort();
       const res = await s.req('GET', `/v1/sheets?limit=100&q=${encodeURIComponent(q)}`, { key: user.key });
       assert.equal(res.status, 200);
       assert.deepEqual(res.body.sheets.map((x: { id: string }) => x.id).sort(), want, `q=${JSON.stringify(q)}`);
@@ -78,10 +89,21 @@ for (const dialect of dialects()) {
       assert.equal(new Set(all).size, all.length, 'each match once (best first by default, ties newest first)');
       const byUpdated = (await get('limit=100&sort=updated')).sheets as unknown as { id: string; updatedAt: string }[];
       assert.deepEqual(new Set(byUpdated.map((x) => x.id)), new Set(all));
-      assert.deepEqual(byUpdated.map((x) => x.updatedAt), byUpdated.map((x) => x.updatedAt).sort().reverse(), 'sort=updated: last changed first');
+      assert.deepEqual(
+        byUpdated.map((x) => x.updatedAt),
+        byUpdated
+          .map((x) => x.updatedAt)
+          .sort()
+          .reverse(),
+        'sort=updated: last changed first',
+      );
       for (let offset = 0; offset < all.length + 3; offset += 3) {
         const page = await get(`limit=3&offset=${offset}`);
-        assert.deepEqual(page.sheets.map((x) => x.id), all.slice(offset, offset + 3), `offset ${offset}`);
+        assert.deepEqual(
+          page.sheets.map((x) => x.id),
+          all.slice(offset, offset + 3),
+          `offset ${offset}`,
+        );
         assert.equal(page.total, all.length, `total at offset ${offset}`);
       }
       const [trashed] = all;
@@ -90,7 +112,10 @@ for (const dialect of dialects()) {
       assert.equal(active.total, all.length - 1);
       assert.ok(!active.sheets.some((x) => x.id === trashed));
       const bin = await get('limit=100&trashed=true');
-      assert.deepEqual(bin.sheets.map((x) => x.id), [trashed]);
+      assert.deepEqual(
+        bin.sheets.map((x) => x.id),
+        [trashed],
+      );
       assert.equal(bin.total, 1);
       assert.equal((await get('limit=100&trashed=true&offset=5')).total, 1, 'total past the end of the trash');
       assert.equal((await s.req('POST', `/v1/sheets/${trashed}/restore`, { key: user.key })).status, 200);

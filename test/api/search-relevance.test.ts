@@ -7,7 +7,10 @@ const filler = (n: number) => Array.from({ length: n }, (_, i) => `lorem${i % 50
 
 for (const dialect of dialects()) {
   describe(`search relevance and concurrency [${dialect}]`, () => {
-    const { s, users: { user } } = useServer(dialect, { users: { user: 'business' } });
+    const {
+      s,
+      users: { user },
+    } = useServer(dialect, { users: { user: 'business' } });
 
     const post = async (title: string, html: string) => {
       const r = await s.req('POST', '/v1/sheets', { key: user.key, body: { title, content: { col1: html } } });
@@ -27,12 +30,24 @@ for (const dialect of dialects()) {
       await post('Nothing here', '<p>kangaroo</p>');
       const ranked = await search('q=quokka');
       assert.equal(ranked.total, 3);
-      assert.deepEqual(ranked.sheets.map((x) => x.id), [best, middle, weak]);
-      assert.deepEqual((await search('q=quokka&sort=relevance')).sheets.map((x) => x.id), [best, middle, weak]);
+      assert.deepEqual(
+        ranked.sheets.map((x) => x.id),
+        [best, middle, weak],
+      );
+      assert.deepEqual(
+        (await search('q=quokka&sort=relevance')).sheets.map((x) => x.id),
+        [best, middle, weak],
+      );
       // Change the weakest match: it becomes the last changed.
       assert.equal((await s.req('PUT', `/v1/sheets/${weak}`, { key: user.key, body: { title: 'Travel log, edited' } })).status, 200);
-      assert.deepEqual((await search('q=quokka&sort=updated')).sheets.map((x) => x.id), [weak, middle, best]);
-      assert.deepEqual((await search('q=quokka&sort=relevance&limit=1&offset=2')).sheets.map((x) => x.id), [weak]);
+      assert.deepEqual(
+        (await search('q=quokka&sort=updated')).sheets.map((x) => x.id),
+        [weak, middle, best],
+      );
+      assert.deepEqual(
+        (await search('q=quokka&sort=relevance&limit=1&offset=2')).sheets.map((x) => x.id),
+        [weak],
+      );
       assert.equal((await search('q=quokka&limit=1&offset=2')).total, 3);
     });
 

@@ -16,7 +16,10 @@ import { sqliteReaders } from '../../src/db/sqlite-readers.js';
  */
 for (const dialect of dialects()) {
   describe(`search token upkeep [${dialect}]`, () => {
-    const { s, users: { user } } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' }, users: { user: 'business' } });
+    const {
+      s,
+      users: { user },
+    } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' }, users: { user: 'business' } });
     const db = () => s.c.db as Kysely<any>;
     const pg = dialect === 'postgres';
 
@@ -34,8 +37,7 @@ for (const dialect of dialects()) {
       assert.equal(res.status, 200, JSON.stringify(res.body));
       return { ids: (res.body.sheets as { id: string }[]).map((x) => x.id).sort(), total: res.body.total as number };
     };
-    const inVocab = async (token: string) =>
-      Number((await sql<{ n: string }>`select count(*) as n from sheet_token_vocab where token = ${token}`.execute(db())).rows[0].n);
+    const inVocab = async (token: string) => Number((await sql<{ n: string }>`select count(*) as n from sheet_token_vocab where token = ${token}`.execute(db())).rows[0].n);
     /** A whole pass; again if a batch gave up on the lock (the server's own pruner may hold it). */
     const prune = async () => {
       for (let i = 0; i < 20; i++) if (!(await pruneVocab(db(), 50)).skipped) return;

@@ -30,17 +30,31 @@ for (const dialect of dialects()) {
     const ids_ = { jose: '', jwt: '', busy: '', sheet: '', snippet: '', todo: '', cjk: '', dbt: '' };
 
     before(async () => {
-      ids_.jose = (await post(alice.key, '/v1/sessions', {
-        title: 'Migrated auth middleware from jsonwebtoken to jose',
-        summary: 'jsonwebtoken does not run on the edge runtime, so src/auth/middleware.ts now calls jwtVerify from jose.',
-        project: 'api', tags: ['auth'], files_changed: ['src/auth/middleware.ts'],
-      })).session.id;
-      ids_.busy = (await post(alice.key, '/v1/knowledge?type=solutions', {
-        title: 'Database locked under load', error: 'SqliteError: SQLITE_BUSY: database is locked', content: 'Set PRAGMA busy_timeout = 5000 on every connection.', tags: ['sqlite'],
-      })).solution.id;
-      ids_.snippet = (await post(alice.key, '/v1/knowledge?type=snippets', {
-        title: 'Incremental model for fct_orders', content: "{{ config(materialized='incremental') }} select * from stg_orders", language: 'sql', description: 'dbt model',
-      })).snippet.id;
+      ids_.jose = (
+        await post(alice.key, '/v1/sessions', {
+          title: 'Migrated auth middleware from jsonwebtoken to jose',
+          summary: 'jsonwebtoken does not run on the edge runtime, so src/auth/middleware.ts now calls jwtVerify from jose.',
+          project: 'api',
+          tags: ['auth'],
+          files_changed: ['src/auth/middleware.ts'],
+        })
+      ).session.id;
+      ids_.busy = (
+        await post(alice.key, '/v1/knowledge?type=solutions', {
+          title: 'Database locked under load',
+          error: 'SqliteError: SQLITE_BUSY: database is locked',
+          content: 'Set PRAGMA busy_timeout = 5000 on every connection.',
+          tags: ['sqlite'],
+        })
+      ).solution.id;
+      ids_.snippet = (
+        await post(alice.key, '/v1/knowledge?type=snippets', {
+          title: 'Incremental model for fct_orders',
+          content: "{{ config(materialized='incremental') }} select * from stg_orders",
+          language: 'sql',
+          description: 'dbt model',
+        })
+      ).snippet.id;
       ids_.sheet = (await post(alice.key, '/v1/sheets', { title: 'Deploy checklist', content: { col1: '<p>Run the migrations before switching traffic to the new release.</p>' } })).sheet.id;
       await post(alice.key, '/v1/todos', { project: 'api', todos: [{ content: 'Rotate the signing keys of the staging cluster', status: 'pending' }] });
       ids_.todo = (await s.req('GET', '/v1/todos?project=api', { key: alice.key })).body.todos[0].id;
@@ -48,9 +62,13 @@ for (const dialect of dialects()) {
       for (const title of ['Switch the CI cache to S3', 'Switched the office network switch', 'Switching costs of the email vendor']) {
         await post(alice.key, '/v1/sessions', { title, summary: `${title}. Nothing else.` });
       }
-      ids_.cjk = (await post(alice.key, '/v1/sessions', {
-        title: '認証ミドルウェアの移行', summary: 'トークンの検証をjoseに切り替えた。鍵の管理は別途。', project: 'api',
-      })).session.id;
+      ids_.cjk = (
+        await post(alice.key, '/v1/sessions', {
+          title: '認証ミドルウェアの移行',
+          summary: 'トークンの検証をjoseに切り替えた。鍵の管理は別途。',
+          project: 'api',
+        })
+      ).session.id;
     });
 
     it('finds a session in other words than its own, right after the write, with every field of a result', async () => {
@@ -90,7 +108,10 @@ for (const dialect of dialects()) {
       assert.ok(all.total >= 3);
       assert.equal(all.results.length, all.total);
       const solutionsOnly = await ok(alice.key, `q=${q('busy sqlite jose')}&types=solution`);
-      assert.deepEqual(solutionsOnly.results.map((r) => r.type), ['solution']);
+      assert.deepEqual(
+        solutionsOnly.results.map((r) => r.type),
+        ['solution'],
+      );
       const two = await ok(alice.key, `q=${q('jose auth middleware keys migrations')}&types=session,todo&limit=50`);
       assert.ok(two.results.every((r) => r.type === 'session' || r.type === 'todo'));
       assert.ok(two.results.some((r) => r.type === 'todo'));
@@ -100,7 +121,10 @@ for (const dialect of dialects()) {
       const page2 = await ok(alice.key, `q=${q('jose auth middleware keys migrations')}&limit=1&offset=1`);
       assert.equal(page1.results.length, 1);
       assert.equal(page1.total, all.total);
-      assert.deepEqual([page1.results[0].id, page2.results[0].id], all.results.slice(0, 2).map((r) => r.id));
+      assert.deepEqual(
+        [page1.results[0].id, page2.results[0].id],
+        all.results.slice(0, 2).map((r) => r.id),
+      );
       assert.deepEqual((await ok(alice.key, `q=jose&offset=900`)).results, []);
     });
 
@@ -117,7 +141,7 @@ for (const dialect of dialects()) {
     });
 
     it('ranks the newer of two records on the same subject first, and follows updates and deletions', async () => {
-      const old = (await post(alice.key, '/v1/sessions', { title: 'Redis version for the cache', summary: 'The cache runs Redis 6.2.' , project: 'web' })).session.id;
+      const old = (await post(alice.key, '/v1/sessions', { title: 'Redis version for the cache', summary: 'The cache runs Redis 6.2.', project: 'web' })).session.id;
       await new Promise((r) => setTimeout(r, 20));
       const newer = (await post(alice.key, '/v1/sessions', { title: 'Redis version for the cache', summary: 'Upgraded the cache to Redis 7.2.', project: 'web' })).session.id;
       assert.deepEqual((await ids(alice.key, `q=${q('which redis version does the cache use')}`)).slice(0, 2), [newer, old]);
@@ -182,7 +206,10 @@ for (const dialect of dialects()) {
       const bobOwn = (await post(bob.key, '/v1/sessions', { title: 'Private flamingo notes', summary: 'flamingo' })).session.id;
       // Alice (a viewer) finds the team's record, never Bob's personal one; Carol (no member) neither.
       const aliceHits = await ok(alice.key, 'q=flamingo');
-      assert.deepEqual(aliceHits.results.map((r) => [r.id, r.workspace_id]), [[teamSes, team]]);
+      assert.deepEqual(
+        aliceHits.results.map((r) => [r.id, r.workspace_id]),
+        [[teamSes, team]],
+      );
       assert.deepEqual(await ids(carol.key, 'q=flamingo'), []);
       assert.deepEqual((await ids(bob.key, 'q=flamingo')).sort(), [teamSes, bobOwn].sort());
       assert.deepEqual(await ids(bob.key, `q=flamingo&workspace_id=${team}`), [teamSes]);

@@ -14,7 +14,11 @@ async function post(s: TestServer, key: string, body: unknown) {
 }
 
 async function sheetCount(s: TestServer, userId: string) {
-  const r = await s.c.db.selectFrom('sheets').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const r = await s.c.db
+    .selectFrom('sheets')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 

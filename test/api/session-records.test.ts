@@ -50,7 +50,10 @@ for (const dialect of dialects()) {
       assert.equal(got.handover_id, null);
       // What capture found is searchable: the failed command's error line.
       const found = await s.req('GET', '/v1/sessions?q=TypeError', { key });
-      assert.ok(found.body.sessions.some((x: { id: string }) => x.id === made.body.id), JSON.stringify(found.body));
+      assert.ok(
+        found.body.sessions.some((x: { id: string }) => x.id === made.body.id),
+        JSON.stringify(found.body),
+      );
     });
 
     it('capture never replaces a curated title, summary or outcome; it adds files, errors and tasks', async () => {
@@ -122,9 +125,7 @@ for (const dialect of dialects()) {
     it('concurrent captures of one session make one record holding every file and error', async () => {
       const n = 12;
       const results = await Promise.all(
-        Array.from({ length: n }, (_, i) =>
-          capture('cc:parallel', { title: 'parallel', summary: `part ${i}`, files_changed: [`f${i}.ts`], errors: [{ command: `cmd ${i}`, error: 'failed' }] }),
-        ),
+        Array.from({ length: n }, (_, i) => capture('cc:parallel', { title: 'parallel', summary: `part ${i}`, files_changed: [`f${i}.ts`], errors: [{ command: `cmd ${i}`, error: 'failed' }] })),
       );
       for (const r of results) assert.ok(r.status === 200 || r.status === 201, JSON.stringify(r.body));
       assert.equal(results.filter((r) => r.status === 201).length, 1);

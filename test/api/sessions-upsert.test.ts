@@ -8,7 +8,10 @@ import { httpClient, ok, sameErrorAsRest, toolError } from '../mcp-helpers.js';
 for (const dialect of dialects()) {
   describe(`session upsert by external_id and PATCH [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-06-01T08:00:00.000Z'));
-    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const put = (ext: string, body: unknown, key = alice.key) => s.req('PUT', `/v1/sessions/external/${ext}`, { key, body });
     const patch = (id: string, body: unknown, key = alice.key) => s.req('PATCH', `/v1/sessions/${id}`, { key, body });
@@ -27,7 +30,16 @@ for (const dialect of dialects()) {
         tags: ['claude-code'],
         files_changed: ['a.ts'],
         external_id: 'cc:abc-1',
-        outcome: null, tasks_done: [], tasks_open: [], errors: [], prompts: [], agent: null, source: 'curated', handover_id: null, distilled: null, distill_note: null,
+        outcome: null,
+        tasks_done: [],
+        tasks_open: [],
+        errors: [],
+        prompts: [],
+        agent: null,
+        source: 'curated',
+        handover_id: null,
+        distilled: null,
+        distill_note: null,
         workspace_id: `wsp_${alice.userId.slice(4)}`,
         createdAt: '2026-06-01T08:00:00.000Z',
         updatedAt: null,
@@ -49,9 +61,22 @@ for (const dialect of dialects()) {
       const saved = (await s.events('session.saved')).filter((e) => e.data.session_id === first.body.id);
       assert.equal(saved.length, 1);
       const updated = (await s.events('session.updated')).filter((e) => e.data.session_id === first.body.id);
-      assert.deepEqual(updated.map((e) => [e.user_id, e.data]), [
-        [alice.userId, { session_id: first.body.id, title: 'First', changes: ['summary', 'tags', 'files_changed'], updated_at: '2026-06-01T08:01:00.000Z', workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }],
-      ]);
+      assert.deepEqual(
+        updated.map((e) => [e.user_id, e.data]),
+        [
+          [
+            alice.userId,
+            {
+              session_id: first.body.id,
+              title: 'First',
+              changes: ['summary', 'tags', 'files_changed'],
+              updated_at: '2026-06-01T08:01:00.000Z',
+              workspace_id: `wsp_${alice.userId.slice(4)}`,
+              actor_id: alice.userId,
+            },
+          ],
+        ],
+      );
 
       // The same body again changes nothing: 200, no event, updatedAt kept.
       clock.advance(60_000);
@@ -62,7 +87,10 @@ for (const dialect of dialects()) {
 
       // Search follows the new fields.
       const found = await s.req('GET', '/v1/sessions?q=and%20b&project=rocket', { key: alice.key });
-      assert.deepEqual(found.body.sessions.map((x: any) => x.id), [first.body.id]);
+      assert.deepEqual(
+        found.body.sessions.map((x: any) => x.id),
+        [first.body.id],
+      );
     });
 
     it('one external_id per account: another account gets its own session under the same reference', async () => {
@@ -79,9 +107,7 @@ for (const dialect of dialects()) {
 
     it('~30 concurrent PUTs of one external_id make exactly one session; different ones in parallel each make one', async () => {
       const n = 30;
-      const answers = await Promise.all(
-        Array.from({ length: n }, (_, i) => put('cc:race-1', { title: `T${i}`, summary: `S${i}`, project: 'race', files_changed: [`f${i}.ts`] })),
-      );
+      const answers = await Promise.all(Array.from({ length: n }, (_, i) => put('cc:race-1', { title: `T${i}`, summary: `S${i}`, project: 'race', files_changed: [`f${i}.ts`] })));
       for (const a of answers) assert.ok(a.status === 200 || a.status === 201, `${a.status} ${JSON.stringify(a.body)}`);
       assert.equal(answers.filter((a) => a.body.created === true).length, 1);
       assert.equal(answers.filter((a) => a.status === 201).length, 1);
@@ -125,13 +151,19 @@ for (const dialect of dialects()) {
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assert.deepEqual(r.body.session, { ...created.body.session, summary: 'changed', files_changed: ['x.ts', 'y.ts'], updatedAt: clock.now().toISOString() });
       const ev = (await s.events('session.updated')).filter((e) => e.data.session_id === id);
-      assert.deepEqual(ev.map((e) => e.data.changes), [['summary', 'files_changed']]);
+      assert.deepEqual(
+        ev.map((e) => e.data.changes),
+        [['summary', 'files_changed']],
+      );
 
       const cleared = await patch(id, { project: null });
       assert.equal(cleared.body.session.project, null);
       assert.equal((await patch(id, { project: 'p2' })).body.session.project, 'p2');
       assert.equal((await patch(id, { project: '' })).body.session.project, null);
-      assert.equal((await s.req('GET', '/v1/sessions?project=', { key: alice.key })).body.sessions.some((x: any) => x.id === id), true);
+      assert.equal(
+        (await s.req('GET', '/v1/sessions?project=', { key: alice.key })).body.sessions.some((x: any) => x.id === id),
+        true,
+      );
 
       assertError(await patch(id, {}), 400, 'invalid_request', /at least one of title, summary/);
       assertError(await patch(id, { title: '   ' }), 400, 'invalid_request', /title/);

@@ -7,7 +7,10 @@ import { manualClock } from '../../src/clock.js';
 for (const dialect of dialects()) {
   describe(`sessions [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-05-20T09:30:00.000Z'));
-    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const create = (body: unknown, key = alice.key) => s.req('POST', '/v1/sessions', { key, body });
     const handover = (body: unknown, key = alice.key) => s.req('POST', '/v1/sessions/handover', { key, body });
@@ -26,19 +29,55 @@ for (const dialect of dialects()) {
         tags: ['auth'],
         files_changed: ['src/a.ts', 'src/b.ts'],
         external_id: null,
-        outcome: null, tasks_done: [], tasks_open: [], errors: [], prompts: [], agent: null, source: 'curated', handover_id: null, distilled: null, distill_note: null,
+        outcome: null,
+        tasks_done: [],
+        tasks_open: [],
+        errors: [],
+        prompts: [],
+        agent: null,
+        source: 'curated',
+        handover_id: null,
+        distilled: null,
+        distill_note: null,
         workspace_id: `wsp_${alice.userId.slice(4)}`,
         createdAt: '2026-05-20T09:30:00.000Z',
         updatedAt: null,
       });
       const evs = (await s.events('session.saved')).filter((e) => e.data.session_id === r.body.id);
-      assert.deepEqual(evs.map((e) => [e.user_id, e.data]), [[alice.userId, { session_id: r.body.id, title: 'Auth refactor', workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }]]);
+      assert.deepEqual(
+        evs.map((e) => [e.user_id, e.data]),
+        [[alice.userId, { session_id: r.body.id, title: 'Auth refactor', workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }]],
+      );
 
       const got = await s.req('GET', `/v1/sessions/${r.body.id}`, { key: alice.key });
       assert.deepEqual(got.body, { success: true, session: r.body.session });
 
       const bare = await create({ title: 't', summary: 's' });
-      assert.deepEqual({ ...bare.body.session, id: 0, createdAt: 0 }, { id: 0, title: 't', summary: 's', project: null, tags: [], files_changed: [], external_id: null, outcome: null, tasks_done: [], tasks_open: [], errors: [], prompts: [], agent: null, source: 'curated', handover_id: null, distilled: null, distill_note: null, workspace_id: `wsp_${alice.userId.slice(4)}`, createdAt: 0, updatedAt: null });
+      assert.deepEqual(
+        { ...bare.body.session, id: 0, createdAt: 0 },
+        {
+          id: 0,
+          title: 't',
+          summary: 's',
+          project: null,
+          tags: [],
+          files_changed: [],
+          external_id: null,
+          outcome: null,
+          tasks_done: [],
+          tasks_open: [],
+          errors: [],
+          prompts: [],
+          agent: null,
+          source: 'curated',
+          handover_id: null,
+          distilled: null,
+          distill_note: null,
+          workspace_id: `wsp_${alice.userId.slice(4)}`,
+          createdAt: 0,
+          updatedAt: null,
+        },
+      );
     });
 
     it('rejects bad input with 400 naming the field', async () => {
@@ -67,16 +106,47 @@ for (const dialect of dialects()) {
       assert.equal(def.body.total, 23);
       assert.equal(def.body.sessions.length, 20);
       assert.equal(def.body.sessions[0].title, 's22');
-      assert.deepEqual(Object.keys(def.body.sessions[0]).sort(), ['agent', 'createdAt', 'distill_note', 'distilled', 'errors', 'external_id', 'files_changed', 'handover_id', 'id', 'outcome', 'project', 'prompts', 'source', 'summary', 'tags', 'tasks_done', 'tasks_open', 'title', 'updatedAt', 'workspace_id']);
+      assert.deepEqual(Object.keys(def.body.sessions[0]).sort(), [
+        'agent',
+        'createdAt',
+        'distill_note',
+        'distilled',
+        'errors',
+        'external_id',
+        'files_changed',
+        'handover_id',
+        'id',
+        'outcome',
+        'project',
+        'prompts',
+        'source',
+        'summary',
+        'tags',
+        'tasks_done',
+        'tasks_open',
+        'title',
+        'updatedAt',
+        'workspace_id',
+      ]);
       assert.equal((await s.req('GET', '/v1/sessions?limit=500', { key: bob.key })).body.sessions.length, 23, 'limit is clamped, not rejected');
       const odd = await s.req('GET', '/v1/sessions?project=odd&limit=3&offset=1', { key: bob.key });
       assert.equal(odd.body.total, 11);
-      assert.deepEqual(odd.body.sessions.map((x: any) => x.title), ['s19', 's17', 's15']);
+      assert.deepEqual(
+        odd.body.sessions.map((x: any) => x.title),
+        ['s19', 's17', 's15'],
+      );
       assert.equal((await s.req('GET', '/v1/sessions?project=od', { key: bob.key })).body.total, 0, 'project is an exact match');
       await create({ title: 'loose', summary: 'x', project: '' }, bob.key);
       const loose = await s.req('GET', '/v1/sessions?project=', { key: bob.key });
-      assert.deepEqual(loose.body.sessions.map((x: any) => [x.title, x.project]), [['loose', null]], 'empty project selects sessions without one');
-      assert.equal((await s.req('GET', '/v1/sessions', { key: alice.key })).body.sessions.some((x: any) => x.title === 's0'), false);
+      assert.deepEqual(
+        loose.body.sessions.map((x: any) => [x.title, x.project]),
+        [['loose', null]],
+        'empty project selects sessions without one',
+      );
+      assert.equal(
+        (await s.req('GET', '/v1/sessions', { key: alice.key })).body.sessions.some((x: any) => x.title === 's0'),
+        false,
+      );
     });
 
     it('searches title, summary, project and tags in English and CJK', async () => {
@@ -88,8 +158,7 @@ for (const dialect of dialects()) {
       const ja = await mk({ title: '認証の修正', summary: 'ログイン画面で猫が出る' });
       const zh = await mk({ summary: '修复数据库连接' });
       const ko = await mk({ summary: '서울 서버 배포' });
-      const search = async (q: string) =>
-        (await s.req('GET', `/v1/sessions?q=${encodeURIComponent(q)}`, { key: carol.key })).body.sessions.map((x: any) => x.id).sort();
+      const search = async (q: string) => (await s.req('GET', `/v1/sessions?q=${encodeURIComponent(q)}`, { key: carol.key })).body.sessions.map((x: any) => x.id).sort();
       assert.deepEqual(await search('login'), [en]);
       assert.deepEqual(await search('cookie fix'), [en]);
       assert.deepEqual(await search('cookie nothing'), []);
@@ -108,15 +177,18 @@ for (const dialect of dialects()) {
 
     it('creates a handover sheet with escaped columns, open todos, and both events in one go', async () => {
       const dave = await s.user('pro');
-      const ses = (
-        await create(
-          { title: 'Cache <layer>', summary: 'Added <script>alert(1)</script> & "LRU"\nsecond line', project: 'web', tags: ['perf', 'handover'], files_changed: ['src/<x>.ts'] },
-          dave.key,
-        )
-      ).body.session;
+      const ses = (await create({ title: 'Cache <layer>', summary: 'Added <script>alert(1)</script> & "LRU"\nsecond line', project: 'web', tags: ['perf', 'handover'], files_changed: ['src/<x>.ts'] }, dave.key))
+        .body.session;
       await s.req('POST', '/v1/todos', {
         key: dave.key,
-        body: { project: 'web', todos: [{ content: 'Write <docs>', status: 'pending' }, { content: 'Bench', status: 'in_progress', priority: 'high' }, { content: 'Done thing', status: 'completed' }] },
+        body: {
+          project: 'web',
+          todos: [
+            { content: 'Write <docs>', status: 'pending' },
+            { content: 'Bench', status: 'in_progress', priority: 'high' },
+            { content: 'Done thing', status: 'completed' },
+          ],
+        },
       });
       await s.req('POST', '/v1/todos', { key: dave.key, body: { project: 'other', todos: [{ content: 'Elsewhere', status: 'pending' }] } });
       const r = await handover({ session_id: ses.id, next_steps: ['Measure <p99>', 'Tune TTL'], notes: 'Ask Bob & Eve' }, dave.key);
@@ -133,10 +205,7 @@ for (const dialect of dialects()) {
       assert.equal(sheet.trashedAt, null);
       assert.deepEqual(Object.keys(sheet.content), ['col1', 'col2', 'col3']);
       const { col1, col2, col3 } = sheet.content;
-      assert.equal(
-        col1,
-        '<h2>Summary</h2><p>Added &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;LRU&quot;<br>second line</p><h3>Files changed</h3><ul><li><code>src/&lt;x&gt;.ts</code></li></ul>',
-      );
+      assert.equal(col1, '<h2>Summary</h2><p>Added &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;LRU&quot;<br>second line</p><h3>Files changed</h3><ul><li><code>src/&lt;x&gt;.ts</code></li></ul>');
       assert.equal(
         col2,
         '<h2>Next steps</h2><ol><li>Measure &lt;p99&gt;</li><li>Tune TTL</li></ol>' +
@@ -147,16 +216,23 @@ for (const dialect of dialects()) {
       const stored = await s.req('GET', `/v1/sheets/${sheet.id}`, { key: dave.key });
       assert.deepEqual(stored.body.sheet, sheet);
       const found = await s.req('GET', `/v1/sheets?q=${encodeURIComponent('p99')}`, { key: dave.key });
-      assert.deepEqual(found.body.sheets.map((x: any) => x.id), [sheet.id], 'the handover is searchable like any sheet');
+      assert.deepEqual(
+        found.body.sheets.map((x: any) => x.id),
+        [sheet.id],
+        'the handover is searchable like any sheet',
+      );
 
       // The set-up's session saves and todo syncs write their own events; the handover writes exactly these two.
       const setUp = new Set(['session.saved', 'todos.synced']);
       const mine = (await s.events()).filter((e) => e.user_id === dave.userId && !setUp.has(e.event));
       const inDave = { workspace_id: `wsp_${dave.userId.slice(4)}`, actor_id: dave.userId };
-      assert.deepEqual(mine.map((e) => [e.event, e.data]), [
-        ['sheet.created', { sheet_id: sheet.id, name: 'Handover: Cache <layer>', created_at: clock.now().toISOString(), ...inDave }],
-        ['session.handover', { session_id: ses.id, handover_id: sheet.id, ...inDave }],
-      ]);
+      assert.deepEqual(
+        mine.map((e) => [e.event, e.data]),
+        [
+          ['sheet.created', { sheet_id: sheet.id, name: 'Handover: Cache <layer>', created_at: clock.now().toISOString(), ...inDave }],
+          ['session.handover', { session_id: ses.id, handover_id: sheet.id, ...inDave }],
+        ],
+      );
     });
 
     it('handover without next steps, notes or todos still has three columns', async () => {

@@ -9,7 +9,10 @@ const PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcS
 
 describe('withoutRemoteImages', () => {
   it('turns every non-data image into a link with its alt text, keeps data: images, and leaves text alone', () => {
-    assert.equal(withoutRemoteImages('<p><img src="https://t.example/p.gif?u=1&amp;x=2" alt="logo"></p>'), '<p><a href="https://t.example/p.gif?u=1&amp;x=2" rel="noopener noreferrer nofollow">[image: logo]</a></p>');
+    assert.equal(
+      withoutRemoteImages('<p><img src="https://t.example/p.gif?u=1&amp;x=2" alt="logo"></p>'),
+      '<p><a href="https://t.example/p.gif?u=1&amp;x=2" rel="noopener noreferrer nofollow">[image: logo]</a></p>',
+    );
     assert.equal(withoutRemoteImages('<img src="//t.example/p.gif" width="1" height="1">'), '<a href="//t.example/p.gif" rel="noopener noreferrer nofollow">[image]</a>');
     assert.equal(withoutRemoteImages(`<img src="${PIXEL}" alt="dot">`), `<img src="${PIXEL}" alt="dot">`);
     assert.equal(withoutRemoteImages('<img alt="no source">'), '');
@@ -19,7 +22,10 @@ describe('withoutRemoteImages', () => {
 
 for (const dialect of dialects()) {
   describe(`a share link's page loads nothing from elsewhere [${dialect}]`, () => {
-    const { s, users: { alice } } = useServer(dialect, { users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { users: { alice: 'pro' } });
 
     it('remote images (https, http, protocol-relative) become links; data: images stay; the CSP allows data: images only', async () => {
       const content = {

@@ -18,7 +18,10 @@ import { migrationProvider } from '../../src/db/migrations/index.js';
  */
 for (const dialect of dialects()) {
   describe(`sheet counts under concurrent writes [${dialect}]`, () => {
-    const { s, users: { a, b } } = useServer(dialect, { users: { a: 'business', b: 'business' } });
+    const {
+      s,
+      users: { a, b },
+    } = useServer(dialect, { users: { a: 'business', b: 'business' } });
 
     const total = async (key: string, trashed: boolean) => {
       const r = await s.req('GET', `/v1/sheets?limit=1${trashed ? '&trashed=true' : ''}`, { key });
@@ -26,7 +29,10 @@ for (const dialect of dialects()) {
       return r.body.total as number;
     };
     const counted = async (userId: string, trashed: boolean) => {
-      const q = s.c.db.selectFrom('sheets').where('user_id', '=', userId).where('trashed_at', trashed ? 'is not' : 'is', null);
+      const q = s.c.db
+        .selectFrom('sheets')
+        .where('user_id', '=', userId)
+        .where('trashed_at', trashed ? 'is not' : 'is', null);
       return Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     };
     /** Both accounts, both states: the list's total equals a count of the rows, and the expected figures. */
@@ -96,16 +102,41 @@ for (const dialect of dialects()) {
         const at = new Date().toISOString();
         for (const user of ['usr_a', 'usr_b']) await db.insertInto('users').values({ id: user, name: user, plan: 'business', created_at: at }).execute();
         const sheet = (id: string, user: string, trashed: boolean) => ({
-          id, user_id: user, title: id, content: '{}', tags: '[]', search_text: id, created_at: at, updated_at: at, trashed_at: trashed ? at : null,
+          id,
+          user_id: user,
+          title: id,
+          content: '{}',
+          tags: '[]',
+          search_text: id,
+          created_at: at,
+          updated_at: at,
+          trashed_at: trashed ? at : null,
         });
-        await db.insertInto('sheets').values([sheet('s1', 'usr_a', false), sheet('s2', 'usr_a', false), sheet('s3', 'usr_a', true), sheet('s4', 'usr_b', false)]).execute();
+        await db
+          .insertInto('sheets')
+          .values([sheet('s1', 'usr_a', false), sheet('s2', 'usr_a', false), sheet('s3', 'usr_a', true), sheet('s4', 'usr_b', false)])
+          .execute();
         assert.equal((await migrator.migrateToLatest()).error, undefined);
-        await db.insertInto('sheets').values(sheet('s5', 'usr_a', false)).execute();
+        await db
+          .insertInto('sheets')
+          .values(sheet('s5', 'usr_a', false))
+          .execute();
         await db.updateTable('sheets').set({ trashed_at: at }).where('id', '=', 's1').execute();
         await db.updateTable('sheets').set({ title: 'renamed', trashed_at: at }).where('id', '=', 's3').execute();
         await db.deleteFrom('sheets').where('id', '=', 's4').execute();
-        const { rows } = await sql<{ user_id: string; trashed: number; n: string }>`select user_id, trashed, cast(sum(n) as text) as n from sheet_counts group by user_id, trashed order by user_id, trashed`.execute(db);
-        assert.deepEqual(rows.map((r) => [r.user_id, Number(r.trashed), Number(r.n)]), [['usr_a', 0, 2], ['usr_a', 1, 2], ['usr_b', 0, 0]]);
+        const { rows } = await sql<{
+          user_id: string;
+          trashed: number;
+          n: string;
+        }>`select user_id, trashed, cast(sum(n) as text) as n from sheet_counts group by user_id, trashed order by user_id, trashed`.execute(db);
+        assert.deepEqual(
+          rows.map((r) => [r.user_id, Number(r.trashed), Number(r.n)]),
+          [
+            ['usr_a', 0, 2],
+            ['usr_a', 1, 2],
+            ['usr_b', 0, 0],
+          ],
+        );
       } finally {
         await drop();
       }

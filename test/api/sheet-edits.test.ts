@@ -12,7 +12,10 @@ function assertCode(res: Res, status: number, code: string, extra: Record<string
 
 for (const dialect of dialects()) {
   describe(`sheet edits without a read [${dialect}]`, () => {
-    const { s, users: { alice } } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' }, users: { alice: 'business' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' }, users: { alice: 'business' } });
 
     const req = (method: string, url: string, body?: unknown, headers?: Record<string, string>) => s.req(method, `/v1${url}`, { key: alice.key, body, headers });
     const create = async (content: Record<string, string> = {}) => (await req('POST', '/sheets', { title: 'edit', content })).body.id as string;
@@ -30,7 +33,10 @@ for (const dialect of dialects()) {
       const named = await req('POST', `/sheets/${id}/append`, { column: 'col5', html: 'new' });
       assert.equal(named.body.sheet.content.col5, 'new');
       assert.equal(named.body.sheet.version, 5);
-      assert.deepEqual((await updates(id)).map((e) => e.columns), [['col1'], ['col2', 'col10'], ['col10'], ['col5']]);
+      assert.deepEqual(
+        (await updates(id)).map((e) => e.columns),
+        [['col1'], ['col2', 'col10'], ['col10'], ['col5']],
+      );
       assertError(await req('POST', `/sheets/${id}/append`, { html: '' }), 400, 'invalid_request', /html/);
       assertError(await req('POST', `/sheets/${id}/append`, { column: 'colX', html: 'a' }), 400, 'invalid_request', /column/);
     });
@@ -60,7 +66,10 @@ for (const dialect of dialects()) {
       const all = await req('POST', `/sheets/${id}/replace`, { find: 'cat', replace: 'lion', all: true });
       assert.equal(all.body.replaced, 2);
       assert.equal(all.body.sheet.content.col1, '<p>lion and lion</p>');
-      assert.deepEqual((await updates(id)).map((e) => e.columns), [['col2'], ['col2'], ['col1']]);
+      assert.deepEqual(
+        (await updates(id)).map((e) => e.columns),
+        [['col2'], ['col2'], ['col1']],
+      );
       const none = await req('POST', `/sheets/${id}/replace`, { find: 'zebra', replace: 'x', all: true });
       assert.deepEqual([none.status, none.body.replaced, none.body.sheet.version], [200, 0, 4]);
       assertCode(await req('POST', `/sheets/${id}/replace`, { column: 'col9', find: 'lion', replace: 'x' }), 409, 'no_match');
@@ -82,7 +91,14 @@ for (const dialect of dialects()) {
       assert.equal(removed.body.sheet.version, 4);
       assertError(await req('DELETE', `/sheets/${id}/columns/col1`), 404, 'not_found', /col1/);
       assertError(await req('DELETE', `/sheets/${id}/columns/bad`), 400, 'invalid_request', /col/);
-      assert.deepEqual((await updates(id)).map((e) => [e.changes, e.columns]), [[['content'], ['col2']], [['content'], ['col4']], [['content'], ['col1']]]);
+      assert.deepEqual(
+        (await updates(id)).map((e) => [e.changes, e.columns]),
+        [
+          [['content'], ['col2']],
+          [['content'], ['col4']],
+          [['content'], ['col1']],
+        ],
+      );
       assert.equal((await req('POST', `/sheets/${id}/columns`, {})).body.column, 'col1');
     });
 

@@ -28,14 +28,25 @@ for (const dialect of dialects()) {
   describe(`sheet revisions [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-04-01T09:00:00.000Z'));
     let keyId: string;
-    const { s, users: { alice } } = useServer(dialect, { clock, env: { RATE_LIMIT_DISABLED: '1', REVISIONS_KEEP: '5' }, users: { alice: 'business' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { clock, env: { RATE_LIMIT_DISABLED: '1', REVISIONS_KEEP: '5' }, users: { alice: 'business' } });
     before(async () => {
       keyId = (await s.req('GET', '/v1/api-keys', { key: alice.key })).body.api_keys[0].id;
     });
 
     const req = (method: string, url: string, body?: unknown, headers?: Record<string, string>) => s.req(method, `/v1${url}`, { key: alice.key, body, headers });
     const revisionCount = async (id: string) =>
-      Number((await s.c.db.selectFrom('sheet_revisions').select((eb) => eb.fn.countAll().as('n')).where('sheet_id', '=', id).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await s.c.db
+            .selectFrom('sheet_revisions')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('sheet_id', '=', id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     it('lists earlier versions newest first, with the changes and actor of the write that made each', async () => {
       const { body } = await req('POST', '/sheets', { title: 'One', content: { col1: '<p>first</p>' }, tags: ['a'] });
@@ -57,7 +68,10 @@ for (const dialect of dialects()) {
         { version: 1, title: 'One', folder: null, tags: ['a'], changes: ['created'], updatedAt: '2026-04-01T09:00:00.000Z', actor },
       ]);
       const page = await req('GET', `/sheets/${id}/revisions?limit=2&offset=1`);
-      assert.deepEqual(page.body.revisions.map((r: any) => r.version), [3, 2]);
+      assert.deepEqual(
+        page.body.revisions.map((r: any) => r.version),
+        [3, 2],
+      );
       assert.equal(page.body.total, 4);
       assertError(await req('GET', `/sheets/${id}/revisions?limit=x`), 400, 'invalid_request', /limit/);
 
@@ -89,7 +103,13 @@ for (const dialect of dialects()) {
       const again = await req('POST', `/sheets/${id}/revisions/1/restore`);
       assert.equal(again.body.sheet.version, 3, 'restoring a revision equal to the current state changes nothing');
       const list = await req('GET', `/sheets/${id}/revisions`);
-      assert.deepEqual(list.body.revisions.map((r: any) => [r.version, r.title]), [[2, 'Oops'], [1, 'Keep']]);
+      assert.deepEqual(
+        list.body.revisions.map((r: any) => [r.version, r.title]),
+        [
+          [2, 'Oops'],
+          [1, 'Keep'],
+        ],
+      );
     });
 
     it('keeps only the newest REVISIONS_KEEP (5 here) and removes them with the sheet', async () => {
@@ -98,7 +118,10 @@ for (const dialect of dialects()) {
       for (let i = 1; i <= 8; i++) await req('PUT', `/sheets/${id}`, { content: { col1: `v${i}` } });
       const list = await req('GET', `/sheets/${id}/revisions`);
       assert.equal(list.body.total, 5);
-      assert.deepEqual(list.body.revisions.map((r: any) => r.version), [8, 7, 6, 5, 4]);
+      assert.deepEqual(
+        list.body.revisions.map((r: any) => r.version),
+        [8, 7, 6, 5, 4],
+      );
       assert.deepEqual((await req('GET', `/sheets/${id}/revisions/4`)).body.revision.content, { col1: 'v3' });
       assertError(await req('GET', `/sheets/${id}/revisions/3`), 404, 'not_found');
       await req('DELETE', `/sheets/${id}?permanent=true`);
@@ -174,7 +197,10 @@ for (const dialect of dialects()) {
   // Audit finding 14: a team sheet's revisions show another member's write by that member (user id, account
   // name), never which of their API keys or apps it was; each member still sees their own credential.
   describe(`revisions of a team sheet: other members' credentials stay private [${dialect}]`, () => {
-    const { s, users: { alice, bob } } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' }, users: { alice: 'business', bob: 'pro' } });
+    const {
+      s,
+      users: { alice, bob },
+    } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' }, users: { alice: 'business', bob: 'pro' } });
 
     it("a member sees another member's write as {user_id, account name}, and their own with its key", async () => {
       const as = (key: string) => (method: string, url: string, body?: unknown) => s.req(method, `/v1${url}`, { key, body });
@@ -203,7 +229,7 @@ for (const dialect of dialects()) {
       assert.deepEqual(await seenBy(bob.key), [aliceToBob, bobOwn, aliceToBob]);
       const text = JSON.stringify(await seenBy(alice.key));
       assert.equal(text.includes(bobKey.id), false, "bob's key id is not shown to alice");
-      assert.equal(text.includes('secret project'), false, "nor its name");
+      assert.equal(text.includes('secret project'), false, 'nor its name');
 
       // MCP reads through the same service.
       const client = await httpClient(s, alice.key);
@@ -236,9 +262,7 @@ for (const dialect of dialects()) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-m011-'));
     const pgDb = dialect === 'postgres' ? await createPgDatabase() : undefined;
     const db = new Kysely<any>({
-      dialect: pgDb
-        ? new PostgresDialect({ pool: new pg.Pool({ connectionString: pgDb.url }) })
-        : new SqliteDialect({ database: new SQLite(path.join(dataDir, 'sheet-workspace.db')) }),
+      dialect: pgDb ? new PostgresDialect({ pool: new pg.Pool({ connectionString: pgDb.url }) }) : new SqliteDialect({ database: new SQLite(path.join(dataDir, 'sheet-workspace.db')) }),
     });
     let s: TestServer | undefined;
     try {

@@ -9,7 +9,10 @@ import { useServer } from '../server-fixture.js';
 for (const dialect of dialects()) {
   describe(`trash purge [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-03-01T00:00:00.000Z'));
-    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     it('removes sheets trashed over 30 days ago, with their revisions, and keeps the rest', async () => {
       const make = async (title: string) => (await s.req('POST', '/v1/sheets', { key: alice.key, body: { title, content: { col1: `<p>${title}</p>` } } })).body.id as string;
@@ -36,7 +39,10 @@ for (const dialect of dialects()) {
               await sql`set local enable_seqscan = off`.execute(trx);
               return (await sql<{ 'QUERY PLAN': string }>`explain delete from sheets where trashed_at is not null and trashed_at < ${cutoff}`.execute(trx)).rows.map((r) => r['QUERY PLAN']);
             });
-      assert.ok(plan.some((line) => line.includes('sheets_trashed_at')), plan.join('\n'));
+      assert.ok(
+        plan.some((line) => line.includes('sheets_trashed_at')),
+        plan.join('\n'),
+      );
     });
   });
 }

@@ -9,15 +9,31 @@ import { assertError, dialects } from '../helpers.js';
 import { useServer } from '../server-fixture.js';
 
 /** Text pieces mixing scripts: ASCII, Japanese, emoji (surrogate pairs, ZWJ), entities, characters HTML escapes. */
-const piece = fc.constantFrom('plain words ', '東京の天気は晴れ。', '日本語のテキスト', '😀', '👩‍💻 ', '𠮷野家', '&amp;', '&lt;tag&gt;', '&#x1F600;', 'a < b > c ', '"quoted" \'x\' ', '| pipe |', '*star* _u_ ', '\n', '  ');
+const piece = fc.constantFrom(
+  'plain words ',
+  '東京の天気は晴れ。',
+  '日本語のテキスト',
+  '😀',
+  '👩‍💻 ',
+  '𠮷野家',
+  '&amp;',
+  '&lt;tag&gt;',
+  '&#x1F600;',
+  'a < b > c ',
+  '"quoted" \'x\' ',
+  '| pipe |',
+  '*star* _u_ ',
+  '\n',
+  '  ',
+);
 const text = fc.array(piece, { minLength: 1, maxLength: 12 }).map((p) => p.join(''));
 const block = fc.oneof(
   text.map((t) => `<p>${t}</p>`),
   fc.tuple(fc.integer({ min: 1, max: 6 }), text).map(([l, t]) => `<h${l}>${t}</h${l}>`),
   fc.array(text, { minLength: 1, maxLength: 4 }).map((items) => `<ul>${items.map((i) => `<li>${i}</li>`).join('')}</ul>`),
-  fc.tuple(fc.array(text, { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 4 })).map(
-    ([cells, rows]) => `<table><thead><tr>${cells.map((c) => `<th>${c}</th>`).join('')}</tr></thead><tbody>${`<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`.repeat(rows)}</tbody></table>`,
-  ),
+  fc
+    .tuple(fc.array(text, { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 4 }))
+    .map(([cells, rows]) => `<table><thead><tr>${cells.map((c) => `<th>${c}</th>`).join('')}</tr></thead><tbody>${`<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`.repeat(rows)}</tbody></table>`),
   text.map((t) => `<pre><code class="language-ts">${t}</code></pre>`),
   text.map((t) => `<p><a href="https://example.com/?a=1&amp;b=2" title="x > y">${t}</a> <b>${t}</b><br><img src="x.png" alt="${t.replace(/"/g, '')}"></p>`),
   text.map((t) => `<!-- a > comment -->${t}`),
@@ -48,7 +64,7 @@ describe('sheet windows (pure)', () => {
   it('every window sequence reassembles the column exactly, in every format, at boundaries that split nothing', async () => {
     await fc.assert(
       fc.asyncProperty(column, fc.constantFrom(...READ_FORMATS), fc.integer({ min: 2, max: 40 }), async (html, format, pieces) => {
-        const full = (await convertColumn(html, format, 'col1'));
+        const full = await convertColumn(html, format, 'col1');
         const total = Array.from(full).length;
         const maxChars = Math.max(2000, Math.ceil(total / pieces));
         const { parts, windows } = readAll(full, format, maxChars);
@@ -73,23 +89,29 @@ describe('sheet windows (pure)', () => {
 
   it('tiny windows and line ranges reassemble small columns exactly', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(block, { minLength: 1, maxLength: 6 }), fc.constantFrom(...READ_FORMATS), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 5 }), async (blocks, format, maxChars, step) => {
-        const full = (await convertColumn(blocks.join(''), format, 'col1'));
-        assert.equal(readAll(full, format, maxChars).parts.join(''), full);
-        if (format === 'html') return;
-        const lines = countLines(full);
-        let joined = '';
-        for (let a = 1; a <= lines; a += step) joined += windowText(full, format, { lines: { from: a, to: a + step - 1 } }).text;
-        assert.equal(joined, full);
-      }),
+      fc.asyncProperty(
+        fc.array(block, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom(...READ_FORMATS),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 5 }),
+        async (blocks, format, maxChars, step) => {
+          const full = await convertColumn(blocks.join(''), format, 'col1');
+          assert.equal(readAll(full, format, maxChars).parts.join(''), full);
+          if (format === 'html') return;
+          const lines = countLines(full);
+          let joined = '';
+          for (let a = 1; a <= lines; a += step) joined += windowText(full, format, { lines: { from: a, to: a + step - 1 } }).text;
+          assert.equal(joined, full);
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
   it('keeps GFM tables in markdown and sanitizes first', async () => {
-    const md = (await convertColumn('<table><tr><th>名前</th><th>a|b</th></tr><tr><td>東京</td><td>😀</td></tr></table><script>alert(1)</script><p onclick="x()">ok</p>', 'markdown', 'col1'));
+    const md = await convertColumn('<table><tr><th>名前</th><th>a|b</th></tr><tr><td>東京</td><td>😀</td></tr></table><script>alert(1)</script><p onclick="x()">ok</p>', 'markdown', 'col1');
     assert.equal(md, '| 名前 | a\\|b |\n| --- | --- |\n| 東京 | 😀 |\n\nok');
-    assert.equal((await convertColumn('<p>a &amp; b</p><p>東京</p>', 'text', 'col1')), 'a & b\n東京');
+    assert.equal(await convertColumn('<p>a &amp; b</p><p>東京</p>', 'text', 'col1'), 'a & b\n東京');
   });
 
   it('outlines columns with headings and their markdown line numbers', async () => {
@@ -113,7 +135,6 @@ describe('sheet windows (pure)', () => {
     assert.ok(Array.from(plain).length <= 240, `${Array.from(plain).length}`);
     assert.equal(snippet('nothing here', ['zzz']), null);
     assert.equal(snippet('ＦＵＬＬ width', searchTerms('full')), '<mark>ＦＵＬＬ</mark> width');
-
   });
 
   it('snippets match as the search does: kana with voicing marks, decomposed accents, later words beside a common first one', () => {
@@ -149,7 +170,7 @@ for (const dialect of dialects()) {
       const r = await get('columns=col1,col10&format=markdown');
       assert.equal(r.status, 200);
       assert.deepEqual(Object.keys(r.body.sheet.content), ['col1', 'col10']);
-      const md = (await convertColumn(col1, 'markdown', 'col1'));
+      const md = await convertColumn(col1, 'markdown', 'col1');
       assert.equal(r.body.sheet.content.col1, md);
       assert.match(md, /\| a \| b \|\n\| --- \| --- \|\n\| 東京 \| 2 \|/);
       assert.deepEqual(r.body.window, {
@@ -175,7 +196,7 @@ for (const dialect of dialects()) {
           joined += r.body.sheet.content.col1;
           offset = w.next_offset;
         }
-        assert.equal(joined, (await convertColumn(col1, format, 'col1')), format);
+        assert.equal(joined, await convertColumn(col1, format, 'col1'), format);
       }
       // The emoji is one code point; the HTML window does not end inside a tag when a boundary is near.
       const html = await get('columns=col1&max_chars=40');
@@ -199,7 +220,10 @@ for (const dialect of dialects()) {
     it('GET /sheets/{id}/columns outlines every column with headings', async () => {
       const r = await s.req('GET', `/v1/sheets/${id}/columns`, { key });
       assert.equal(r.status, 200);
-      assert.deepEqual(r.body.columns.map((c: any) => c.key), ['col1', 'col2', 'col10']);
+      assert.deepEqual(
+        r.body.columns.map((c: any) => c.key),
+        ['col1', 'col2', 'col10'],
+      );
       const [c1] = r.body.columns;
       assert.equal(c1.chars, Array.from(col1).length);
       assert.deepEqual(c1.headings, [

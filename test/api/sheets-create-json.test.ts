@@ -14,7 +14,12 @@ const serialize = serializerCompiler({ schema: CreateSheetResponse, method: 'POS
 
 const BODIES = [
   { title: 'plain' },
-  { title: 'Ünïcödé "quotes" \\ and \u2028\u2029 😀 </script>', content: { col1: '<h1>東京の会議</h1><ul><li>a &amp; b</li></ul>', col2: '<pre><code>x &lt; 1\n\t</code></pre>' }, folder: 'work/notes', tags: ['a', '"b"'] },
+  {
+    title: 'Ünïcödé "quotes" \\ and \u2028\u2029 😀 </script>',
+    content: { col1: '<h1>東京の会議</h1><ul><li>a &amp; b</li></ul>', col2: '<pre><code>x &lt; 1\n\t</code></pre>' },
+    folder: 'work/notes',
+    tags: ['a', '"b"'],
+  },
   { title: 'columns out of order', content: { col10: '<p>10</p>', col3: '<p>3</p>', col1: '<p>1</p>' }, tags: [] },
   { title: '\u0001 control', content: { col1: '' }, folder: '' },
 ];

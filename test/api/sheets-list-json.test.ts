@@ -40,13 +40,19 @@ for (const dialect of dialects()) {
       await s.req('DELETE', `/v1/sheets/${ids[0]}`, { key });
       const page = await same('');
       assert.equal(page.total, 2);
-      assert.deepEqual(page.sheets.map((x: { id: string }) => x.id), [ids[2], ids[1]]);
+      assert.deepEqual(
+        page.sheets.map((x: { id: string }) => x.id),
+        [ids[2], ids[1]],
+      );
       assert.equal(page.sheets[1].content.col1, '<h1>東京の会議</h1><ul><li>a &amp; b</li></ul>');
       await same('limit=1');
       await same('limit=1&offset=1');
       await same('offset=5');
       const trashed = await same('trashed=true');
-      assert.deepEqual(trashed.sheets.map((x: { id: string }) => x.id), [ids[0]]);
+      assert.deepEqual(
+        trashed.sheets.map((x: { id: string }) => x.id),
+        [ids[0]],
+      );
     });
 
     it('q and fields still take the schema path (snippets, chosen fields)', async () => {

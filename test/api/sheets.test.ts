@@ -7,7 +7,10 @@ import { manualClock } from '../../src/clock.js';
 for (const dialect of dialects()) {
   describe(`sheets [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-03-10T12:00:00.000Z'));
-    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const create = (body: unknown, key = alice.key) => s.req('POST', '/v1/sheets', { key, body });
 
@@ -19,7 +22,7 @@ for (const dialect of dialects()) {
       assert.equal(r.body.title, 'Plan');
       const sheet = r.body.sheet;
       assert.deepEqual(Object.keys(sheet).sort(), ['content', 'createdAt', 'folder', 'id', 'tags', 'title', 'trashedAt', 'updatedAt', 'version', 'workspace_id']);
-      assert.equal(sheet.workspace_id, `wsp_${alice.userId.slice(4)}`, 'a personal sheet is in its owner\'s personal workspace');
+      assert.equal(sheet.workspace_id, `wsp_${alice.userId.slice(4)}`, "a personal sheet is in its owner's personal workspace");
       assert.deepEqual(sheet.content, { col1: '<p>Hi</p>' });
       assert.equal(sheet.folder, 'Work');
       assert.deepEqual(sheet.tags, ['x', 'y']);
@@ -56,10 +59,16 @@ for (const dialect of dialects()) {
       const page = await s.req('GET', '/v1/sheets?limit=2&offset=1', { key: bob.key });
       assert.equal(page.status, 200);
       assert.equal(page.body.total, 5);
-      assert.deepEqual(page.body.sheets.map((x: any) => x.title), ['n3', 'n2']);
+      assert.deepEqual(
+        page.body.sheets.map((x: any) => x.title),
+        ['n3', 'n2'],
+      );
       const clamped = await s.req('GET', '/v1/sheets?limit=1000', { key: bob.key });
       assert.equal(clamped.body.sheets.length, 5);
-      assert.equal((await s.req('GET', '/v1/sheets', { key: alice.key })).body.sheets.some((x: any) => x.title.startsWith('n')), false);
+      assert.equal(
+        (await s.req('GET', '/v1/sheets', { key: alice.key })).body.sheets.some((x: any) => x.title.startsWith('n')),
+        false,
+      );
     });
 
     it('merge-updates content by column and reports changes', async () => {
@@ -71,7 +80,20 @@ for (const dialect of dialects()) {
       assert.equal(r.body.sheet.folder, 'F');
       assert.equal(r.body.sheet.updatedAt, '2026-03-10T12:00:01.000Z');
       const evs = (await s.events('sheet.updated')).filter((e) => e.data.sheet_id === body.id);
-      assert.deepEqual(evs.map((e) => e.data), [{ sheet_id: body.id, changes: ['content', 'folder'], columns: ['col2', 'col3', 'col4'], version: 2, updated_at: '2026-03-10T12:00:01.000Z', workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }]);
+      assert.deepEqual(
+        evs.map((e) => e.data),
+        [
+          {
+            sheet_id: body.id,
+            changes: ['content', 'folder'],
+            columns: ['col2', 'col3', 'col4'],
+            version: 2,
+            updated_at: '2026-03-10T12:00:01.000Z',
+            workspace_id: `wsp_${alice.userId.slice(4)}`,
+            actor_id: alice.userId,
+          },
+        ],
+      );
       const same = await s.req('PUT', `/v1/sheets/${body.id}`, { key: alice.key, body: { title: 'm', content: { col1: 'a' } } });
       assert.equal(same.status, 200);
       assert.equal((await s.events('sheet.updated')).filter((e) => e.data.sheet_id === body.id).length, 1, 'a no-op update fires nothing');
@@ -85,11 +107,20 @@ for (const dialect of dialects()) {
       const got = await s.req('GET', `/v1/sheets/${body.id}`, { key: alice.key });
       assert.equal(got.body.sheet.trashedAt, clock.now().toISOString());
       const active = await s.req('GET', '/v1/sheets?limit=100', { key: alice.key });
-      assert.equal(active.body.sheets.some((x: any) => x.id === body.id), false);
+      assert.equal(
+        active.body.sheets.some((x: any) => x.id === body.id),
+        false,
+      );
       const trash = await s.req('GET', '/v1/sheets?trashed=true', { key: alice.key });
-      assert.equal(trash.body.sheets.some((x: any) => x.id === body.id), true);
+      assert.equal(
+        trash.body.sheets.some((x: any) => x.id === body.id),
+        true,
+      );
       const ev = (await s.events('sheet.deleted')).filter((e) => e.data.sheet_id === body.id);
-      assert.deepEqual(ev.map((e) => e.data), [{ sheet_id: body.id, deleted_at: clock.now().toISOString(), workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }]);
+      assert.deepEqual(
+        ev.map((e) => e.data),
+        [{ sheet_id: body.id, deleted_at: clock.now().toISOString(), workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }],
+      );
 
       const restored = await s.req('POST', `/v1/sheets/${body.id}/restore`, { key: alice.key });
       assert.equal(restored.status, 200);
@@ -120,8 +151,7 @@ for (const dialect of dialects()) {
       const zh = await mk('笔记', '<div>数据库迁移</div>');
       const ko = await mk('메모', '<p>서울 회의</p>');
       const attr = await mk('attr', '<a href="https://secret.example">link</a><script>hidden()</script>');
-      const search = async (q: string) =>
-        (await s.req('GET', `/v1/sheets?q=${encodeURIComponent(q)}`, { key: carol.key })).body.sheets.map((x: any) => x.id).sort();
+      const search = async (q: string) => (await s.req('GET', `/v1/sheets?q=${encodeURIComponent(q)}`, { key: carol.key })).body.sheets.map((x: any) => x.id).sort();
       assert.deepEqual(await search('worker'), [en]);
       assert.deepEqual(await search('deploy restart'), [en]);
       assert.deepEqual(await search('deploy nothing'), []);
@@ -140,7 +170,13 @@ for (const dialect of dialects()) {
       assert.equal(attr.length > 0, true);
       const total = (await s.req('GET', `/v1/sheets?q=${encodeURIComponent('東京')}`, { key: carol.key })).body.total;
       assert.equal(total, 1);
-      assert.deepEqual(await search('東京').then(() => s.req('GET', `/v1/sheets?q=東京`, { key: alice.key })).then((r) => r.body.total), 0, 'other accounts are not searched');
+      assert.deepEqual(
+        await search('東京')
+          .then(() => s.req('GET', `/v1/sheets?q=東京`, { key: alice.key }))
+          .then((r) => r.body.total),
+        0,
+        'other accounts are not searched',
+      );
     });
 
     it('401/403/404 on every route that takes an id', async () => {

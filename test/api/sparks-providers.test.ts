@@ -157,8 +157,27 @@ for (const dialect of dialects()) {
     });
 
     for (const [which, modes] of [
-      ['openai', [['invalid-json', /failed/], ['no-choices', /no choices/], ['empty-text', /no text/], ['html-page', /no choices/], ['http-401', /failed: answered HTTP 401$/], ['http-500', /failed: answered HTTP 500$/]]],
-      ['anthropic', [['invalid-json', /failed/], ['no-choices', /no content blocks/], ['empty-text', /no text/], ['http-401', /failed: answered HTTP 401$/], ['http-500', /failed: answered HTTP 500$/]]],
+      [
+        'openai',
+        [
+          ['invalid-json', /failed/],
+          ['no-choices', /no choices/],
+          ['empty-text', /no text/],
+          ['html-page', /no choices/],
+          ['http-401', /failed: answered HTTP 401$/],
+          ['http-500', /failed: answered HTTP 500$/],
+        ],
+      ],
+      [
+        'anthropic',
+        [
+          ['invalid-json', /failed/],
+          ['no-choices', /no content blocks/],
+          ['empty-text', /no text/],
+          ['http-401', /failed: answered HTTP 401$/],
+          ['http-500', /failed: answered HTTP 500$/],
+        ],
+      ],
     ] as const) {
       it(`${which}: malformed answers and HTTP errors are 502 and are not counted`, async () => {
         const [s, key, fake] = which === 'openai' ? [sOpen, u.open, openai] : [sAnth, u.anth, anthropic];
@@ -195,8 +214,14 @@ describe('provider configuration', () => {
   const ai = (env: Record<string, string>) => loadConfig({ DATA_DIR: '/tmp', ...env }).ai;
   it('no AI_PROVIDER means no provider; a half-configured one stops the start', () => {
     assert.equal(createProvider(ai({})), undefined);
-    assert.throws(() => createProvider(ai({ AI_PROVIDER: 'openai' })), (e: Error) => e instanceof ConfigError && /AI_MODEL/.test(e.message));
-    assert.throws(() => createProvider(ai({ AI_PROVIDER: 'anthropic', AI_MODEL: 'claude-test' })), (e: Error) => e instanceof ConfigError && /ANTHROPIC_API_KEY/.test(e.message));
+    assert.throws(
+      () => createProvider(ai({ AI_PROVIDER: 'openai' })),
+      (e: Error) => e instanceof ConfigError && /AI_MODEL/.test(e.message),
+    );
+    assert.throws(
+      () => createProvider(ai({ AI_PROVIDER: 'anthropic', AI_MODEL: 'claude-test' })),
+      (e: Error) => e instanceof ConfigError && /ANTHROPIC_API_KEY/.test(e.message),
+    );
     assert.equal(createProvider(ai({ AI_PROVIDER: 'anthropic', AI_MODEL: 'm', ANTHROPIC_API_KEY: 'k' }))?.name, 'anthropic');
     assert.equal(createProvider(ai({ AI_PROVIDER: 'openai', AI_MODEL: 'llama3.1' }))?.model, 'llama3.1');
     assert.equal(loadConfig({}).ai.timeoutMs, 60_000);

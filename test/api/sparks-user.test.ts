@@ -8,7 +8,10 @@ import { manualClock } from '../../src/clock.js';
 for (const dialect of dialects()) {
   describe(`user sparks [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-04-01T09:00:00.000Z'));
-    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const create = (body: unknown, key = alice.key) => s.req('POST', '/v1/spark?action=create', { key, body });
     const list = async (key = alice.key) => (await s.req('GET', '/v1/spark', { key })).body.sparks as any[];
@@ -36,9 +39,16 @@ for (const dialect of dialects()) {
       assert.equal(second.body.spark.category, 'writing');
       const sparks = await list();
       const own = sparks.filter((x) => x.type === 'user');
-      assert.deepEqual(own.map((x) => x.id), [second.body.id, r.body.id]);
+      assert.deepEqual(
+        own.map((x) => x.id),
+        [second.body.id, r.body.id],
+      );
       assert.deepEqual(own[0], { id: second.body.id, name: 'Pirate', description: 'Arr', icon: 'anchor', category: 'writing', type: 'user', requires_ai: true, workspace_id: `wsp_${alice.userId.slice(4)}` });
-      assert.equal(sparks.findIndex((x) => x.type === 'user'), sparks.filter((x) => x.type === 'public').length, 'user sparks follow the public ones');
+      assert.equal(
+        sparks.findIndex((x) => x.type === 'user'),
+        sparks.filter((x) => x.type === 'public').length,
+        'user sparks follow the public ones',
+      );
       const got = await s.req('GET', `/v1/spark/${r.body.id}`, { key: alice.key });
       assert.deepEqual(got.body, { success: true, spark: r.body.spark });
     });
@@ -83,13 +93,19 @@ for (const dialect of dialects()) {
       assert.deepEqual(del.body, { success: true, id: body.id, deleted: true });
       assertError(await s.req('GET', `/v1/spark/${body.id}`, { key: alice.key }), 404, 'not_found');
       assertError(await s.req('POST', '/v1/spark', { key: alice.key, body: { spark_id: body.id, content: 'x' } }), 404, 'not_found');
-      assert.equal((await list()).some((x) => x.id === body.id), false);
+      assert.equal(
+        (await list()).some((x) => x.id === body.id),
+        false,
+      );
     });
 
     it("keeps accounts apart: another account's spark is absent from lists and 403 by id", async () => {
       const { body } = await create({ name: 'Secret', prompt: 'S: {{content}}' });
       const bob = await s.user('free');
-      assert.equal((await list(bob.key)).some((x) => x.type === 'user'), false);
+      assert.equal(
+        (await list(bob.key)).some((x) => x.type === 'user'),
+        false,
+      );
       assertError(await s.req('POST', '/v1/spark', { key: bob.key, body: { spark_id: body.id, content: 'x' } }), 403, 'forbidden', /another account/);
       await assertIdRouteSecurity(s, { method: 'GET', path: (id) => `/v1/spark/${id}` }, alice, body.id, 'spk_01aaaaaaaaaaaaaaaaaaaaaaaa');
       await assertIdRouteSecurity(s, { method: 'PUT', path: (id) => `/v1/spark/${id}`, body: { name: 'Taken' } }, alice, body.id, 'spk_01aaaaaaaaaaaaaaaaaaaaaaaa');

@@ -10,7 +10,10 @@ const AT = '2026-03-10T12:00:00.000Z';
 for (const dialect of dialects()) {
   describe(`sparks [${dialect}]`, () => {
     const clock = manualClock(new Date(AT));
-    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const run = (body: unknown, key = alice.key) => s.req('POST', '/v1/spark', { key, body });
     const offline = async (spark_id: string, content: string) => {
@@ -18,8 +21,7 @@ for (const dialect of dialects()) {
       assert.equal(r.status, 200, JSON.stringify(r.body));
       return r.body.result as string;
     };
-    const runs = (userId: string) =>
-      s.c.db.selectFrom('spark_runs').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+    const runs = (userId: string) => s.c.db.selectFrom('spark_runs').selectAll().where('user_id', '=', userId).orderBy('id').execute();
 
     it('lists a public catalogue of model and offline sparks over all categories', async () => {
       const r = await s.req('GET', '/v1/spark', { key: alice.key });
@@ -38,12 +40,26 @@ for (const dialect of dialects()) {
       assert.ok(sparks.filter((x) => x.requires_ai).length >= 12);
       assert.deepEqual([...new Set(sparks.map((x) => x.category))].sort(), ['code', 'custom', 'productivity', 'summarize', 'translate', 'writing']);
       const ids = sparks.map((x) => x.id);
-      for (const id of ['spk_summarize', 'spk_proofread', 'spk_bullet_points', 'spk_simplify', 'spk_formal_tone', 'spk_expand', 'spk_title_ideas', 'spk_action_items', 'spk_explain_code', 'spk_commit_message']) {
+      for (const id of [
+        'spk_summarize',
+        'spk_proofread',
+        'spk_bullet_points',
+        'spk_simplify',
+        'spk_formal_tone',
+        'spk_expand',
+        'spk_title_ideas',
+        'spk_action_items',
+        'spk_explain_code',
+        'spk_commit_message',
+      ]) {
         assert.ok(ids.includes(id), id);
         assert.equal(sparks.find((x) => x.id === id).requires_ai, true);
       }
       assert.deepEqual(
-        sparks.filter((x) => !x.requires_ai).map((x) => x.id).sort(),
+        sparks
+          .filter((x) => !x.requires_ai)
+          .map((x) => x.id)
+          .sort(),
         ['spk_extract_todos', 'spk_html_to_markdown', 'spk_html_to_text', 'spk_markdown_to_html', 'spk_word_count'],
       );
       assertError(await s.req('GET', '/v1/spark'), 401, 'unauthorized');
@@ -63,37 +79,32 @@ for (const dialect of dialects()) {
     });
 
     it('word count: words, characters, lines and reading time', async () => {
-      assert.equal(
-        await offline('spk_word_count', 'Hello world, this is a test.\nSecond line here.'),
-        'Words: 9\nCharacters: 45 (38 without spaces)\nLines: 2\nReading time: 1 min (at 200 words per minute)',
-      );
+      assert.equal(await offline('spk_word_count', 'Hello world, this is a test.\nSecond line here.'), 'Words: 9\nCharacters: 45 (38 without spaces)\nLines: 2\nReading time: 1 min (at 200 words per minute)');
       // HTML counts as its visible text; CJK is segmented into words; an emoji is one character.
-      assert.equal(
-        await offline('spk_word_count', '<p>東京は<b>晴れ</b></p><p>Go 😀</p>'),
-        'Words: 4\nCharacters: 9 (8 without spaces)\nLines: 2\nReading time: 1 min (at 200 words per minute)',
-      );
-      assert.equal(
-        await offline('spk_word_count', 'word '.repeat(401)),
-        'Words: 401\nCharacters: 2005 (1604 without spaces)\nLines: 1\nReading time: 3 min (at 200 words per minute)',
-      );
+      assert.equal(await offline('spk_word_count', '<p>東京は<b>晴れ</b></p><p>Go 😀</p>'), 'Words: 4\nCharacters: 9 (8 without spaces)\nLines: 2\nReading time: 1 min (at 200 words per minute)');
+      assert.equal(await offline('spk_word_count', 'word '.repeat(401)), 'Words: 401\nCharacters: 2005 (1604 without spaces)\nLines: 1\nReading time: 3 min (at 200 words per minute)');
       assert.equal(await offline('spk_word_count', '   '), 'Words: 0\nCharacters: 3 (0 without spaces)\nLines: 0\nReading time: 0 min (at 200 words per minute)');
     });
 
     it('extracts TODO/FIXME lines and open tasks with line numbers', async () => {
-      const code = ['function a() {', '  // TODO: handle errors', '  return 1; // FIXME off by one', '}', '/* todo lowercase is prose */', '- [ ] write docs', '- [x] done already', 'XXX: temporary', 'TODOS is not a marker'].join('\n');
-      assert.equal(
-        await offline('spk_extract_todos', code),
-        '2: // TODO: handle errors\n3: return 1; // FIXME off by one\n6: - [ ] write docs\n8: XXX: temporary',
-      );
+      const code = [
+        'function a() {',
+        '  // TODO: handle errors',
+        '  return 1; // FIXME off by one',
+        '}',
+        '/* todo lowercase is prose */',
+        '- [ ] write docs',
+        '- [x] done already',
+        'XXX: temporary',
+        'TODOS is not a marker',
+      ].join('\n');
+      assert.equal(await offline('spk_extract_todos', code), '2: // TODO: handle errors\n3: return 1; // FIXME off by one\n6: - [ ] write docs\n8: XXX: temporary');
       assert.equal(await offline('spk_extract_todos', '<p>Plan</p><p>HACK: skip cache</p>'), '2: HACK: skip cache');
       assert.equal(await offline('spk_extract_todos', 'all done'), 'No TODO or FIXME lines found.');
     });
 
     it('HTML to plain text and to Markdown', async () => {
-      assert.equal(
-        await offline('spk_html_to_text', '<h1>Title</h1><p>One &amp; <b>two</b></p><script>alert(1)</script><ul><li>a</li><li>b</li></ul>'),
-        'Title\nOne & two\na\nb',
-      );
+      assert.equal(await offline('spk_html_to_text', '<h1>Title</h1><p>One &amp; <b>two</b></p><script>alert(1)</script><ul><li>a</li><li>b</li></ul>'), 'Title\nOne & two\na\nb');
       assert.equal(
         await offline('spk_html_to_markdown', '<h2>Plan</h2><p>Read <a href="https://x.test/a">the doc</a> <em>now</em></p><pre><code>let a = 1;</code></pre><script>x()</script>'),
         '## Plan\n\nRead [the doc](https://x.test/a) *now*\n\n```\nlet a = 1;\n```',
@@ -121,18 +132,12 @@ for (const dialect of dialects()) {
       assert.doesNotMatch(xss, /<script|javascript:|onerror|onclick|onload|<iframe|<svg|style=|data:text/i);
       assert.match(xss, /<a>click<\/a>/);
       assert.match(xss, /<img src="x">/);
-      assert.equal(
-        await offline('spk_markdown_to_html', '```js\nif (a < b) alert("x")\n```'),
-        '<pre><code class="language-js">if (a &lt; b) alert(&quot;x&quot;)\n</code></pre>',
-      );
+      assert.equal(await offline('spk_markdown_to_html', '```js\nif (a < b) alert("x")\n```'), '<pre><code class="language-js">if (a &lt; b) alert(&quot;x&quot;)\n</code></pre>');
     });
 
     it('model sparks and translate need a provider: 503 saying how to configure one, and nothing is counted', async () => {
       const before = (await runs(alice.userId)).length;
-      for (const r of [
-        await run({ spark_id: 'spk_summarize', content: 'text' }),
-        await s.req('POST', '/v1/spark?action=translate', { key: alice.key, body: { content: 'text', target_lang: 'ja' } }),
-      ]) {
+      for (const r of [await run({ spark_id: 'spk_summarize', content: 'text' }), await s.req('POST', '/v1/spark?action=translate', { key: alice.key, body: { content: 'text', target_lang: 'ja' } })]) {
         assertError(r, 503, 'provider_not_configured', /AI_PROVIDER=openai/);
         for (const word of ['AI_BASE_URL', 'AI_API_KEY', 'AI_MODEL', 'AI_PROVIDER=anthropic', 'ANTHROPIC_API_KEY', '11434']) assert.ok(r.body.error.includes(word), word);
       }
@@ -161,7 +166,12 @@ for (const dialect of dialects()) {
       const sheet = (await s.req('POST', '/v1/sheets', { key: bob.key, body: { title: 'notes' } })).body.id;
       clock.set(new Date('2026-03-11T08:00:00.000Z'));
       const r = await run({ spark_id: 'spk_word_count', content: 'a b', sheet_id: sheet }, bob.key);
-      assert.deepEqual(r.body, { success: true, spark_id: 'spk_word_count', spark_name: 'Word count', result: 'Words: 2\nCharacters: 3 (2 without spaces)\nLines: 1\nReading time: 1 min (at 200 words per minute)' });
+      assert.deepEqual(r.body, {
+        success: true,
+        spark_id: 'spk_word_count',
+        spark_name: 'Word count',
+        result: 'Words: 2\nCharacters: 3 (2 without spaces)\nLines: 1\nReading time: 1 min (at 200 words per minute)',
+      });
       clock.advance(1000);
       await run({ spark_id: 'spk_html_to_text', content: '<p>x</p>' }, bob.key);
       const rows = await runs(bob.userId);
@@ -174,10 +184,13 @@ for (const dialect of dialects()) {
       );
       const events = (await s.events('spark.executed')).filter((e) => e.user_id === bob.userId);
       const context = { workspace_id: `wsp_${bob.userId.slice(4)}`, actor_id: bob.userId };
-      assert.deepEqual(events.map((e) => e.data), [
-        { spark_id: 'spk_word_count', spark_name: 'Word count', sheet_id: sheet, executed_at: '2026-03-11T08:00:00.000Z', ...context },
-        { spark_id: 'spk_html_to_text', spark_name: 'HTML to plain text', sheet_id: null, executed_at: '2026-03-11T08:00:01.000Z', ...context },
-      ]);
+      assert.deepEqual(
+        events.map((e) => e.data),
+        [
+          { spark_id: 'spk_word_count', spark_name: 'Word count', sheet_id: sheet, executed_at: '2026-03-11T08:00:00.000Z', ...context },
+          { spark_id: 'spk_html_to_text', spark_name: 'HTML to plain text', sheet_id: null, executed_at: '2026-03-11T08:00:01.000Z', ...context },
+        ],
+      );
       const stats = await s.req('GET', '/v1/stats', { key: bob.key });
       assert.deepEqual(stats.body.stats.sparks, { executed_total: 2, executed_this_month: 2 });
 

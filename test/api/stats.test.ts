@@ -8,7 +8,10 @@ import { newId } from '../../src/ids.js';
 for (const dialect of dialects()) {
   describe(`stats [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-06-30T23:00:00.000Z'));
-    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const worktime = (body: unknown, key = alice.key, action = 'worktime') => s.req('POST', `/v1/stats?action=${action}`, { key, body });
     const stats = async (key = alice.key) => {
@@ -19,7 +22,10 @@ for (const dialect of dialects()) {
     };
     /** Spark runs are written by the Sparks module; stats only reads them. */
     const sparkRun = (userId: string, at: string) =>
-      s.c.db.insertInto('spark_runs').values({ id: newId('run'), user_id: userId, spark_id: 'spk_x', spark_name: 'X', sheet_id: null, created_at: at }).execute();
+      s.c.db
+        .insertInto('spark_runs')
+        .values({ id: newId('run'), user_id: userId, spark_id: 'spk_x', spark_name: 'X', sheet_id: null, created_at: at })
+        .execute();
 
     it('records work time with every field, date defaulting to today (UTC, from the clock)', async () => {
       const r = await worktime({ hours: 1.5, project: 'api', description: 'Reviews' });
@@ -115,13 +121,20 @@ for (const dialect of dialects()) {
       assert.equal(st.recent_work_logs.length, 10);
       assert.deepEqual(Object.keys(st.recent_work_logs[0]).sort(), ['createdAt', 'date', 'description', 'hours', 'id', 'project', 'workspace_id']);
       assert.deepEqual(st.recent_work_logs[0], sameDay, 'same date: the later entry first');
-      assert.deepEqual(st.recent_work_logs.slice(1).map((l: any) => l.id), ids.slice(0, 9));
+      assert.deepEqual(
+        st.recent_work_logs.slice(1).map((l: any) => l.id),
+        ids.slice(0, 9),
+      );
       assert.deepEqual(st.recent_work_logs[1], {
         ...{ id: ids[0], project: 'p1', hours: 1, description: 'd1', date: '2026-09-12', createdAt: '2026-09-10T12:00:01.000Z' },
         workspace_id: `wsp_${carol.userId.slice(4)}`,
       });
       assert.equal(st.worktime.total_hours, 14);
-      assert.equal((await stats(alice.key)).recent_work_logs.some((l: any) => ids.includes(l.id)), false, 'other accounts are not counted');
+      assert.equal(
+        (await stats(alice.key)).recent_work_logs.some((l: any) => ids.includes(l.id)),
+        false,
+        'other accounts are not counted',
+      );
     });
 
     it('sums hours per work date over the last 56 UTC days from all logs, not only the 10 newest', async () => {
@@ -129,11 +142,15 @@ for (const dialect of dialects()) {
       clock.set(new Date('2026-10-20T10:00:00.000Z'));
       const logs: [string, number][] = [
         ['2026-10-21', 2], // tomorrow: outside
-        ['2026-10-20', 1.5], ['2026-10-20', 0.25],
+        ['2026-10-20', 1.5],
+        ['2026-10-20', 0.25],
         ['2026-10-19', 2],
-        ['2026-10-15', 1], ['2026-10-15', 1], ['2026-10-15', 1],
+        ['2026-10-15', 1],
+        ['2026-10-15', 1],
+        ['2026-10-15', 1],
         ['2026-10-01', 4],
-        ['2026-09-20', 0.1], ['2026-09-20', 0.2],
+        ['2026-09-20', 0.1],
+        ['2026-09-20', 0.2],
         ['2026-08-26', 1], // the 56th day back, beyond the 10 newest logs
         ['2026-08-25', 5], // the 57th: outside
       ];
@@ -141,7 +158,11 @@ for (const dialect of dialects()) {
       await worktime({ hours: 7, date: '2026-10-19' }, alice.key);
       const st = await stats(dave.key);
       assert.equal(st.recent_work_logs.length, 10);
-      assert.equal(st.recent_work_logs.some((l: any) => l.date === '2026-08-26'), false, 'the oldest day is not among the 10 newest logs');
+      assert.equal(
+        st.recent_work_logs.some((l: any) => l.date === '2026-08-26'),
+        false,
+        'the oldest day is not among the 10 newest logs',
+      );
       assert.deepEqual(st.daily_hours, [
         { date: '2026-08-26', hours: 1 },
         { date: '2026-09-20', hours: 0.3 },

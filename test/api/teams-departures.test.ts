@@ -18,7 +18,10 @@ for (const dialect of dialects()) {
       rcv = await startReceiver();
     });
     after(() => rcv.close());
-    const { s, users: { owner } } = useServer(dialect, { worker: { pollMs: 50 }, lateOptions: () => ({ env: webhookEnv() }), users: { owner: 'pro' } });
+    const {
+      s,
+      users: { owner },
+    } = useServer(dialect, { worker: { pollMs: 50 }, lateOptions: () => ({ env: webhookEnv() }), users: { owner: 'pro' } });
 
     const shared = async (token: string) => (await request(s.url, 'GET', `/v1/shared/${token}`)).status;
     const page = async (token: string) => (await request(s.url, 'GET', `/s/${token}`)).status;
@@ -45,7 +48,10 @@ for (const dialect of dialects()) {
       assert.equal(await page(link.token), 404);
       await addMember(s, owner, team, editor, 'editor');
       assert.equal(await shared(link.token), 404, 'rejoined: the link stays dead');
-      assert.deepEqual((await expect200(s, editor.key, 'GET', `/v1/sheets/${sheet}/shares`)).shares.map((x: any) => x.id), [ownersLink.id]);
+      assert.deepEqual(
+        (await expect200(s, editor.key, 'GET', `/v1/sheets/${sheet}/shares`)).shares.map((x: any) => x.id),
+        [ownersLink.id],
+      );
       assert.equal(await shared(ownersLink.token), 200, "the owner's link of the same sheet is untouched");
       assert.equal(await shared(personalLink.token), 200, "the member's links to their own sheets are untouched");
     });
@@ -77,10 +83,8 @@ for (const dialect of dialects()) {
       for (let i = 0; i < 400 && got(path).length < n; i++) await new Promise((r) => setTimeout(r, 25));
       assert.equal(got(path).length, n, `${path}: ${got(path).length} deliveries, want ${n}`);
     }
-    const hook = async (by: TestUser, team: string, path: string) =>
-      (await expect200(s, by.key, 'POST', '/v1/webhooks', { url: `${rcv.url}${path}`, events: ['sheet.created'], workspace_id: team })).webhook;
-    const listed = async (team: string, id: string) =>
-      (await expect200(s, owner.key, 'GET', `/v1/webhooks?workspace_id=${team}`)).webhooks.find((w: any) => w.id === id);
+    const hook = async (by: TestUser, team: string, path: string) => (await expect200(s, by.key, 'POST', '/v1/webhooks', { url: `${rcv.url}${path}`, events: ['sheet.created'], workspace_id: team })).webhook;
+    const listed = async (team: string, id: string) => (await expect200(s, owner.key, 'GET', `/v1/webhooks?workspace_id=${team}`)).webhooks.find((w: any) => w.id === id);
 
     it("a removed admin's team webhook is disabled, shows its maker, and gets no further delivery until re-enabled", async () => {
       const team = await makeTeam(s, owner, 'Hooks');

@@ -35,7 +35,10 @@ for (const dialect of dialects()) {
     const teamSheet = async (key: string, title: string) => (await expect200(s, key, 'POST', '/v1/sheets', { title, workspace_id: team })).sheet.id as string;
 
     before(async () => {
-      team = await makeTeam(s, alice, 'Launch crew', [[bob, 'editor'], [vic, 'viewer']]);
+      team = await makeTeam(s, alice, 'Launch crew', [
+        [bob, 'editor'],
+        [vic, 'viewer'],
+      ]);
       teamRcv = await startReceiver();
       aliceRcv = await startReceiver();
       teamHook = (await expect200(s, alice.key, 'POST', '/v1/webhooks', { url: teamRcv.url, events: ['*'], name: 'team', workspace_id: team })).webhook;
@@ -53,11 +56,20 @@ for (const dialect of dialects()) {
       const row = await s.c.db.selectFrom('webhooks').select('user_id').where('id', '=', teamHook.id).executeTakeFirstOrThrow();
       assert.equal(row.user_id, team, "owned by the workspace's owner key, so delivery matches its events");
       const listed = await expect200(s, alice.key, 'GET', `/v1/webhooks?workspace_id=${team}`);
-      assert.deepEqual(listed.webhooks.map((w: any) => [w.name, w.workspace_id]), [['team', team]]);
+      assert.deepEqual(
+        listed.webhooks.map((w: any) => [w.name, w.workspace_id]),
+        [['team', team]],
+      );
       const mine = await expect200(s, alice.key, 'GET', '/v1/webhooks');
-      assert.deepEqual(mine.webhooks.map((w: any) => [w.name, w.workspace_id]), [['personal', personal(alice)]]);
+      assert.deepEqual(
+        mine.webhooks.map((w: any) => [w.name, w.workspace_id]),
+        [['personal', personal(alice)]],
+      );
       // Members read the list (records.read); the viewer too.
-      assert.deepEqual((await expect200(s, vic.key, 'GET', `/v1/webhooks?workspace_id=${team}`)).webhooks.map((w: any) => w.id), [teamHook.id]);
+      assert.deepEqual(
+        (await expect200(s, vic.key, 'GET', `/v1/webhooks?workspace_id=${team}`)).webhooks.map((w: any) => w.id),
+        [teamHook.id],
+      );
       assert.deepEqual((await expect200(s, vic.key, 'GET', '/v1/webhooks')).webhooks, [], "vic's own list holds none of the team's");
     });
 
@@ -73,11 +85,22 @@ for (const dialect of dialects()) {
       const [mineGot] = await aliceRcv.waitFor(1);
       assert.deepEqual([mineGot.body.data.sheet_id, mineGot.body.data.workspace_id, mineGot.body.data.actor_id], [own, personal(alice), alice.userId]);
       await s.worker!.idle();
-      assert.deepEqual(teamRcv.received.map((r) => r.body.data.sheet_id), [id], "the personal write did not reach the team's webhook");
-      assert.deepEqual(aliceRcv.received.map((r) => r.body.data.sheet_id), [own], "bob's team write did not reach alice's personal webhook");
+      assert.deepEqual(
+        teamRcv.received.map((r) => r.body.data.sheet_id),
+        [id],
+        "the personal write did not reach the team's webhook",
+      );
+      assert.deepEqual(
+        aliceRcv.received.map((r) => r.body.data.sheet_id),
+        [own],
+        "bob's team write did not reach alice's personal webhook",
+      );
       // The team's delivery log is readable by its members (the viewer too) and shows it delivered.
       const log = await expect200(s, vic.key, 'GET', `/v1/webhooks/${teamHook.id}/deliveries`);
-      assert.deepEqual(log.deliveries.map((d: any) => [d.event, d.status]), [['sheet.created', 'delivered']]);
+      assert.deepEqual(
+        log.deliveries.map((d: any) => [d.event, d.status]),
+        [['sheet.created', 'delivered']],
+      );
     });
 
     it("a team workspace's webhooks are delivered while one of its owners pays, and not once none does", async () => {
@@ -98,7 +121,10 @@ for (const dialect of dialects()) {
       const id = await teamSheet(bob.key, 'Owner pays again');
       const [got] = await teamRcv.waitFor(1);
       assert.equal(got.body.data.sheet_id, id);
-      assert.deepEqual(teamRcv.received.map((r) => r.body.data.name), ['Owner pays again']);
+      assert.deepEqual(
+        teamRcv.received.map((r) => r.body.data.name),
+        ['Owner pays again'],
+      );
     });
 
     it('creating, changing and deleting a team webhook needs the admin role; an outsider gets 403, an unknown workspace 404', async () => {
@@ -137,14 +163,22 @@ for (const dialect of dialects()) {
       const [own] = await bobPersonal.waitFor(1);
       assert.deepEqual([own.data.data.sheet_id, own.data.data.workspace_id], [mark, personal(bob)]);
       await new Promise((r) => setTimeout(r, 300));
-      assert.deepEqual(bobPersonal.received.map((e) => e.data.data.sheet_id), [mark], "the actor's personal stream did not get the team event");
+      assert.deepEqual(
+        bobPersonal.received.map((e) => e.data.data.sheet_id),
+        [mark],
+        "the actor's personal stream did not get the team event",
+      );
       assert.deepEqual(alicePersonal.received, [], "the owner's personal stream did not get the team event");
-      assert.deepEqual(teamStream.received.map((e) => e.data.data.sheet_id), [id], "the team stream did not get bob's personal event");
+      assert.deepEqual(
+        teamStream.received.map((e) => e.data.data.sheet_id),
+        [id],
+        "the team stream did not get bob's personal event",
+      );
       await Promise.all([teamStream.close(), bobPersonal.close(), alicePersonal.close()]);
       await eventually(() => s.c.events.openStreams() === 0, 'every stream closed');
     });
 
-    it("a team stream is refused to outsiders and ends once its reader is removed from the workspace", { timeout: 15_000 }, async () => {
+    it('a team stream is refused to outsiders and ends once its reader is removed from the workspace', { timeout: 15_000 }, async () => {
       assertForbidden(await s.req('GET', `/v1/events/stream?workspace_id=${team}`, { key: carol.key }), 'viewer');
       assertError(await s.req('GET', '/v1/events/stream?workspace_id=wsp_nosuchworkspace', { key: carol.key }), 404, 'not_found');
       const dora = await s.user('free');
@@ -159,7 +193,10 @@ for (const dialect of dialects()) {
 
     it('MCP webhook tools take workspace_id, with the same rules as REST', async () => {
       const listed = ok(await mcp.callTool({ name: 'list_webhooks', arguments: { workspace_id: team } }));
-      assert.deepEqual(listed.webhooks.map((w: any) => [w.id, w.workspace_id]), [[teamHook.id, team]]);
+      assert.deepEqual(
+        listed.webhooks.map((w: any) => [w.id, w.workspace_id]),
+        [[teamHook.id, team]],
+      );
       const made = ok(await mcp.callTool({ name: 'register_webhook', arguments: { url: 'https://hooks.example.com/mcp', events: ['todos.synced'], workspace_id: team } }));
       assert.equal(made.webhook.workspace_id, team);
       const wrong = toolError(await mcp.callTool({ name: 'delete_webhook', arguments: { id: made.webhook.id, workspace_id: personal(alice) } }), 403, 'forbidden');

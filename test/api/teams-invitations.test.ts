@@ -27,7 +27,11 @@ function sameAsRest(r: unknown, rest: Res) {
 for (const dialect of dialects()) {
   describe(`pending invitations [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-05-01T08:00:00.000Z'));
-    const { s, users: u, beforeClose } = useServer(dialect, {
+    const {
+      s,
+      users: u,
+      beforeClose,
+    } = useServer(dialect, {
       clock,
       users: { owner: 'pro', admin: 'pro', editor: 'pro', viewer: 'pro', outsider: 'pro' },
     });
@@ -35,7 +39,11 @@ for (const dialect of dialects()) {
     let otherKey: TestUser;
     const mcp = {} as Record<'owner' | 'admin' | 'editor' | 'viewer' | 'outsider' | 'otherKey', Client>;
     before(async () => {
-      team = await makeTeam(s, u.owner, 'Invites', [[u.admin, 'admin'], [u.editor, 'editor'], [u.viewer, 'viewer']]);
+      team = await makeTeam(s, u.owner, 'Invites', [
+        [u.admin, 'admin'],
+        [u.editor, 'editor'],
+        [u.viewer, 'viewer'],
+      ]);
       const other = await makeTeam(s, u.owner, 'Other');
       const key = await expect200(s, u.owner.key, 'POST', '/v1/api-keys', { name: 'other only', workspace_id: other });
       otherKey = { key: key.api_key, userId: u.owner.userId };
@@ -67,7 +75,10 @@ for (const dialect of dialects()) {
         { id: a.id, role: 'editor', invited_by: { user_id: u.owner.userId, name: list[0].invited_by.name }, created_at: '2026-05-01T08:00:00.000Z', expires_at: '2026-05-01T10:00:00.000Z' },
         { id: b.id, role: 'viewer', invited_by: { user_id: u.admin.userId, name: list[1].invited_by.name }, created_at: '2026-05-01T08:00:00.000Z', expires_at: '2026-05-08T08:00:00.000Z' },
       ]);
-      assert.ok(list.every((i) => typeof i.invited_by.name === 'string' && i.invited_by.name.length > 0), 'the maker is named');
+      assert.ok(
+        list.every((i) => typeof i.invited_by.name === 'string' && i.invited_by.name.length > 0),
+        'the maker is named',
+      );
       const text = JSON.stringify(list);
       for (const t of [a, b, used, short]) assert.ok(!text.includes(t.token), 'no token');
       for (const h of hashes) assert.ok(!text.includes(h.token_hash), 'no token hash');
@@ -89,20 +100,27 @@ for (const dialect of dialects()) {
       const used = await invite(u.owner, 'viewer', elsewhere);
       await expect200(s, (await s.user('free')).key, 'POST', `/v1/invitations/${used.token}/accept`);
       assertError(await call(u.owner, 'DELETE', `/v1/workspaces/${elsewhere}/invitations/${used.id}`), 404, 'not_found');
-      assert.equal((await accept(await s.user('free'), foreign.token)).status, 200, 'the other workspace\'s invitation was untouched');
+      assert.equal((await accept(await s.user('free'), foreign.token)).status, 200, "the other workspace's invitation was untouched");
     });
 
     /** Every caller on both routes, REST and MCP: owner and admin ok; the rest 403; unknown ids 404. */
     it('who may list and revoke: owner and admin; editor, viewer, an outsider and a key restricted to another workspace 403', async () => {
       const cases: [string, TestUser, number][] = [
-        ['owner', u.owner, 200], ['admin', u.admin, 200], ['editor', u.editor, 403], ['viewer', u.viewer, 403],
-        ['outsider', u.outsider, 403], ['otherKey', otherKey, 403],
+        ['owner', u.owner, 200],
+        ['admin', u.admin, 200],
+        ['editor', u.editor, 403],
+        ['viewer', u.viewer, 403],
+        ['outsider', u.outsider, 403],
+        ['otherKey', otherKey, 403],
       ];
       for (const [name, by, want] of cases) {
         const inv = await invite(u.owner, 'viewer');
         const list = await call(by, 'GET', `/v1/workspaces/${team}/invitations`);
         const del = await call(by, 'DELETE', `/v1/workspaces/${team}/invitations/${inv.id}`);
-        for (const [what, r] of [['list', list], ['revoke', del]] as [string, Res][]) {
+        for (const [what, r] of [
+          ['list', list],
+          ['revoke', del],
+        ] as [string, Res][]) {
           if (want === 200) assert.equal(r.status, 200, `${name} ${what}: ${JSON.stringify(r.body)}`);
           else if (name === 'otherKey') assertError(r, 403, 'forbidden', /restricted to workspace/);
           else assertForbidden(r, 'admin');
@@ -133,10 +151,7 @@ for (const dialect of dialects()) {
         await mcp.owner.callTool({ name: 'revoke_workspace_invitation', arguments: { workspace_id: team, invitation_id: 'inv_nothing' } }),
         await call(u.owner, 'DELETE', `/v1/workspaces/${team}/invitations/inv_nothing`),
       );
-      sameAsRest(
-        await mcp.owner.callTool({ name: 'list_workspace_invitations', arguments: { workspace_id: UNKNOWN_WORKSPACE } }),
-        await call(u.owner, 'GET', `/v1/workspaces/${UNKNOWN_WORKSPACE}/invitations`),
-      );
+      sameAsRest(await mcp.owner.callTool({ name: 'list_workspace_invitations', arguments: { workspace_id: UNKNOWN_WORKSPACE } }), await call(u.owner, 'GET', `/v1/workspaces/${UNKNOWN_WORKSPACE}/invitations`));
       // Without workspace_id: the key's workspace, else the personal one (no invitations there).
       assert.deepEqual(ok(await mcp.owner.callTool({ name: 'list_workspace_invitations', arguments: {} })).invitations, []);
       assertError(await s.req('GET', `/v1/workspaces/${team}/invitations`), 401, 'unauthorized');
@@ -153,7 +168,11 @@ for (const dialect of dialects()) {
       const byOwner = await invite(u.owner, 'viewer', ws);
       await expect200(s, u.owner.key, 'DELETE', `/v1/workspaces/${ws}/members/${admin.userId}`);
       await expect200(s, leaver.key, 'DELETE', `/v1/workspaces/${ws}/members/${leaver.userId}`);
-      assert.deepEqual((await pending(ws)).map((i) => i.id), [byOwner.id], "only the owner's is left");
+      assert.deepEqual(
+        (await pending(ws)).map((i) => i.id),
+        [byOwner.id],
+        "only the owner's is left",
+      );
       const newcomer = await s.user('free');
       assertError(await accept(newcomer, byAdmin.token), 404, 'not_found', /revoked/);
       assertError(await accept(newcomer, byLeaver.token), 404, 'not_found');
@@ -175,7 +194,11 @@ for (const dialect of dialects()) {
       const byCoOwner = await invite(coOwner, 'admin', ws);
       await expect200(s, u.owner.key, 'PUT', `/v1/workspaces/${ws}/members/${admin.userId}`, { role: 'editor' });
       await expect200(s, u.owner.key, 'PUT', `/v1/workspaces/${ws}/members/${coOwner.userId}`, { role: 'admin' });
-      assert.deepEqual((await pending(ws)).map((i) => i.id), [byCoOwner.id], 'an admin may still grant admin');
+      assert.deepEqual(
+        (await pending(ws)).map((i) => i.id),
+        [byCoOwner.id],
+        'an admin may still grant admin',
+      );
       const newcomer = await s.user('free');
       assertError(await accept(newcomer, asAdmin.token), 404, 'not_found');
       // Inviting needs admin: even the viewer invitation dies.
@@ -188,15 +211,14 @@ for (const dialect of dialects()) {
       assert.equal(joined.body.workspace.role, 'admin');
     });
 
-    it('accepting re-checks the maker: an invitation that survived its maker\'s demotion or removal is refused', async () => {
+    it("accepting re-checks the maker: an invitation that survived its maker's demotion or removal is refused", async () => {
       const ws = await makeTeam(s, u.owner, 'Recheck');
       const admin = await s.user('pro');
       await addMember(s, u.owner, ws, admin, 'admin');
       const inv = await invite(admin, 'admin', ws);
       const other = await invite(admin, 'viewer', ws);
       // Changed behind the service's back (an older server, a manual edit): the rows survive, the accept must not.
-      const setRole = (role: 'editor' | 'admin') =>
-        s.c.db.updateTable('workspace_members').set({ role }).where('workspace_id', '=', ws).where('user_id', '=', admin.userId).execute();
+      const setRole = (role: 'editor' | 'admin') => s.c.db.updateTable('workspace_members').set({ role }).where('workspace_id', '=', ws).where('user_id', '=', admin.userId).execute();
       await setRole('editor');
       const newcomer = await s.user('free');
       assertError(await accept(newcomer, inv.token), 404, 'not_found');
@@ -205,7 +227,10 @@ for (const dialect of dialects()) {
       await setRole('admin');
       await s.c.db.deleteFrom('workspace_members').where('workspace_id', '=', ws).where('user_id', '=', admin.userId).execute();
       assertError(await accept(newcomer, inv.token), 404, 'not_found');
-      assert.deepEqual((await expect200(s, newcomer.key, 'GET', '/v1/workspaces')).workspaces.map((w: any) => w.id), [`wsp_${newcomer.userId.slice(4)}`]);
+      assert.deepEqual(
+        (await expect200(s, newcomer.key, 'GET', '/v1/workspaces')).workspaces.map((w: any) => w.id),
+        [`wsp_${newcomer.userId.slice(4)}`],
+      );
     });
   });
 }

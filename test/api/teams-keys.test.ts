@@ -135,16 +135,22 @@ for (const dialect of dialects()) {
       const asConsole = (path: string) => s.req('GET', path, { headers: { cookie, 'x-console': '1' } });
       const listed = await asConsole('/v1/knowledge?type=solutions');
       assert.equal(listed.status, 200, JSON.stringify(listed.body));
-      assert.deepEqual(listed.body.solutions.map((x: any) => x.id), [teamEntry]);
+      assert.deepEqual(
+        listed.body.solutions.map((x: any) => x.id),
+        [teamEntry],
+      );
       assertBeyondKey(await asConsole(`/v1/knowledge/${homeEntry}`), team);
     });
 
-    it('MCP: a restricted key searches its workspace by default and cannot get another workspace\'s entry', async () => {
+    it("MCP: a restricted key searches its workspace by default and cannot get another workspace's entry", async () => {
       const k = await newKey(alice.key, { workspace_id: team });
       const client = await httpClient(s, k.api_key);
       beforeClose(() => client.close());
       const found = ok(await client.callTool({ name: 'search_knowledge', arguments: { type: 'solutions' } }));
-      assert.deepEqual(found.solutions.map((x: any) => [x.id, x.workspace_id]), [[teamEntry, team]]);
+      assert.deepEqual(
+        found.solutions.map((x: any) => [x.id, x.workspace_id]),
+        [[teamEntry, team]],
+      );
       const refused = toolError(await client.callTool({ name: 'get_knowledge', arguments: { id: homeEntry } }), 403, 'forbidden');
       assert.match(refused.error, new RegExp(`restricted to workspace ${team}`));
     });
@@ -160,7 +166,14 @@ for (const dialect of dialects()) {
 
       async function consent(cookie = '') {
         const { verifier, challenge } = pkce();
-        const url = authorizeUrl(s, { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', scope: 'knowledge:read knowledge:write keys:manage' });
+        const url = authorizeUrl(s, {
+          response_type: 'code',
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          scope: 'knowledge:read knowledge:write keys:manage',
+        });
         const page = await openConsent(String(url), cookie);
         assert.equal(page.res.status, 200, page.html);
         return { page, verifier };
@@ -180,14 +193,20 @@ for (const dialect of dialects()) {
       it('the signed-in page offers the personal workspace (checked) and the team; the token reaches the picked one only', async () => {
         const c = await consent(aliceCookie);
         const radios = [...c.page.html.matchAll(/<input type="radio" name="workspace_id" value="([^"]+)"( checked)?>/g)].map((m) => [m[1], !!m[2]]);
-        assert.deepEqual(radios, [[personal(alice), true], [team, false]]);
+        assert.deepEqual(radios, [
+          [personal(alice), true],
+          [team, false],
+        ]);
         assert.match(c.page.html, /Key team/);
 
         const t = await accessToken(c, { workspace: team, cookie: aliceCookie });
         assert.deepEqual(await solutionIds(t.access_token), [teamEntry], 'the token lists the team by default');
         assertBeyondKey(await call(t.access_token, 'GET', `/v1/knowledge/${homeEntry}`), team);
         const apps = (await call(alice.key, 'GET', '/v1/connected-apps')).body.connected_apps;
-        assert.deepEqual(apps.map((a: any) => a.workspace_id), [team]);
+        assert.deepEqual(
+          apps.map((a: any) => a.workspace_id),
+          [team],
+        );
         // A key the app makes (keys:manage) is restricted to the grant's workspace too.
         const made = await newKey(t.access_token, { name: 'by app', scopes: ['knowledge:read'] });
         assert.equal(made.workspace_id, team);

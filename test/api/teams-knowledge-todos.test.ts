@@ -20,9 +20,11 @@ for (const dialect of dialects()) {
       return r.body.todos as any[];
     };
 
-
     before(async () => {
-      team = await makeTeam(s, alice, 'Knowledge team', [[bob, 'editor'], [carol, 'viewer']]);
+      team = await makeTeam(s, alice, 'Knowledge team', [
+        [bob, 'editor'],
+        [carol, 'viewer'],
+      ]);
     });
 
     it('knowledge: saved into the team, listed and searched there only, read by members, written by editors', async () => {
@@ -31,16 +33,27 @@ for (const dialect of dialects()) {
       assert.equal(saved.body.solution.workspace_id, team);
       const id = saved.body.id as string;
       const events = (await s.events('knowledge.saved')).filter((e) => e.data.id === id);
-      assert.deepEqual(events.map((e) => e.user_id), [team], "the event goes to the team's webhooks and streams");
+      assert.deepEqual(
+        events.map((e) => e.user_id),
+        [team],
+        "the event goes to the team's webhooks and streams",
+      );
       const mine = await call(alice, 'POST', '/v1/knowledge?type=solutions', { title: 'Pool exhausted at home', error: 'TimeoutError: pool exhausted', content: 'Mine' });
       assert.equal(mine.body.solution.workspace_id, personal(alice));
 
       // Lists and searches: the team's entries with workspace_id=, the personal ones without (as before teams).
       const listed = await call(bob, 'GET', `/v1/knowledge?type=solutions&q=${encodeURIComponent('TimeoutError: pool exhausted')}&workspace_id=${team}`);
       assert.equal(listed.status, 200, JSON.stringify(listed.body));
-      assert.deepEqual(listed.body.solutions.map((x: any) => [x.id, x.workspace_id]), [[id, team]]);
+      assert.deepEqual(
+        listed.body.solutions.map((x: any) => [x.id, x.workspace_id]),
+        [[id, team]],
+      );
       const own = await call(alice, 'GET', '/v1/knowledge?type=solutions&q=pool');
-      assert.deepEqual(own.body.solutions.map((x: any) => x.id), [mine.body.id], 'the default list is the personal workspace only');
+      assert.deepEqual(
+        own.body.solutions.map((x: any) => x.id),
+        [mine.body.id],
+        'the default list is the personal workspace only',
+      );
       assert.deepEqual((await call(bob, 'GET', '/v1/knowledge?type=solutions&q=pool')).body.solutions, [], "bob's personal list holds none of the team's");
 
       // By id: any member reads it; a viewer may not write; an outsider gets 403 for it and 404 for an unknown id.
@@ -61,7 +74,14 @@ for (const dialect of dialects()) {
       assert.equal(edited.status, 200, JSON.stringify(edited.body));
       assert.deepEqual([edited.body.solution.version, edited.body.solution.workspace_id], [2, team]);
       const named = (await s.events('knowledge.saved')).filter((e) => e.data.id === id).map((e) => [e.user_id, e.data.workspace_id, e.data.actor_id]);
-      assert.deepEqual(named, [[team, team, alice.userId], [team, team, bob.userId]], 'each event names the member who acted');
+      assert.deepEqual(
+        named,
+        [
+          [team, team, alice.userId],
+          [team, team, bob.userId],
+        ],
+        'each event names the member who acted',
+      );
       assert.equal((await call(bob, 'DELETE', `/v1/knowledge/${id}`)).status, 200);
       assertError(await call(alice, 'GET', `/v1/knowledge/${id}`), 404, 'not_found');
     });
@@ -71,12 +91,23 @@ for (const dialect of dialects()) {
       assert.equal(made.status, 200, JSON.stringify(made.body));
       const teamTask = made.body.todos[0];
       assert.deepEqual([teamTask.content, teamTask.workspace_id], ['Team task', team]);
-      assert.deepEqual((await s.events('todos.synced')).filter((e) => e.data.todo_ids.includes(teamTask.id)).map((e) => e.user_id), [team]);
+      assert.deepEqual(
+        (await s.events('todos.synced')).filter((e) => e.data.todo_ids.includes(teamTask.id)).map((e) => e.user_id),
+        [team],
+      );
       const home = (await sync(alice, { project: 'p', todos: [{ content: 'Home task', status: 'pending' }] })).body.todos[0];
       assert.equal(home.workspace_id, personal(alice));
 
-      assert.deepEqual((await todosOf(carol, `?workspace_id=${team}`)).map((t) => t.id), [teamTask.id], 'a viewer lists the team');
-      assert.deepEqual((await todosOf(alice, '?project=p')).map((t) => t.id), [home.id], 'the default list is personal only');
+      assert.deepEqual(
+        (await todosOf(carol, `?workspace_id=${team}`)).map((t) => t.id),
+        [teamTask.id],
+        'a viewer lists the team',
+      );
+      assert.deepEqual(
+        (await todosOf(alice, '?project=p')).map((t) => t.id),
+        [home.id],
+        'the default list is personal only',
+      );
 
       // The editor updates the team task by id.
       const moved = await sync(bob, { workspace_id: team, project: 'p', todos: [{ id: teamTask.id, content: 'Team task', status: 'in_progress' }] });
@@ -85,7 +116,14 @@ for (const dialect of dialects()) {
 
       // An id from another workspace: 403, and the whole sync writes nothing (not even its new element).
       const before = { team: await todosOf(alice, `?workspace_id=${team}`), home: await todosOf(alice, '') };
-      const crossed = await sync(alice, { workspace_id: team, project: 'p', todos: [{ content: 'Would be new', status: 'pending' }, { id: home.id, content: 'Home task', status: 'completed' }] });
+      const crossed = await sync(alice, {
+        workspace_id: team,
+        project: 'p',
+        todos: [
+          { content: 'Would be new', status: 'pending' },
+          { id: home.id, content: 'Home task', status: 'completed' },
+        ],
+      });
       assertError(crossed, 403, 'forbidden', new RegExp(`${home.id} is in workspace ${personal(alice)}, not in workspace ${team}`));
       const back = await sync(alice, { project: 'p', todos: [{ id: teamTask.id, content: 'Team task', status: 'completed' }] });
       assertError(back, 403, 'forbidden', /not in workspace/);
@@ -119,7 +157,11 @@ for (const dialect of dialects()) {
       const wanted = [...shared, ...Array.from({ length: 20 }, (_, i) => `Only run ${i}`)].sort();
       assert.deepEqual(contents, wanted, 'exactly one task per content');
       assert.ok(listed.every((t) => t.workspace_id === team));
-      assert.equal(answers.reduce((n, r) => n + r.body.created, 0), 25, 'each task was created by exactly one sync');
+      assert.equal(
+        answers.reduce((n, r) => n + r.body.created, 0),
+        25,
+        'each task was created by exactly one sync',
+      );
       assert.deepEqual(await todosOf(alice, '?project=race'), [], 'nothing landed in a personal workspace');
     });
 
@@ -129,7 +171,10 @@ for (const dialect of dialects()) {
       const saved = ok(await client.callTool({ name: 'save_knowledge', arguments: { type: 'snippets', title: 'Retry helper', content: 'retry()', workspace_id: team } }));
       assert.equal(saved.snippet.workspace_id, team);
       const found = ok(await client.callTool({ name: 'search_knowledge', arguments: { q: 'Retry helper', type: 'snippets', workspace_id: team } }));
-      assert.deepEqual(found.snippets.map((x: any) => [x.id, x.workspace_id]), [[saved.id, team]]);
+      assert.deepEqual(
+        found.snippets.map((x: any) => [x.id, x.workspace_id]),
+        [[saved.id, team]],
+      );
       assert.deepEqual(ok(await client.callTool({ name: 'search_knowledge', arguments: { q: 'Retry helper', type: 'snippets' } })).snippets, []);
       const got = ok(await client.callTool({ name: 'get_knowledge', arguments: { id: saved.id, workspace_id: team } }));
       assert.equal(got.snippet.workspace_id, team);
@@ -137,9 +182,15 @@ for (const dialect of dialects()) {
       assert.match(elsewhere.error, new RegExp(`is in workspace ${team}`));
 
       const synced = ok(await client.callTool({ name: 'sync_todos', arguments: { workspace_id: team, project: 'mcp', todos: [{ content: 'From MCP', status: 'pending' }] } }));
-      assert.deepEqual(synced.todos.map((t: any) => [t.content, t.workspace_id]), [['From MCP', team]]);
+      assert.deepEqual(
+        synced.todos.map((t: any) => [t.content, t.workspace_id]),
+        [['From MCP', team]],
+      );
       const listed = ok(await client.callTool({ name: 'list_todos', arguments: { workspace_id: team, project: 'mcp' } }));
-      assert.deepEqual(listed.todos.map((t: any) => t.id), [synced.todos[0].id]);
+      assert.deepEqual(
+        listed.todos.map((t: any) => t.id),
+        [synced.todos[0].id],
+      );
 
       const viewer = await httpClient(s, carol.key);
       beforeClose(() => viewer.close());

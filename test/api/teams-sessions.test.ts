@@ -20,16 +20,22 @@ for (const dialect of dialects()) {
     };
     const listed = async (u: TestUser | string, query = '') => ((await okCall(u, 'GET', `/v1/sessions${query}`)).sessions as any[]).map((x) => [x.title, x.workspace_id]);
 
-
     before(async () => {
-      team = await makeTeam(s, alice, 'Sessions team', [[bob, 'editor'], [carol, 'viewer']]);
+      team = await makeTeam(s, alice, 'Sessions team', [
+        [bob, 'editor'],
+        [carol, 'viewer'],
+      ]);
     });
 
     it('sessions: saved into the team, listed there only, read by members, written by editors', async () => {
       const made = await okCall(alice, 'POST', '/v1/sessions', { title: 'Team work', summary: 'Did the team thing', project: 'rocket', workspace_id: team });
       assert.equal(made.session.workspace_id, team);
       const saved = (await s.events('session.saved')).filter((e) => e.data.session_id === made.id);
-      assert.deepEqual(saved.map((e) => [e.user_id, e.data.workspace_id, e.data.actor_id]), [[team, team, alice.userId]], "the team's event, naming alice");
+      assert.deepEqual(
+        saved.map((e) => [e.user_id, e.data.workspace_id, e.data.actor_id]),
+        [[team, team, alice.userId]],
+        "the team's event, naming alice",
+      );
       const home = await okCall(alice, 'POST', '/v1/sessions', { title: 'Home work', summary: 'Mine', project: 'rocket' });
       assert.equal(home.session.workspace_id, personal(alice));
 
@@ -44,7 +50,10 @@ for (const dialect of dialects()) {
       const patched = await okCall(bob, 'PATCH', `/v1/sessions/${made.id}`, { summary: 'Bob added to it' });
       assert.deepEqual([patched.session.summary, patched.session.workspace_id], ['Bob added to it', team]);
       const updated = (await s.events('session.updated')).filter((e) => e.data.session_id === made.id);
-      assert.deepEqual(updated.map((e) => [e.user_id, e.data.actor_id]), [[team, bob.userId]]);
+      assert.deepEqual(
+        updated.map((e) => [e.user_id, e.data.actor_id]),
+        [[team, bob.userId]],
+      );
       assertForbidden(await call(carol, 'PATCH', `/v1/sessions/${made.id}`, { title: 'viewer edit' }), 'editor');
       assertForbidden(await call(carol, 'POST', '/v1/sessions', { title: 't', summary: 's', workspace_id: team }), 'editor');
       assertForbidden(await call(dave, 'GET', `/v1/sessions/${made.id}`), 'viewer');
@@ -107,19 +116,28 @@ for (const dialect of dialects()) {
       assert.match(h.sheet.content.col2, /Team todo/);
       assert.doesNotMatch(h.sheet.content.col2, /Personal todo/, "another workspace's todos stay out of the handover");
       const events = (await s.events()).filter((e) => (e.event === 'session.handover' || e.event === 'sheet.created') && (e.data.handover_id ?? e.data.sheet_id) === h.handover_id);
-      assert.deepEqual(events.map((e) => [e.event, e.user_id, e.data.actor_id]).sort(), [['session.handover', team, bob.userId], ['sheet.created', team, bob.userId]]);
+      assert.deepEqual(events.map((e) => [e.event, e.user_id, e.data.actor_id]).sort(), [
+        ['session.handover', team, bob.userId],
+        ['sheet.created', team, bob.userId],
+      ]);
       assert.equal((await okCall(carol, 'GET', `/v1/sheets/${h.handover_id}`)).sheet.workspace_id, team, 'members read the handover sheet');
 
       // The briefing reads one workspace: the viewer's of the team, alice's default of her personal one.
       const teamBrief = await okCall(carol, 'GET', `/v1/briefing?project=launch&workspace_id=${team}`);
       assert.equal(teamBrief.workspace_id, team);
       assert.equal(teamBrief.handover.handover_id, h.handover_id);
-      assert.deepEqual(teamBrief.todos.map((t: any) => t.content), ['Team todo']);
+      assert.deepEqual(
+        teamBrief.todos.map((t: any) => t.content),
+        ['Team todo'],
+      );
       assert.match(teamBrief.text, /Team step/);
       assert.doesNotMatch(teamBrief.text, /Home step|Personal todo/);
       const homeBrief = await okCall(alice, 'GET', '/v1/briefing?project=launch');
       assert.deepEqual([homeBrief.workspace_id, homeBrief.handover.handover_id], [personal(alice), homeHandover.handover_id]);
-      assert.deepEqual(homeBrief.todos.map((t: any) => t.content), ['Personal todo']);
+      assert.deepEqual(
+        homeBrief.todos.map((t: any) => t.content),
+        ['Personal todo'],
+      );
       assert.doesNotMatch(homeBrief.text, /Team step|Team todo/);
       assertForbidden(await call(dave, 'GET', `/v1/briefing?project=launch&workspace_id=${team}`), 'viewer');
       assertError(await call(alice, 'GET', '/v1/briefing?project=launch&workspace_id=wsp_01jzzzzzzzzzzzzzzzzzzzzzzz'), 404, 'not_found', /workspace/);
@@ -133,7 +151,10 @@ for (const dialect of dialects()) {
       const saved = ok(await client.callTool({ name: 'save_session', arguments: { title: 'MCP session', summary: 'via MCP', project: 'mcp', workspace_id: team } }));
       assert.equal(saved.session.workspace_id, team);
       const list = ok(await client.callTool({ name: 'list_sessions', arguments: { project: 'mcp', workspace_id: team } }));
-      assert.deepEqual(list.sessions.map((x: any) => [x.id, x.workspace_id]), [[saved.id, team]]);
+      assert.deepEqual(
+        list.sessions.map((x: any) => [x.id, x.workspace_id]),
+        [[saved.id, team]],
+      );
       assert.deepEqual(ok(await client.callTool({ name: 'list_sessions', arguments: { project: 'mcp' } })).sessions, []);
       assert.equal(ok(await client.callTool({ name: 'get_session', arguments: { id: saved.id, workspace_id: team } })).session.workspace_id, team);
       const wrong = toolError(await client.callTool({ name: 'get_session', arguments: { id: saved.id, workspace_id: personal(bob) } }), 403, 'forbidden');

@@ -8,7 +8,10 @@ import { addMember, assertForbidden, makeTeam } from '../teams-helpers.js';
 /** Sheets and their share links in team workspaces (issue 33.2, 33.3, 33.6, 33.8): docs/teams.md. */
 for (const dialect of dialects()) {
   describe(`sheets in team workspaces [${dialect}]`, () => {
-    const { s, users: { alice, bob, carol, dave } } = useServer(dialect, { users: { alice: 'pro', bob: 'pro', carol: 'free', dave: 'pro' } });
+    const {
+      s,
+      users: { alice, bob, carol, dave },
+    } = useServer(dialect, { users: { alice: 'pro', bob: 'pro', carol: 'free', dave: 'pro' } });
     let team: string;
     const personal = (u: TestUser) => `wsp_${u.userId.slice(4)}`;
     const call = (u: TestUser | string, method: string, path: string, body?: unknown) => s.req(method, path, { key: typeof u === 'string' ? u : u.key, body });
@@ -25,7 +28,10 @@ for (const dialect of dialects()) {
     };
 
     before(async () => {
-      team = await makeTeam(s, alice, 'Sheets team', [[bob, 'editor'], [carol, 'viewer']]);
+      team = await makeTeam(s, alice, 'Sheets team', [
+        [bob, 'editor'],
+        [carol, 'viewer'],
+      ]);
     });
 
     it('an editor creates in the workspace; lists show only that workspace, the default list stays personal', async () => {
@@ -38,13 +44,22 @@ for (const dialect of dialects()) {
       assert.deepEqual({ workspace_id: ev.data.workspace_id, actor_id: ev.data.actor_id }, { workspace_id: team, actor_id: bob.userId });
 
       const teamList = await expectOk(alice, 'GET', `/v1/sheets?workspace_id=${team}`);
-      assert.deepEqual(teamList.sheets.map((x: { id: string }) => x.id), [shared.id]);
+      assert.deepEqual(
+        teamList.sheets.map((x: { id: string }) => x.id),
+        [shared.id],
+      );
       assert.equal(teamList.total, 1);
       assert.equal(teamList.sheets[0].workspace_id, team);
       const ownList = await expectOk(alice, 'GET', '/v1/sheets');
-      assert.deepEqual(ownList.sheets.map((x: { id: string }) => x.id), [mine.id]);
+      assert.deepEqual(
+        ownList.sheets.map((x: { id: string }) => x.id),
+        [mine.id],
+      );
       assert.equal((await expectOk(bob, 'GET', '/v1/sheets')).total, 0, "bob's personal list does not hold the team's sheet");
-      assert.deepEqual((await expectOk(carol, 'GET', `/v1/sheets?workspace_id=${team}&q=plan`)).sheets.map((x: { id: string }) => x.id), [shared.id]);
+      assert.deepEqual(
+        (await expectOk(carol, 'GET', `/v1/sheets?workspace_id=${team}&q=plan`)).sheets.map((x: { id: string }) => x.id),
+        [shared.id],
+      );
       assert.equal((await expectOk(alice, 'GET', '/v1/sheets?q=plan')).total, 0, 'a search without workspace_id stays personal');
       assert.equal((await expectOk(alice, 'GET', `/v1/sheets?workspace_id=${personal(alice)}`)).total, 1, 'the personal workspace by its id');
     });
@@ -87,20 +102,36 @@ for (const dialect of dialects()) {
       await expectOk(bob, 'POST', `/v1/sheets/${sheet.id}/append`, { column: 'col2', html: '<p>by bob</p>' });
       const revs = await expectOk(carol, 'GET', `/v1/sheets/${sheet.id}/revisions`);
       assert.equal(revs.current.actor.user_id, bob.userId);
-      assert.deepEqual(revs.revisions.map((r: { actor: { user_id: string } }) => r.actor.user_id), [alice.userId, bob.userId]);
+      assert.deepEqual(
+        revs.revisions.map((r: { actor: { user_id: string } }) => r.actor.user_id),
+        [alice.userId, bob.userId],
+      );
       const updates = (await s.events('sheet.updated')).filter((e) => e.data.sheet_id === sheet.id);
-      assert.deepEqual(updates.map((e) => [e.user_id, e.data.workspace_id, e.data.actor_id]), [[team, team, alice.userId], [team, team, bob.userId]]);
+      assert.deepEqual(
+        updates.map((e) => [e.user_id, e.data.workspace_id, e.data.actor_id]),
+        [
+          [team, team, alice.userId],
+          [team, team, bob.userId],
+        ],
+      );
       await expectOk(bob, 'DELETE', `/v1/sheets/${sheet.id}`);
       const [deleted] = (await s.events('sheet.deleted')).filter((e) => e.data.sheet_id === sheet.id);
       assert.equal(deleted.user_id, team);
       assert.equal(deleted.data.actor_id, bob.userId);
-      assert.equal((await expectOk(carol, 'GET', `/v1/sheets?workspace_id=${team}&trashed=true`)).sheets.some((x: { id: string }) => x.id === sheet.id), true);
+      assert.equal(
+        (await expectOk(carol, 'GET', `/v1/sheets?workspace_id=${team}&trashed=true`)).sheets.some((x: { id: string }) => x.id === sheet.id),
+        true,
+      );
       assert.equal((await expectOk(alice, 'POST', `/v1/sheets/${sheet.id}/restore`)).sheet.trashedAt, null);
     });
 
     it('a write stored before workspaces shows actor.user_id null', async () => {
       const sheet = await newSheet(alice, 'Old actor');
-      await s.c.db.updateTable('sheets').set({ last_actor: JSON.stringify({ type: 'api_key', id: 'key_old', name: 'old' }) }).where('id', '=', sheet.id).execute();
+      await s.c.db
+        .updateTable('sheets')
+        .set({ last_actor: JSON.stringify({ type: 'api_key', id: 'key_old', name: 'old' }) })
+        .where('id', '=', sheet.id)
+        .execute();
       const revs = await expectOk(alice, 'GET', `/v1/sheets/${sheet.id}/revisions`);
       assert.deepEqual(revs.current.actor, { type: 'api_key', id: 'key_old', name: 'old', user_id: null });
     });
@@ -113,7 +144,10 @@ for (const dialect of dialects()) {
       const { share } = await expectOk(bob, 'POST', `/v1/sheets/${sheet.id}/shares`, {});
       assert.equal((await request(s.url, 'GET', `/v1/shared/${share.token}`)).body.sheet.title, 'Shared out');
       const listed = await expectOk(alice, 'GET', `/v1/sheets/${sheet.id}/shares`);
-      assert.deepEqual(listed.shares.map((x: { id: string; created_by: string }) => [x.id, x.created_by]), [[share.id, bob.userId]]);
+      assert.deepEqual(
+        listed.shares.map((x: { id: string; created_by: string }) => [x.id, x.created_by]),
+        [[share.id, bob.userId]],
+      );
       assertForbidden(await call(carol, 'DELETE', `/v1/sheets/${sheet.id}/shares/${share.id}`), 'editor');
       await expectOk(alice, 'DELETE', `/v1/sheets/${sheet.id}/shares/${share.id}`);
       assert.equal((await request(s.url, 'GET', `/v1/shared/${share.token}`)).status, 404);
@@ -127,7 +161,7 @@ for (const dialect of dialects()) {
       assert.equal((await request(s.url, 'GET', `/v1/shared/${erins.token}`)).status, 404);
     });
 
-    it('a key restricted to the team workspace creates and lists there, and cannot read its account\'s personal sheets', async () => {
+    it("a key restricted to the team workspace creates and lists there, and cannot read its account's personal sheets", async () => {
       const mine = await newSheet(alice, 'Alice only');
       const restricted = (await expectOk(alice, 'POST', '/v1/api-keys', { name: 'team only', workspace_id: team })).api_key as string;
       const made = (await expectOk(restricted, 'POST', '/v1/sheets', { title: 'Via team key' })).sheet;

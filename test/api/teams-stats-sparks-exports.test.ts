@@ -19,11 +19,14 @@ for (const dialect of dialects()) {
       return r.body;
     }
     /** A fresh team of alice (owner), bob (editor) and carol (viewer); dave stays outside. */
-    const team = (name: string) => makeTeam(s, alice, name, [[bob, 'editor'], [carol, 'viewer']]);
+    const team = (name: string) =>
+      makeTeam(s, alice, name, [
+        [bob, 'editor'],
+        [carol, 'viewer'],
+      ]);
     const sheetIn = async (workspaceId: string | undefined, by = alice) =>
       (await expectOk(await call(by, 'POST', '/v1/sheets', { title: 'Plan', content: { col1: '<p>one two three</p>' }, workspace_id: workspaceId }))).sheet.id as string;
-    const statsOf = async (u: TestUser, workspaceId?: string) =>
-      (await expectOk(await call(u, 'GET', `/v1/stats${workspaceId ? `?workspace_id=${workspaceId}` : ''}`))).stats;
+    const statsOf = async (u: TestUser, workspaceId?: string) => (await expectOk(await call(u, 'GET', `/v1/stats${workspaceId ? `?workspace_id=${workspaceId}` : ''}`))).stats;
     const logWork = (u: TestUser, body: Record<string, unknown>) => call(u, 'POST', '/v1/stats?action=worktime', body);
 
     it("work logs go into the team; GET /stats?workspace_id= counts only the team's records", async () => {
@@ -65,8 +68,14 @@ for (const dialect of dialects()) {
       assert.equal(made.spark.workspace_id, id);
       const sparkId = made.id as string;
       const listed = await expectOk(await call(carol, 'GET', `/v1/spark?workspace_id=${id}`));
-      assert.deepEqual(listed.sparks.filter((x: any) => x.type === 'user').map((x: any) => [x.id, x.workspace_id]), [[sparkId, id]]);
-      assert.ok(listed.sparks.some((x: any) => x.type === 'public' && x.workspace_id === null), 'public sparks are listed too');
+      assert.deepEqual(
+        listed.sparks.filter((x: any) => x.type === 'user').map((x: any) => [x.id, x.workspace_id]),
+        [[sparkId, id]],
+      );
+      assert.ok(
+        listed.sparks.some((x: any) => x.type === 'public' && x.workspace_id === null),
+        'public sparks are listed too',
+      );
       for (const u of [alice, bob]) {
         const own = (await expectOk(await call(u, 'GET', '/v1/spark'))).sparks.filter((x: any) => x.type === 'user');
         assert.ok(!own.some((x: any) => x.id === sparkId), 'the default list is the personal workspace only');
@@ -103,7 +112,13 @@ for (const dialect of dialects()) {
       assert.deepEqual((await statsOf(alice, id)).sparks, { executed_total: 2, executed_this_month: 2 });
       assert.equal((await statsOf(carol)).sparks.executed_total, 0, "carol's personal stats count none of the team's runs");
       const events = (await s.events('spark.executed')).filter((e) => e.user_id === id);
-      assert.deepEqual(events.map((e) => [e.data.sheet_id, e.data.workspace_id, e.data.actor_id]), [[sheet, id, carol.userId], [null, id, carol.userId]]);
+      assert.deepEqual(
+        events.map((e) => [e.data.sheet_id, e.data.workspace_id, e.data.actor_id]),
+        [
+          [sheet, id, carol.userId],
+          [null, id, carol.userId],
+        ],
+      );
     });
 
     it("an export of a team sheet is the team's: editors make and revoke it, members list it", async () => {
@@ -119,7 +134,10 @@ for (const dialect of dialects()) {
       assert.equal(file.status, 200);
 
       const listed = await expectOk(await call(carol, 'GET', `/v1/sheets/${sheet}/exports?workspace_id=${id}`));
-      assert.deepEqual(listed.exports.map((x: any) => [x.export_id, x.workspace_id]), [[made.export_id, id]]);
+      assert.deepEqual(
+        listed.exports.map((x: any) => [x.export_id, x.workspace_id]),
+        [[made.export_id, id]],
+      );
       assertForbidden(await call(carol, 'POST', `/v1/sheets/${sheet}/export`, { format: 'txt' }), 'editor');
       assertForbidden(await call(carol, 'DELETE', `/v1/sheets/${sheet}/exports/${made.export_id}`), 'editor');
       assertForbidden(await call(dave, 'POST', `/v1/sheets/${sheet}/export`, { format: 'txt' }), 'viewer');
@@ -148,7 +166,10 @@ for (const dialect of dialects()) {
       const spark = ok(await tool('create_spark', { name: 'MCP spark', prompt: 'Do: {{content}}', workspace_id: id }));
       assert.equal(spark.spark.workspace_id, id);
       const listed = ok(await tool('list_sparks', { workspace_id: id }));
-      assert.deepEqual(listed.sparks.filter((x: any) => x.type === 'user').map((x: any) => x.id), [spark.id]);
+      assert.deepEqual(
+        listed.sparks.filter((x: any) => x.type === 'user').map((x: any) => x.id),
+        [spark.id],
+      );
       assert.equal(ok(await tool('get_spark', { id: spark.id, workspace_id: id })).spark.workspace_id, id);
       toolError(await tool('get_spark', { id: spark.id, workspace_id: personal(bob) }), 403, 'forbidden');
       assert.equal(ok(await tool('run_spark', { spark_id: 'spk_word_count', content: 'a b', sheet_id: sheet })).spark_id, 'spk_word_count');

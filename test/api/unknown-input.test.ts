@@ -30,7 +30,16 @@ for (const dialect of dialects()) {
     });
 
     test('a misspelt nested field names its path', async () => {
-      const res = await s.req('POST', '/v1/todos', { key, body: { project: 'p', todos: [{ content: 'a', status: 'pending' }, { content: 'b', stauts: 'pending', status: 'pending' }] } });
+      const res = await s.req('POST', '/v1/todos', {
+        key,
+        body: {
+          project: 'p',
+          todos: [
+            { content: 'a', status: 'pending' },
+            { content: 'b', stauts: 'pending', status: 'pending' },
+          ],
+        },
+      });
       assertError(res, 400, 'invalid_request', literally("unknown field 'todos.1.stauts' (did you mean 'status'?)"));
       assert.equal((await s.req('GET', '/v1/todos', { key })).body.todos.length, 0);
     });

@@ -109,7 +109,10 @@ async function checkSearch(s: TestServer, m: UpgradeManifest, key: string) {
 async function checkWebhooks(s: TestServer, m: UpgradeManifest, key: string) {
   const hook = m.webhooks[0]!;
   const { webhooks } = await expect200(s, key, 'GET', '/v1/webhooks');
-  assert.deepEqual(webhooks.map((w: { id: string; url: string; events: string[] }) => pick(w, ['id', 'url', 'events'])), [pick(hook, ['id', 'url', 'events'])]);
+  assert.deepEqual(
+    webhooks.map((w: { id: string; url: string; events: string[] }) => pick(w, ['id', 'url', 'events'])),
+    [pick(hook, ['id', 'url', 'events'])],
+  );
   const list = await expect200(s, key, 'GET', `/v1/webhooks/${hook.id}/deliveries?limit=100`);
   const queued = new Map(list.deliveries.map((d: { id: string; status: string; event: string }) => [d.id, d]));
   for (const d of m.deliveries) assert.equal((queued.get(d.id) as { status: string } | undefined)?.status, 'pending', `delivery ${d.id} still queued`);

@@ -10,7 +10,10 @@ import { EVENT_NAMES } from '../../src/events/catalog.js';
 for (const dialect of dialects()) {
   describe(`webhooks API [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-04-01T09:00:00.000Z'));
-    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { clock, users: { alice: 'pro' } });
 
     const create = (body: unknown, key = alice.key) => s.req('POST', '/v1/webhooks', { key, body });
 
@@ -89,7 +92,10 @@ for (const dialect of dialects()) {
       assert.deepEqual(r.body, { success: true, id: body.webhook.id, deleted: true });
       assertError(await s.req('DELETE', `/v1/webhooks/${body.webhook.id}`, { key: alice.key }), 404, 'not_found', body.webhook.id);
       const list = await s.req('GET', '/v1/webhooks', { key: alice.key });
-      assert.equal(list.body.webhooks.some((x: any) => x.id === body.webhook.id), false);
+      assert.equal(
+        list.body.webhooks.some((x: any) => x.id === body.webhook.id),
+        false,
+      );
     });
 
     it('lists deliveries empty for a new webhook and validates paging', async () => {
@@ -97,12 +103,7 @@ for (const dialect of dialects()) {
       const r = await s.req('GET', `/v1/webhooks/${body.webhook.id}/deliveries`, { key: alice.key });
       assert.deepEqual(r.body, { success: true, deliveries: [], total: 0 });
       assertError(await s.req('GET', `/v1/webhooks/${body.webhook.id}/deliveries?limit=-1`, { key: alice.key }), 400, 'invalid_request', /limit/);
-      assertError(
-        await s.req('POST', `/v1/webhooks/${body.webhook.id}/deliveries/dlv_nope/redeliver`, { key: alice.key }),
-        404,
-        'not_found',
-        /dlv_nope/,
-      );
+      assertError(await s.req('POST', `/v1/webhooks/${body.webhook.id}/deliveries/dlv_nope/redeliver`, { key: alice.key }), 404, 'not_found', /dlv_nope/);
     });
 
     it('guards every id route: 401 without or with a bad key, 403 for another account, 404 for unknown ids', async () => {

@@ -78,9 +78,7 @@ for (const dialect of dialects()) {
       const spark = await s.req('POST', '/v1/spark', { key: alice.key, body: { spark_id: 'spk_word_count', content: 'one two', sheet_id: sheet.id } });
       if (spark.status === 404 && spark.body.code === 'not_found' && /No route/.test(spark.body.error)) {
         // Sparks routes not mounted in this build: emit through the same outbox the spark service uses.
-        await s.c.tx((trx) =>
-          s.c.outbox.emit(trx, alice.userId, 'spark.executed', { spark_id: 'spk_word_count', spark_name: 'Word count', sheet_id: sheet.id, executed_at: new Date().toISOString() }),
-        );
+        await s.c.tx((trx) => s.c.outbox.emit(trx, alice.userId, 'spark.executed', { spark_id: 'spk_word_count', spark_name: 'Word count', sheet_id: sheet.id, executed_at: new Date().toISOString() }));
       } else assert.equal(spark.status, 200, JSON.stringify(spark.body));
       await s.req('DELETE', `/v1/sheets/${sheet.id}`, { key: alice.key });
 
@@ -133,11 +131,23 @@ for (const dialect of dialects()) {
         const undispatched = await s.c.db.selectFrom('outbox').select('id').where('dispatched_at', 'is', null).execute();
         assert.equal(undispatched.length, 0, 'every event was fanned out');
 
-        assert.deepEqual(daveRcv.received.map((r) => [r.body.event, r.body.data.sheet_id]), [['sheet.updated', sheet.id]]);
-        assert.deepEqual(erinRcv.received.map((r) => [r.body.event, r.body.data.name]), [['sheet.created', 'erin only']]);
+        assert.deepEqual(
+          daveRcv.received.map((r) => [r.body.event, r.body.data.sheet_id]),
+          [['sheet.updated', sheet.id]],
+        );
+        assert.deepEqual(
+          erinRcv.received.map((r) => [r.body.event, r.body.data.name]),
+          [['sheet.created', 'erin only']],
+        );
         const rows = await s.c.db.selectFrom('deliveries').select(['webhook_id', 'user_id', 'event']).execute();
-        assert.deepEqual(rows.filter((r) => r.webhook_id === daveHook.id).map((r) => r.event), ['sheet.updated']);
-        assert.deepEqual(rows.filter((r) => r.webhook_id === erinHook.id).map((r) => [r.user_id, r.event]), [[erin.userId, 'sheet.created']]);
+        assert.deepEqual(
+          rows.filter((r) => r.webhook_id === daveHook.id).map((r) => r.event),
+          ['sheet.updated'],
+        );
+        assert.deepEqual(
+          rows.filter((r) => r.webhook_id === erinHook.id).map((r) => [r.user_id, r.event]),
+          [[erin.userId, 'sheet.created']],
+        );
         assert.equal(rows.filter((r) => r.webhook_id === hook.id && r.user_id !== alice.userId).length, 0, "alice's * webhook saw none of theirs");
       } finally {
         await daveRcv.close();

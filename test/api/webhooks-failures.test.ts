@@ -21,7 +21,10 @@ async function closedPort(): Promise<number> {
 
 for (const dialect of dialects()) {
   describe(`webhook network failures and plan checks [${dialect}]`, () => {
-    const { s, users: { u } } = useServer(dialect, { env: webhookEnv(), users: { u: 'pro' } });
+    const {
+      s,
+      users: { u },
+    } = useServer(dialect, { env: webhookEnv(), users: { u: 'pro' } });
 
     /** Registers a webhook for `url`, sends the test event and returns its delivery as the log shows it. */
     async function tryOnce(url: string) {

@@ -31,7 +31,10 @@ for (const dialect of dialects()) {
         const bad = { ok: false, statusCode: 500, durationMs: 7, error: 'HTTP 500', responseBody: 'no' };
         // All at once: the first is written alone, the other eleven wait and go in one transaction.
         const outcomes = await Promise.all(claimed.map((d) => queue.record(d, d === failing ? bad : ok)));
-        assert.deepEqual(outcomes.map((o) => o.disabled), claimed.map(() => false));
+        assert.deepEqual(
+          outcomes.map((o) => o.disabled),
+          claimed.map(() => false),
+        );
 
         const rows = await s.c.db.selectFrom('deliveries').selectAll().where('webhook_id', '=', hook.id).execute();
         const byId = new Map(rows.map((r) => [r.id, r]));

@@ -64,7 +64,10 @@ for (const dialect of dialects()) {
       const first = log.deliveries.find((d: any) => d.id === firstId);
       assert.equal(first.status, 'failed');
       assert.equal(first.attempt_count, 6);
-      assert.deepEqual(first.attempts.map((a: any) => a.status_code), [503, 503, 503, 503, 503, 503]);
+      assert.deepEqual(
+        first.attempts.map((a: any) => a.status_code),
+        [503, 503, 503, 503, 503, 503],
+      );
       assert.equal(first.attempts[0].response_body, 'down for maintenance');
       const second = log.deliveries.find((d: any) => d.id !== firstId);
       assert.equal(second.status, 'stopped');

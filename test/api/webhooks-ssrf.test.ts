@@ -99,7 +99,7 @@ describe('SSRF address classification', () => {
       '2001:2::1': 'benchmarking',
       // Not a strict address form: refused rather than guessed at.
       '2130706433': 'invalid',
-      'localhost': 'invalid',
+      localhost: 'invalid',
     };
     for (const [addr, range] of Object.entries(refused)) {
       assert.equal(isPublicUnicast(addr), false, addr);

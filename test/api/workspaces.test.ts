@@ -29,9 +29,7 @@ for (const dialect of dialects()) {
       const u = await s.user('free');
       const r = await call(u, 'GET', '/v1/workspaces');
       assert.equal(r.status, 200);
-      assert.deepEqual(r.body.workspaces, [
-        { id: `wsp_${u.userId.slice(4)}`, name: 'Personal', role: 'owner', personal: true, created_at: '2026-05-01T08:00:00.000Z' },
-      ]);
+      assert.deepEqual(r.body.workspaces, [{ id: `wsp_${u.userId.slice(4)}`, name: 'Personal', role: 'owner', personal: true, created_at: '2026-05-01T08:00:00.000Z' }]);
     });
 
     it('a team workspace needs a paid plan and a name; its maker owns it', async () => {
@@ -66,7 +64,12 @@ for (const dialect of dialects()) {
       const members = (await call(viewer, 'GET', `/v1/workspaces/${id}/members`)).body.members;
       assert.deepEqual(
         members.map((m: any) => [m.user_id, m.role]).sort(),
-        [[owner.userId, 'owner'], [admin.userId, 'admin'], [editor.userId, 'editor'], [viewer.userId, 'viewer']].sort(),
+        [
+          [owner.userId, 'owner'],
+          [admin.userId, 'admin'],
+          [editor.userId, 'editor'],
+          [viewer.userId, 'viewer'],
+        ].sort(),
       );
       assertForbidden(await call(editor, 'PUT', `/v1/workspaces/${id}`, { name: 'Nope' }), 'admin', /admin role/);
       assertForbidden(await call(viewer, 'POST', `/v1/workspaces/${id}/invitations`, { role: 'viewer' }), 'admin');
@@ -147,7 +150,10 @@ for (const dialect of dialects()) {
       assertForbidden(await call(editor, 'GET', `/v1/workspaces/${id}`), 'viewer');
       assertForbidden(await call(viewer, 'DELETE', `/v1/workspaces/${id}/members/${owner.userId}`), 'admin');
       assert.equal((await call(viewer, 'DELETE', `/v1/workspaces/${id}/members/${viewer.userId}`)).status, 200);
-      assert.deepEqual((await call(viewer, 'GET', '/v1/workspaces')).body.workspaces.map((w: any) => w.personal), [true]);
+      assert.deepEqual(
+        (await call(viewer, 'GET', '/v1/workspaces')).body.workspaces.map((w: any) => w.personal),
+        [true],
+      );
       assertError(await call(owner, 'DELETE', `/v1/workspaces/${id}/members/${viewer.userId}`), 404, 'not_found', /not a member/);
     });
 
@@ -172,7 +178,10 @@ for (const dialect of dialects()) {
       const made = await call(owner, 'POST', '/v1/api-keys', { name: 'A only', workspace_id: a });
       assert.equal(made.status, 200, JSON.stringify(made.body));
       const restricted: User = { key: made.body.api_key, userId: owner.userId };
-      assert.deepEqual((await call(restricted, 'GET', '/v1/workspaces')).body.workspaces.map((w: any) => w.id), [a]);
+      assert.deepEqual(
+        (await call(restricted, 'GET', '/v1/workspaces')).body.workspaces.map((w: any) => w.id),
+        [a],
+      );
       assert.equal((await call(restricted, 'GET', `/v1/workspaces/${a}`)).status, 200);
       assert.equal((await call(restricted, 'POST', `/v1/workspaces/${a}/invitations`, { role: 'viewer' })).status, 200);
       const elsewhere = [

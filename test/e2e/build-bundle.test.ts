@@ -30,7 +30,12 @@ for (const dialect of dialects()) {
       const proc = await startProcess({ ...dbEnv, ...webhookEnv() }, 'serve', { built: true });
       try {
         const { api_key: key } = await admin.accounts.create({ name: 'bundle', plan: 'business' });
-        for (const [p, type] of [['/healthz', 'json'], ['/console/', 'html'], ['/playground/static/index.html', 'html'], ['/v1/openapi.json', 'json']]) {
+        for (const [p, type] of [
+          ['/healthz', 'json'],
+          ['/console/', 'html'],
+          ['/playground/static/index.html', 'html'],
+          ['/v1/openapi.json', 'json'],
+        ]) {
           const res = await fetch(`${proc.url}${p}`);
           assert.equal(res.status, 200, `${p}: ${await res.text()}`);
           assert.match(res.headers.get('content-type') ?? '', new RegExp(type), p);
@@ -45,14 +50,20 @@ for (const dialect of dialects()) {
         // On SQLite the search runs on a read-only connection in a worker thread.
         const found = await proc.req('GET', '/v1/sheets?q=wombat&fields=id', { key });
         assert.equal(found.status, 200, JSON.stringify(found.body));
-        assert.deepEqual(found.body.sheets.map((s: { id: string }) => s.id), [created.body.sheet.id]);
+        assert.deepEqual(
+          found.body.sheets.map((s: { id: string }) => s.id),
+          [created.body.sheet.id],
+        );
 
         const [delivery] = await rcv.waitFor(1);
         assert.equal(delivery.body.event, 'sheet.created');
 
         const mcp = await httpClient(proc, key);
         const tools = await mcp.listTools();
-        assert.ok(tools.tools.some((t) => t.name === 'get_sheet'), 'MCP tools listed');
+        assert.ok(
+          tools.tools.some((t) => t.name === 'get_sheet'),
+          'MCP tools listed',
+        );
         await mcp.close();
       } finally {
         await proc.stop();

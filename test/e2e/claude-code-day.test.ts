@@ -122,7 +122,13 @@ describe('A day with the Claude Code plugin', { timeout: 240_000 }, () => {
             type: 'tool_use',
             id: 'toolu_save',
             name: MCP('save_session'),
-            input: { title: 'Parser done; grammar docs next (curated)', summary: 'Curated: the parser accepts exponents.', project: PROJECT, tags: ['claude-code', 'handover'], external_id: `cc:${handoverSession}` },
+            input: {
+              title: 'Parser done; grammar docs next (curated)',
+              summary: 'Curated: the parser accepts exponents.',
+              project: PROJECT,
+              tags: ['claude-code', 'handover'],
+              external_id: `cc:${handoverSession}`,
+            },
           },
         ],
         (body) => {
@@ -152,8 +158,10 @@ describe('A day with the Claude Code plugin', { timeout: 240_000 }, () => {
     // The same first request with the plugin off (a fresh HOME without it): the difference is the plugin's.
     const off = await session({ prompt: 'Write a handover for the next session', turns: [say('Nothing to do.')], pluginDir: null, home: tempDir('cc-day-off-') });
     const added = size(two.first) - size(off.first);
-    assert.ok(added <= PLUGIN_BUDGET, `the plugin added ${added} characters (MCP tool names among them: ${(requestText(two.first).match(/mcp__plugin_sheet-workspace/g) ?? []).length}; tools ${JSON.stringify(two.first.tools).length - JSON.stringify(off.first.tools).length}, briefing ${briefing.length})`);
-
+    assert.ok(
+      added <= PLUGIN_BUDGET,
+      `the plugin added ${added} characters (MCP tool names among them: ${(requestText(two.first).match(/mcp__plugin_sheet-workspace/g) ?? []).length}; tools ${JSON.stringify(two.first.tools).length - JSON.stringify(off.first.tools).length}, briefing ${briefing.length})`,
+    );
   });
 
   it('3. a resumed session carries one briefing; its capture keeps the curated title and adds the files', async () => {

@@ -3,21 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import {
-  eventually,
-  filesUnder,
-  gitProject,
-  hookRuns,
-  PLUGIN_DIR,
-  removeTempDirs,
-  REPO_ROOT,
-  runCli,
-  runSession,
-  cliEnv,
-  tempDir,
-  transcript,
-  type CliResult,
-} from '../claude-code-cli.js';
+import { eventually, filesUnder, gitProject, hookRuns, PLUGIN_DIR, removeTempDirs, REPO_ROOT, runCli, runSession, cliEnv, tempDir, transcript, type CliResult } from '../claude-code-cli.js';
 import { requestText, startFakeAnthropic, toolResults, type FakeAnthropic, type ScriptTurn } from '../fake-anthropic.js';
 import { useServer } from '../server-fixture.js';
 import { startGate, type ServiceGate } from '../service-gate.js';
@@ -94,7 +80,11 @@ describe('Claude Code plugin with the real CLI', { timeout: 300_000 }, () => {
     const home = tempDir('cc-home-');
     // --profile directory checks a plugin folder only (on a marketplace it fails: "needs a plugin folder"); its own
     // warnings (no icon, no privacy policy URL) fail only together with --strict, so the two run apart.
-    for (const args of [['--strict', PLUGIN_DIR], ['--profile', 'directory', PLUGIN_DIR], ['--strict', REPO_ROOT]]) {
+    for (const args of [
+      ['--strict', PLUGIN_DIR],
+      ['--profile', 'directory', PLUGIN_DIR],
+      ['--strict', REPO_ROOT],
+    ]) {
       const r = await runCli(['plugin', 'validate', ...args], { cwd: home, env: cliEnv(home, undefined) });
       assert.equal(r.code, 0, `validate ${args.join(' ')}:\n${r.stdout}${r.stderr}`);
       assert.match(r.stdout, /✔ Validation passed/);
@@ -156,7 +146,16 @@ describe('Claude Code plugin with the real CLI', { timeout: 300_000 }, () => {
       const todos = Array.from({ length: 100 }, (_, i) => ({ content: `Open todo ${batch * 100 + i} ${'x'.repeat(100)}`, status: 'pending' }));
       assert.equal((await s.req('POST', '/v1/todos', { key, body: { project, todos } })).status, 200);
     }
-    await s.req('POST', '/v1/todos', { key, body: { project, todos: [{ content: 'Newest todo NEWEST-MARK', status: 'in_progress' }, { content: 'Done DONE-MARK', status: 'completed' }] } });
+    await s.req('POST', '/v1/todos', {
+      key,
+      body: {
+        project,
+        todos: [
+          { content: 'Newest todo NEWEST-MARK', status: 'in_progress' },
+          { content: 'Done DONE-MARK', status: 'completed' },
+        ],
+      },
+    });
     await s.req('POST', '/v1/todos', { key, body: { project: 'other-app', todos: [{ content: 'OTHER-PROJECT-MARK', status: 'pending' }] } });
 
     const home = tempDir('cc-home-');
@@ -219,13 +218,20 @@ describe('Claude Code plugin with the real CLI', { timeout: 300_000 }, () => {
     assert.deepEqual([...after[0].files_changed].sort(), ['docs/launch.md', 'src/engine.ts', 'src/launch.ts']);
     assert.ok(after[0].updatedAt, 'updatedAt is set');
     const updates = (await s.events('session.updated')).filter((e) => e.data.session_id === saved.id);
-    assert.ok(updates.some((e) => e.data.changes.includes('files_changed')), 'session.updated names the changed files');
+    assert.ok(
+      updates.some((e) => e.data.changes.includes('files_changed')),
+      'session.updated names the changed files',
+    );
     await until(pairs, (v) => v.join() === 'Add launch checklist: completed,Wire telemetry: completed', 'the task completed on resume');
 
     // A later session that plans the same task again finds the todo instead of adding one, and is briefed.
     const later = await session({ home, cwd, prompt: 'Again', turns: [taskCreate('Add launch checklist'), say('Reopened.')] });
     await until(pairs, (v) => v.join() === 'Add launch checklist: pending,Wire telemetry: completed', 'the same todo reopened, not a second one');
-    await until(async () => (await sessionsOf('rocket-app')).length, (n) => n === 2, 'two Claude Code sessions, two records');
+    await until(
+      async () => (await sessionsOf('rocket-app')).length,
+      (n) => n === 2,
+      'two Claude Code sessions, two records',
+    );
     assert.match(requestText(later.fake.mainRequests()[0].body), /rocket-app/);
   });
 
@@ -264,7 +270,10 @@ describe('Claude Code plugin with the real CLI', { timeout: 300_000 }, () => {
           return list.length === 4 ? list : undefined;
         },
         'all four sessions',
-        async () => `stored: ${JSON.stringify((await sessionsOf('outage-app')).map((x) => [x.external_id, x.files_changed]))}; waiting: ${waiting(home).map((f) => path.basename(f)).join(' ')}`,
+        async () =>
+          `stored: ${JSON.stringify((await sessionsOf('outage-app')).map((x) => [x.external_id, x.files_changed]))}; waiting: ${waiting(home)
+            .map((f) => path.basename(f))
+            .join(' ')}`,
         // A detached sender left by the hanging session may hold entries until its request times out.
         SENDER_GRACE_MS,
       );
@@ -272,7 +281,11 @@ describe('Claude Code plugin with the real CLI', { timeout: 300_000 }, () => {
       for (const r of runs) assert.deepEqual(byRef.get(`cc:${r.id}`)?.files_changed, [r.file]);
       assert.ok(byRef.has(`cc:${up.id}`));
       await until(
-        async () => (await todosOf('outage-app')).map((t) => t.content).sort().join(),
+        async () =>
+          (await todosOf('outage-app'))
+            .map((t) => t.content)
+            .sort()
+            .join(),
         (v) => v === 'Task while down,Task while drop,Task while hang',
         'the three todos',
         SENDER_GRACE_MS,
@@ -298,22 +311,24 @@ describe('Claude Code plugin with the real CLI', { timeout: 300_000 }, () => {
       home,
       cwd,
       prompt: `Deploy with ${secrets.stripe} and password=${secrets.password} <private>the vault code is ${secrets.private}</private> now`,
-      turns: [
-        write(path.join(cwd, 'src', 'config.ts'), `export const aws = '${secrets.aws}';\n`),
-        taskCreate(`Rotate ${secrets.github} soon`),
-        say(`Deployed; Slack token ${secrets.slack} noted.`),
-      ],
+      turns: [write(path.join(cwd, 'src', 'config.ts'), `export const aws = '${secrets.aws}';\n`), taskCreate(`Rotate ${secrets.github} soon`), say(`Deployed; Slack token ${secrets.slack} noted.`)],
     });
     assert.match(requestText(first.fake.mainRequests()[0].body), new RegExp(secrets.stripe), 'the prompt itself went to the model, as typed');
     const record = await eventually(async () => (await sessionsOf('secret-app')).find((x) => x.external_id === `cc:${first.id}`), 'the session record');
     assert.match(`${record.title}\n${record.summary}`, /Deploy with/);
-    const [todo] = await until(() => todosOf('secret-app'), (v) => v.length === 1, 'the task as a todo');
+    const [todo] = await until(
+      () => todosOf('secret-app'),
+      (v) => v.length === 1,
+      'the task as a todo',
+    );
     assert.match(todo.content, /^Rotate .* soon$/);
 
     const later = await session({ home, cwd, prompt: 'What next?', turns: [say('Next.')] });
     assert.match(requestText(later.fake.mainRequests()[0].body), /Rotate/, 'the briefing shows the redacted todo');
     const sent = gate.requests.map((r) => `${r.url}\n${JSON.stringify(r.headers)}\n${r.body}`).join('\n');
-    const stored = filesUnder(s.dataDir).map((f) => fs.readFileSync(f).toString('latin1')).join('\n');
+    const stored = filesUnder(s.dataDir)
+      .map((f) => fs.readFileSync(f).toString('latin1'))
+      .join('\n');
     const laterModel = later.fake.requests.map((r) => JSON.stringify(r.body)).join('\n');
     for (const [name, secret] of Object.entries(secrets)) {
       assert.ok(!sent.includes(secret), `${name} secret reached the service`);
@@ -330,7 +345,10 @@ describe('Claude Code plugin with the real CLI', { timeout: 300_000 }, () => {
     const { id } = await session({ home, cwd, prompt: 'Quietly', turns: [write(path.join(cwd, 'src', 'quiet.ts'), 'q\n'), taskCreate('Quiet task'), say('Done quietly.')] });
     await new Promise((r) => setTimeout(r, 1_500)); // room for a detached sender, were there one
     const writes = gate.requests.filter((r) => r.method !== 'GET' && !r.url.startsWith('/mcp') && (r.url.includes(id) || r.body.includes('quiet-app') || r.body.includes('Quiet task')));
-    assert.deepEqual(writes.map((r) => `${r.method} ${r.url}`), []);
+    assert.deepEqual(
+      writes.map((r) => `${r.method} ${r.url}`),
+      [],
+    );
     assert.equal((await sessionsOf('quiet-app')).length, 0);
     assert.equal((await todosOf('quiet-app')).length, 0);
     assert.deepEqual(waiting(home), []);

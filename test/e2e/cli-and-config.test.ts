@@ -66,7 +66,10 @@ for (const dialect of dialects()) {
         assert.match(out.api_key, /^sk_/);
 
         const listed = JSON.parse((await cli(['users', 'list', '--json'], env)).stdout);
-        assert.deepEqual(listed.map((u: any) => [u.user_id, u.name, u.plan]), [[out.user_id, 'Ada', 'pro']]);
+        assert.deepEqual(
+          listed.map((u: any) => [u.user_id, u.name, u.plan]),
+          [[out.user_id, 'Ada', 'pro']],
+        );
 
         const changed = await cli(['users', 'set-plan', out.user_id, 'business', '--json'], env);
         assert.deepEqual(JSON.parse(changed.stdout), { user_id: out.user_id, plan: 'business' });
@@ -103,7 +106,10 @@ for (const dialect of dialects()) {
         const second = await start();
         assert.doesNotMatch(second, /sk_/);
         const listed = JSON.parse((await cli(['users', 'list', '--json'], { DATA_DIR: dataDir, ...(pg ? { DATABASE_URL: pg.url } : {}) })).stdout);
-        assert.deepEqual(listed.map((u: any) => u.plan), ['business']);
+        assert.deepEqual(
+          listed.map((u: any) => u.plan),
+          ['business'],
+        );
       } finally {
         await pg?.drop();
       }

@@ -113,7 +113,10 @@ for (const dialect of dialects()) {
 
     it('a session with an edit and a failing command is captured, redacted, named from the work', async () => {
       fake.script(
-        [{ type: 'message', text: 'Let me check the assets folder.' }, { type: 'function_call', name: 'exec_command', arguments: { cmd: 'ls /nonexistent-assets-dir' } }],
+        [
+          { type: 'message', text: 'Let me check the assets folder.' },
+          { type: 'function_call', name: 'exec_command', arguments: { cmd: 'ls /nonexistent-assets-dir' } },
+        ],
         [{ type: 'function_call', name: 'exec_command', arguments: { cmd: "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: src/launch.js\n+export const launch = () => 'go';\n*** End Patch\nEOF" } }],
         [{ type: 'message', text: 'I added the launch module and found the assets folder missing.' }],
       );
@@ -147,22 +150,25 @@ for (const dialect of dialects()) {
       const proxy = await switchableProxy(s.url);
       const viaProxy = codexHome(fake, cwd, proxy.url, key);
       try {
-      proxy.state.up = false;
-      fake.script([{ type: 'message', text: 'I renamed the rocket stage constants for the launch checklist.' }]);
-      const down = await runCodex(viaProxy, cwd, `rename the stage constants ${SECRET}`);
-      assert.equal(down.code, 0, down.out);
-      const waiting = spoolOf(viaProxy);
-      assert.equal(waiting.length, 1, 'one entry per session, however many hooks ran');
-      assert.equal(fs.statSync(waiting[0]).mode & 0o777, 0o600);
-      const text = fs.readFileSync(waiting[0], 'utf8');
-      assert.ok(!text.includes(SECRET) && !text.includes(key), 'the spool holds neither the secret nor the key');
-      const titles = async () => (await sessionsOf('rocket-app')).map((x) => x.title);
-      assert.ok(!(await titles()).some((t) => /renamed the rocket stage/.test(t)));
-      fake.script([{ type: 'message', text: 'Nothing to do.' }]);
-      proxy.state.up = true;
-      assert.equal((await runCodex(viaProxy, cwd, 'anything left?')).code, 0);
-      assert.ok((await titles()).some((t) => /I renamed the rocket stage constants/.test(t)), 'sent once the service is back');
-      assert.deepEqual(spoolOf(viaProxy), [], 'and the spool holds nothing');
+        proxy.state.up = false;
+        fake.script([{ type: 'message', text: 'I renamed the rocket stage constants for the launch checklist.' }]);
+        const down = await runCodex(viaProxy, cwd, `rename the stage constants ${SECRET}`);
+        assert.equal(down.code, 0, down.out);
+        const waiting = spoolOf(viaProxy);
+        assert.equal(waiting.length, 1, 'one entry per session, however many hooks ran');
+        assert.equal(fs.statSync(waiting[0]).mode & 0o777, 0o600);
+        const text = fs.readFileSync(waiting[0], 'utf8');
+        assert.ok(!text.includes(SECRET) && !text.includes(key), 'the spool holds neither the secret nor the key');
+        const titles = async () => (await sessionsOf('rocket-app')).map((x) => x.title);
+        assert.ok(!(await titles()).some((t) => /renamed the rocket stage/.test(t)));
+        fake.script([{ type: 'message', text: 'Nothing to do.' }]);
+        proxy.state.up = true;
+        assert.equal((await runCodex(viaProxy, cwd, 'anything left?')).code, 0);
+        assert.ok(
+          (await titles()).some((t) => /I renamed the rocket stage constants/.test(t)),
+          'sent once the service is back',
+        );
+        assert.deepEqual(spoolOf(viaProxy), [], 'and the spool holds nothing');
       } finally {
         await proxy.close();
       }

@@ -40,7 +40,11 @@ describe('console: session records, briefing, search', { skip }, () => {
     await page.reload();
   };
 
-  const { s, users: { owner }, beforeClose } = useServer('sqlite', { users: { owner: 'pro' } });
+  const {
+    s,
+    users: { owner },
+    beforeClose,
+  } = useServer('sqlite', { users: { owner: 'pro' } });
   before(async () => {
     // What the Claude Code plugin sends at SessionEnd: a captured record.
     const captured = await s.req('PUT', '/v1/sessions/external/cc:zebra-1', {
@@ -157,7 +161,10 @@ describe('console: session records, briefing, search', { skip }, () => {
     assert.match(await hit.innerText(), /^session\s/i, 'a session hit');
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`#/sessions/${sessionId}$`));
-    await page.getByTestId('session-outcome').getByText(/zebrafish/).waitFor();
+    await page
+      .getByTestId('session-outcome')
+      .getByText(/zebrafish/)
+      .waitFor();
   });
 
   it('knowledge: the review queue lists suggestions with Accept and Dismiss, and hides itself where the server has none', async () => {
@@ -199,7 +206,11 @@ describe('console: the knowledge review queue', { skip }, () => {
     fake = await startFakeAi('openai', AI_KEY);
     fake.reply = JSON.stringify(ANSWER);
   });
-  const { s, users: { owner }, beforeClose } = useServer('sqlite', {
+  const {
+    s,
+    users: { owner },
+    beforeClose,
+  } = useServer('sqlite', {
     users: { owner: 'pro' },
     lateOptions: () => ({ env: { AI_PROVIDER: 'openai', AI_BASE_URL: fake.url, AI_API_KEY: AI_KEY, AI_MODEL: 'gpt-test', DISTILL: '1', DISTILL_DEBOUNCE_MS: '100' } }),
   });
@@ -240,7 +251,10 @@ describe('console: the knowledge review queue', { skip }, () => {
     await queue.getByText('1 to review').waitFor();
     await page.locator('details.knowledge', { hasText: 'ECONNREFUSED in the importer' }).waitFor();
     const solutions = (await expect200(s, owner.key, 'GET', '/v1/knowledge?type=solutions')).solutions;
-    assert.deepEqual(solutions.map((x: { title: string }) => x.title), ['ECONNREFUSED in the importer']);
+    assert.deepEqual(
+      solutions.map((x: { title: string }) => x.title),
+      ['ECONNREFUSED in the importer'],
+    );
 
     await page.getByRole('button', { name: 'Dismiss Importer timeout' }).click();
     await queue.getByText('Nothing to review').waitFor();

@@ -30,10 +30,13 @@ describe('sheet editor in headless Chromium', { skip }, () => {
   const column = (key: string) => page.getByRole('textbox', { name: key, exact: true });
   const saved = () => page.locator('[data-testid=save-state]', { hasText: /^Saved/ }).waitFor();
   /** Preact sets the value property, not the attribute, so wait on the property. */
-  const titleIs = (value: string, timeout?: number) =>
-    page.waitForFunction((v) => (document.querySelector('input[name=title]') as HTMLInputElement | null)?.value === v, value, { timeout });
+  const titleIs = (value: string, timeout?: number) => page.waitForFunction((v) => (document.querySelector('input[name=title]') as HTMLInputElement | null)?.value === v, value, { timeout });
 
-  const { s, users: { owner }, beforeClose } = useServer('sqlite', { users: { owner: 'pro' } });
+  const {
+    s,
+    users: { owner },
+    beforeClose,
+  } = useServer('sqlite', { users: { owner: 'pro' } });
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
     ctx = await openBrowser({ viewport: { width: 1280, height: 860 } });
@@ -187,8 +190,7 @@ describe('sheet editor in headless Chromium', { skip }, () => {
   });
 
   it('keeps a table in a column through an edit and a save', async () => {
-    const table = '<table><thead><tr><th>Name</th><th>Status</th></tr></thead>'
-      + '<tbody><tr><td>alpha</td><td>done</td></tr><tr><td>beta</td><td>open</td></tr></tbody></table>';
+    const table = '<table><thead><tr><th>Name</th><th>Status</th></tr></thead>' + '<tbody><tr><td>alpha</td><td>done</td></tr><tr><td>beta</td><td>open</td></tr></tbody></table>';
     const created = (await rest('POST', '/v1/sheets', { title: 'Table sheet', content: { col1: `<p>Notes</p>${table}` } })).sheet;
     await page.goto(`${s.url}/console/#/sheets/${created.id}`);
     await column('col1').locator('td', { hasText: 'beta' }).waitFor();
@@ -205,9 +207,16 @@ describe('sheet editor in headless Chromium', { skip }, () => {
     const html: string = (await rest('GET', `/v1/sheets/${created.id}`)).sheet.content.col1;
     assert.match(html, /<p>Notes typed here<\/p>/);
     const text = (cell: string) => cell.replace(/<[^>]+>/g, '').trim();
-    const rows = [...html.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((row) =>
-      [...row[1].matchAll(/<(th|td)[^>]*>([\s\S]*?)<\/\1>/g)].map((c) => `${c[1]}:${text(c[2])}`));
-    assert.deepEqual(rows, [['th:Name', 'th:Status'], ['td:alpha', 'td:done'], ['td:beta', 'td:open now']], html);
+    const rows = [...html.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((row) => [...row[1].matchAll(/<(th|td)[^>]*>([\s\S]*?)<\/\1>/g)].map((c) => `${c[1]}:${text(c[2])}`));
+    assert.deepEqual(
+      rows,
+      [
+        ['th:Name', 'th:Status'],
+        ['td:alpha', 'td:done'],
+        ['td:beta', 'td:open now'],
+      ],
+      html,
+    );
     assert.equal((html.match(/<table/g) ?? []).length, 1, html);
     assert.deepEqual(pageErrors, []);
   });

@@ -14,7 +14,11 @@ if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio
 describe('console: download all my data, in headless Chromium', { skip }, () => {
   let ctx: BrowserContext;
   let page: Page;
-  const { s, users: { owner }, beforeClose } = useServer('sqlite', { users: { owner: 'pro' } });
+  const {
+    s,
+    users: { owner },
+    beforeClose,
+  } = useServer('sqlite', { users: { owner: 'pro' } });
   before(async () => {
     await expect200(s, owner.key, 'POST', '/v1/sheets', { title: 'Exported sheet', content: { col1: '<p>kept</p>' } });
     ctx = await openBrowser({ viewport: { width: 1280, height: 860 } });

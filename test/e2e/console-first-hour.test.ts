@@ -60,7 +60,12 @@ describe('a first hour in the console, in headless Chromium', { skip }, () => {
     s = await startServer('sqlite');
     owner = await s.user('pro');
     // Three days of work a week apart, as in the issue: the days between must still get their bars.
-    for (const [date, hours] of [[day(-7), 2], [day(-1), 3.5], [day(0), 1.25]] as const) await rest('POST', '/v1/stats?action=worktime', { hours, date });
+    for (const [date, hours] of [
+      [day(-7), 2],
+      [day(-1), 3.5],
+      [day(0), 1.25],
+    ] as const)
+      await rest('POST', '/v1/stats?action=worktime', { hours, date });
     for (let i = 1; i <= 6; i++) await rest('POST', '/v1/api-keys', { name: `old key ${i}` });
     sheetId = (await rest('POST', '/v1/sheets', { title: 'Meeting notes', content: { col1: '<p>We ship on Friday. Alice writes the docs.</p>', col2: '' } })).id;
     ctx = await openBrowser({ viewport: { width: 1280, height: 860 } });
@@ -80,7 +85,10 @@ describe('a first hour in the console, in headless Chromium', { skip }, () => {
     assert.equal(await page.locator('main h1').first().innerText(), 'Sheets');
 
     const links = page.locator('header nav a');
-    assert.deepEqual(await links.evaluateAll((as) => as.map((a) => a.getAttribute('href'))), NAV.map((p) => `#/${p}`));
+    assert.deepEqual(
+      await links.evaluateAll((as) => as.map((a) => a.getAttribute('href'))),
+      NAV.map((p) => `#/${p}`),
+    );
     assert.equal(await page.locator('header nav a.active').innerText(), 'Sheets');
     for (const width of [1280, 1100]) {
       await page.setViewportSize({ width, height: 860 });
@@ -143,7 +151,11 @@ describe('a first hour in the console, in headless Chromium', { skip }, () => {
       });
     };
     const sizes = [];
-    for (const [width, height] of [[390, 844], [1280, 860], [1920, 1080]] as const) {
+    for (const [width, height] of [
+      [390, 844],
+      [1280, 860],
+      [1920, 1080],
+    ] as const) {
       await page.setViewportSize({ width, height });
       await go('stats');
       const m = await measure();
@@ -155,7 +167,10 @@ describe('a first hour in the console, in headless Chromium', { skip }, () => {
       assert.ok(m.maxBarHeight <= 100 && m.svgHeight <= 140, `bars ${m.maxBarHeight} px, chart ${m.svgHeight} px`);
       assert.ok(m.pageHeight <= 2 * m.screen, `the Stats page is ${m.pageHeight} px at ${width}x${height}: within two screens`);
       assert.ok(m.overflow <= 1, `the page does not scroll sideways at ${width} px`);
-      const today = await page.getByRole('img', { name: 'Work hours by day' }).locator(`g[data-key="${day(0)}"] rect`).boundingBox();
+      const today = await page
+        .getByRole('img', { name: 'Work hours by day' })
+        .locator(`g[data-key="${day(0)}"] rect`)
+        .boundingBox();
       assert.ok(today && today.x >= 0 && today.x + today.width <= width, 'today is in view');
       sizes.push(m.barWidth);
       // The screen as a phone shows it (a full-page capture would cut a classic scrollbar's width off the right).
@@ -197,7 +212,11 @@ describe('a first hour in the console, in headless Chromium', { skip }, () => {
       await page.getByRole('button', { name: 'New sheet' }).waitFor();
       await page.waitForTimeout(300);
     });
-    assert.deepEqual(idle.filter((r) => !r.startsWith('GET ')), [], 'opening and leaving a new sheet sends no write');
+    assert.deepEqual(
+      idle.filter((r) => !r.startsWith('GET ')),
+      [],
+      'opening and leaving a new sheet sends no write',
+    );
     assert.equal((await rest('GET', '/v1/sheets')).total, before, 'and stores no sheet');
 
     await page.getByRole('button', { name: 'New sheet' }).click();
@@ -333,7 +352,10 @@ for (const dialect of dialects()) {
       await expect200(s, agent.api_key, 'PUT', `/v1/sheets/${id}`, { title: 'By the agent' });
 
       const list = await expect200(s, owner.key, 'GET', `/v1/sheets/${id}/revisions`);
-      assert.deepEqual(list.revisions.map((r: { version: number; actor: unknown }) => [r.version, r.actor]), [[1, { type: 'console', id: keyId, name: 'default', user_id: owner.userId }]]);
+      assert.deepEqual(
+        list.revisions.map((r: { version: number; actor: unknown }) => [r.version, r.actor]),
+        [[1, { type: 'console', id: keyId, name: 'default', user_id: owner.userId }]],
+      );
       assert.deepEqual(list.current, { version: 2, changes: ['title'], updatedAt: list.current.updatedAt, actor: { type: 'api_key', id: agent.id, name: 'agent key', user_id: owner.userId } });
 
       const byConsole = await s.req('PUT', `/v1/sheets/${id}`, { body: { title: 'Back in the console' }, headers: asConsole });

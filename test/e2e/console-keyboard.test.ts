@@ -21,10 +21,7 @@ const focusedName = (page: Page) =>
     const el = document.activeElement as HTMLElement | null;
     if (!el || el === document.body) return '';
     const labelled = el.getAttribute('aria-labelledby');
-    const label = el.getAttribute('aria-label')
-      ?? (labelled ? document.getElementById(labelled)?.textContent : undefined)
-      ?? (el as HTMLInputElement).labels?.[0]?.textContent
-      ?? el.textContent;
+    const label = el.getAttribute('aria-label') ?? (labelled ? document.getElementById(labelled)?.textContent : undefined) ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent;
     return (label ?? '').replace(/\s+/g, ' ').trim();
   });
 
@@ -56,7 +53,11 @@ describe('console by keyboard, with an accessible name on every control', { skip
     assert.fail(`Tab never reached "${name}"; it went through: ${seen.join(' | ')}`);
   }
 
-  const { s, users: { owner }, beforeClose } = useServer('sqlite', { users: { owner: 'pro' } });
+  const {
+    s,
+    users: { owner },
+    beforeClose,
+  } = useServer('sqlite', { users: { owner: 'pro' } });
   before(async () => {
     const sheet = await rest('POST', '/v1/sheets', { title: 'Audit sheet', content: { col1: '<p>one</p>', col2: '<p>two</p>' }, tags: ['a'] });
     ids.sheet = sheet.id;

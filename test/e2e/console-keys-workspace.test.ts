@@ -14,7 +14,11 @@ if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio
 
 for (const dialect of dialects()) {
   describe(`console: API keys and connected apps per workspace [${dialect}]`, { skip }, () => {
-    const { s, users: { owner }, beforeClose } = useServer(dialect, { users: { owner: 'pro' } });
+    const {
+      s,
+      users: { owner },
+      beforeClose,
+    } = useServer(dialect, { users: { owner: 'pro' } });
     let personal = '';
     let team = '';
     let ctx: BrowserContext;
@@ -74,7 +78,10 @@ for (const dialect of dialects()) {
     });
 
     it('connected apps show the workspace each app was allowed into', async () => {
-      for (const [name, workspace] of [['Team App', team], ['Home App', personal]]) {
+      for (const [name, workspace] of [
+        ['Team App', team],
+        ['Home App', personal],
+      ]) {
         const clientId = (await register(s, REDIRECT, name)).client_id;
         const { verifier, challenge } = pkce();
         const url = authorizeUrl(s, { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', scope: 'sheets:read' });
@@ -86,7 +93,10 @@ for (const dialect of dialects()) {
         assert.equal(t.status, 200, JSON.stringify(t.body));
       }
       const apps = (await expect200(s, owner.key, 'GET', '/v1/connected-apps')).connected_apps as { client_name: string; workspace_id: string | null }[];
-      assert.deepEqual(apps.map((a) => [a.client_name, a.workspace_id]).sort(), [['Home App', personal], ['Team App', team]]);
+      assert.deepEqual(apps.map((a) => [a.client_name, a.workspace_id]).sort(), [
+        ['Home App', personal],
+        ['Team App', team],
+      ]);
 
       await page.goto(`${s.url}/console/#/apps`);
       const appRow = (name: string) => page.locator('tr[data-app-id]').filter({ has: page.getByRole('cell', { name, exact: true }) });

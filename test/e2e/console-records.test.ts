@@ -25,19 +25,36 @@ describe('console records in headless Chromium', { skip }, () => {
     await page.reload();
   };
 
-  const { s, users: { owner }, beforeClose } = useServer('sqlite', { users: { owner: 'pro' } });
+  const {
+    s,
+    users: { owner },
+    beforeClose,
+  } = useServer('sqlite', { users: { owner: 'pro' } });
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
     ids.session = (await rest('POST', '/v1/sessions', { title: 'Quasar refactor', summary: 'Split the parser.', project: 'quasar' })).id;
     await rest('POST', '/v1/knowledge?type=snippets', { title: 'Quasar retry helper', content: 'const retry = async (fn) => { for (;;) try { return await fn(); } catch {} };', language: 'javascript' });
-    const todos = (await rest('POST', '/v1/todos', { project: 'quasar', todos: [{ content: 'Quasar docs', status: 'pending' }, { content: 'Quasar tests', status: 'pending' }] })).todos;
+    const todos = (
+      await rest('POST', '/v1/todos', {
+        project: 'quasar',
+        todos: [
+          { content: 'Quasar docs', status: 'pending' },
+          { content: 'Quasar tests', status: 'pending' },
+        ],
+      })
+    ).todos;
     ids.todoDocs = todos.find((t: { content: string }) => t.content === 'Quasar docs').id;
     ids.todoTests = todos.find((t: { content: string }) => t.content === 'Quasar tests').id;
     await rest('POST', '/v1/sheets', { title: 'Quasar notes', content: { col1: '<p>plan</p>' } });
     // Last week's Monday and Tuesday, and this week's Monday: inside the 56 days daily_hours covers.
     const monday = new Date(Date.now() - ((new Date().getUTCDay() + 6) % 7) * 86_400_000);
     const day = (offset: number) => new Date(monday.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
-    for (const [date, hours] of [[day(-7), 2], [day(-6), 3], [day(0), 4]] as const) await rest('POST', '/v1/stats?action=worktime', { hours, date });
+    for (const [date, hours] of [
+      [day(-7), 2],
+      [day(-6), 3],
+      [day(0), 4],
+    ] as const)
+      await rest('POST', '/v1/stats?action=worktime', { hours, date });
     ctx = await openBrowser({ viewport: { width: 1280, height: 860 }, permissions: ['clipboard-read', 'clipboard-write'] });
     page = ctx.pages()[0] ?? (await ctx.newPage());
     page.on('pageerror', (e) => pageErrors.push(e.message));

@@ -21,7 +21,11 @@ async function signIn(page: Page, url: string, key: string) {
 
 for (const dialect of dialects()) {
   describe(`console: workspaces, invitations and share links [${dialect}]`, { skip }, () => {
-    const { s, users: { owner, guest }, beforeClose } = useServer(dialect, { users: { owner: 'pro', guest: 'free' } });
+    const {
+      s,
+      users: { owner, guest },
+      beforeClose,
+    } = useServer(dialect, { users: { owner: 'pro', guest: 'free' } });
     let ownerCtx: BrowserContext;
     let guestCtx: BrowserContext;
     let anonCtx: BrowserContext;
@@ -163,7 +167,10 @@ for (const dialect of dialects()) {
       await made.waitFor({ state: 'detached' });
       const late = await s.req('POST', `/v1/invitations/${token}/accept`, { key: guest.key });
       assert.equal(late.status, 404, JSON.stringify(late.body));
-      assert.deepEqual((await expect200(s, owner.key, 'GET', `/v1/workspaces/${id}/invitations`)).invitations.map((i: { id: string }) => i.id), [kept.id]);
+      assert.deepEqual(
+        (await expect200(s, owner.key, 'GET', `/v1/workspaces/${id}/invitations`)).invitations.map((i: { id: string }) => i.id),
+        [kept.id],
+      );
     });
 
     it('a share link made in the dialog opens without a session; after revoking it is a 404', async () => {
@@ -202,10 +209,12 @@ for (const dialect of dialects()) {
         await op.goto(`${s.url}/console/#/stats`);
         const chart = op.getByRole('img', { name: 'Work hours by day' });
         await chart.waitFor();
-        sizes.push(await chart.evaluate((svg) => {
-          const texts = [...svg.querySelectorAll('text')];
-          return { font: texts.map((t) => getComputedStyle(t).fontSize), heights: texts.map((t) => Math.round(t.getBoundingClientRect().height)) };
-        }));
+        sizes.push(
+          await chart.evaluate((svg) => {
+            const texts = [...svg.querySelectorAll('text')];
+            return { font: texts.map((t) => getComputedStyle(t).fontSize), heights: texts.map((t) => Math.round(t.getBoundingClientRect().height)) };
+          }),
+        );
       }
       assert.ok(sizes[0].font.length > 0);
       assert.deepEqual(new Set(sizes[0].font), new Set(['12px']));

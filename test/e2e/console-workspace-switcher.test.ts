@@ -29,7 +29,11 @@ const PAGES = [
 for (const dialect of dialects()) {
   describe(`console: the workspace switcher, members' names, chart type [${dialect}]`, { skip }, () => {
     // Each page is loaded afresh at two workspaces and two widths: well over a plan's 100 requests a minute.
-    const { s, users: { alice, bob }, beforeClose } = useServer(dialect, { users: { alice: 'pro', bob: 'pro' }, env: { RATE_LIMIT_DISABLED: '1' } });
+    const {
+      s,
+      users: { alice, bob },
+      beforeClose,
+    } = useServer(dialect, { users: { alice: 'pro', bob: 'pro' }, env: { RATE_LIMIT_DISABLED: '1' } });
     let ctx: BrowserContext;
     let page: Page;
     let team: string;
@@ -101,8 +105,15 @@ for (const dialect of dialects()) {
       for (const [hash, list] of PAGES) {
         for (const r of await visit(hash, list)) assert.equal(r.query.get('workspace_id'), null, `${r.method} ${list} from #/${hash} in the personal workspace`);
       }
-      assert.ok(sent.every((r) => !r.query.has('workspace_id') && !(r.body && 'workspace_id' in r.body)), 'nothing anywhere named a workspace');
-      assert.deepEqual(sent.filter((r) => r.path === '/v1/workspaces'), [], 'nor asked for the workspaces: the switcher lists them when opened');
+      assert.ok(
+        sent.every((r) => !r.query.has('workspace_id') && !(r.body && 'workspace_id' in r.body)),
+        'nothing anywhere named a workspace',
+      );
+      assert.deepEqual(
+        sent.filter((r) => r.path === '/v1/workspaces'),
+        [],
+        'nor asked for the workspaces: the switcher lists them when opened',
+      );
     });
 
     it('choosing a team workspace: every list and create names it, the live stream follows, and a reload keeps it', async () => {
@@ -111,8 +122,11 @@ for (const dialect of dialects()) {
       const streams = await requestsTo('/v1/events/stream', () => choose('Team Alpha'));
       assert.equal(new URL(page.url()).hash, '#/sheets', 'a record page goes back to its list in the new workspace');
       await page.getByRole('link', { name: 'Team roadmap' }).waitFor();
-      assert.equal(await page.getByRole('link', { name: 'Alice private plan' }).count(), 0, 'only the team workspace\'s sheets');
-      assert.ok(streams.some((r) => r.query.get('workspace_id') === team), 'the live stream reopened for the team workspace');
+      assert.equal(await page.getByRole('link', { name: 'Alice private plan' }).count(), 0, "only the team workspace's sheets");
+      assert.ok(
+        streams.some((r) => r.query.get('workspace_id') === team),
+        'the live stream reopened for the team workspace',
+      );
 
       for (const [hash, list] of PAGES) {
         for (const r of await visit(hash, list)) assert.equal(r.query.get('workspace_id'), team, `${r.method} ${list} from #/${hash}`);
@@ -170,7 +184,10 @@ for (const dialect of dialects()) {
       await choose('Personal');
       await handOver(teamSession.id, 'Team sprint review');
       const inTeam = (await rest(bob.key, 'GET', `/v1/sheets?workspace_id=${team}&q=${encodeURIComponent('handover Team sprint review')}`)).sheets;
-      assert.ok(inTeam.some((x: { title: string }) => x.title === 'Handover: Team sprint review'), 'the handover sheet is in the team workspace');
+      assert.ok(
+        inTeam.some((x: { title: string }) => x.title === 'Handover: Team sprint review'),
+        'the handover sheet is in the team workspace',
+      );
 
       // A Spark run on a personal sheet opened by link while the team workspace is chosen runs in the sheet's workspace.
       await choose('Team Alpha');
@@ -186,7 +203,10 @@ for (const dialect of dialects()) {
       await choose('Team Alpha');
       await handOver(ownSession.id, 'Solo spike');
       const inPersonal = (await rest(alice.key, 'GET', `/v1/sheets?q=${encodeURIComponent('handover Solo spike')}`)).sheets;
-      assert.ok(inPersonal.some((x: { title: string }) => x.title === 'Handover: Solo spike'), 'the handover sheet is in the personal workspace');
+      assert.ok(
+        inPersonal.some((x: { title: string }) => x.title === 'Handover: Solo spike'),
+        'the handover sheet is in the personal workspace',
+      );
       await choose('Personal');
     });
 
@@ -228,7 +248,11 @@ for (const dialect of dialects()) {
       await page.getByRole('heading', { name: 'History: Alice private plan' }).waitFor();
       await page.locator('tr[data-version="1"] td.by').waitFor();
       await page.waitForTimeout(300);
-      assert.deepEqual(sent.slice(from).filter((r) => r.path.endsWith('/members')), [], 'no names are looked up for it');
+      assert.deepEqual(
+        sent.slice(from).filter((r) => r.path.endsWith('/members')),
+        [],
+        'no names are looked up for it',
+      );
       assert.equal(await page.locator('td.by .member').count(), 0);
 
       await page.goto(`${s.url}/console/#/workspaces/${team}`);
@@ -255,8 +279,9 @@ for (const dialect of dialects()) {
         await page.setViewportSize({ width, height: 860 });
         // (No named functions inside: the page has no __name helper for them.)
         const m = await page.evaluate(() => {
-          const [header, switcher, find, who] = ['header.top', '.switcher-toggle', 'header.top > button:not(.menu-toggle)', 'header .who']
-            .map((sel) => document.querySelector(sel)!.getBoundingClientRect().toJSON() as DOMRect);
+          const [header, switcher, find, who] = ['header.top', '.switcher-toggle', 'header.top > button:not(.menu-toggle)', 'header .who'].map(
+            (sel) => document.querySelector(sel)!.getBoundingClientRect().toJSON() as DOMRect,
+          );
           const links = [...document.querySelectorAll('header nav a')].map((a) => a.getBoundingClientRect()).filter((r) => r.width > 0);
           return {
             header: header.height,
@@ -286,15 +311,24 @@ for (const dialect of dialects()) {
         const charts = page.locator('svg.chart');
         await page.locator('svg.chart[aria-label="Work hours by week"], main [role=alert]').first().waitFor();
         assert.deepEqual(await page.locator('main [role=alert]').allInnerTexts(), [], 'Stats loads');
-        measured.push(await charts.evaluateAll((svgs) => svgs.flatMap((svg) => [...svg.querySelectorAll('text')].map((t) => ({
-          text: t.textContent,
-          font: getComputedStyle(t).fontSize,
-          height: Math.round(t.getBoundingClientRect().height * 10) / 10,
-          scale: svg.getBoundingClientRect().width / (svg as SVGSVGElement).viewBox.baseVal.width,
-        })))));
+        measured.push(
+          await charts.evaluateAll((svgs) =>
+            svgs.flatMap((svg) =>
+              [...svg.querySelectorAll('text')].map((t) => ({
+                text: t.textContent,
+                font: getComputedStyle(t).fontSize,
+                height: Math.round(t.getBoundingClientRect().height * 10) / 10,
+                scale: svg.getBoundingClientRect().width / (svg as SVGSVGElement).viewBox.baseVal.width,
+              })),
+            ),
+          ),
+        );
       }
       const [narrow, wide] = measured;
-      assert.ok(narrow.some((t) => t.text === '2.5'), "the team workspace's hours are charted");
+      assert.ok(
+        narrow.some((t) => t.text === '2.5'),
+        "the team workspace's hours are charted",
+      );
       assert.ok(narrow.length > 28);
       for (const t of narrow) {
         assert.equal(t.font, '12px');

@@ -37,7 +37,11 @@ describe('web console in headless Chromium', { skip }, () => {
     await page.waitForSelector(ready);
   };
 
-  const { s, users: { owner }, beforeClose } = useServer('sqlite', { env: webhookEnv(), worker: true, users: { owner: 'pro' } });
+  const {
+    s,
+    users: { owner },
+    beforeClose,
+  } = useServer('sqlite', { env: webhookEnv(), worker: true, users: { owner: 'pro' } });
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
     receiver = await startReceiver();
@@ -63,11 +67,14 @@ describe('web console in headless Chromium', { skip }, () => {
     ids.session = session.id;
     await api('POST', '/v1/knowledge?type=solutions', { title: 'EADDRINUSE on start', error: 'listen EADDRINUSE :::8787', content: 'Set PORT to a free port.', language: 'bash', tags: ['node'] });
     await api('POST', '/v1/knowledge?type=snippets', { title: 'Sleep helper', content: 'const sleep = (ms) => new Promise((r) => setTimeout(r, ms));', language: 'js' });
-    await api('POST', '/v1/todos', { project: 'sheet-workspace', todos: [
-      { content: 'Write docs', status: 'pending', priority: 'high' },
-      { content: 'Browser tests', status: 'in_progress' },
-      { content: 'Export module', status: 'completed' },
-    ] });
+    await api('POST', '/v1/todos', {
+      project: 'sheet-workspace',
+      todos: [
+        { content: 'Write docs', status: 'pending', priority: 'high' },
+        { content: 'Browser tests', status: 'in_progress' },
+        { content: 'Export module', status: 'completed' },
+      ],
+    });
     const today = new Date();
     for (let i = 0; i < 5; i++) {
       const d = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - i));
@@ -194,8 +201,16 @@ describe('web console in headless Chromium', { skip }, () => {
       assert.equal(await page.locator('text=Move to trash').count(), 0, hash);
     }
     page.off('request', onRequest);
-    assert.deepEqual(sent.filter((r) => !r.startsWith('GET ')), [], 'no writes were sent');
-    assert.deepEqual(sent.filter((r) => /permanent|api-keys|%2e|\.\./i.test(r)), [], 'no steered reads either');
+    assert.deepEqual(
+      sent.filter((r) => !r.startsWith('GET ')),
+      [],
+      'no writes were sent',
+    );
+    assert.deepEqual(
+      sent.filter((r) => /permanent|api-keys|%2e|\.\./i.test(r)),
+      [],
+      'no steered reads either',
+    );
     assert.equal((await s.req('GET', `/v1/sheets/${victim}`, { key: owner.key })).status, 200, 'the sheet is still there');
     assert.equal((await s.req('GET', '/v1/api-keys', { key: owner.key })).body.api_keys.find((k: { id: string }) => k.id === keyId).status, 'active');
 

@@ -125,12 +125,13 @@ describe('PostgreSQL goes away: two processes survive and recover by themselves'
     await Promise.all([...loops, ...probes]);
     await before.close();
 
-    console.log(
-      `restart took ${Math.round(backAt - restartAt)} ms; recovered ${recovered.map(Math.round).join(' and ')} ms after; statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
-    );
+    console.log(`restart took ${Math.round(backAt - restartAt)} ms; recovered ${recovered.map(Math.round).join(' and ')} ms after; statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
     for (const p of procs) assert.ok(alive(p), 'the process is still running');
     assert.deepEqual(resets, [], 'no connection was reset or refused');
-    assert.ok(answered.every((n) => n > 0), '/readyz answered on both throughout');
+    assert.ok(
+      answered.every((n) => n > 0),
+      '/readyz answered on both throughout',
+    );
     for (const ms of recovered) assert.ok(ms < 5000, `serving again ${Math.round(ms)} ms after the database returned`);
     assert.ok(refusals.length > 0, 'some writes met the outage');
     for (const r of refusals) {

@@ -48,7 +48,7 @@ describe('event stream across two processes on PostgreSQL', { skip: pgUrl ? fals
 
   /** Until the child has started no read for 300 ms. */
   async function settled(proc: ServerProcess): Promise<number> {
-    for (let seen = -1; ; ) {
+    for (let seen = -1; ;) {
       const now = await sharedReads(proc);
       if (now === seen) return now;
       seen = now;

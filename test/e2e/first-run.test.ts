@@ -92,7 +92,10 @@ test('on a terminal each request logs one short line naming the route, never the
     await new Promise((r) => setTimeout(r, 50));
     const records = lines.map((l) => JSON.parse(l)).filter((r) => !/^Server listening/.test(r.msg));
     assert.equal(records.length, 2, lines.join('\n'));
-    assert.deepEqual(records.map((r) => r.msg.replace(/ [\d.]+ ms$/, '')), ['POST /v1/sheets 200', 'GET /v1/sheets/:id/columns 200']);
+    assert.deepEqual(
+      records.map((r) => r.msg.replace(/ [\d.]+ ms$/, '')),
+      ['POST /v1/sheets 200', 'GET /v1/sheets/:id/columns 200'],
+    );
     assert.ok(!lines.join('').includes('secret=abc'));
   } finally {
     await app.close();
@@ -138,7 +141,10 @@ describe('users key: the way back from a lost key', () => {
     try {
       for (const k of [made.api_key, out.api_key]) assert.equal((await s.req('GET', '/v1/sheets', { key: k })).status, 200);
       const keys = await s.req('GET', '/v1/api-keys', { key: out.api_key });
-      assert.ok(keys.body.api_keys.some((k: { name: string }) => k.name === 'laptop'), JSON.stringify(keys.body));
+      assert.ok(
+        keys.body.api_keys.some((k: { name: string }) => k.name === 'laptop'),
+        JSON.stringify(keys.body),
+      );
     } finally {
       await s.close();
     }

@@ -104,11 +104,17 @@ for (const dialect of dialects()) {
       assert.equal(fs.statSync(path.join(gemini, 'settings.json')).mode & 0o777, 0o600);
       assert.equal(fs.statSync(path.join(home, '.sheet-workspace', 'connect.json')).mode & 0o777, 0o600);
       assert.deepEqual(JSON.parse(fs.readFileSync(path.join(gemini, 'trustedFolders.json'), 'utf8')), { [cwd]: 'TRUST_FOLDER' });
-      assert.ok(lines.some((l) => l.includes(`${cwd} is trusted`)), lines.join('\n'));
+      assert.ok(
+        lines.some((l) => l.includes(`${cwd} is trusted`)),
+        lines.join('\n'),
+      );
       const again = connect('gemini-cli', { url: proxy.url, key, home, trustFolder: cwd });
       assert.equal(again[0], 'nothing to change: already connected');
       const plain = connect('gemini-cli', { url: proxy.url, key, home: tempDir('gemini-plain-') });
-      assert.ok(plain.some((l) => /exit with code 55/.test(l) && /--trust-folder/.test(l)), 'without --trust-folder it says what to do');
+      assert.ok(
+        plain.some((l) => /exit with code 55/.test(l) && /--trust-folder/.test(l)),
+        'without --trust-folder it says what to do',
+      );
       assert.ok(!plain.some((l) => /trustedFolders\.json/.test(l)), 'and trusts nothing');
     });
 
@@ -129,7 +135,11 @@ for (const dialect of dialects()) {
       assert.equal(r.code, 55, r.out);
       assert.match(r.out, /not running in a trusted directory/);
       assert.equal(fake.requests.length, 0, 'the model was never asked');
-      assert.deepEqual(filesUnder(path.join(untrusted, '.sheet-workspace')).map((f) => path.basename(f)), ['connect.json'], 'no hook ran');
+      assert.deepEqual(
+        filesUnder(path.join(untrusted, '.sheet-workspace')).map((f) => path.basename(f)),
+        ['connect.json'],
+        'no hook ran',
+      );
     });
 
     it('a session with an edit and a failing command is captured, redacted, named from the work', async () => {
@@ -175,7 +185,10 @@ for (const dialect of dialects()) {
       const first = requestText(fake.mainRequests()[before].body);
       assert.match(first, /<hook_context>[\s\S]*I added the launch module and found the assets folder missing/);
       assert.match(first, /ls \/nonexistent-assets-dir/);
-      assert.ok((await titles()).some((t) => /I renamed the rocket stage constants/.test(t)), 'sent once the service is back');
+      assert.ok(
+        (await titles()).some((t) => /I renamed the rocket stage constants/.test(t)),
+        'sent once the service is back',
+      );
       assert.deepEqual(spoolOf(home), [], 'and the spool holds nothing');
     });
   });

@@ -15,12 +15,22 @@ import { startProcess, type ServerProcess } from '../processes.js';
 for (const dialect of dialects()) {
   describe(`Idempotency-Key [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-05-01T10:00:00.000Z'));
-    const { s, users: { alice } } = useServer(dialect, { clock, users: { alice: 'business' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { clock, users: { alice: 'business' } });
 
-    const post = (url: string, body: unknown, idem?: string, key = alice.key) =>
-      s.req('POST', url, { key, body, headers: idem === undefined ? {} : { 'idempotency-key': idem } });
+    const post = (url: string, body: unknown, idem?: string, key = alice.key) => s.req('POST', url, { key, body, headers: idem === undefined ? {} : { 'idempotency-key': idem } });
     const sheetCount = async (userId = alice.userId) =>
-      Number((await s.c.db.selectFrom('sheets').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await s.c.db
+            .selectFrom('sheets')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('user_id', '=', userId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     it('replays the first answer (status, body, Idempotent-Replayed) and creates one record and one event', async () => {
       const before = await sheetCount();

@@ -29,7 +29,10 @@ function assertConflict(res: Res, current: number) {
 
 for (const dialect of dialects()) {
   describe(`knowledge and todos under concurrent writers [${dialect}]`, () => {
-    const { s, users: { alice } } = useServer(dialect, { users: { alice: 'business' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { users: { alice: 'business' } });
 
     const sync = (body: unknown) => s.req('POST', '/v1/todos', { key: alice.key, body });
     const todos = async (project: string) => (await s.req('GET', `/v1/todos?project=${project}`, { key: alice.key })).body.todos as any[];
@@ -38,10 +41,18 @@ for (const dialect of dialects()) {
     it('5 concurrent identical syncs of 3 todos leave exactly 3, all at version 1', async () => {
       const results = await Promise.all(Array.from({ length: 5 }, () => sync({ project: 'race', todos: TODOS })));
       for (const r of results) assert.equal(r.status, 200, JSON.stringify(r.body));
-      assert.equal(results.reduce((n, r) => n + r.body.created, 0), 3, 'each task is created once');
+      assert.equal(
+        results.reduce((n, r) => n + r.body.created, 0),
+        3,
+        'each task is created once',
+      );
       const rows = await todos('race');
       assert.deepEqual(rows.map((t) => t.content).sort(), TODOS.map((t) => t.content).sort());
-      assert.deepEqual(rows.map((t) => t.version), [1, 1, 1], 'a sync that changes nothing keeps the version');
+      assert.deepEqual(
+        rows.map((t) => t.version),
+        [1, 1, 1],
+        'a sync that changes nothing keeps the version',
+      );
     });
 
     it('concurrent syncs with different statuses converge on one task each; every change is counted in version', async () => {
@@ -60,9 +71,19 @@ for (const dialect of dialects()) {
       assert.equal(same.body.todos[0].version, 1, 'no change, no new version');
       const moved = await sync({ project: 'v', todos: [{ id: task.id, content: 'Versioned', status: 'completed', expected_version: 1 }] });
       assert.equal(moved.body.todos[0].version, 2);
-      const stale = await sync({ project: 'v', todos: [{ content: 'New one', status: 'pending' }, { id: task.id, content: 'Versioned', status: 'pending', expected_version: 1 }] });
+      const stale = await sync({
+        project: 'v',
+        todos: [
+          { content: 'New one', status: 'pending' },
+          { id: task.id, content: 'Versioned', status: 'pending', expected_version: 1 },
+        ],
+      });
       assertConflict(stale, 2);
-      assert.deepEqual((await todos('v')).map((t) => [t.content, t.status]), [['Versioned', 'completed']], 'a 412 changes nothing, all or nothing');
+      assert.deepEqual(
+        (await todos('v')).map((t) => [t.content, t.status]),
+        [['Versioned', 'completed']],
+        'a 412 changes nothing, all or nothing',
+      );
       const noId = await sync({ project: 'v', todos: [{ content: 'Versioned', status: 'pending', expected_version: 2 }] });
       assert.equal(noId.status, 400);
 
@@ -86,7 +107,10 @@ for (const dialect of dialects()) {
       await s.req('DELETE', `/v1/todos/${a.id}`, { key: alice.key });
       const r2 = await sync({ project: 'dup', todos: [{ content: 'A', status: 'in_progress' }] });
       assert.equal(r2.body.created, 0);
-      assert.deepEqual(r2.body.todos.map((t: any) => [t.id, t.status]), [[b.id, 'in_progress']]);
+      assert.deepEqual(
+        r2.body.todos.map((t: any) => [t.id, t.status]),
+        [[b.id, 'in_progress']],
+      );
     });
 
     it('4 concurrent PUTs of different knowledge fields keep all 4, version 5', async () => {
@@ -105,9 +129,7 @@ for (const dialect of dialects()) {
 
     it('20 concurrent tag edits with expected_version: exactly one wins, the rest get 412', async () => {
       const entry = await save();
-      const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => s.req('PUT', `/v1/knowledge/${entry.id}`, { key: alice.key, body: { tags: [`t${i}`], expected_version: 1 } })),
-      );
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => s.req('PUT', `/v1/knowledge/${entry.id}`, { key: alice.key, body: { tags: [`t${i}`], expected_version: 1 } })));
       assert.equal(results.filter((r) => r.status === 200).length, 1);
       for (const r of results.filter((x) => x.status !== 200)) assertConflict(r, 2);
     });
@@ -125,7 +147,11 @@ for (const dialect of dialects()) {
       assert.equal(ok(await client.callTool({ name: 'update_knowledge', arguments: { id, title: 'M2', expected_version: 1 } })).snippet.version, 2);
       conflict(await client.callTool({ name: 'update_knowledge', arguments: { id, title: 'M3', expected_version: 1 } }), 2);
       const listed = ok(await client.callTool({ name: 'search_knowledge', arguments: { type: 'snippets', q: 'M2' } })).snippets;
-      assert.deepEqual(listed.map((x: any) => [x.id, x.version]), [[id, 2]], 'compact search items carry version too');
+      assert.deepEqual(
+        listed.map((x: any) => [x.id, x.version]),
+        [[id, 2]],
+        'compact search items carry version too',
+      );
       conflict(await client.callTool({ name: 'delete_knowledge', arguments: { id, expected_version: 1 } }), 2);
       assert.equal(ok(await client.callTool({ name: 'delete_knowledge', arguments: { id, expected_version: 2 } })).success, true);
       const [todo] = ok(await client.callTool({ name: 'sync_todos', arguments: { project: 'mcpv', todos: [{ content: 'one', status: 'pending' }] } })).todos;
@@ -203,9 +229,7 @@ for (const dialect of dialects()) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-m012-'));
     const pgDb = dialect === 'postgres' ? await createPgDatabase() : undefined;
     const db = new Kysely<any>({
-      dialect: pgDb
-        ? new PostgresDialect({ pool: new pg.Pool({ connectionString: pgDb.url }) })
-        : new SqliteDialect({ database: new SQLite(path.join(dataDir, 'sheet-workspace.db')) }),
+      dialect: pgDb ? new PostgresDialect({ pool: new pg.Pool({ connectionString: pgDb.url }) }) : new SqliteDialect({ database: new SQLite(path.join(dataDir, 'sheet-workspace.db')) }),
     });
     try {
       const names = Object.keys(await migrationProvider.getMigrations()).sort();
@@ -213,9 +237,20 @@ for (const dialect of dialects()) {
       const down = await new Migrator({ db, provider: migrationProvider }).migrateTo(before);
       assert.equal(down.error, undefined);
       const todo = (id: string, content: string, project = 'p') => ({
-        id, user_id: 'usr_1', content, status: 'pending', project, priority: 'medium', active_form: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z',
+        id,
+        user_id: 'usr_1',
+        content,
+        status: 'pending',
+        project,
+        priority: 'medium',
+        active_form: null,
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
       });
-      await db.insertInto('todos').values([todo('td_1', 'Same'), todo('td_2', '  Same  '), todo('td_3', 'Other'), todo('td_4', 'Same', 'q')]).execute();
+      await db
+        .insertInto('todos')
+        .values([todo('td_1', 'Same'), todo('td_2', '  Same  '), todo('td_3', 'Other'), todo('td_4', 'Same', 'q')])
+        .execute();
       const up = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
       assert.equal(up.error, undefined);
       const rows = await db.selectFrom('todos').select(['id', 'content_key', 'version']).orderBy('id').execute();
@@ -225,7 +260,13 @@ for (const dialect of dialects()) {
         { id: 'td_3', content_key: 'Other', version: 1 },
         { id: 'td_4', content_key: 'Same', version: 1 },
       ]);
-      await assert.rejects(db.insertInto('todos').values({ ...todo('td_5', 'Same'), content_key: 'Same' }).execute(), 'the key is unique per user and project');
+      await assert.rejects(
+        db
+          .insertInto('todos')
+          .values({ ...todo('td_5', 'Same'), content_key: 'Same' })
+          .execute(),
+        'the key is unique per user and project',
+      );
     } finally {
       await db.destroy();
       await pgDb?.drop();

@@ -58,7 +58,10 @@ describe('OAuth consent page in Chromium', { skip }, () => {
   for (const dialect of dialects()) {
     describe(`[${dialect}]`, () => {
       let doc: Awaited<ReturnType<typeof serveMetadataDocument>>;
-      const { s, users: { alice } } = useServer(dialect, { env: webhookEnv(), users: { alice: 'pro' } });
+      const {
+        s,
+        users: { alice },
+      } = useServer(dialect, { env: webhookEnv(), users: { alice: 'pro' } });
       before(async () => {
         doc = await serveMetadataDocument();
       });

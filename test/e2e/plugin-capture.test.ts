@@ -82,7 +82,14 @@ for (const dialect of dialects()) {
       }
       for (const r of runs) assert.deepEqual([r.code, r.stdout], [0, '']);
       const expected = Array.from({ length: 12 }, (_, i) => `Task ${String(i + 1).padStart(2, '0')}: ${(i + 1) % 2 === 0 ? 'completed' : 'pending'}`);
-      assert.deepEqual(await until(() => todosOf(t.project), (v) => v.join() === expected.join(), 'the twelve tasks'), expected);
+      assert.deepEqual(
+        await until(
+          () => todosOf(t.project),
+          (v) => v.join() === expected.join(),
+          'the twelve tasks',
+        ),
+        expected,
+      );
       await until(t.waiting, (w) => w.length === 0, 'the inbox and the spool to empty');
       assert.equal(fs.existsSync(path.join(t.inbox, LOCK_NAME)), false, 'the sender let go of its lock');
       assert.equal(mode(t.inbox), 0o700);
@@ -99,7 +106,11 @@ for (const dialect of dialects()) {
       );
       assert.ok(fired.every((r) => r.code === 0));
       const expected = ['a', 'b', 'c'].flatMap((session) => Array.from({ length: 15 }, (_, i) => `${session}-${i}: pending`)).sort();
-      const todos = await until(() => todosOf(t.project), (v) => v.length >= expected.length, '45 todos');
+      const todos = await until(
+        () => todosOf(t.project),
+        (v) => v.length >= expected.length,
+        '45 todos',
+      );
       await until(t.waiting, (w) => w.length === 0, 'the inbox and the spool to empty');
       assert.deepEqual(await todosOf(t.project), expected);
       assert.equal(todos.length, 45);
@@ -145,9 +156,16 @@ for (const dialect of dialects()) {
         const t = setup('hang', { SHEET_WORKSPACE_URL: `http://127.0.0.1:${(hang.address() as net.AddressInfo).port}` });
         const runs = [await capture('TaskCreated', task('hang', 1), t.env), await capture('SessionEnd', { session_id: 'hang', transcript_path: '/nonexistent', cwd: repo }, t.env)];
         for (const r of runs) assert.deepEqual([r.code, r.stdout], [0, '']);
-        assert.ok(runs.every((r) => r.ms < 1000), `the hooks took ${runs.map((r) => Math.round(r.ms)).join(' and ')} ms`);
+        assert.ok(
+          runs.every((r) => r.ms < 1000),
+          `the hooks took ${runs.map((r) => Math.round(r.ms)).join(' and ')} ms`,
+        );
         // The sender outlives the hook: it is the one connected to the service.
-        await until(() => sockets.size, (size) => size >= 1, 'the sender to connect');
+        await until(
+          () => sockets.size,
+          (size) => size >= 1,
+          'the sender to connect',
+        );
       } finally {
         for (const socket of sockets) socket.destroy();
         hang.close();
@@ -293,7 +311,7 @@ describe('plugin inbox file', () => {
       assert.equal(createInbox(dir).lock().take(), false, 'a lock being written (empty, fresh) is held');
       const old = new Date(Date.now() - 120_000);
       fs.utimesSync(file, old, old);
-      assert.equal(createInbox(dir).lock().take(), true, 'an empty lock a minute old is a dead writer\'s');
+      assert.equal(createInbox(dir).lock().take(), true, "an empty lock a minute old is a dead writer's");
       assert.deepEqual(fs.readdirSync(dir), [LOCK_NAME], 'no temp or set-aside file left');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -137,7 +137,11 @@ for (const dialect of dialects()) {
       assert.equal(spooled().filter((f) => f.endsWith('.json')).length, 1);
       await service.up();
       try {
-        const todo = await runHook('PostToolUse', { session_id: 's', cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'TodoWrite', tool_input: { todos: [{ content: 'After the outage', status: 'pending' }] } }, down);
+        const todo = await runHook(
+          'PostToolUse',
+          { session_id: 's', cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'TodoWrite', tool_input: { todos: [{ content: 'After the outage', status: 'pending' }] } },
+          down,
+        );
         assert.ok(todo.ms < 3000 + (await startupSlack()), `PostToolUse took ${todo.ms} ms`);
         assert.deepEqual(await drained(spooled), []);
       } finally {
@@ -172,18 +176,55 @@ for (const dialect of dialects()) {
       const { env } = setup({ SHEET_WORKSPACE_PROJECT: project });
       const base = { session_id: 'sess-a', cwd: repo };
       await runHook('TaskCreated', { ...base, hook_event_name: 'TaskCreated', task_id: '1', task_subject: 'Add launch checklist', task_description: 'd' }, env);
-      await runHook('PostToolUse', { ...base, hook_event_name: 'PostToolUse', tool_name: 'TaskCreate', tool_input: { subject: 'Add launch checklist', description: 'd' }, tool_response: { task: { id: '1', subject: 'Add launch checklist' } } }, env);
-      assert.deepEqual((await todosOf(project)).map((t) => [t.content, t.status]), [['Add launch checklist', 'pending']]);
+      await runHook(
+        'PostToolUse',
+        {
+          ...base,
+          hook_event_name: 'PostToolUse',
+          tool_name: 'TaskCreate',
+          tool_input: { subject: 'Add launch checklist', description: 'd' },
+          tool_response: { task: { id: '1', subject: 'Add launch checklist' } },
+        },
+        env,
+      );
+      assert.deepEqual(
+        (await todosOf(project)).map((t) => [t.content, t.status]),
+        [['Add launch checklist', 'pending']],
+      );
       await runHook('PostToolUse', { ...base, hook_event_name: 'PostToolUse', tool_name: 'TaskUpdate', tool_input: { taskId: '1', status: 'in_progress' }, tool_response: { success: true, taskId: '1' } }, env);
-      assert.deepEqual((await todosOf(project)).map((t) => t.status), ['in_progress']);
+      assert.deepEqual(
+        (await todosOf(project)).map((t) => t.status),
+        ['in_progress'],
+      );
       await runHook('TaskCompleted', { ...base, hook_event_name: 'TaskCompleted', task_id: '1', task_subject: 'Add launch checklist' }, env);
-      assert.deepEqual((await todosOf(project)).map((t) => t.status), ['completed']);
+      assert.deepEqual(
+        (await todosOf(project)).map((t) => t.status),
+        ['completed'],
+      );
       // A later session plans the same task again: the same todo goes back to pending.
-      await runHook('PostToolUse', { session_id: 'sess-b', cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'TaskCreate', tool_input: { subject: 'Add launch checklist' }, tool_response: { task: { id: '1', subject: 'Add launch checklist' } } }, env);
+      await runHook(
+        'PostToolUse',
+        {
+          session_id: 'sess-b',
+          cwd: repo,
+          hook_event_name: 'PostToolUse',
+          tool_name: 'TaskCreate',
+          tool_input: { subject: 'Add launch checklist' },
+          tool_response: { task: { id: '1', subject: 'Add launch checklist' } },
+        },
+        env,
+      );
       await runHook('PostToolUse', { ...base, hook_event_name: 'PostToolUse', tool_name: 'TodoWrite', tool_input: { todos: [{ content: 'Write docs', status: 'pending', activeForm: 'Writing docs' }] } }, env);
       // A sender still at work when a hook starts (it holds the lock) sends that hook's event right after.
-      const expected = [['Add launch checklist', 'pending'], ['Write docs', 'pending']];
-      const got = await until(async () => (await todosOf(project)).map((t) => [t.content, t.status]).sort(), (v) => JSON.stringify(v) === JSON.stringify(expected), 'both todos');
+      const expected = [
+        ['Add launch checklist', 'pending'],
+        ['Write docs', 'pending'],
+      ];
+      const got = await until(
+        async () => (await todosOf(project)).map((t) => [t.content, t.status]).sort(),
+        (v) => JSON.stringify(v) === JSON.stringify(expected),
+        'both todos',
+      );
       assert.deepEqual(got, expected);
     });
 
@@ -194,7 +235,11 @@ for (const dialect of dialects()) {
       const file = transcriptFile(home, userLine('Work while the service is down') + writeLine(`${repo}/a.ts`));
       const sessionId = `down-${dialect}`;
       const end = await runHook('SessionEnd', { session_id: sessionId, transcript_path: file, cwd: repo, hook_event_name: 'SessionEnd' }, down);
-      const task = await runHook('PostToolUse', { session_id: sessionId, cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'TodoWrite', tool_input: { todos: [{ content: 'Offline task', status: 'pending' }] } }, down);
+      const task = await runHook(
+        'PostToolUse',
+        { session_id: sessionId, cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'TodoWrite', tool_input: { todos: [{ content: 'Offline task', status: 'pending' }] } },
+        down,
+      );
       const start = await runHook('SessionStart', { session_id: 'next', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' }, down);
       for (const r of [end, task]) assert.deepEqual([r.code, r.stdout], [0, '']);
       assert.equal(start.code, 0);
@@ -217,8 +262,14 @@ for (const dialect of dialects()) {
         service.close();
       }
       const saved = (await sessionsOf(`down-${dialect}`)).filter((x) => x.external_id === `cc:${sessionId}`);
-      assert.deepEqual(saved.map((x) => x.files_changed), [['a.ts']]);
-      assert.deepEqual((await todosOf(`down-${dialect}`)).map((t) => t.content), ['Offline task']);
+      assert.deepEqual(
+        saved.map((x) => x.files_changed),
+        [['a.ts']],
+      );
+      assert.deepEqual(
+        (await todosOf(`down-${dialect}`)).map((t) => t.content),
+        ['Offline task'],
+      );
     });
 
     it('hanging service: hooks give up in time (SessionEnd within 1.5 s) and keep what they could not send', async () => {
@@ -229,7 +280,11 @@ for (const dialect of dialects()) {
         const { home, env, spooled } = setup({ SHEET_WORKSPACE_URL: `http://127.0.0.1:${(hang.address() as net.AddressInfo).port}` });
         const file = transcriptFile(home, userLine('Slow day'));
         const end = await runHook('SessionEnd', { session_id: 'hang-1', transcript_path: file, cwd: repo, hook_event_name: 'SessionEnd' }, env);
-        const todo = await runHook('PostToolUse', { session_id: 'hang-1', cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'TodoWrite', tool_input: { todos: [{ content: 'Wait', status: 'pending' }] } }, env);
+        const todo = await runHook(
+          'PostToolUse',
+          { session_id: 'hang-1', cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'TodoWrite', tool_input: { todos: [{ content: 'Wait', status: 'pending' }] } },
+          env,
+        );
         const start = await runHook('SessionStart', { session_id: 'hang-2', cwd: repo, hook_event_name: 'SessionStart', source: 'startup' }, env);
         for (const r of [end, todo]) assert.deepEqual([r.code, r.stdout], [0, '']);
         assert.equal(start.code, 0);
@@ -250,12 +305,15 @@ for (const dialect of dialects()) {
       const secrets = ['sk_live_51HqLyjWDarjtT1zdp7dcXYZ', 'AKIAIOSFODNN7EXAMPLE', 'ghp_16C7e42F292c6912E7710c838347Ae178B4a', 'xoxb-1234-5678-abcdef', 'hunter2', 'my home address'];
       const file = transcriptFile(
         home,
-        userLine('Deploy with sk_live_51HqLyjWDarjtT1zdp7dcXYZ and password=hunter2 <private>my home address</private>') +
-          textLine('Used AKIAIOSFODNN7EXAMPLE and xoxb-1234-5678-abcdef'),
+        userLine('Deploy with sk_live_51HqLyjWDarjtT1zdp7dcXYZ and password=hunter2 <private>my home address</private>') + textLine('Used AKIAIOSFODNN7EXAMPLE and xoxb-1234-5678-abcdef'),
       );
       await runHook('SessionEnd', { session_id: `secret-${dialect}`, transcript_path: file, cwd: repo, hook_event_name: 'SessionEnd' }, env);
       await drained(spooled);
-      await runHook('PostToolUse', { session_id: 's', cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'TodoWrite', tool_input: { todos: [{ content: 'Rotate ghp_16C7e42F292c6912E7710c838347Ae178B4a soon', status: 'pending' }] } }, env);
+      await runHook(
+        'PostToolUse',
+        { session_id: 's', cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'TodoWrite', tool_input: { todos: [{ content: 'Rotate ghp_16C7e42F292c6912E7710c838347Ae178B4a soon', status: 'pending' }] } },
+        env,
+      );
       const stored = JSON.stringify([await sessionsOf(project), await todosOf(project)]);
       assert.match(stored, /Deploy with \[REDACTED\] and password=\[REDACTED\] \[PRIVATE\]/);
       assert.match(stored, /Rotate \[REDACTED\] soon/);
@@ -273,7 +331,10 @@ for (const dialect of dialects()) {
       assert.deepEqual([end.code, end.stdout, todo.code, todo.stdout, start.code], [0, '', 0, '', 0]);
       assert.match(JSON.parse(start.stdout).hookSpecificOutput.additionalContext, /Visible in the briefing/);
       assert.deepEqual(await sessionsOf(project), []);
-      assert.deepEqual((await todosOf(project)).map((t) => t.content), ['Visible in the briefing']);
+      assert.deepEqual(
+        (await todosOf(project)).map((t) => t.content),
+        ['Visible in the briefing'],
+      );
       assert.deepEqual(spooled(), []);
 
       const noKey = setup({ SHEET_WORKSPACE_API_KEY: '' });
@@ -284,7 +345,11 @@ for (const dialect of dialects()) {
 
     it('garbage on stdin or an unknown event still exits 0 with nothing on stdout', async () => {
       const { env } = setup();
-      for (const [event, input] of [['SessionEnd', 'not json'], ['Nonsense', '{}'], ['PostToolUse', '[]']]) {
+      for (const [event, input] of [
+        ['SessionEnd', 'not json'],
+        ['Nonsense', '{}'],
+        ['PostToolUse', '[]'],
+      ]) {
         const child = spawn(process.execPath, [HOOK_SCRIPT, event], { env: { PATH: process.env.PATH ?? '', ...env } });
         let out = '';
         child.stdout.on('data', (c) => (out += c));

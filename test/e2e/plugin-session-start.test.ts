@@ -17,8 +17,7 @@ const HOOKS_DIR = path.dirname(HOOK_SCRIPT);
 const SESSION_START = path.join(HOOKS_DIR, 'session-start.sh');
 const PROJECT_AWK = path.join(HOOKS_DIR, 'project.awk');
 
-const sessionStart = (cwd: string, env: Record<string, string>, command = `sh "${SESSION_START}"`) =>
-  runShell(command, { session_id: 's', cwd, hook_event_name: 'SessionStart', source: 'startup' }, env, cwd);
+const sessionStart = (cwd: string, env: Record<string, string>, command = `sh "${SESSION_START}"`) => runShell(command, { session_id: 's', cwd, hook_event_name: 'SessionStart', source: 'startup' }, env, cwd);
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'plugin-session-start-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -35,7 +34,8 @@ function gitRepo(name: string, config: string | null, head = true) {
   if (head) fs.writeFileSync(path.join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
   return root;
 }
-const origin = (url: string) => `[core]\n\tbare = false\n[remote "upstream"]\n\turl = https://example.com/other/upstream-name.git\n[remote "origin"]\n\turl = ${url}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`;
+const origin = (url: string) =>
+  `[core]\n\tbare = false\n[remote "upstream"]\n\turl = https://example.com/other/upstream-name.git\n[remote "origin"]\n\turl = ${url}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`;
 
 describe('hooks/project.awk finds the project scripts/project.mjs finds', () => {
   before(() => {
@@ -57,9 +57,9 @@ describe('hooks/project.awk finds the project scripts/project.mjs finds', () => 
     ['query and fragment dropped', () => gitRepo('query', origin('https://host/acme/query-app.git?ref=x#frag'))],
     ['no origin: the top-level folder', () => gitRepo('no-origin', '[remote "upstream"]\n\turl = https://x/acme/not-this.git\n')],
     ['.git with HEAD only: the top-level folder', () => gitRepo('head-only', null)],
-    ['a worktree shares the main checkout\'s origin', () => path.join(tmp, 'repos', 'feature-tree')],
+    ["a worktree shares the main checkout's origin", () => path.join(tmp, 'repos', 'feature-tree')],
     ['a submodule has its own config', () => path.join(tmp, 'repos', 'super', 'libs', 'vendored')],
-    ['no repository: the folder\'s name', () => folder('plain', 'my notes #1 & co')],
+    ["no repository: the folder's name", () => folder('plain', 'my notes #1 & co')],
     ['a folder named in Japanese', () => folder('plain', 'プロジェクト')],
     ['SHEET_WORKSPACE_PROJECT wins, trimmed', () => folder('plain', 'ignored'), '  launch plan ✓  '],
   ];
@@ -98,7 +98,7 @@ for (const dialect of dialects()) {
       return { home, env: { HOME: home, SHEET_WORKSPACE_URL: `${s.url}/`, SHEET_WORKSPACE_API_KEY: key, ...extra } };
     };
 
-    it('prints the briefing of the folder\'s project as hook output, the same as the node hook prints', async () => {
+    it("prints the briefing of the folder's project as hook output, the same as the node hook prints", async () => {
       const { env } = envFor();
       const r = await sessionStart(path.join(repo), env);
       assert.equal(r.code, 0);
@@ -174,8 +174,7 @@ for (const dialect of dialects()) {
 
     it('a session is briefed once: a resume of it gets nothing more, a compaction a short briefing', async () => {
       const { home, env } = envFor();
-      const run = (source: string, session_id = 'once-1', command = `sh "${SESSION_START}"`) =>
-        runShell(command, { session_id, cwd: repo, hook_event_name: 'SessionStart', source }, env, repo);
+      const run = (source: string, session_id = 'once-1', command = `sh "${SESSION_START}"`) => runShell(command, { session_id, cwd: repo, hook_event_name: 'SessionStart', source }, env, repo);
       const first = await run('startup');
       assert.match(JSON.parse(first.stdout).hookSpecificOutput.additionalContext, /Wire the fuel pump/);
       assert.ok(fs.existsSync(path.join(home, '.sheet-workspace', 'briefed', 'once-1')));
@@ -223,7 +222,11 @@ for (const dialect of dialects()) {
       assert.equal(r.code, 0);
       assert.match(JSON.parse(r.stdout).hookSpecificOutput.additionalContext, /briefing for project/i);
       // Every file counts, the sender's claim too: an entry being sent has left list() before its request is answered.
-      await until(() => fs.readdirSync(spool.dir), (left) => left.length === 0, 'the spool to empty');
+      await until(
+        () => fs.readdirSync(spool.dir),
+        (left) => left.length === 0,
+        'the spool to empty',
+      );
       const todos = (await s.req('GET', `/v1/todos?project=${project}`, { key })).body.todos as { content: string }[];
       assert.ok(todos.some((t) => t.content === 'Left from an outage'));
     });

@@ -30,12 +30,11 @@ for (const dialect of dialects()) {
       personalKey = await keyFor(personal);
       teamKey = await keyFor(team);
     });
-    after(() => process.env.KEEP_TMP ? console.log(tmp) : fs.rmSync(tmp, { recursive: true, force: true }));
+    after(() => (process.env.KEEP_TMP ? console.log(tmp) : fs.rmSync(tmp, { recursive: true, force: true })));
 
-    const todosOf = async (project: string, key: string) =>
-      ((await s.req('GET', `/v1/todos?project=${project}`, { key })).body.todos as { content: string }[] | undefined)?.map((t) => t.content) ?? [];
+    const todosOf = async (project: string, key: string) => ((await s.req('GET', `/v1/todos?project=${project}`, { key })).body.todos as { content: string }[] | undefined)?.map((t) => t.content) ?? [];
 
-    it('a personal-key event kept in the spool is not sent by the team key\'s sender; the personal key sends it, to its own workspace', async () => {
+    it("a personal-key event kept in the spool is not sent by the team key's sender; the personal key sends it, to its own workspace", async () => {
       const home = path.join(tmp, 'home');
       const state = path.join(home, '.sheet-workspace');
       const inbox = path.join(state, 'inbox');
@@ -68,8 +67,14 @@ for (const dialect of dialects()) {
       assert.deepEqual(await todosOf(projectA, personalKey), ['Personal plan']);
       assert.deepEqual(await todosOf(projectA, teamKey), []);
       assert.deepEqual(fs.readdirSync(path.join(state, 'spool')), []);
-      assert.ok(texts.every((t) => !t.includes(personalKey) && !t.includes(teamKey)), 'the keys themselves are never kept');
-      assert.ok(texts.some((t) => t.includes(`owner ${keyFingerprint(personalKey)} ${s.url}\n`)), 'each event names its key by fingerprint');
+      assert.ok(
+        texts.every((t) => !t.includes(personalKey) && !t.includes(teamKey)),
+        'the keys themselves are never kept',
+      );
+      assert.ok(
+        texts.some((t) => t.includes(`owner ${keyFingerprint(personalKey)} ${s.url}\n`)),
+        'each event names its key by fingerprint',
+      );
     });
   });
 }

@@ -37,7 +37,7 @@ function run(args: string[], env: Record<string, string>, input = '{}') {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((r) => child.on('close', (code) => r({ code, stdout, stderr })));
 }
 
-describe('plugin state folder: refused unless it is this user\'s own', () => {
+describe("plugin state folder: refused unless it is this user's own", () => {
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
@@ -50,7 +50,7 @@ describe('plugin state folder: refused unless it is this user\'s own', () => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('stateRefusal: a folder of this user\'s that no one else can write to passes; each other kind is refused with its reason', () => {
+  it("stateRefusal: a folder of this user's that no one else can write to passes; each other kind is refused with its reason", () => {
     const h = home('http://x', 'k');
     assert.equal(stateRefusal(h.cfg), null);
     fs.chmodSync(h.cfg.spoolDir, 0o755);
@@ -86,11 +86,14 @@ describe('plugin state folder: refused unless it is this user\'s own', () => {
 
   for (const [label, spoil] of [
     ['writable by others', (h: ReturnType<typeof home>) => fs.chmodSync(h.state, 0o777)],
-    ['a symbolic link', (h: ReturnType<typeof home>) => {
-      fs.renameSync(h.state, path.join(h.dir, 'real'));
-      fs.symlinkSync(path.join(h.dir, 'real'), h.state);
-    }],
-    ...(process.getuid?.() === 0 ? [['another user\'s', (h: ReturnType<typeof home>) => fs.chownSync(h.state, 65534, 65534)] as const] : []),
+    [
+      'a symbolic link',
+      (h: ReturnType<typeof home>) => {
+        fs.renameSync(h.state, path.join(h.dir, 'real'));
+        fs.symlinkSync(path.join(h.dir, 'real'), h.state);
+      },
+    ],
+    ...(process.getuid?.() === 0 ? [["another user's", (h: ReturnType<typeof home>) => fs.chownSync(h.state, 65534, 65534)] as const] : []),
   ] as const) {
     it(`a state folder ${label}: the sender sends nothing from it and says why once; capture keeps nothing; SessionStart tells the user`, async () => {
       await listening;
@@ -115,7 +118,10 @@ describe('plugin state folder: refused unless it is this user\'s own', () => {
       const start = await runShell(`sh "${SESSION_START_SCRIPT}"`, {}, h.env, tmp);
       assert.equal(start.code, 0);
       assert.match(JSON.parse(start.stdout).systemMessage, /Sheet Workspace: state folder .*nothing kept there is read or sent/);
-      assert.ok((requests as string[]).every((r) => r.startsWith('GET /v1/briefing')), requests.join(', '));
+      assert.ok(
+        (requests as string[]).every((r) => r.startsWith('GET /v1/briefing')),
+        requests.join(', '),
+      );
       assert.deepEqual(h.spool.list(), waiting);
       assert.equal(fs.existsSync(path.join(h.state, 'hook.log')), false, 'nothing written there');
     });

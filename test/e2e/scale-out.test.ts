@@ -89,14 +89,19 @@ describe('scale-out: two server processes on one PostgreSQL and one Redis', { sk
 
   it('30 concurrent requests split over both processes all pass, and not one more', async () => {
     const u = await user('free');
-    const results = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).req('GET', '/v1/sheets', { key: u.key })),
-    );
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).req('GET', '/v1/sheets', { key: u.key })));
     const statuses = results.map((r) => r.status);
     assert.equal(statuses.filter((s) => s === 200).length, 30, `statuses: ${statuses.join(',')}`);
     assert.equal(statuses.filter((s) => s === 429).length, 10);
-    const left = results.filter((r) => r.status === 200).map((r) => Number(remaining(r))).sort((x, y) => x - y);
-    assert.deepEqual(left, Array.from({ length: 30 }, (_, i) => i), 'each passing request saw a distinct count');
+    const left = results
+      .filter((r) => r.status === 200)
+      .map((r) => Number(remaining(r)))
+      .sort((x, y) => x - y);
+    assert.deepEqual(
+      left,
+      Array.from({ length: 30 }, (_, i) => i),
+      'each passing request saw a distinct count',
+    );
   });
 
   it('a member removed on one process is out on the next request on the other (teams: no cached role)', async () => {
@@ -165,9 +170,7 @@ describe('scale-out: webhook workers in two processes share one queue', { skip }
 
   before(async () => {
     pg = await createPgDatabase();
-    admin = await createContainer(
-      loadConfig({ DATABASE_URL: pg.url, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'sw-admin-')), LOG_LEVEL: 'silent', SECRET_KEY: secretKey }),
-    );
+    admin = await createContainer(loadConfig({ DATABASE_URL: pg.url, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'sw-admin-')), LOG_LEVEL: 'silent', SECRET_KEY: secretKey }));
     receiver = await startReceiver();
     env = webhookEnv({
       DATABASE_URL: pg.url,
@@ -203,9 +206,7 @@ describe('scale-out: webhook workers in two processes share one queue', { skip }
 
   it('100 events made through both processes arrive exactly 100 times', async () => {
     const key = await setup();
-    const created = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => procs[i % 2].req('POST', '/v1/sheets', { key, body: { title: `s${i}` } })),
-    );
+    const created = await Promise.all(Array.from({ length: 100 }, (_, i) => procs[i % 2].req('POST', '/v1/sheets', { key, body: { title: `s${i}` } })));
     assert.ok(created.every((r) => r.status === 200));
     await receiver.waitFor(100, 30_000);
     await new Promise((r) => setTimeout(r, 1500)); // room for any duplicate to show up
@@ -222,9 +223,7 @@ describe('scale-out: webhook workers in two processes share one queue', { skip }
   it('SIGTERM to every process during a backlog loses nothing; a new process finishes the queue', async () => {
     const key = await setup();
     receiver.respond = () => ({ delayMs: 250 });
-    const created = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => procs[i % 2].req('POST', '/v1/sheets', { key, body: { title: `b${i}` } })),
-    );
+    const created = await Promise.all(Array.from({ length: 60 }, (_, i) => procs[i % 2].req('POST', '/v1/sheets', { key, body: { title: `b${i}` } })));
     assert.ok(created.every((r) => r.status === 200));
     await receiver.waitFor(8, 30_000);
     const codes = await Promise.all(procs.splice(0).map((p) => p.stop('SIGTERM')));
@@ -264,13 +263,8 @@ describe('scale-out: a process whose Redis is down, and RATE_LIMIT_DISABLED', { 
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     const closedPort = (srv.address() as net.AddressInfo).port;
     await new Promise((r) => srv.close(r));
-    const admin = await createContainer(
-      loadConfig({ DATABASE_URL: pg.url, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'sw-admin-')), LOG_LEVEL: 'silent' }),
-    );
-    const [down, unlimited] = await Promise.all([
-      startProcess({ DATABASE_URL: pg.url, REDIS_URL: `redis://127.0.0.1:${closedPort}` }),
-      startProcess({ DATABASE_URL: pg.url, RATE_LIMIT_DISABLED: '1' }),
-    ]);
+    const admin = await createContainer(loadConfig({ DATABASE_URL: pg.url, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'sw-admin-')), LOG_LEVEL: 'silent' }));
+    const [down, unlimited] = await Promise.all([startProcess({ DATABASE_URL: pg.url, REDIS_URL: `redis://127.0.0.1:${closedPort}` }), startProcess({ DATABASE_URL: pg.url, RATE_LIMIT_DISABLED: '1' })]);
     try {
       const u = await admin.accounts.create({ name: 'free-user', plan: 'free' });
       for (let i = 0; i < 35; i++) assert.equal((await down.req('GET', '/v1/sheets', { key: u.api_key })).status, 200);

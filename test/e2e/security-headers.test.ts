@@ -13,7 +13,10 @@ const frameAncestorsNone = (csp: string | null) => /frame-ancestors 'none'/.test
 
 for (const dialect of dialects()) {
   describe(`security headers [${dialect}]`, () => {
-    const { s, users: { alice } } = useServer(dialect, { users: { alice: 'pro' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { users: { alice: 'pro' } });
 
     it('every response carries nosniff, whatever its route or status', async () => {
       const sheet = await s.req('POST', '/v1/sheets', { key: alice.key, body: { title: 'Headers' } });
@@ -123,7 +126,7 @@ describe('playground in headless Chromium', { skip }, () => {
       // A reload in the same tab keeps the authorization.
       await page.reload();
       await page.waitForSelector('.opblock');
-      assert.equal(await page.locator('button.authorize.locked').count() > 0, true, 'still authorized after a reload');
+      assert.equal((await page.locator('button.authorize.locked').count()) > 0, true, 'still authorized after a reload');
       assert.deepEqual(violations, []);
     } finally {
       await ctx.close();

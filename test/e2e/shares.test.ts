@@ -15,7 +15,10 @@ const HOSTILE = {
 for (const dialect of dialects()) {
   describe(`share links [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-06-01T09:00:00.000Z'));
-    const { s, users: { alice, bob } } = useServer(dialect, { clock, users: { alice: 'pro', bob: 'pro' }, env: { SHARED_READ_LIMIT: '1000' } });
+    const {
+      s,
+      users: { alice, bob },
+    } = useServer(dialect, { clock, users: { alice: 'pro', bob: 'pro' }, env: { SHARED_READ_LIMIT: '1000' } });
 
     const sheet = async (title = 'Shared plan') => (await expect200(s, alice.key, 'POST', '/v1/sheets', { title, content: HOSTILE, tags: ['team'] })).sheet.id as string;
     const share = async (id: string, body: object = {}) => (await expect200(s, alice.key, 'POST', `/v1/sheets/${id}/shares`, body)).share;
@@ -68,10 +71,13 @@ for (const dialect of dialects()) {
       const a = await share(id);
       const b = await share(id, { expires_in_hours: 24 });
       const list = (await expect200(s, alice.key, 'GET', `/v1/sheets/${id}/shares`)).shares;
-      assert.deepEqual(list.map((x: any) => x.id), [a.id, b.id]);
+      assert.deepEqual(
+        list.map((x: any) => x.id),
+        [a.id, b.id],
+      );
       assert.deepEqual(list[1], { id: b.id, created_by: alice.userId, created_at: '2026-06-01T09:00:00.000Z', expires_at: '2026-06-02T09:00:00.000Z' });
       assert.ok(!JSON.stringify(list).includes(a.token));
-      assert.deepEqual((await expect200(s, alice.key, 'DELETE', `/v1/sheets/${id}/shares/${a.id}`)), { success: true, id: a.id, revoked: true });
+      assert.deepEqual(await expect200(s, alice.key, 'DELETE', `/v1/sheets/${id}/shares/${a.id}`), { success: true, id: a.id, revoked: true });
       assertError(await anonymous(`/v1/shared/${a.token}`), 404, 'not_found', /share link not found/);
       assert.equal((await fetch(`${s.url}/s/${a.token}`)).status, 404);
       assert.equal((await anonymous(`/v1/shared/${b.token}`)).status, 200, 'the other link lives on');
@@ -113,7 +119,10 @@ for (const dialect of dialects()) {
 }
 
 describe('share links: reads without a key are limited per client address', () => {
-  const { s, users: { alice } } = useServer('sqlite', { users: { alice: 'pro' }, env: { SHARED_READ_LIMIT: '3' } });
+  const {
+    s,
+    users: { alice },
+  } = useServer('sqlite', { users: { alice: 'pro' }, env: { SHARED_READ_LIMIT: '3' } });
   it('answers 429 with Retry-After past SHARED_READ_LIMIT, for known and unknown tokens alike', async () => {
     const id = (await expect200(s, alice.key, 'POST', '/v1/sheets', { title: 'Limited' })).sheet.id;
     const { token } = (await expect200(s, alice.key, 'POST', `/v1/sheets/${id}/shares`, {})).share;
@@ -127,7 +136,10 @@ describe('share links: reads without a key are limited per client address', () =
 });
 
 describe('share links in headless Chromium', { skip: browserSkip }, () => {
-  const { s, users: { alice } } = useServer('sqlite', { users: { alice: 'pro' } });
+  const {
+    s,
+    users: { alice },
+  } = useServer('sqlite', { users: { alice: 'pro' } });
   let ctx: BrowserContext | undefined;
   it('renders the sheet, runs nothing from hostile content, and a revoked link shows 404', async () => {
     const id = (await expect200(s, alice.key, 'POST', '/v1/sheets', { title: 'In the browser', content: HOSTILE })).sheet.id;
@@ -144,7 +156,10 @@ describe('share links in headless Chromium', { skip: browserSkip }, () => {
       assert.equal(await page.locator('b').first().textContent(), 'bold');
       assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? null), null);
       assert.equal(await page.locator('script, iframe, [onerror]').count(), 0);
-      await page.locator('a', { hasText: 'link' }).click().catch(() => undefined);
+      await page
+        .locator('a', { hasText: 'link' })
+        .click()
+        .catch(() => undefined);
       assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? null), null);
       assert.deepEqual(errors, []);
       await expect200(s, alice.key, 'DELETE', `/v1/sheets/${id}/shares/${link.id}`);

@@ -19,7 +19,10 @@ const twenty = Array.from({ length: 20 }, (_, i) => `col${i + 1}`);
 
 for (const dialect of dialects()) {
   describe(`sheet versions and atomic writes [${dialect}]`, () => {
-    const { s, users: { alice } } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' }, users: { alice: 'business' } });
+    const {
+      s,
+      users: { alice },
+    } = useServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' }, users: { alice: 'business' } });
 
     const create = async (body: unknown = { title: 'race' }) => (await s.req('POST', '/v1/sheets', { key: alice.key, body })).body.sheet;
     const put = (id: string, body: unknown, headers?: Record<string, string>) => s.req('PUT', `/v1/sheets/${id}`, { key: alice.key, body, headers });
@@ -27,15 +30,24 @@ for (const dialect of dialects()) {
     it('20 concurrent PUTs, each setting a different column, keep all 20; version ends at 21', async () => {
       const sheet = await create();
       const results = await Promise.all(twenty.map((k) => put(sheet.id, { content: { [k]: `<p>${k}</p>` } })));
-      assert.deepEqual(results.map((r) => r.status), twenty.map(() => 200));
-      assert.deepEqual([...new Set(results.map((r) => r.body.sheet.version))].sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i + 2));
+      assert.deepEqual(
+        results.map((r) => r.status),
+        twenty.map(() => 200),
+      );
+      assert.deepEqual(
+        [...new Set(results.map((r) => r.body.sheet.version))].sort((a, b) => a - b),
+        Array.from({ length: 20 }, (_, i) => i + 2),
+      );
       const got = await s.req('GET', `/v1/sheets/${sheet.id}`, { key: alice.key });
       assert.deepEqual(Object.keys(got.body.sheet.content).sort(), [...twenty].sort());
       assert.equal(got.body.sheet.version, 21);
       assert.equal(got.headers.get('etag'), '"21"');
       const events = (await s.events('sheet.updated')).filter((e) => e.data.sheet_id === sheet.id);
       assert.equal(events.length, 20);
-      assert.deepEqual(events.map((e) => e.data.version).sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i + 2));
+      assert.deepEqual(
+        events.map((e) => e.data.version).sort((a, b) => a - b),
+        Array.from({ length: 20 }, (_, i) => i + 2),
+      );
       for (const e of events) assert.equal(e.data.columns.length, 1);
     });
 
@@ -128,19 +140,24 @@ for (const dialect of dialects()) {
       assert.ok(get.responses['200'].headers.ETag);
       assert.ok(get.responses['304']);
       assert.ok(get.parameters.some((p: any) => p.in === 'header' && p.name === 'if-none-match'));
-      for (const [path, method] of [['/sheets/{id}', 'put'], ['/sheets/{id}', 'delete'], ['/sheets/{id}/append', 'post'], ['/sheets/{id}/columns/{col}', 'delete']]) {
+      for (const [path, method] of [
+        ['/sheets/{id}', 'put'],
+        ['/sheets/{id}', 'delete'],
+        ['/sheets/{id}/append', 'post'],
+        ['/sheets/{id}/columns/{col}', 'delete'],
+      ]) {
         const op = paths[path][method];
-        assert.ok(op.parameters.some((p: any) => p.in === 'header' && p.name === 'if-match'), `${method} ${path} if-match`);
+        assert.ok(
+          op.parameters.some((p: any) => p.in === 'header' && p.name === 'if-match'),
+          `${method} ${path} if-match`,
+        );
         assert.match(JSON.stringify(op.responses['412']), /VersionConflict/, `${method} ${path} 412`);
       }
     });
 
     it('concurrent trash and PUTs of one sheet all apply, one version each', async () => {
       const sheet = await create({ title: 'mixed' });
-      const ops = [
-        ...twenty.slice(0, 10).map((k) => () => put(sheet.id, { content: { [k]: k } })),
-        () => s.req('DELETE', `/v1/sheets/${sheet.id}`, { key: alice.key }),
-      ];
+      const ops = [...twenty.slice(0, 10).map((k) => () => put(sheet.id, { content: { [k]: k } })), () => s.req('DELETE', `/v1/sheets/${sheet.id}`, { key: alice.key })];
       const results = await Promise.all(ops.map((op) => op()));
       assert.ok(results.every((r) => r.status === 200));
       const got = (await s.req('GET', `/v1/sheets/${sheet.id}`, { key: alice.key })).body.sheet;
@@ -177,7 +194,10 @@ for (const dialect of dialects()) {
         ...twenty.slice(10, 15).map((k) => () => put(sheet.id, { content: { [k]: k } })),
       ];
       const results = await Promise.all(ops.map((op) => op()));
-      assert.ok(results.every((r) => r.status === 200), JSON.stringify(results.find((r) => r.status !== 200)?.body));
+      assert.ok(
+        results.every((r) => r.status === 200),
+        JSON.stringify(results.find((r) => r.status !== 200)?.body),
+      );
       const got = (await s.req('GET', `/v1/sheets/${sheet.id}`, { key: alice.key })).body.sheet;
       assert.deepEqual(Object.keys(got.content).sort(), twenty.slice(0, 15).sort());
       assert.equal(got.trashedAt, null);
@@ -185,7 +205,10 @@ for (const dialect of dialects()) {
       assert.equal(got.version, 18);
       const revisions = (await s.req('GET', `/v1/sheets/${sheet.id}/revisions?limit=100`, { key: alice.key })).body;
       assert.equal(revisions.total, 17);
-      assert.deepEqual(revisions.revisions.map((r: { version: number }) => r.version), Array.from({ length: 17 }, (_, i) => 17 - i));
+      assert.deepEqual(
+        revisions.revisions.map((r: { version: number }) => r.version),
+        Array.from({ length: 17 }, (_, i) => 17 - i),
+      );
     });
   });
 }
@@ -206,7 +229,10 @@ describe('two server processes on PostgreSQL racing PUTs', { skip: pgUrl ? false
     const created = await procs[0].req('POST', '/v1/sheets', { key: u.api_key, body: { title: 'two processes' } });
     const id = created.body.id;
     const results = await Promise.all(twenty.map((k, i) => procs[i % 2].req('PUT', `/v1/sheets/${id}`, { key: u.api_key, body: { content: { [k]: k } } })));
-    assert.ok(results.every((r) => r.status === 200), JSON.stringify(results.find((r) => r.status !== 200)?.body));
+    assert.ok(
+      results.every((r) => r.status === 200),
+      JSON.stringify(results.find((r) => r.status !== 200)?.body),
+    );
     const got = await procs[1].req('GET', `/v1/sheets/${id}`, { key: u.api_key });
     assert.deepEqual(Object.keys(got.body.sheet.content).sort(), [...twenty].sort());
     assert.equal(got.body.sheet.version, 21);

@@ -9,7 +9,8 @@ import path from 'node:path';
 // a file of the repository, and its list of domains must be exactly the folders of src/modules.
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DOC = 'docs/architecture.md';
-const text = fs.readFileSync(path.join(ROOT, DOC), 'utf8')
+const text = fs
+  .readFileSync(path.join(ROOT, DOC), 'utf8')
   .replace(/<br\/?>/g, ' ')
   .replaceAll('&lt;', '<')
   .replaceAll('&gt;', '>');
@@ -23,7 +24,11 @@ const FOLDER = new RegExp(String.raw`(?<![\w/.-])(?:src|console|test|docs|script
 
 /** `<domain>` stands for one path segment, `*` for part of one, `NNN` for a migration's number. */
 const pattern = (name: string) =>
-  name.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/<[a-z]+>/gi, '[^/]+').replace(/\*/g, '[^/]*').replace('NNN', '\\d{3}');
+  name
+    .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/<[a-z]+>/gi, '[^/]+')
+    .replace(/\*/g, '[^/]*')
+    .replace('NNN', '\\d{3}');
 
 describe('docs/architecture.md', () => {
   it('names only files and folders that exist', () => {
@@ -59,7 +64,14 @@ describe('docs/architecture.md', () => {
   it('lists every folder of src/modules as a domain', () => {
     const line = text.split('\n\n').find((p) => p.startsWith('`<domain>` is one of:'));
     assert.ok(line, 'the paragraph listing the domains');
-    const listed = [...line.slice(line.indexOf(':') + 1).replace(/\([^)]*\)/g, '').matchAll(/(?:^|,)\s*([a-z-]+)/g)].map((m) => m[1]).sort();
+    const listed = [
+      ...line
+        .slice(line.indexOf(':') + 1)
+        .replace(/\([^)]*\)/g, '')
+        .matchAll(/(?:^|,)\s*([a-z-]+)/g),
+    ]
+      .map((m) => m[1])
+      .sort();
     const folders = fs.readdirSync(path.join(ROOT, 'src/modules')).sort();
     assert.deepEqual(listed, folders);
   });

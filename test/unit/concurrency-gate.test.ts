@@ -7,10 +7,12 @@ import { concurrencyGate } from '../../src/lib/concurrency-gate.js';
 function deferredTasks() {
   const started: number[] = [];
   const release = new Map<number, () => void>();
-  const task = (n: number, fail = false) => () => {
-    started.push(n);
-    return new Promise<number>((resolve, reject) => release.set(n, () => (fail ? reject(new Error(`task ${n} failed`)) : resolve(n))));
-  };
+  const task =
+    (n: number, fail = false) =>
+    () => {
+      started.push(n);
+      return new Promise<number>((resolve, reject) => release.set(n, () => (fail ? reject(new Error(`task ${n} failed`)) : resolve(n))));
+    };
   return { started, release: (n: number) => release.get(n)!(), task };
 }
 const turn = () => new Promise((r) => setImmediate(r));
@@ -55,7 +57,7 @@ describe('concurrencyGate', () => {
     assert.deepEqual(gate.load, { running: 0, waiting: 0 });
   });
 
-  it('keeps a paced task\'s place for its rest, while its caller has the result at once', async () => {
+  it("keeps a paced task's place for its rest, while its caller has the result at once", async () => {
     const gate = concurrencyGate(1);
     const t = deferredTasks();
     let ended = 0;
@@ -92,7 +94,7 @@ describe('busyPacer', () => {
     assert.equal(end(), 0);
   });
 
-  it('rests (1 / share - 1) times the task\'s time after a task while the event loop was busy', async () => {
+  it("rests (1 / share - 1) times the task's time after a task while the event loop was busy", async () => {
     for (const share of [0.5, 0.25]) {
       const end = busyPacer(share)();
       // The event loop busy with other work for most of the task's time.

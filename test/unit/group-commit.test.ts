@@ -52,7 +52,10 @@ describe('group commit [sqlite]', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const insert = (id: string, parent = 1) => (trx: any) => sql`insert into rows (id, parent) values (${id}, ${parent})`.execute(trx).then(() => id);
+  const insert =
+    (id: string, parent = 1) =>
+    (trx: any) =>
+      sql`insert into rows (id, parent) values (${id}, ${parent})`.execute(trx).then(() => id);
   const stored = (ids: string[]) => ids.filter((id) => other.prepare('select 1 from rows where id = ?').get(id));
 
   it('runs 100 transactions sent at once under few commits; a throwing one loses only its own writes', async () => {
@@ -78,7 +81,10 @@ describe('group commit [sqlite]', () => {
       else assert.deepEqual(r, { status: 'fulfilled', value: `a${i}` });
     });
     const ids = results.map((_, i) => `a${i}`);
-    assert.deepEqual(stored(ids), ids.filter((_, i) => i % 10 !== 3));
+    assert.deepEqual(
+      stored(ids),
+      ids.filter((_, i) => i % 10 !== 3),
+    );
     assert.ok(seenAtResolve.filter((_, i) => i % 10 !== 3).every(Boolean), 'every caller heard back after its commit');
     assert.ok(commits < 20, `100 transactions took ${commits} commits`);
     assert.equal(notified, commits, 'the outbox hears once per commit');
@@ -175,7 +181,9 @@ describe('group commit [sqlite]', () => {
       order.push('hold ended');
       return { alone };
     });
-    await (await held).alone;
+    await (
+      await held
+    ).alone;
     assert.deepEqual(order, ['hold ended', 'alone']);
     assert.deepEqual(stored(['t1']), ['t1']);
   });

@@ -13,19 +13,22 @@ const DIR = path.resolve(import.meta.dirname, '../../src/db/migrations');
 const MANIFEST = path.resolve(import.meta.dirname, '../fixtures/migration-hashes.json');
 const ALLOWED_IMPORTS = new Set(['kysely']);
 
-const migrationFiles = () => fs.readdirSync(DIR).filter((f) => /^\d{3}_.+\.ts$/.test(f)).sort();
-const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(path.join(DIR, file))).digest('hex');
+const migrationFiles = () =>
+  fs
+    .readdirSync(DIR)
+    .filter((f) => /^\d{3}_.+\.ts$/.test(f))
+    .sort();
+const sha256 = (file: string) =>
+  createHash('sha256')
+    .update(fs.readFileSync(path.join(DIR, file)))
+    .digest('hex');
 
 test('no landed migration changed or disappeared, and every migration is listed', () => {
   const manifest: Record<string, string> = JSON.parse(fs.readFileSync(MANIFEST, 'utf8'));
   const present = new Set(migrationFiles());
   for (const [file, hash] of Object.entries(manifest)) {
     assert.ok(present.has(file), `${file} is listed in test/fixtures/migration-hashes.json but is gone: a landed migration is never removed or renamed`);
-    assert.equal(
-      sha256(file),
-      hash,
-      `${file} changed after it landed. A landed migration is never edited (databases that already ran it keep the old text): write the change as a new migration instead`,
-    );
+    assert.equal(sha256(file), hash, `${file} changed after it landed. A landed migration is never edited (databases that already ran it keep the old text): write the change as a new migration instead`);
   }
   const unlisted = [...present].filter((f) => !(f in manifest));
   assert.deepEqual(
@@ -38,12 +41,7 @@ test('no landed migration changed or disappeared, and every migration is listed'
 /** Every module a file names: static imports and re-exports, side-effect imports, import() and require(). */
 function importedModules(source: string): string[] {
   const found: string[] = [];
-  const patterns = [
-    /^\s*(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/gms,
-    /^\s*import\s*['"]([^'"]+)['"]/gm,
-    /\bimport\s*\(\s*['"`]([^'"`]+)['"`]\s*\)/g,
-    /\brequire\s*\(\s*['"`]([^'"`]+)['"`]\s*\)/g,
-  ];
+  const patterns = [/^\s*(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/gms, /^\s*import\s*['"]([^'"]+)['"]/gm, /\bimport\s*\(\s*['"`]([^'"`]+)['"`]\s*\)/g, /\brequire\s*\(\s*['"`]([^'"`]+)['"`]\s*\)/g];
   for (const re of patterns) for (const m of source.matchAll(re)) found.push(m[1]!);
   return found;
 }

@@ -7,7 +7,10 @@ import path from 'node:path';
 import { detectProject, findRepo, repoNameFromUrl } from '../plugin-modules.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'plugin-project-'));
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } }).toString().trim();
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, stdio: 'pipe', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } })
+    .toString()
+    .trim();
 
 function repo(name: string, origin?: string): string {
   const dir = path.join(tmp, name);

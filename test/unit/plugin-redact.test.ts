@@ -59,19 +59,84 @@ describe('plugin redaction', () => {
   });
 
   it('redacts every string of a nested value, keys included', () => {
-    const out = redactDeep({ todos: [{ content: 'Rotate ghp_xxx soon', status: 'pending' }], 'sk_live_abcdefghij': 1 });
+    const out = redactDeep({ todos: [{ content: 'Rotate ghp_xxx soon', status: 'pending' }], sk_live_abcdefghij: 1 });
     assert.deepEqual(out, { todos: [{ content: 'Rotate [REDACTED] soon', status: 'pending' }], '[REDACTED]': 1 });
   });
 
   it('skips a rule only when the text cannot match it: the same output as every rule applied, over 3,000 mixed texts', () => {
     // Fragments that come near each rule, in both cases, with separators that make or break a match.
     const parts = [
-      'PASSWORD', 'Passwd', 'pwd', 'Secret', 'TOKEN', 'Token', 'api-Key', 'ACCESS_KEY', 'Auth', 'CREDENTIALS', '=', ': ', '"', "'",
-      'hunter2', '<PRIVATE>', '<private>', '</private>', '-----BEGIN RSA PRIVATE KEY-----', 'Bearer ', 'Basic ', 'abcdefghijkl',
-      'HTTPS://', 'user', ':', 'pw', '@', 'host', 'sk_', 'sk-', 'live_', 'pk_test_', 'whsec_', 'AKIA', 'ABCDEFGHIJKLMNOP', 'ghp_',
-      'github_pat_', 'glpat-', 'xoxb-', 'AIza', 'npm_', 'eyJ', '.', ' ', '\n', '東京', 'K', 'ſ', 'ı',
-      'swat_', 'inv_', '/s/', 'Cookie: ', 'curl -u ', 'mysql -p', 'docker login -p ', '@tcp(', 'hooks.slack.com/services/', 'SG.',
-      'GOCSPX-', 'hf_', 'AC', 'dbPassword', 'PGPASSWORD', '_KEY', ' = ', 'getPassword()', 'None', '--password ', 'sig', 'Sig',
+      'PASSWORD',
+      'Passwd',
+      'pwd',
+      'Secret',
+      'TOKEN',
+      'Token',
+      'api-Key',
+      'ACCESS_KEY',
+      'Auth',
+      'CREDENTIALS',
+      '=',
+      ': ',
+      '"',
+      "'",
+      'hunter2',
+      '<PRIVATE>',
+      '<private>',
+      '</private>',
+      '-----BEGIN RSA PRIVATE KEY-----',
+      'Bearer ',
+      'Basic ',
+      'abcdefghijkl',
+      'HTTPS://',
+      'user',
+      ':',
+      'pw',
+      '@',
+      'host',
+      'sk_',
+      'sk-',
+      'live_',
+      'pk_test_',
+      'whsec_',
+      'AKIA',
+      'ABCDEFGHIJKLMNOP',
+      'ghp_',
+      'github_pat_',
+      'glpat-',
+      'xoxb-',
+      'AIza',
+      'npm_',
+      'eyJ',
+      '.',
+      ' ',
+      '\n',
+      '東京',
+      'K',
+      'ſ',
+      'ı',
+      'swat_',
+      'inv_',
+      '/s/',
+      'Cookie: ',
+      'curl -u ',
+      'mysql -p',
+      'docker login -p ',
+      '@tcp(',
+      'hooks.slack.com/services/',
+      'SG.',
+      'GOCSPX-',
+      'hf_',
+      'AC',
+      'dbPassword',
+      'PGPASSWORD',
+      '_KEY',
+      ' = ',
+      'getPassword()',
+      'None',
+      '--password ',
+      'sig',
+      'Sig',
     ];
     let seed = 7;
     const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
@@ -101,7 +166,10 @@ describe('plugin redaction', () => {
 
     it('every look-alike comes through unchanged', () => {
       const changed = LOOK_ALIKES.filter((t) => redact(t) !== t);
-      assert.deepEqual(changed.map((t) => `${t} -> ${redact(t)}`), []);
+      assert.deepEqual(
+        changed.map((t) => `${t} -> ${redact(t)}`),
+        [],
+      );
     });
 
     it('the look-alikes around a secret survive too: only the secret goes', () => {
@@ -121,7 +189,10 @@ describe('plugin redaction', () => {
     const exported = 'Lm3-Pp0_wQ9t';
     const transcript =
       line({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 'r1', name: 'Read', input: { file_path: '/app/.env.local' } }] } }) +
-      line({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 'r1', content: `     1\tDB_PASS=${dbPass}\n     2\tNODE_ENV=production\n     3\tBILLING=${stripe}\n     4\tPORT=8787` }] } }) +
+      line({
+        type: 'user',
+        message: { content: [{ type: 'tool_result', tool_use_id: 'r1', content: `     1\tDB_PASS=${dbPass}\n     2\tNODE_ENV=production\n     3\tBILLING=${stripe}\n     4\tPORT=8787` }] },
+      }) +
       line({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 'b1', name: 'Bash', input: { command: 'cat config/prod.env' } }] } }) +
       line({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 'b1', content: [{ type: 'text', text: `export API="${exported}"` }] }] } }) +
       line({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 'r2', name: 'Read', input: { file_path: '/app/README.md' } }] } }) +

@@ -23,7 +23,13 @@ async function receiver(onRequest: (held: Held, spool: string[]) => void, spoolD
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      const held: Held = { method: req.method ?? '', auth: req.headers.authorization ?? '', path: req.url ?? '', body, answer: (status) => res.writeHead(status, { 'content-type': 'application/json' }).end('{}') };
+      const held: Held = {
+        method: req.method ?? '',
+        auth: req.headers.authorization ?? '',
+        path: req.url ?? '',
+        body,
+        answer: (status) => res.writeHead(status, { 'content-type': 'application/json' }).end('{}'),
+      };
       onRequest(held, fs.existsSync(spoolDir()) ? fs.readdirSync(spoolDir()) : []);
     });
   });
@@ -51,7 +57,7 @@ describe('plugin spool flush', () => {
     return { server, spool, cfg, options, notes, addAndFlush };
   };
 
-  it('the entry is on disk as this process\'s claim while the service holds the request, gone once it answers', async () => {
+  it("the entry is on disk as this process's claim while the service holds the request, gone once it answers", async () => {
     const seen: string[][] = [];
     const { server, spool, cfg, options, addAndFlush } = await setup((held, files) => {
       seen.push(files);
@@ -161,7 +167,7 @@ describe('plugin spool flush', () => {
     }
   });
 
-  it('an entry whose content names another owner than its file name, or none (an older plugin\'s), is dropped, never sent', async () => {
+  it("an entry whose content names another owner than its file name, or none (an older plugin's), is dropped, never sent", async () => {
     const received: string[] = [];
     const { server, spool, cfg, options, notes } = await setup((held) => {
       received.push(held.path);

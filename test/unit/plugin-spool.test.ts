@@ -45,7 +45,7 @@ describe('plugin spool', () => {
     assert.deepEqual(spool.claim(newer)!.request.body, { summary: 'new' });
   });
 
-  it('each entry names its owner (service URL, key fingerprint, never the key); list(owner) gives only that owner\'s', () => {
+  it("each entry names its owner (service URL, key fingerprint, never the key); list(owner) gives only that owner's", () => {
     const spool = createSpool(freshDir());
     const other = ownerOf({ url: 'http://127.0.0.1:8787', apiKey: 'sk_team' });
     const elsewhere = ownerOf({ url: 'https://sheets.example', apiKey: 'sk_me' });
@@ -63,7 +63,7 @@ describe('plugin spool', () => {
     assert.throws(() => spool.add({ method: 'POST', path: '/v1/todos' }, undefined, undefined as unknown as Owner), /owner/);
   });
 
-  it('a newer session of one owner replaces only that owner\'s, not the same session kept under another key', () => {
+  it("a newer session of one owner replaces only that owner's, not the same session kept under another key", () => {
     const spool = createSpool(freshDir());
     const other = ownerOf({ url: 'http://127.0.0.1:8787', apiKey: 'sk_team' });
     const put = (summary: string) => ({ method: 'PUT', path: '/v1/sessions/external/cc:1', body: { summary } });

@@ -147,7 +147,12 @@ describe('plugin transcript parsing', () => {
     result('u2', 'Updated task #1 status', undefined, { success: true, taskId: '1', statusChange: { from: 'in_progress', to: 'completed' } }),
     use('w1', 'TodoWrite', { todos: [{ content: 'Old list item', status: 'pending', activeForm: 'x' }] }),
     result('w1', 'Todos have been modified successfully.', undefined, {}),
-    use('w2', 'TodoWrite', { todos: [{ content: 'Bump the version', status: 'completed', activeForm: 'x' }, { content: 'Tag the release', status: 'in_progress', activeForm: 'x' }] }),
+    use('w2', 'TodoWrite', {
+      todos: [
+        { content: 'Bump the version', status: 'completed', activeForm: 'x' },
+        { content: 'Tag the release', status: 'in_progress', activeForm: 'x' },
+      ],
+    }),
     result('w2', 'Todos have been modified successfully.', undefined, {}),
     use('w3', 'TodoWrite', { todos: [] }),
     result('w3', '<tool_use_error>Error: No such tool available: TodoWrite.</tool_use_error>', true, 'Error: No such tool available'),
@@ -190,14 +195,14 @@ describe('plugin transcript parsing', () => {
     assert.match(body.summary, /Asked: "Fix the parser and document it"$/);
   });
 
-  it('without tasks done, the closing message\'s first sentence is the title (Markdown marks dropped)', () => {
+  it("without tasks done, the closing message's first sentence is the title (Markdown marks dropped)", () => {
     const noneDone = work.replaceAll('\\"status\\":\\"completed\\"', '\\"status\\":\\"in_progress\\"').replaceAll('"status":"completed"', '"status":"in_progress"');
     const body = buildSession({ parsed: parseTranscript(noneDone), project: 'p', root, sessionId: 's1' })!;
     assert.deepEqual(body.tasks_done, []);
     assert.equal(body.title, 'The number rule now accepts exponents; the grammar docs are still to write');
   });
 
-  it('a failed command\'s first error line: the line that reads as an error, else the first, else the exit code', () => {
+  it("a failed command's first error line: the line that reads as an error, else the first, else the exit code", () => {
     assert.equal(firstErrorLine('Exit code 1\nCompiling...\nsrc/a.ts(3,1): error TS2304: Cannot find name x'), 'src/a.ts(3,1): error TS2304: Cannot find name x');
     assert.equal(firstErrorLine('Exit code 3\nsomething odd happened'), 'something odd happened');
     assert.equal(firstErrorLine('Exit code 127'), 'Exit code 127');

@@ -4,8 +4,10 @@ import { sanitizeHtml } from '../../src/lib/sanitize-html.js';
 
 describe('sanitizeHtml', () => {
   it('keeps ordinary formatting', () => {
-    assert.equal(sanitizeHtml('<p>Hi <b>there</b> <a href="https://x.test/a?b=1&amp;c=2">link</a></p>'),
-      '<p>Hi <b>there</b> <a href="https://x.test/a?b=1&amp;c=2" rel="noopener noreferrer nofollow">link</a></p>');
+    assert.equal(
+      sanitizeHtml('<p>Hi <b>there</b> <a href="https://x.test/a?b=1&amp;c=2">link</a></p>'),
+      '<p>Hi <b>there</b> <a href="https://x.test/a?b=1&amp;c=2" rel="noopener noreferrer nofollow">link</a></p>',
+    );
     assert.equal(sanitizeHtml('<table><tr><td colspan="2">a</td></tr></table>'), '<table><tr><td colspan="2">a</td></tr></table>');
     assert.equal(sanitizeHtml('<pre><code class="language-ts evil">x &lt; 1</code></pre>'), '<pre><code class="language-ts">x &lt; 1</code></pre>');
   });

@@ -52,33 +52,63 @@ export function AccountPage({ me }: { me: Me }) {
   return (
     <>
       <h1>API keys</h1>
-      <p class="muted">Plan: <Badge value={me.plan} /> · usage and work hours are on <a href="#/stats">Stats</a>.</p>
+      <p class="muted">
+        Plan: <Badge value={me.plan} /> · usage and work hours are on <a href="#/stats">Stats</a>.
+      </p>
       <section class="card">
         <h2>Your keys</h2>
         <form class="row" onSubmit={create}>
           <input name="key_name" aria-label="Key name" placeholder="Key name, e.g. laptop" value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={100} />
-          <label class="inline">Workspace<select name="key_workspace" value={keyWorkspace} onChange={(e) => setKeyWorkspace(e.currentTarget.value)}
-            title="The key reaches only this workspace; other workspaces answer 403">
-            <option value="">{EVERY_WORKSPACE}</option>
-            {workspaces.data?.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
-          </select></label>
+          <label class="inline">
+            Workspace
+            <select name="key_workspace" value={keyWorkspace} onChange={(e) => setKeyWorkspace(e.currentTarget.value)} title="The key reaches only this workspace; other workspaces answer 403">
+              <option value="">{EVERY_WORKSPACE}</option>
+              {workspaces.data?.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name}
+                </option>
+              ))}
+            </select>
+          </label>
           <button type="submit">Create key</button>
         </form>
         {created && <ShownOnce label="New API key" value={created} onDone={() => setCreated(undefined)} />}
         <Notice error={error ?? keys.error} />
         <div class="table-wrap">
           <table>
-            <thead><tr><th>Name</th><th>Prefix</th><th>Workspace</th><th>Created</th><th>Last used</th><th>Status</th><th /></tr></thead>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Prefix</th>
+                <th>Workspace</th>
+                <th>Created</th>
+                <th>Last used</th>
+                <th>Status</th>
+                <th />
+              </tr>
+            </thead>
             <tbody>
               {keys.data?.map((k) => (
                 <tr key={k.id} data-key-id={k.id}>
                   <td data-label="Name">{k.name}</td>
-                  <td data-label="Prefix"><code>{k.prefix}…</code></td>
-                  <td data-label="Workspace" class="key-workspace" title={k.workspace_id ?? undefined}>{workspaceName(workspaces.data, k.workspace_id)}</td>
+                  <td data-label="Prefix">
+                    <code>{k.prefix}…</code>
+                  </td>
+                  <td data-label="Workspace" class="key-workspace" title={k.workspace_id ?? undefined}>
+                    {workspaceName(workspaces.data, k.workspace_id)}
+                  </td>
                   <td data-label="Created">{when(k.created_at)}</td>
                   <td data-label="Last used">{when(k.last_used_at)}</td>
-                  <td data-label="Status"><Badge value={k.status} /></td>
-                  <td>{k.status === 'active' && <button type="button" class="small danger" onClick={() => setConfirming(k)}>Disable</button>}</td>
+                  <td data-label="Status">
+                    <Badge value={k.status} />
+                  </td>
+                  <td>
+                    {k.status === 'active' && (
+                      <button type="button" class="small danger" onClick={() => setConfirming(k)}>
+                        Disable
+                      </button>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -87,8 +117,12 @@ export function AccountPage({ me }: { me: Me }) {
       </section>
       <section class="card">
         <h2>Your data</h2>
-        <p class="muted">Every record of this account in one zip: JSON for programs and Markdown for people. Another instance takes it with <code>npm run cli -- users import</code>.</p>
-        <button type="button" onClick={exportAll} disabled={exporting}>{exporting ? 'Preparing the zip…' : 'Download all my data (.zip)'}</button>
+        <p class="muted">
+          Every record of this account in one zip: JSON for programs and Markdown for people. Another instance takes it with <code>npm run cli -- users import</code>.
+        </p>
+        <button type="button" onClick={exportAll} disabled={exporting}>
+          {exporting ? 'Preparing the zip…' : 'Download all my data (.zip)'}
+        </button>
       </section>
       <section class="card">
         <h2>Workspaces</h2>

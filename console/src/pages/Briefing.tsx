@@ -17,7 +17,11 @@ export function ago(iso: string, now = Date.now()): string {
   return `${d} day${d === 1 ? '' : 's'} ago`;
 }
 
-interface Params { project: string | null; workspaceId?: string; maxChars: number }
+interface Params {
+  project: string | null;
+  workspaceId?: string;
+  maxChars: number;
+}
 
 /** The page's address: everything it shows is in the URL fragment, so a link opens the same briefing. */
 function href(p: Params): string {
@@ -39,8 +43,7 @@ async function recentProjects(workspaceId?: string): Promise<string[]> {
 function CaptureHealth({ lastAt }: { lastAt: string | null }) {
   return (
     <p data-testid="capture-health">
-      <strong>Capture health:</strong>{' '}
-      {lastAt ? <span title={when(lastAt)}>last capture {ago(lastAt)}</span> : <span class="over-budget">never — is the plugin installed?</span>}
+      <strong>Capture health:</strong> {lastAt ? <span title={when(lastAt)}>last capture {ago(lastAt)}</span> : <span class="over-budget">never — is the plugin installed?</span>}
     </p>
   );
 }
@@ -58,8 +61,10 @@ export function BriefingPage({ query }: { query: URLSearchParams }) {
   };
   const projects = useLoad(() => recentProjects(p.workspaceId), [p.workspaceId]);
   const briefing = useLoad(
-    () => p.project === null ? Promise.resolve(undefined) : api<Briefing>('GET',
-      `/briefing?project=${encodeURIComponent(p.project)}&max_chars=${p.maxChars}${p.workspaceId ? `&workspace_id=${encodeURIComponent(p.workspaceId)}` : ''}`),
+    () =>
+      p.project === null
+        ? Promise.resolve(undefined)
+        : api<Briefing>('GET', `/briefing?project=${encodeURIComponent(p.project)}&max_chars=${p.maxChars}${p.workspaceId ? `&workspace_id=${encodeURIComponent(p.workspaceId)}` : ''}`),
     [p.project, p.workspaceId, p.maxChars],
   );
   useLive(['session.saved', 'session.updated', 'session.handover', 'todos.synced', 'todo.deleted', 'knowledge.saved'], () => briefing.reload(), 500);
@@ -71,15 +76,29 @@ export function BriefingPage({ query }: { query: URLSearchParams }) {
       <h1>Briefing</h1>
       <p class="muted">What the next session of a project is told at its start, exactly as the Claude Code plugin hands it to the model.</p>
       <div class="row">
-        <label>Project
+        <label>
+          Project
           <select name="project" value={p.project ?? '\u0000'} onChange={(e) => go({ project: e.currentTarget.value })}>
-            {p.project === null && <option value={'\u0000'} disabled>Choose a project</option>}
-            {options.map((o) => <option key={o} value={o}>{o || '(no project)'}</option>)}
+            {p.project === null && (
+              <option value={'\u0000'} disabled>
+                Choose a project
+              </option>
+            )}
+            {options.map((o) => (
+              <option key={o} value={o}>
+                {o || '(no project)'}
+              </option>
+            ))}
           </select>
         </label>
-        <label>Budget
+        <label>
+          Budget
           <select name="max_chars" value={String(p.maxChars)} onChange={(e) => go({ maxChars: Number(e.currentTarget.value) })}>
-            {BUDGETS.map((n) => <option key={n} value={String(n)}>{n.toLocaleString('en')} characters{n === DEFAULT_BUDGET ? ' (default)' : ''}</option>)}
+            {BUDGETS.map((n) => (
+              <option key={n} value={String(n)}>
+                {n.toLocaleString('en')} characters{n === DEFAULT_BUDGET ? ' (default)' : ''}
+              </option>
+            ))}
           </select>
         </label>
       </div>
@@ -89,10 +108,14 @@ export function BriefingPage({ query }: { query: URLSearchParams }) {
         <section class="card">
           <CaptureHealth lastAt={b.capture.last_at} />
           <p class="row">
-            <span data-testid="briefing-size">{b.text.length.toLocaleString('en')} of {p.maxChars.toLocaleString('en')} characters</span>
+            <span data-testid="briefing-size">
+              {b.text.length.toLocaleString('en')} of {p.maxChars.toLocaleString('en')} characters
+            </span>
             <CopyButton text={b.text} label="Copy briefing" />
           </p>
-          <pre class="briefing-text" data-testid="briefing-text">{b.text}</pre>
+          <pre class="briefing-text" data-testid="briefing-text">
+            {b.text}
+          </pre>
         </section>
       )}
     </>

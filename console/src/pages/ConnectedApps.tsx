@@ -32,16 +32,37 @@ export function ConnectedAppsPage() {
         {!!apps.data?.length && (
           <div class="table-wrap">
             <table>
-              <thead><tr><th>App</th><th>Permissions</th><th>Workspace</th><th>Connected</th><th>Last used</th><th /></tr></thead>
+              <thead>
+                <tr>
+                  <th>App</th>
+                  <th>Permissions</th>
+                  <th>Workspace</th>
+                  <th>Connected</th>
+                  <th>Last used</th>
+                  <th />
+                </tr>
+              </thead>
               <tbody>
                 {apps.data.map((a) => (
                   <tr key={a.id} data-app-id={a.id}>
-                    <td data-label="App" title={a.client_id}>{a.client_name}</td>
-                    <td data-label="Permissions">{a.scopes.map((s) => <code key={s}>{s} </code>)}</td>
-                    <td data-label="Workspace" class="app-workspace" title={a.workspace_id ?? undefined}>{workspaceName(workspaces.data, a.workspace_id)}</td>
+                    <td data-label="App" title={a.client_id}>
+                      {a.client_name}
+                    </td>
+                    <td data-label="Permissions">
+                      {a.scopes.map((s) => (
+                        <code key={s}>{s} </code>
+                      ))}
+                    </td>
+                    <td data-label="Workspace" class="app-workspace" title={a.workspace_id ?? undefined}>
+                      {workspaceName(workspaces.data, a.workspace_id)}
+                    </td>
                     <td data-label="Connected">{when(a.created_at)}</td>
                     <td data-label="Last used">{when(a.last_used_at)}</td>
-                    <td><button type="button" class="small danger" onClick={() => setConfirming(a)}>Revoke</button></td>
+                    <td>
+                      <button type="button" class="small danger" onClick={() => setConfirming(a)}>
+                        Revoke
+                      </button>
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -49,14 +70,7 @@ export function ConnectedAppsPage() {
           </div>
         )}
       </section>
-      {confirming && (
-        <Confirm
-          message={`Revoke "${confirming.client_name}"? Its tokens stop working at once.`}
-          action="Revoke"
-          onConfirm={() => revoke(confirming)}
-          onCancel={() => setConfirming(undefined)}
-        />
-      )}
+      {confirming && <Confirm message={`Revoke "${confirming.client_name}"? Its tokens stop working at once.`} action="Revoke" onConfirm={() => revoke(confirming)} onCancel={() => setConfirming(undefined)} />}
     </>
   );
 }

@@ -9,12 +9,20 @@ import type { ApiResponse, KnowledgeEntry } from '../types.ts';
 function Entry({ item, open = false }: { item: KnowledgeEntry; open?: boolean }) {
   return (
     <details class={`card knowledge${open ? ' highlighted' : ''}`} open={open} data-knowledge-id={item.id}>
-      <summary><strong>{item.title}</strong> {item.language && <code>{item.language}</code>} <span class="muted small-text">{when(item.createdAt)}</span></summary>
-      {'error' in item && item.error && <p><strong>Error:</strong> <code>{item.error}</code></p>}
+      <summary>
+        <strong>{item.title}</strong> {item.language && <code>{item.language}</code>} <span class="muted small-text">{when(item.createdAt)}</span>
+      </summary>
+      {'error' in item && item.error && (
+        <p>
+          <strong>Error:</strong> <code>{item.error}</code>
+        </p>
+      )}
       {'description' in item && item.description && <p>{item.description}</p>}
       <div class="code-block">
         <CopyButton text={item.content ?? ''} label="Copy code" />
-        <pre><code class="hljs" dangerouslySetInnerHTML={{ __html: highlight(item.content ?? '', item.language).html }} /></pre>
+        <pre>
+          <code class="hljs" dangerouslySetInnerHTML={{ __html: highlight(item.content ?? '', item.language).html }} />
+        </pre>
       </div>
       {!!item.tags?.length && <p class="muted small-text">{item.tags.join(', ')}</p>}
     </details>
@@ -40,7 +48,13 @@ export function KnowledgePage({ entryId }: { entryId?: string }) {
   return (
     <>
       <h1>Knowledge</h1>
-      <form class="row" onSubmit={(e) => { e.preventDefault(); setQuery(q); }}>
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setQuery(q);
+        }}
+      >
         <input type="search" aria-label="Search knowledge" placeholder="Search solutions and snippets" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
         <button type="submit">Search</button>
       </form>
@@ -49,10 +63,14 @@ export function KnowledgePage({ entryId }: { entryId?: string }) {
       <Notice error={data.error} />
       <h2>Solutions</h2>
       {data.data?.solutions?.length === 0 && <p class="muted">None.</p>}
-      {data.data?.solutions?.map((s) => <Entry key={s.id} item={s} />)}
+      {data.data?.solutions?.map((s) => (
+        <Entry key={s.id} item={s} />
+      ))}
       <h2>Snippets</h2>
       {data.data?.snippets?.length === 0 && <p class="muted">None.</p>}
-      {data.data?.snippets?.map((s) => <Entry key={s.id} item={s} />)}
+      {data.data?.snippets?.map((s) => (
+        <Entry key={s.id} item={s} />
+      ))}
     </>
   );
 }

@@ -19,7 +19,12 @@ function By({ actor, member }: { actor: Actor; member: (id: string | null | unde
   const name = member(actor?.user_id);
   return (
     <td data-label="By" class="by">
-      {name && <><strong class="member">{name}</strong>{' · '}</>}
+      {name && (
+        <>
+          <strong class="member">{name}</strong>
+          {' · '}
+        </>
+      )}
       {byWhom(actor)}
     </td>
   );
@@ -40,11 +45,7 @@ function Diff({ label, from, to }: { label: string; from: string; to: string }) 
   return (
     <div class="diff" data-field={label}>
       <strong>{label}</strong>
-      <pre>
-        {diffWords(from, to).map((part, i) =>
-          part.added ? <ins key={i}>{part.value}</ins> : part.removed ? <del key={i}>{part.value}</del> : <span key={i}>{part.value}</span>,
-        )}
-      </pre>
+      <pre>{diffWords(from, to).map((part, i) => (part.added ? <ins key={i}>{part.value}</ins> : part.removed ? <del key={i}>{part.value}</del> : <span key={i}>{part.value}</span>))}</pre>
     </div>
   );
 }
@@ -70,15 +71,17 @@ export function Revisions({ id }: { id: string }) {
   const [restoring, setRestoring] = useState<number>();
   const sheet = data.data?.sheet;
   // In a personal workspace every version is its owner's own; in a team one, each names its member.
-  const workspace = sheet ? sheet.workspace_id ?? workspaceInUse() : undefined;
+  const workspace = sheet ? (sheet.workspace_id ?? workspaceInUse()) : undefined;
   const member = useMemberNames(workspace && !isPersonalWorkspace(workspace) ? workspace : undefined);
   const versions = sheet ? [sheet.version, ...(data.data?.revisions ?? []).map((r) => r.version)] : [];
   const to = pick.to ?? versions[0];
   const from = pick.from ?? versions[1] ?? versions[0];
   const get = (v: number | undefined): Promise<Revision | undefined> =>
-    v === undefined || !sheet ? Promise.resolve(undefined)
-      : v === sheet.version ? Promise.resolve(sheet)
-      : api<ApiResponse<'getSheetRevision'>>('GET', path`/sheets/${id}/revisions/${v}`).then((r) => r.revision);
+    v === undefined || !sheet
+      ? Promise.resolve(undefined)
+      : v === sheet.version
+        ? Promise.resolve(sheet)
+        : api<ApiResponse<'getSheetRevision'>>('GET', path`/sheets/${id}/revisions/${v}`).then((r) => r.revision);
   const pair = useLoad(() => Promise.all([get(from), get(to)]), [from, to, sheet?.version]);
 
   const restore = async (v: number) => {
@@ -98,7 +101,11 @@ export function Revisions({ id }: { id: string }) {
     <label>
       {label}
       <select value={value} onChange={(e) => on(Number(e.currentTarget.value))}>
-        {versions.map((v) => <option key={v} value={v}>{v === sheet?.version ? `${v} (current)` : v}</option>)}
+        {versions.map((v) => (
+          <option key={v} value={v}>
+            {v === sheet?.version ? `${v} (current)` : v}
+          </option>
+        ))}
       </select>
     </label>
   );
@@ -118,7 +125,15 @@ export function Revisions({ id }: { id: string }) {
             {a && b && JSON.stringify(fa) === JSON.stringify(fb) && <p class="muted">No differences.</p>}
           </div>
           <table class="table">
-            <thead><tr><th>Version</th><th>Changed</th><th>By</th><th>When</th><th /></tr></thead>
+            <thead>
+              <tr>
+                <th>Version</th>
+                <th>Changed</th>
+                <th>By</th>
+                <th>When</th>
+                <th />
+              </tr>
+            </thead>
             <tbody>
               <tr data-version={sheet.version}>
                 <td>{sheet.version} (current)</td>
@@ -133,7 +148,11 @@ export function Revisions({ id }: { id: string }) {
                   <td>{r.changes.join(', ')}</td>
                   <By actor={r.actor} member={member} />
                   <td>{when(r.updatedAt)}</td>
-                  <td><button type="button" class="small" onClick={() => setRestoring(r.version)}>Restore version {r.version}</button></td>
+                  <td>
+                    <button type="button" class="small" onClick={() => setRestoring(r.version)}>
+                      Restore version {r.version}
+                    </button>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -141,8 +160,16 @@ export function Revisions({ id }: { id: string }) {
         </>
       )}
       {restoring !== undefined && (
-        <Confirm message={`Make version ${restoring} current again? It becomes a new version; nothing is lost.`} action="Restore"
-          onCancel={() => setRestoring(undefined)} onConfirm={() => { const v = restoring; setRestoring(undefined); void restore(v); }} />
+        <Confirm
+          message={`Make version ${restoring} current again? It becomes a new version; nothing is lost.`}
+          action="Restore"
+          onCancel={() => setRestoring(undefined)}
+          onConfirm={() => {
+            const v = restoring;
+            setRestoring(undefined);
+            void restore(v);
+          }}
+        />
       )}
     </section>
   );

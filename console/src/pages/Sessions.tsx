@@ -26,7 +26,10 @@ function HandoverForm({ session, onDone }: { session: Session; onDone: () => voi
     e.preventDefault();
     setError(undefined);
     try {
-      const next_steps = steps.split('\n').map((x) => x.trim()).filter(Boolean);
+      const next_steps = steps
+        .split('\n')
+        .map((x) => x.trim())
+        .filter(Boolean);
       await api('POST', '/sessions/handover', { session_id: session.id, next_steps, ...(notes.trim() ? { notes } : {}) });
       setSteps('');
       setNotes('');
@@ -38,8 +41,14 @@ function HandoverForm({ session, onDone }: { session: Session; onDone: () => voi
   return (
     <form class="handover-form" onSubmit={submit}>
       <h3>Make a handover</h3>
-      <label>Next steps (one per line)<textarea name="next_steps" rows={3} value={steps} onInput={(e) => setSteps(e.currentTarget.value)} /></label>
-      <label>Notes<textarea name="notes" rows={3} value={notes} onInput={(e) => setNotes(e.currentTarget.value)} /></label>
+      <label>
+        Next steps (one per line)
+        <textarea name="next_steps" rows={3} value={steps} onInput={(e) => setSteps(e.currentTarget.value)} />
+      </label>
+      <label>
+        Notes
+        <textarea name="notes" rows={3} value={notes} onInput={(e) => setNotes(e.currentTarget.value)} />
+      </label>
       <Notice error={error} />
       <button type="submit">Make handover</button>
     </form>
@@ -81,7 +90,9 @@ const counts = (s: SessionListItem) =>
     s.tasks_open?.length ? `${s.tasks_open.length} open` : '',
     s.errors?.length ? `${s.errors.length} failed` : '',
     s.files_changed?.length ? `${s.files_changed.length} files` : '',
-  ].filter(Boolean).join(' · ');
+  ]
+    .filter(Boolean)
+    .join(' · ');
 
 export function SessionsPage({ sessionId }: { sessionId?: string }) {
   const [q, setQ] = useState('');
@@ -92,8 +103,16 @@ export function SessionsPage({ sessionId }: { sessionId?: string }) {
   return (
     <>
       <h1>Sessions</h1>
-      <p class="muted">What the next session is told: <a href="#/briefing">the briefing of each project</a>.</p>
-      <form class="row" onSubmit={(e) => { e.preventDefault(); setQuery(q); }}>
+      <p class="muted">
+        What the next session is told: <a href="#/briefing">the briefing of each project</a>.
+      </p>
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setQuery(q);
+        }}
+      >
         <input type="search" aria-label="Search sessions" placeholder="Search sessions" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
         <button type="submit">Search</button>
       </form>
@@ -101,10 +120,19 @@ export function SessionsPage({ sessionId }: { sessionId?: string }) {
       <ul class="list sessions">
         {list.data?.sessions.map((s) => (
           <li key={s.id}>
-            <span><a href={`#/sessions/${encodeURIComponent(s.id)}`}>{s.title}</a> <SourceMark session={s} /></span>
+            <span>
+              <a href={`#/sessions/${encodeURIComponent(s.id)}`}>{s.title}</a> <SourceMark session={s} />
+            </span>
             <span class="muted small-text">
-              {s.project ? <a href={briefingHref(s.project, s.workspace_id)} title={`Briefing for ${s.project}`}>{s.project}</a> : null}
-              {s.project ? ' · ' : ''}{when(s.createdAt)}{s.agent ? ` · ${s.agent}` : ''}{counts(s) ? ` · ${counts(s)}` : ''}
+              {s.project ? (
+                <a href={briefingHref(s.project, s.workspace_id)} title={`Briefing for ${s.project}`}>
+                  {s.project}
+                </a>
+              ) : null}
+              {s.project ? ' · ' : ''}
+              {when(s.createdAt)}
+              {s.agent ? ` · ${s.agent}` : ''}
+              {counts(s) ? ` · ${counts(s)}` : ''}
             </span>
             {s.outcome && <span class="muted small-text outcome">{s.outcome.length > 200 ? `${s.outcome.slice(0, 200)}…` : s.outcome}</span>}
           </li>

@@ -203,7 +203,11 @@ export function SheetEditor({ id: routeId }: { id: string }) {
           <span class="row-links">
             <a href={`#/sparks/${encodeURIComponent(id)}`}>Run a Spark</a>
             <a href={`#/sheets/${encodeURIComponent(id)}/revisions`}>History</a>
-            {!trashed && <button type="button" class="small" aria-haspopup="dialog" onClick={() => set({ sharing: true })}>Share</button>}
+            {!trashed && (
+              <button type="button" class="small" aria-haspopup="dialog" onClick={() => set({ sharing: true })}>
+                Share
+              </button>
+            )}
           </span>
         )}
       </div>
@@ -211,67 +215,135 @@ export function SheetEditor({ id: routeId }: { id: string }) {
       {conflict !== undefined && (
         <div class="banner" role="alert" data-testid="conflict-banner">
           <span>This sheet was changed elsewhere (now version {conflict}). Your text is still here, not saved.</span>
-          <button type="button" class="small" onClick={() => void reload()}>Reload theirs</button>
-          <button type="button" class="small" onClick={() => void save(true)}>Keep mine as a new version</button>
+          <button type="button" class="small" onClick={() => void reload()}>
+            Reload theirs
+          </button>
+          <button type="button" class="small" onClick={() => void save(true)}>
+            Keep mine as a new version
+          </button>
         </div>
       )}
       {conflict === undefined && clashes && (
         <div class="banner" role="alert" data-testid="clash-banner">
           <span>Changed elsewhere while you were editing: {clashes.join(', ')}. Your unsaved text is kept; saving writes yours.</span>
-          <button type="button" class="small" onClick={() => void reload()}>Reload theirs</button>
-          <button type="button" class="small ghost" onClick={() => set({ clashes: undefined })}>Keep mine</button>
+          <button type="button" class="small" onClick={() => void reload()}>
+            Reload theirs
+          </button>
+          <button type="button" class="small ghost" onClick={() => set({ clashes: undefined })}>
+            Keep mine
+          </button>
         </div>
       )}
       <div class="sheet-meta">
-        <label class="grow">Title<input name="title" placeholder="Untitled" value={draft.title} disabled={trashed} onInput={(e) => edit({ title: e.currentTarget.value })} /></label>
-        <label>Folder<input name="folder" value={draft.folder} disabled={trashed} onInput={(e) => edit({ folder: e.currentTarget.value })} /></label>
-        <label>Tags<input name="tags" placeholder="comma, separated" value={draft.tags} disabled={trashed} onInput={(e) => edit({ tags: e.currentTarget.value })} /></label>
+        <label class="grow">
+          Title
+          <input name="title" placeholder="Untitled" value={draft.title} disabled={trashed} onInput={(e) => edit({ title: e.currentTarget.value })} />
+        </label>
+        <label>
+          Folder
+          <input name="folder" value={draft.folder} disabled={trashed} onInput={(e) => edit({ folder: e.currentTarget.value })} />
+        </label>
+        <label>
+          Tags
+          <input name="tags" placeholder="comma, separated" value={draft.tags} disabled={trashed} onInput={(e) => edit({ tags: e.currentTarget.value })} />
+        </label>
       </div>
       <div class="row">
-        <button type="button" onClick={() => void save()} disabled={trashed || !dirty || st.current.saving}>Save</button>
+        <button type="button" onClick={() => void save()} disabled={trashed || !dirty || st.current.saving}>
+          Save
+        </button>
         <span class="muted" data-testid="save-state" aria-live="polite">
           {st.current.saving ? 'Saving…' : dirty ? 'Unsaved changes' : unsaved ? 'Not stored yet: it is saved once you write something' : `Saved · version ${base.version} · ${when(base.updatedAt)}`}
         </span>
         {unsaved ? null : trashed ? (
           <>
             <span class="muted">In the trash since {when(base.trashedAt)}</span>
-            <button type="button" class="small" onClick={() => void act(() => api('POST', path`/sheets/${id}/restore`))}>Restore</button>
-            <button type="button" class="small danger" onClick={() => ask(`Delete "${base.title}" for good? Its history goes too. This cannot be undone.`, 'Delete forever', () => act(async () => {
-              await api('DELETE', `${path`/sheets/${id}`}?permanent=true`);
-              location.hash = '#/sheets';
-            }))}>Delete forever</button>
+            <button type="button" class="small" onClick={() => void act(() => api('POST', path`/sheets/${id}/restore`))}>
+              Restore
+            </button>
+            <button
+              type="button"
+              class="small danger"
+              onClick={() =>
+                ask(`Delete "${base.title}" for good? Its history goes too. This cannot be undone.`, 'Delete forever', () =>
+                  act(async () => {
+                    await api('DELETE', `${path`/sheets/${id}`}?permanent=true`);
+                    location.hash = '#/sheets';
+                  }),
+                )
+              }
+            >
+              Delete forever
+            </button>
           </>
         ) : (
-          <button type="button" class="small danger" onClick={() => ask(`Move "${base.title}" to the trash?`, 'Move to trash', () => act(() => api('DELETE', path`/sheets/${id}`, undefined, ifMatch(base))))}>Move to trash</button>
+          <button type="button" class="small danger" onClick={() => ask(`Move "${base.title}" to the trash?`, 'Move to trash', () => act(() => api('DELETE', path`/sheets/${id}`, undefined, ifMatch(base))))}>
+            Move to trash
+          </button>
         )}
         {!unsaved && <span class="muted">Export:</span>}
-        {!unsaved && FORMATS.map((f) => <button key={f} type="button" class="small ghost" onClick={() => void exportAs(f)}>{f}</button>)}
+        {!unsaved &&
+          FORMATS.map((f) => (
+            <button key={f} type="button" class="small ghost" onClick={() => void exportAs(f)}>
+              {f}
+            </button>
+          ))}
       </div>
-      {st.current.url && <p class="notice">Export ready (link valid 24 hours): <a href={st.current.url} class="export-link">{st.current.url}</a></p>}
+      {st.current.url && (
+        <p class="notice">
+          Export ready (link valid 24 hours):{' '}
+          <a href={st.current.url} class="export-link">
+            {st.current.url}
+          </a>
+        </p>
+      )}
       <div class="columns editing">
         {columnOrder(Object.keys(draft.content)).map((k) => (
           <div class="column" key={k}>
             <div class="row spread">
               <strong>{k}</strong>
               {!trashed && !unsaved && (
-                <button type="button" class="small ghost" aria-label={`Remove ${k}`} onClick={() => ask(`Remove column ${k} and its text?`, 'Remove column', () => act(async () => {
-                  const r = await api<ApiResponse<'removeSheetColumn'>>('DELETE', path`/sheets/${id}/columns/${k}`, undefined, ifMatch(st.current.base!));
-                  const d = st.current.draft!;
-                  const content = { ...d.content };
-                  delete content[k];
-                  st.current.draft = { ...d, content };
-                  return r;
-                }))}>Remove</button>
+                <button
+                  type="button"
+                  class="small ghost"
+                  aria-label={`Remove ${k}`}
+                  onClick={() =>
+                    ask(`Remove column ${k} and its text?`, 'Remove column', () =>
+                      act(async () => {
+                        const r = await api<ApiResponse<'removeSheetColumn'>>('DELETE', path`/sheets/${id}/columns/${k}`, undefined, ifMatch(st.current.base!));
+                        const d = st.current.draft!;
+                        const content = { ...d.content };
+                        delete content[k];
+                        st.current.draft = { ...d, content };
+                        return r;
+                      }),
+                    )
+                  }
+                >
+                  Remove
+                </button>
               )}
             </div>
             <RichText label={k} html={draft.content[k]} readOnly={trashed} onChange={(html) => editColumn(k, html)} />
           </div>
         ))}
       </div>
-      {!trashed && !unsaved && <button type="button" class="small" onClick={() => void act(() => api('POST', path`/sheets/${id}/columns`, {}, ifMatch(st.current.base!)))}>Add column</button>}
+      {!trashed && !unsaved && (
+        <button type="button" class="small" onClick={() => void act(() => api('POST', path`/sheets/${id}/columns`, {}, ifMatch(st.current.base!)))}>
+          Add column
+        </button>
+      )}
       {confirm && (
-        <Confirm message={confirm.message} action={confirm.action} onCancel={() => set({ confirm: undefined })}
-          onConfirm={() => { const c = confirm; set({ confirm: undefined }); void c.run(); }} />
+        <Confirm
+          message={confirm.message}
+          action={confirm.action}
+          onCancel={() => set({ confirm: undefined })}
+          onConfirm={() => {
+            const c = confirm;
+            set({ confirm: undefined });
+            void c.run();
+          }}
+        />
       )}
       {st.current.sharing && <ShareDialog sheetId={id} title={base.title} onClose={() => set({ sharing: false })} />}
     </section>

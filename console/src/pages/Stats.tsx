@@ -29,8 +29,7 @@ function everyDay(logged: DayHours[], days: number): DayHours[] {
   });
 }
 
-const dayBars = (days: DayHours[]): Bar[] =>
-  days.map((d) => ({ key: d.date, label: String(Number(d.date.slice(8))), hours: d.hours, title: `${d.date}: ${d.hours} h` }));
+const dayBars = (days: DayHours[]): Bar[] => days.map((d) => ({ key: d.date, label: String(Number(d.date.slice(8))), hours: d.hours, title: `${d.date}: ${d.hours} h` }));
 
 function weekBars(days: DayHours[]): Bar[] {
   const weeks = new Map<string, number>();
@@ -51,19 +50,47 @@ export function StatsPage() {
         <>
           <section class="card">
             <dl class="stats">
-              <div><dt>Sparks run</dt><dd data-testid="sparks-total">{s.sparks.executed_total}</dd></div>
-              <div><dt>Sparks this month</dt><dd>{s.sparks.executed_this_month}</dd></div>
-              <div><dt>Sheets</dt><dd>{s.sheets.total}</dd></div>
-              <div><dt>Sheets this month</dt><dd>{s.sheets.created_this_month}</dd></div>
-              <div><dt>Sessions</dt><dd>{s.sessions.total}</dd></div>
-              <div><dt>Work hours this month</dt><dd>{s.worktime.this_month_hours}</dd></div>
-              <div><dt>Work hours in total</dt><dd>{s.worktime.total_hours}</dd></div>
+              <div>
+                <dt>Sparks run</dt>
+                <dd data-testid="sparks-total">{s.sparks.executed_total}</dd>
+              </div>
+              <div>
+                <dt>Sparks this month</dt>
+                <dd>{s.sparks.executed_this_month}</dd>
+              </div>
+              <div>
+                <dt>Sheets</dt>
+                <dd>{s.sheets.total}</dd>
+              </div>
+              <div>
+                <dt>Sheets this month</dt>
+                <dd>{s.sheets.created_this_month}</dd>
+              </div>
+              <div>
+                <dt>Sessions</dt>
+                <dd>{s.sessions.total}</dd>
+              </div>
+              <div>
+                <dt>Work hours this month</dt>
+                <dd>{s.worktime.this_month_hours}</dd>
+              </div>
+              <div>
+                <dt>Work hours in total</dt>
+                <dd>{s.worktime.total_hours}</dd>
+              </div>
             </dl>
           </section>
           <section class="card">
-            <h2>Work hours by day <span class="muted small-text">last {CHART_DAYS} days, {monthDay(days[0].date)} to {monthDay(days[days.length - 1].date)}</span></h2>
+            <h2>
+              Work hours by day{' '}
+              <span class="muted small-text">
+                last {CHART_DAYS} days, {monthDay(days[0].date)} to {monthDay(days[days.length - 1].date)}
+              </span>
+            </h2>
             <HoursChart bars={dayBars(days)} label="Work hours by day" slot={28} />
-            <h2>Work hours by week <span class="muted small-text">from Monday, last {WEEKS_DAYS} days</span></h2>
+            <h2>
+              Work hours by week <span class="muted small-text">from Monday, last {WEEKS_DAYS} days</span>
+            </h2>
             <HoursChart bars={weekBars(everyDay(s.daily_hours, WEEKS_DAYS))} label="Work hours by week" slot={64} />
             <p class="muted small-text">Work time by UTC day; a day without work is an empty bar.</p>
           </section>

@@ -41,7 +41,13 @@ export function TodosPage({ todoId }: { todoId?: string }) {
   return (
     <>
       <h1>Todos</h1>
-      <form class="row" onSubmit={(e) => { e.preventDefault(); setFilter(project); }}>
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFilter(project);
+        }}
+      >
         <input placeholder="Project (all when empty)" aria-label="Project" value={project} onInput={(e) => setProject(e.currentTarget.value)} />
         <button type="submit">Filter</button>
       </form>
@@ -51,16 +57,41 @@ export function TodosPage({ todoId }: { todoId?: string }) {
         {STATUSES.map((st) => {
           const items = todos.data?.filter((t) => t.status === st) ?? [];
           return (
-            <section key={st} class={`card lane${dragging ? ' drop-target' : ''}`} data-status={st} aria-label={LABELS[st]}
-              onDragOver={(e) => e.preventDefault()} onDrop={(e) => { e.preventDefault(); drop(st); }}>
-              <h2><Badge value={st} /> <span class="muted">{items.length}</span></h2>
+            <section
+              key={st}
+              class={`card lane${dragging ? ' drop-target' : ''}`}
+              data-status={st}
+              aria-label={LABELS[st]}
+              onDragOver={(e) => e.preventDefault()}
+              onDrop={(e) => {
+                e.preventDefault();
+                drop(st);
+              }}
+            >
+              <h2>
+                <Badge value={st} /> <span class="muted">{items.length}</span>
+              </h2>
               <ul class="list">
                 {items.map((t) => (
-                  <li key={t.id} class={`todo-card${t.id === todoId ? ' highlighted' : ''}`} aria-current={t.id === todoId ? 'true' : undefined} data-todo-id={t.id} draggable onDragStart={() => setDragging(t.id)} onDragEnd={() => setDragging(undefined)}>
+                  <li
+                    key={t.id}
+                    class={`todo-card${t.id === todoId ? ' highlighted' : ''}`}
+                    aria-current={t.id === todoId ? 'true' : undefined}
+                    data-todo-id={t.id}
+                    draggable
+                    onDragStart={() => setDragging(t.id)}
+                    onDragEnd={() => setDragging(undefined)}
+                  >
                     <span>{t.content}</span>
-                    <span class="muted small-text">{t.project} · <Badge value={t.priority} /></span>
+                    <span class="muted small-text">
+                      {t.project} · <Badge value={t.priority} />
+                    </span>
                     <select aria-label={`Status of ${t.content}`} value={t.status} onChange={(e) => void move(t, e.currentTarget.value as Status)}>
-                      {STATUSES.map((s) => <option key={s} value={s}>{LABELS[s]}</option>)}
+                      {STATUSES.map((s) => (
+                        <option key={s} value={s}>
+                          {LABELS[s]}
+                        </option>
+                      ))}
                     </select>
                   </li>
                 ))}

@@ -4,7 +4,6 @@ import { Badge, Confirm, Notice, ShownOnce } from '../components.tsx';
 import { EVENT_NAMES } from '../events.ts';
 import type { ApiResponse, Me, Webhook, WebhookDelivery } from '../types.ts';
 
-
 function Deliveries({ hook, version }: { hook: Webhook; version: number }) {
   const list = useLoad(() => api<ApiResponse<'listWebhookDeliveries'>>('GET', path`/webhooks/${hook.id}/deliveries?limit=20`), [hook.id, version]);
   const [error, setError] = useState<string>();
@@ -18,22 +17,39 @@ function Deliveries({ hook, version }: { hook: Webhook; version: number }) {
   };
   return (
     <div class="deliveries">
-      <div class="row"><h3>Delivery log</h3><button type="button" class="small ghost" onClick={list.reload}>Refresh</button></div>
+      <div class="row">
+        <h3>Delivery log</h3>
+        <button type="button" class="small ghost" onClick={list.reload}>
+          Refresh
+        </button>
+      </div>
       <Notice error={error ?? list.error} />
       {list.data?.deliveries.length === 0 && <p class="muted">No deliveries yet.</p>}
       {list.data?.deliveries.map((d) => (
         <details key={d.id} class="delivery" data-delivery-id={d.id}>
           <summary>
-            <code>{d.event}</code> <Badge value={d.status} /> <span class="muted">{d.attempt_count} attempt(s) · {when(d.created_at)}</span>
+            <code>{d.event}</code> <Badge value={d.status} />{' '}
+            <span class="muted">
+              {d.attempt_count} attempt(s) · {when(d.created_at)}
+            </span>
           </summary>
           <div class="table-wrap">
             <table>
-              <thead><tr><th>Attempted</th><th>Status code</th><th>Duration</th><th>Error</th></tr></thead>
+              <thead>
+                <tr>
+                  <th>Attempted</th>
+                  <th>Status code</th>
+                  <th>Duration</th>
+                  <th>Error</th>
+                </tr>
+              </thead>
               <tbody>
                 {d.attempts.map((a, i) => (
                   <tr key={i}>
                     <td data-label="Attempted">{when(a.attempted_at)}</td>
-                    <td data-label="Status code" class="status-code">{a.status_code ?? '—'}</td>
+                    <td data-label="Status code" class="status-code">
+                      {a.status_code ?? '—'}
+                    </td>
                     <td data-label="Duration">{a.duration_ms} ms</td>
                     <td data-label="Error">{a.error ?? ''}</td>
                   </tr>
@@ -42,7 +58,9 @@ function Deliveries({ hook, version }: { hook: Webhook; version: number }) {
             </table>
           </div>
           {d.next_attempt_at && <p class="muted">Next attempt {when(d.next_attempt_at)}</p>}
-          <button type="button" class="small" onClick={() => redeliver(d)}>Redeliver</button>
+          <button type="button" class="small" onClick={() => redeliver(d)}>
+            Redeliver
+          </button>
         </details>
       ))}
     </div>
@@ -70,16 +88,26 @@ function Register({ onCreated }: { onCreated: (secret: string) => void }) {
   return (
     <form class="card" onSubmit={submit}>
       <h2>Register a webhook</h2>
-      <label>HTTPS URL<input name="url" type="url" value={url} onInput={(e) => setUrl(e.currentTarget.value)} required /></label>
-      <label>Name (optional)<input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} /></label>
+      <label>
+        HTTPS URL
+        <input name="url" type="url" value={url} onInput={(e) => setUrl(e.currentTarget.value)} required />
+      </label>
+      <label>
+        Name (optional)
+        <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      </label>
       <fieldset class="events">
         <legend>Events</legend>
         {['*', ...EVENT_NAMES].map((e) => (
-          <label key={e} class="check"><input type="checkbox" checked={events.includes(e)} onChange={() => toggle(e)} /> {e === '*' ? '* (all events)' : e}</label>
+          <label key={e} class="check">
+            <input type="checkbox" checked={events.includes(e)} onChange={() => toggle(e)} /> {e === '*' ? '* (all events)' : e}
+          </label>
         ))}
       </fieldset>
       <Notice error={error} />
-      <button type="submit" disabled={events.length === 0}>Register</button>
+      <button type="submit" disabled={events.length === 0}>
+        Register
+      </button>
     </form>
   );
 }
@@ -131,26 +159,46 @@ export function WebhooksPage({ me }: { me: Me }) {
               <div class="small-text">{h.events.join(', ')}</div>
             </div>
             <div class="row">
-              {h.status === 'disabled' && <button type="button" class="small" onClick={() => act(() => api('POST', path`/webhooks/${h.id}/enable`), 'Webhook enabled')}>Enable</button>}
-              <button type="button" class="small ghost" onClick={() => test(h)}>Send test</button>
-              <button type="button" class="small ghost" onClick={() => setOpen(open === h.id ? undefined : h.id)}>Deliveries</button>
-              <button type="button" class="small danger" onClick={() => setDeleting(h)}>Delete</button>
+              {h.status === 'disabled' && (
+                <button type="button" class="small" onClick={() => act(() => api('POST', path`/webhooks/${h.id}/enable`), 'Webhook enabled')}>
+                  Enable
+                </button>
+              )}
+              <button type="button" class="small ghost" onClick={() => test(h)}>
+                Send test
+              </button>
+              <button type="button" class="small ghost" onClick={() => setOpen(open === h.id ? undefined : h.id)}>
+                Deliveries
+              </button>
+              <button type="button" class="small danger" onClick={() => setDeleting(h)}>
+                Delete
+              </button>
             </div>
           </div>
           {h.status === 'disabled' && (
             <p class="notice error disabled-why">
-              Disabled {when(h.disabled_at)}{h.disabled_reason ? `: ${h.disabled_reason}` : ''}. New events are not delivered until it is enabled.
+              Disabled {when(h.disabled_at)}
+              {h.disabled_reason ? `: ${h.disabled_reason}` : ''}. New events are not delivered until it is enabled.
             </p>
           )}
           {open === h.id && <Deliveries hook={h} version={logVersion} />}
         </section>
       ))}
-      <Register onCreated={(s) => { setSecret(s); hooks.reload(); }} />
+      <Register
+        onCreated={(s) => {
+          setSecret(s);
+          hooks.reload();
+        }}
+      />
       {deleting && (
         <Confirm
           message={`Delete the webhook ${deleting.url} and its delivery log?`}
           action="Delete"
-          onConfirm={() => { const h = deleting; setDeleting(undefined); void act(() => api('DELETE', path`/webhooks/${h.id}`)); }}
+          onConfirm={() => {
+            const h = deleting;
+            setDeleting(undefined);
+            void act(() => api('DELETE', path`/webhooks/${h.id}`));
+          }}
           onCancel={() => setDeleting(undefined)}
         />
       )}

@@ -14,18 +14,30 @@ const sheetLink = (id: unknown) => `#/sheets/${encodeURIComponent(String(id))}`;
 function describe(e: LiveEvent): { text: string; href?: string } {
   const d = e.data;
   switch (e.event) {
-    case 'sheet.created': return { text: `created sheet ${q(d.name)}`, href: sheetLink(d.sheet_id) };
-    case 'sheet.updated': return { text: `changed a sheet (${(d.changes ?? []).join(', ')}), version ${d.version}`, href: sheetLink(d.sheet_id) };
-    case 'sheet.deleted': return { text: 'deleted a sheet' };
-    case 'spark.executed': return { text: `ran the Spark ${q(d.spark_name)}` };
-    case 'session.saved': return { text: `saved session ${q(d.title)}`, href: `#/sessions/${encodeURIComponent(String(d.session_id))}` };
-    case 'session.updated': return { text: `changed session ${q(d.title)}`, href: `#/sessions/${encodeURIComponent(String(d.session_id))}` };
-    case 'session.handover': return { text: 'wrote a handover', href: `#/sessions/${encodeURIComponent(String(d.session_id))}` };
-    case 'knowledge.saved': return { text: `saved the ${d.type} ${q(d.title)}`, href: '#/knowledge' };
-    case 'export.completed': return { text: `exported a sheet as ${d.format}` };
-    case 'todos.synced': return { text: `synced todos${d.project ? ` in ${q(d.project)}` : ''}: ${d.created} new, ${d.updated} changed`, href: '#/todos' };
-    case 'todo.deleted': return { text: 'removed a todo', href: '#/todos' };
-    default: return { text: e.event };
+    case 'sheet.created':
+      return { text: `created sheet ${q(d.name)}`, href: sheetLink(d.sheet_id) };
+    case 'sheet.updated':
+      return { text: `changed a sheet (${(d.changes ?? []).join(', ')}), version ${d.version}`, href: sheetLink(d.sheet_id) };
+    case 'sheet.deleted':
+      return { text: 'deleted a sheet' };
+    case 'spark.executed':
+      return { text: `ran the Spark ${q(d.spark_name)}` };
+    case 'session.saved':
+      return { text: `saved session ${q(d.title)}`, href: `#/sessions/${encodeURIComponent(String(d.session_id))}` };
+    case 'session.updated':
+      return { text: `changed session ${q(d.title)}`, href: `#/sessions/${encodeURIComponent(String(d.session_id))}` };
+    case 'session.handover':
+      return { text: 'wrote a handover', href: `#/sessions/${encodeURIComponent(String(d.session_id))}` };
+    case 'knowledge.saved':
+      return { text: `saved the ${d.type} ${q(d.title)}`, href: '#/knowledge' };
+    case 'export.completed':
+      return { text: `exported a sheet as ${d.format}` };
+    case 'todos.synced':
+      return { text: `synced todos${d.project ? ` in ${q(d.project)}` : ''}: ${d.created} new, ${d.updated} changed`, href: '#/todos' };
+    case 'todo.deleted':
+      return { text: 'removed a todo', href: '#/todos' };
+    default:
+      return { text: e.event };
   }
 }
 
@@ -46,17 +58,29 @@ export function WorkspaceActivity({ workspace, members }: { workspace: Workspace
   }, [workspace.id, workspace.personal]);
   return (
     <section class="card">
-      <h2>Recent activity <span class="muted small-text">the last day, newest first</span></h2>
-      {events.length === 0 ? <p class="muted">Nothing yet.</p> : (
+      <h2>
+        Recent activity <span class="muted small-text">the last day, newest first</span>
+      </h2>
+      {events.length === 0 ? (
+        <p class="muted">Nothing yet.</p>
+      ) : (
         <div class="table-wrap">
           <table>
-            <thead><tr><th>Who</th><th>What</th><th>When</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Who</th>
+                <th>What</th>
+                <th>When</th>
+              </tr>
+            </thead>
             <tbody>
               {events.map((e) => {
                 const { text, href } = describe(e);
                 return (
                   <tr key={e.id} data-event={e.event} data-event-id={e.id}>
-                    <td data-label="Who" class="actor">{member(e.data.actor_id)}</td>
+                    <td data-label="Who" class="actor">
+                      {member(e.data.actor_id)}
+                    </td>
                     <td data-label="What">{href ? <a href={href}>{text}</a> : text}</td>
                     <td data-label="When">{when(e.timestamp)}</td>
                   </tr>

@@ -77,9 +77,15 @@ export function WorkspacesPage({ me, workspaceId, joinToken }: { me: Me; workspa
     const ws = list.data?.find((w) => w.id === workspaceId);
     return (
       <>
-        <p><a href="#/workspaces">← All workspaces</a></p>
+        <p>
+          <a href="#/workspaces">← All workspaces</a>
+        </p>
         <Notice error={list.error} />
-        {list.data && !ws && <p class="notice error" role="alert">You are not a member of this workspace (or it no longer exists).</p>}
+        {list.data && !ws && (
+          <p class="notice error" role="alert">
+            You are not a member of this workspace (or it no longer exists).
+          </p>
+        )}
         {ws && <WorkspaceMembers me={me} workspace={ws} onChanged={list.reload} />}
       </>
     );
@@ -92,21 +98,44 @@ export function WorkspacesPage({ me, workspaceId, joinToken }: { me: Me; workspa
       <h1>Workspaces</h1>
       <p class="muted">Sheets, sessions, knowledge, todos, Sparks, stats and webhooks belong to a workspace: the one chosen at the top of the page is where they are listed and made.</p>
       <Notice error={list.error} />
-      {joined && <Notice>You joined <strong>{joined.name}</strong> as {joined.role}.</Notice>}
+      {joined && (
+        <Notice>
+          You joined <strong>{joined.name}</strong> as {joined.role}.
+        </Notice>
+      )}
       {list.data && (
         <section class="card">
           <div class="table-wrap">
             <table>
-              <thead><tr><th>Name</th><th>Your role</th><th>Kind</th><th>Created</th><th /></tr></thead>
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Your role</th>
+                  <th>Kind</th>
+                  <th>Created</th>
+                  <th />
+                </tr>
+              </thead>
               <tbody>
                 {list.data.map((w) => (
                   <tr key={w.id} data-workspace-id={w.id}>
-                    <td data-label="Name"><a href={`#/workspaces/${encodeURIComponent(w.id)}`}>{w.name}</a></td>
-                    <td data-label="Your role" class="workspace-role"><Badge value={w.role} /></td>
+                    <td data-label="Name">
+                      <a href={`#/workspaces/${encodeURIComponent(w.id)}`}>{w.name}</a>
+                    </td>
+                    <td data-label="Your role" class="workspace-role">
+                      <Badge value={w.role} />
+                    </td>
                     <td data-label="Kind">{w.personal ? 'personal' : 'team'}</td>
                     <td data-label="Created">{when(w.created_at)}</td>
-                    <td>{w.id === inUse ? <span class="muted">in use</span>
-                      : <button type="button" class="small ghost" aria-label={`Work in ${w.name}`} onClick={() => chooseWorkspace(w.id)}>Work here</button>}</td>
+                    <td>
+                      {w.id === inUse ? (
+                        <span class="muted">in use</span>
+                      ) : (
+                        <button type="button" class="small ghost" aria-label={`Work in ${w.name}`} onClick={() => chooseWorkspace(w.id)}>
+                          Work here
+                        </button>
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -115,11 +144,15 @@ export function WorkspacesPage({ me, workspaceId, joinToken }: { me: Me; workspa
         </section>
       )}
       <CreateWorkspace me={me} onCreated={open} />
-      <JoinWorkspace key={joinToken} initialToken={joinToken} onJoined={(w) => {
-        setJoined(w);
-        if (joinToken) location.hash = '#/workspaces';
-        list.reload();
-      }} />
+      <JoinWorkspace
+        key={joinToken}
+        initialToken={joinToken}
+        onJoined={(w) => {
+          setJoined(w);
+          if (joinToken) location.hash = '#/workspaces';
+          list.reload();
+        }}
+      />
     </>
   );
 }

@@ -26,13 +26,9 @@ export type SearchResult = Schemas['SearchResult'];
 export type Workspace = Schemas['Workspace'];
 
 /** The JSON body of `operation`'s 200 answer, e.g. `Ok<'getBriefing'>`. */
-export type Ok<Op extends keyof operations> = operations[Op]['responses'] extends { 200: { content: { 'application/json': infer B } } }
-  ? B
-  : never;
+export type Ok<Op extends keyof operations> = operations[Op]['responses'] extends { 200: { content: { 'application/json': infer B } } } ? B : never;
 /** The JSON body `operation` takes, e.g. `Body<'createSheet'>`. */
-export type Body<Op extends keyof operations> = operations[Op] extends { requestBody?: { content: { 'application/json': infer B } } }
-  ? B
-  : never;
+export type Body<Op extends keyof operations> = operations[Op] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 
 export interface SheetWorkspaceClientOptions {
   /** The server's address, e.g. http://localhost:3000 (with or without the trailing /v1). */

@@ -816,7 +816,14 @@ var NOTICES = {
 };
 function failureOf(result, url) {
   if (result.status === 401 || result.status === 403) return { kind: "rejected", text: NOTICES.rejected(url, result.status) };
-  const words = { timeout: "no answer within 2.5 s", ECONNREFUSED: "connection refused", ENOTFOUND: "host not found", EAI_AGAIN: "host not found", EPROTO: "not an http or https URL", "invalid SHEET_WORKSPACE_URL": "not a URL" };
+  const words = {
+    timeout: "no answer within 2.5 s",
+    ECONNREFUSED: "connection refused",
+    ENOTFOUND: "host not found",
+    EAI_AGAIN: "host not found",
+    EPROTO: "not an http or https URL",
+    "invalid SHEET_WORKSPACE_URL": "not a URL"
+  };
   const why = result.status ? `HTTP ${result.status}` : words[result.error] ?? String(result.error ?? "error");
   return { kind: "unreachable", text: NOTICES.unreachable(url, why) };
 }
@@ -867,13 +874,16 @@ var CODE_WORDS = new Set(
   "null undefined none nil true false string number boolean bool str int integer bytes any unknown object optional char secretstr securestring await new yield typeof function lambda async this self".split(" ")
 );
 var CODE_ROOTS = new Set(
-  "process os env environ config cfg conf settings self this options opts args params req request ctx context secrets credentials creds props state data user input form values window import deno system environment app st".split(" ")
+  "process os env environ config cfg conf settings self this options opts args params req request ctx context secrets credentials creds props state data user input form values window import deno system environment app st".split(
+    " "
+  )
 );
 var MEMBER = /^[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+$/;
 var IDENT = /^[A-Za-z_][A-Za-z_]*$/;
 function literal(value, next, spaced, sep = "") {
   const first = value[0];
-  if (first === '"' || first === "'" || first === "`") return value.slice(1).replace(/["'`]$/, "").trim() !== "";
+  if (first === '"' || first === "'" || first === "`")
+    return value.slice(1).replace(/["'`]$/, "").trim() !== "";
   if (next === "(" || first === "$" || first === "%" || first === "@") return false;
   if (sep === ":" && /^[A-Z][A-Za-z]*$/.test(value) && ",);|&>[=".includes(next ?? "")) return false;
   const lower = value.toLowerCase();
@@ -1226,9 +1236,7 @@ function summaryOf({ outcome, done, open, files, errors, prompts }) {
 function buildSession({ parsed, project, root, sessionId }) {
   const clean = redactWith(parsed.secrets ?? []);
   const allPrompts = parsed.prompts.map((p) => clean(p));
-  const prompts = (allPrompts.length > PROMPTS_FIRST + PROMPTS_LAST ? [...allPrompts.slice(0, PROMPTS_FIRST), ...allPrompts.slice(-PROMPTS_LAST)] : allPrompts).map(
-    (p) => cut(p, PROMPT_CHARS)
-  );
+  const prompts = (allPrompts.length > PROMPTS_FIRST + PROMPTS_LAST ? [...allPrompts.slice(0, PROMPTS_FIRST), ...allPrompts.slice(-PROMPTS_LAST)] : allPrompts).map((p) => cut(p, PROMPT_CHARS));
   const files = relativeFiles(parsed.files, root).map((f) => redact(f)).filter((f) => f.length <= LIMITS.fileChars).slice(0, LIMITS.files);
   const done = taskList(parsed.tasksDone ?? [], clean);
   const open = taskList(parsed.tasksOpen ?? [], clean).filter((t) => !done.includes(t));
@@ -1605,6 +1613,8 @@ async function startBackgroundSender() {
   }
 }
 main().catch((err) => {
-  log(`unexpected: ${String(err?.stack ?? err).split("\n")[0].slice(0, 300)}`);
+  log(
+    `unexpected: ${String(err?.stack ?? err).split("\n")[0].slice(0, 300)}`
+  );
   finish();
 });

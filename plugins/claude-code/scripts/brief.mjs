@@ -11,7 +11,10 @@ export const COMPACT_BRIEFING_CHARS = 1500;
 export const STALE_SPOOL_MS = 86_400_000;
 const MARKER_DAYS = 30;
 
-const safeId = (id) => String(id ?? '').replace(/[^\w.-]/g, '_').slice(0, 100);
+const safeId = (id) =>
+  String(id ?? '')
+    .replace(/[^\w.-]/g, '_')
+    .slice(0, 100);
 const briefedDir = (stateDir) => path.join(stateDir, 'briefed');
 
 /**
@@ -78,7 +81,14 @@ export const NOTICES = {
 /** Which notice a failed briefing read gives: rejected (401/403) or unreachable (anything else but a 2xx). */
 export function failureOf(result, url) {
   if (result.status === 401 || result.status === 403) return { kind: 'rejected', text: NOTICES.rejected(url, result.status) };
-  const words = { timeout: 'no answer within 2.5 s', ECONNREFUSED: 'connection refused', ENOTFOUND: 'host not found', EAI_AGAIN: 'host not found', EPROTO: 'not an http or https URL', 'invalid SHEET_WORKSPACE_URL': 'not a URL' };
+  const words = {
+    timeout: 'no answer within 2.5 s',
+    ECONNREFUSED: 'connection refused',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host not found',
+    EPROTO: 'not an http or https URL',
+    'invalid SHEET_WORKSPACE_URL': 'not a URL',
+  };
   const why = result.status ? `HTTP ${result.status}` : (words[result.error] ?? String(result.error ?? 'error'));
   return { kind: 'unreachable', text: NOTICES.unreachable(url, why) };
 }

@@ -62,8 +62,7 @@ const RESOLVE_MIN_MS = 1500;
 
 const SESSION_PATH = /^\/v1\/sessions\/external\/cc:([A-Za-z0-9._:-]{1,190})$/;
 const isObject = (v) => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
-const isCaptureJob = (c, sessionId) =>
-  isObject(c) && c.session_id === sessionId && ['transcript_path', 'cwd', 'project'].every((k) => typeof c[k] === 'string');
+const isCaptureJob = (c, sessionId) => isObject(c) && c.session_id === sessionId && ['transcript_path', 'cwd', 'project'].every((k) => typeof c[k] === 'string');
 
 /**
  * Whether a spool entry is one of the requests this plugin makes (hook.mjs requestOf): a todo list's POST /v1/todos, or
@@ -78,7 +77,10 @@ export function pluginRequest(r) {
 }
 
 /** An entry's method or path as a log line may show it: printable, short. */
-const shown = (v) => String(v).slice(0, 120).replace(/[^\x21-\x7e]/g, '?');
+const shown = (v) =>
+  String(v)
+    .slice(0, 120)
+    .replace(/[^\x21-\x7e]/g, '?');
 
 /**
  * Entries of an older plugin name no owner: whose key they were captured under is not known, so they are never sent.

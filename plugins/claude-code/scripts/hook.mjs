@@ -277,7 +277,10 @@ async function sessionStart(payload, cwd) {
 }
 
 /** Claude Code's session id as the service's references take it (cc:<id>, letters, digits and . _ : -). */
-const sessionIdOf = (payload) => String(payload.session_id ?? '').replace(/[^A-Za-z0-9._:-]/g, '').slice(0, 190);
+const sessionIdOf = (payload) =>
+  String(payload.session_id ?? '')
+    .replace(/[^A-Za-z0-9._:-]/g, '')
+    .slice(0, 190);
 
 /** Transcripts larger than this are read later by the background sender (~40 ms per MB on a busy machine). */
 const INLINE_TRANSCRIPT_BYTES = 4 * 1024 * 1024;
@@ -327,6 +330,10 @@ async function startBackgroundSender() {
 }
 
 main().catch((err) => {
-  log(`unexpected: ${String(err?.stack ?? err).split('\n')[0].slice(0, 300)}`);
+  log(
+    `unexpected: ${String(err?.stack ?? err)
+      .split('\n')[0]
+      .slice(0, 300)}`,
+  );
   finish();
 });

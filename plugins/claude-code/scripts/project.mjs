@@ -77,7 +77,12 @@ export function originUrl(configFile) {
 
 /** ".../acme/rocket-app.git", "git@host:acme/rocket-app.git", "file:///srv/rocket-app/" -> "rocket-app". */
 export function repoNameFromUrl(url) {
-  const trimmed = url.trim().replace(/[?#].*$/, '').replace(/[\\/]+$/, '').replace(/\.git$/i, '').replace(/[\\/]+$/, '');
+  const trimmed = url
+    .trim()
+    .replace(/[?#].*$/, '')
+    .replace(/[\\/]+$/, '')
+    .replace(/\.git$/i, '')
+    .replace(/[\\/]+$/, '');
   const last = trimmed.split(/[\\/:]/).pop() ?? '';
   return last.trim();
 }

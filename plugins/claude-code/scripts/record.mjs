@@ -19,7 +19,10 @@ const ERROR_LINE_CHARS = 300;
 const SUMMARY = { outcome: 600, tasks: 8, files: 15, errors: 5, prompts: 3, promptChars: 160 };
 
 const cut = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-const oneLine = (s) => String(s ?? '').replace(/\s+/g, ' ').trim();
+const oneLine = (s) =>
+  String(s ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** Paths relative to the repository root, deduplicated, in first-touched order. */
 export function relativeFiles(files, root) {
@@ -38,7 +41,9 @@ export function relativeFiles(files, root) {
  * a heading or a sentence of fewer than three words ("Done.") does not. '' when none does.
  */
 export function firstSentence(text) {
-  for (const raw of String(text ?? '').split('\n').slice(0, 20)) {
+  for (const raw of String(text ?? '')
+    .split('\n')
+    .slice(0, 20)) {
     const flat = oneLine(raw.replace(/^(?:[#>*\-\s]|\d+[.)]\s)+/, '').replace(/[*_`]+/g, ''));
     const m = /^(.+?[.!?])(?:\s|$)/.exec(flat);
     const sentence = (m ? m[1] : flat).replace(/[.:]$/, '').trim();
@@ -91,9 +96,7 @@ function summaryOf({ outcome, done, open, files, errors, prompts }) {
 export function buildSession({ parsed, project, root, sessionId }) {
   const clean = redactWith(parsed.secrets ?? []);
   const allPrompts = parsed.prompts.map((p) => clean(p));
-  const prompts = (allPrompts.length > PROMPTS_FIRST + PROMPTS_LAST ? [...allPrompts.slice(0, PROMPTS_FIRST), ...allPrompts.slice(-PROMPTS_LAST)] : allPrompts).map((p) =>
-    cut(p, PROMPT_CHARS),
-  );
+  const prompts = (allPrompts.length > PROMPTS_FIRST + PROMPTS_LAST ? [...allPrompts.slice(0, PROMPTS_FIRST), ...allPrompts.slice(-PROMPTS_LAST)] : allPrompts).map((p) => cut(p, PROMPT_CHARS));
   const files = relativeFiles(parsed.files, root)
     .map((f) => redact(f))
     .filter((f) => f.length <= LIMITS.fileChars)

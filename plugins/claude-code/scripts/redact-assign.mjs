@@ -37,7 +37,9 @@ const CODE_WORDS = new Set(
 );
 /** Roots of a member access that reads a secret from somewhere else: process.env.X, config.secret, self.password. */
 const CODE_ROOTS = new Set(
-  'process os env environ config cfg conf settings self this options opts args params req request ctx context secrets credentials creds props state data user input form values window import deno system environment app st'.split(' '),
+  'process os env environ config cfg conf settings self this options opts args params req request ctx context secrets credentials creds props state data user input form values window import deno system environment app st'.split(
+    ' ',
+  ),
 );
 const MEMBER = /^[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+$/;
 const IDENT = /^[A-Za-z_][A-Za-z_]*$/;
@@ -45,7 +47,13 @@ const IDENT = /^[A-Za-z_][A-Za-z_]*$/;
 /** Whether a matched value is a literal to remove (`next`: the character after it; `spaced`: ` = ` rather than `=`). */
 function literal(value, next, spaced, sep = '') {
   const first = value[0];
-  if (first === '"' || first === "'" || first === '`') return value.slice(1).replace(/["'`]$/, '').trim() !== '';
+  if (first === '"' || first === "'" || first === '`')
+    return (
+      value
+        .slice(1)
+        .replace(/["'`]$/, '')
+        .trim() !== ''
+    );
   if (next === '(' || first === '$' || first === '%' || first === '@') return false; // a call, $VAR / ${VAR} / $(cmd), %ENV%, @Value
   if (sep === ':' && /^[A-Z][A-Za-z]*$/.test(value) && ',);|&>[='.includes(next ?? '')) return false; // a type: (secret: Buffer)
   const lower = value.toLowerCase();

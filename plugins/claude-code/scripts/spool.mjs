@@ -27,7 +27,10 @@ export function keyTag(key) {
 }
 
 /** Entries without a key are unique by time, pid and sequence already; the random part guards a reused pid. */
-const randomTag = () => Math.floor(Math.random() * 2 ** 48).toString(16).padStart(12, '0');
+const randomTag = () =>
+  Math.floor(Math.random() * 2 ** 48)
+    .toString(16)
+    .padStart(12, '0');
 
 /** Whether a process with this id still runs (a claim of a dead one can be taken back at once). */
 export function alive(pid) {
@@ -73,7 +76,10 @@ export function isoTime(ms) {
 /** The `.json` files of a queue folder (spool or inbox), oldest first by name; temp files and claims are not. */
 export function waitingFiles(dir) {
   try {
-    return fs.readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
+    return fs
+      .readdirSync(dir)
+      .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
+      .sort();
   } catch {
     return [];
   }

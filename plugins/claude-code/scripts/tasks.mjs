@@ -9,7 +9,9 @@ const MAX_ITEMS = 500;
 const CONTENT_CHARS = 10_000;
 
 const item = (content, status, activeForm) => {
-  const c = redact(String(content ?? '')).trim().slice(0, CONTENT_CHARS);
+  const c = redact(String(content ?? ''))
+    .trim()
+    .slice(0, CONTENT_CHARS);
   if (!c || !STATUSES.has(status)) return null;
   const out = { content: c, status };
   if (typeof activeForm === 'string' && activeForm.trim()) out.activeForm = redact(activeForm).slice(0, CONTENT_CHARS);
@@ -32,7 +34,10 @@ export function todoItems(payload, taskMap) {
   const response = payload.tool_response ?? {};
   if (payload.tool_name === 'TodoWrite') {
     const todos = Array.isArray(input.todos) ? input.todos : [];
-    return todos.slice(0, MAX_ITEMS).map((t) => item(t?.content, t?.status, t?.activeForm)).filter(Boolean);
+    return todos
+      .slice(0, MAX_ITEMS)
+      .map((t) => item(t?.content, t?.status, t?.activeForm))
+      .filter(Boolean);
   }
   if (payload.tool_name === 'TaskCreate') {
     const id = String(response?.task?.id ?? response?.taskId ?? '');
@@ -73,7 +78,9 @@ function readCliTask(sessionId, id) {
 
 /** taskId -> {subject, status} for one session, kept in <stateDir>/tasks/<session>.json (owner-only). */
 export function loadTaskMap(stateDir, sessionId) {
-  const safe = String(sessionId || 'none').replace(/[^\w.-]/g, '_').slice(0, 100);
+  const safe = String(sessionId || 'none')
+    .replace(/[^\w.-]/g, '_')
+    .slice(0, 100);
   const dir = path.join(stateDir, 'tasks');
   const file = path.join(dir, `${safe}.json`);
   let data = {};

@@ -110,9 +110,7 @@ function taskEvent(tasks, call, block, result) {
 /** TodoWrite's whole list (each call replaces the previous one). */
 function todoList(input) {
   const list = Array.isArray(input?.todos) ? input.todos : [];
-  return list
-    .filter((t) => typeof t?.content === 'string' && t.content.trim() && TASK_STATUSES.has(t.status))
-    .map((t) => ({ subject: t.content.trim(), status: t.status }));
+  return list.filter((t) => typeof t?.content === 'string' && t.content.trim() && TASK_STATUSES.has(t.status)).map((t) => ({ subject: t.content.trim(), status: t.status }));
 }
 
 /** A tool result's text: a string, or its text blocks. */
@@ -147,7 +145,10 @@ function promptText(content) {
   if (typeof content === 'string') text = content;
   else if (Array.isArray(content)) {
     if (content.some((b) => b?.type === 'tool_result')) return '';
-    text = content.filter((b) => b?.type === 'text' && typeof b.text === 'string').map((b) => b.text).join('\n');
+    text = content
+      .filter((b) => b?.type === 'text' && typeof b.text === 'string')
+      .map((b) => b.text)
+      .join('\n');
   }
   text = text.trim();
   if (/^<(command-|local-command-)/.test(text) || text.startsWith('Caveat: ')) return '';

@@ -35,8 +35,7 @@ function messagesOf(text) {
   return [...byId.values()];
 }
 
-const partsText = (content) =>
-  typeof content === 'string' ? content : Array.isArray(content) ? content.map((p) => (typeof p?.text === 'string' ? p.text : '')).join('\n') : '';
+const partsText = (content) => (typeof content === 'string' ? content : Array.isArray(content) ? content.map((p) => (typeof p?.text === 'string' ? p.text : '')).join('\n') : '');
 
 function resultOutput(call) {
   const out = [];

@@ -113,7 +113,7 @@ export function indexQueuedRows(conn: SQLite.Database, limit: number, maxChars: 
     // FTS5 holds a transaction's trigrams in memory until COMMIT: 32 queued 1 MB texts took the RSS
     // past 700 MB. So a batch also stops at `maxChars` of text.
     let take = 1;
-    for (let chars = rows[0].chars; take < rows.length && (chars += rows[take].chars) <= maxChars; ) take++;
+    for (let chars = rows[0].chars; take < rows.length && (chars += rows[take].chars) <= maxChars;) take++;
     const last = rows[take - 1].seq;
     conn.prepare(`delete from ${S}.sheets_fts where rowid in (select row_id from sheets_search_queue where seq > ? and seq <= ?)`).run(mark, last);
     // CROSS JOIN keeps the queue as the outer loop (a plain join walked the table's rowids).

@@ -30,8 +30,7 @@ export function registerExportTools(t: ToolRegistry, deps: ExportToolDeps, origi
   t.define('list_sheet_exports', {
     title: "List a sheet's live exports",
     description:
-      "List the exports of one sheet that can still be downloaded (export_id, format, filename, created_at, expires_at), newest first. " +
-      'The download urls themselves are shown only once, by export_sheet.',
+      'List the exports of one sheet that can still be downloaded (export_id, format, filename, created_at, expires_at), newest first. ' + 'The download urls themselves are shown only once, by export_sheet.',
     input: ExportsQuery.extend({ id: IdParams.shape.id.describe('Sheet id, e.g. sht_01j...') }),
     output: ListExportsResponse,
     annotations: READ_ONLY,

@@ -42,9 +42,14 @@ export function registerKnowledgeTools(t: ToolRegistry, deps: KnowledgeToolDeps)
     source: 'querystring',
     run: async (args, auth) => {
       const [lists, totals] = await Promise.all([deps.knowledge.list(auth, { ...args, fields: COMPACT_KNOWLEDGE_FIELDS }), deps.knowledge.counts(auth, args)]);
-      const page = (items: unknown[] | undefined, total: number | undefined) =>
-        items && total !== undefined ? { total, has_more: (args.offset ?? 0) + items.length < total } : undefined;
-      return { success: true as const, ...lists, total: (totals.solutions ?? 0) + (totals.snippets ?? 0), solutions_page: page(lists.solutions, totals.solutions), snippets_page: page(lists.snippets, totals.snippets) };
+      const page = (items: unknown[] | undefined, total: number | undefined) => (items && total !== undefined ? { total, has_more: (args.offset ?? 0) + items.length < total } : undefined);
+      return {
+        success: true as const,
+        ...lists,
+        total: (totals.solutions ?? 0) + (totals.snippets ?? 0),
+        solutions_page: page(lists.solutions, totals.solutions),
+        snippets_page: page(lists.snippets, totals.snippets),
+      };
     },
   });
 

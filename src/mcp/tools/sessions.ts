@@ -100,7 +100,7 @@ export function registerSessionTools(t: ToolRegistry, deps: SessionToolDeps): vo
     description:
       'Generate a handover sheet from a saved session so the next session can pick up: the summary and files changed, ' +
       'your next_steps as an ordered list plus the project\'s open todos (only with the todos:read scope; the sheet says when they are left out), and notes. It lands in the "Handover" folder ' +
-      'and becomes the project\'s latest handover (resource handover://{project}/latest), in the session\'s workspace. Fires session.handover and sheet.created.',
+      "and becomes the project's latest handover (resource handover://{project}/latest), in the session's workspace. Fires session.handover and sheet.created.",
     input: HandoverBody,
     output: HandoverResponse,
     annotations: ADDITIVE,

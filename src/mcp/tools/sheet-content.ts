@@ -17,7 +17,13 @@ const Input = z.object({
   id: IdParams.shape.id.describe('Sheet id, e.g. sht_01j...'),
   column: z.string().regex(COLUMN_KEY, 'column must be a column key col1..col99').optional().describe('Which column (col1..col99); default the first one.'),
   format: ReadFormat.optional().describe('markdown (default; sanitized, GFM tables), text (visible text) or html (as stored).'),
-  max_chars: z.number().int().min(1, 'max_chars must be at least 1').max(1_000_000).optional().describe(`At most this many characters (default ${CONTENT_DEFAULT_CHARS}); lowered when the result would exceed the result size limit.`),
+  max_chars: z
+    .number()
+    .int()
+    .min(1, 'max_chars must be at least 1')
+    .max(1_000_000)
+    .optional()
+    .describe(`At most this many characters (default ${CONTENT_DEFAULT_CHARS}); lowered when the result would exceed the result size limit.`),
   offset: z.number().int().min(0, 'offset must be a non-negative integer').optional().describe("Where to start, in characters of the chosen format: the previous answer's window.next_offset."),
   lines: z.string().max(40).optional().describe('Lines A-B (1-based, inclusive) of the markdown or text form, e.g. "120-180"; headings\' line numbers come from summary_only.'),
   summary_only: z.boolean().optional().describe('true: no content, only the outline of every column (sizes, lines, headings).'),
@@ -28,7 +34,7 @@ const Output = z.object({
   success: z.literal(true),
   id: z.string(),
   title: z.string(),
-  version: z.number().int().describe('The sheet\'s version: send it as expected_version to write only if nobody changed it since.'),
+  version: z.number().int().describe("The sheet's version: send it as expected_version to write only if nobody changed it since."),
   workspace_id: WorkspaceIdView,
   column: z.string().optional(),
   format: ReadFormat.optional(),

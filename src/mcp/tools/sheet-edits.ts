@@ -2,17 +2,7 @@ import { z } from 'zod';
 import type { SheetsService } from '../../modules/sheets/sheets.service.js';
 import { expectedVersions } from '../../auth/expected-versions.js';
 import { IdParams, expectedVersionField } from '../../lib/schema-fields.js';
-import {
-  AddColumnBody,
-  AddColumnResponse,
-  AppendBody,
-  ColumnParams,
-  ListRevisionsResponse,
-  ReplaceBody,
-  ReplaceResponse,
-  RevisionResponse,
-  SheetResponse,
-} from '../../modules/sheets/sheets.schemas.js';
+import { AddColumnBody, AddColumnResponse, AppendBody, ColumnParams, ListRevisionsResponse, ReplaceBody, ReplaceResponse, RevisionResponse, SheetResponse } from '../../modules/sheets/sheets.schemas.js';
 import { hasMore } from '../paging.js';
 import { SheetInWorkspace as InWorkspace } from '../../modules/sheets/sheets.schemas.js';
 import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
@@ -20,7 +10,13 @@ import { ADDITIVE, READ_ONLY, type ToolRegistry } from '../tool.js';
 const SheetId = IdParams.shape.id.describe('Sheet id, e.g. sht_01j...');
 const Version = z.number({ error: 'version must be a positive integer' }).int({ error: 'version must be a positive integer' }).min(1, { error: 'version must be a positive integer' });
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
-const page = (name: string) => z.number({ error: `${name} must be a non-negative integer` }).int().min(0).max(999_999_999).optional();
+const page = (name: string) =>
+  z
+    .number({ error: `${name} must be a non-negative integer` })
+    .int()
+    .min(0)
+    .max(999_999_999)
+    .optional();
 
 /** The services these tools call. */
 export interface SheetEditToolDeps {
@@ -55,8 +51,7 @@ export function registerSheetEditTools(t: ToolRegistry, deps: SheetEditToolDeps)
 
   t.define('restore_sheet_revision', {
     title: 'Restore an earlier version of a sheet',
-    description:
-      'Make an earlier version current again. This writes a new version (nothing is lost: the replaced state becomes a revision too). Fires sheet.updated.',
+    description: 'Make an earlier version current again. This writes a new version (nothing is lost: the replaced state becomes a revision too). Fires sheet.updated.',
     input: z.object({ id: SheetId, version: Version, expected_version: expectedVersionField, workspace_id: InWorkspace }),
     output: SheetResponse,
     annotations: WRITE,

@@ -28,7 +28,12 @@ const ListInput = ListSheetsQuery.omit({ fields: true }).extend({
   trashed: z.boolean({ error: 'trashed must be true or false' }).optional().describe('true lists the trash instead of active sheets.'),
 });
 const SearchInput = ListInput.extend({
-  q: z.string().trim().min(1, 'q must not be empty').max(200).describe(ListSheetsQuery.shape.q.description ?? 'Search words'),
+  q: z
+    .string()
+    .trim()
+    .min(1, 'q must not be empty')
+    .max(200)
+    .describe(ListSheetsQuery.shape.q.description ?? 'Search words'),
 });
 const ListOutput = ListSheetsResponse.extend({ has_more: z.boolean().describe('true when more sheets match beyond this page.'), next: NextPage });
 
@@ -114,9 +119,7 @@ export function registerSheetTools(t: ToolRegistry, deps: SheetToolDeps): void {
 
   t.define('trash_sheet', {
     title: 'Move a sheet to the trash',
-    description:
-      'Move a sheet to the trash (recoverable with restore_sheet for 30 days, then purged). ' +
-      'With permanent=true it is removed for good instead, which cannot be undone. Fires sheet.deleted.',
+    description: 'Move a sheet to the trash (recoverable with restore_sheet for 30 days, then purged). ' + 'With permanent=true it is removed for good instead, which cannot be undone. Fires sheet.deleted.',
     input: z.object({
       id: SheetId,
       permanent: z.boolean().optional().describe('true deletes the sheet for good instead of trashing it. Only when the user asked for that.'),

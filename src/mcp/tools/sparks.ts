@@ -49,7 +49,7 @@ export function registerSparkTools(t: ToolRegistry, deps: SparkToolDeps): void {
     title: 'Run a Spark on text',
     description:
       'Run one Spark (spark_id from list_sparks) on the given text and return its result. Pass sheet_id when the text comes from a sheet, ' +
-      'so the spark.executed webhook event names it; the run counts in that sheet\'s workspace (or workspace_id, default personal). Fails with 503 when the spark needs an AI provider and none is configured.',
+      "so the spark.executed webhook event names it; the run counts in that sheet's workspace (or workspace_id, default personal). Fails with 503 when the spark needs an AI provider and none is configured.",
     input: RunSparkBody,
     output: RunSparkResponse,
     annotations: RUNS,

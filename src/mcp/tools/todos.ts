@@ -32,8 +32,8 @@ export function registerTodoTools(t: ToolRegistry, deps: TodoToolDeps): void {
     description:
       "Bulk-sync your task list for a project (the shape of a coding assistant's todo list: content, status, optional priority low/medium/high, activeForm). " +
       'An element with id updates that task; without id it updates the task of the same project with the same trimmed content, else creates one. ' +
-      'Tasks not in the list are left alone. All or nothing. Returns created/updated counts and the project\'s tasks after the sync. ' +
-      'workspace_id syncs a team workspace\'s list (default: your personal one); an id must name a task of that workspace.',
+      "Tasks not in the list are left alone. All or nothing. Returns created/updated counts and the project's tasks after the sync. " +
+      "workspace_id syncs a team workspace's list (default: your personal one); an id must name a task of that workspace.",
     input: SyncTodosBody,
     output: SyncTodosResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

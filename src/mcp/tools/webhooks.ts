@@ -75,7 +75,7 @@ export function registerWebhookTools(t: ToolRegistry, deps: WebhookToolDeps): vo
   t.define('list_webhook_deliveries', {
     title: 'List webhook deliveries',
     description:
-      'Delivery log of one webhook, newest first: each delivery\'s status and every attempt (time, HTTP status, duration, error). ' +
+      "Delivery log of one webhook, newest first: each delivery's status and every attempt (time, HTTP status, duration, error). " +
       'Use it to find out why a receiver is not getting events. Reports total and has_more.',
     input: ListDeliveriesQuery.extend({ id: WebhookId, workspace_id: InWorkspace, ...McpPage }),
     output: ListDeliveriesResponse.extend({ has_more: z.boolean() }),

@@ -23,7 +23,7 @@ const workspaceOf = (named: string | undefined, auth: { userId: string; workspac
 export function registerWorkspaceTools(t: ToolRegistry, deps: WorkspaceToolDeps, origin: string): void {
   t.define('list_workspaces', {
     title: 'List workspaces',
-    description: "The workspaces you belong to, your personal one first, each with your role in it (owner, admin, editor or viewer).",
+    description: 'The workspaces you belong to, your personal one first, each with your role in it (owner, admin, editor or viewer).',
     input: z.object({}),
     output: ListWorkspacesResponse,
     annotations: READ_ONLY,
@@ -33,9 +33,7 @@ export function registerWorkspaceTools(t: ToolRegistry, deps: WorkspaceToolDeps,
 
   t.define('list_workspace_invitations', {
     title: "List a workspace's pending invitations",
-    description:
-      "A team workspace's invitations not yet accepted nor expired: id, role, invited_by (user_id, name), created_at, expires_at; never their tokens. " +
-      'Needs the admin or owner role there.',
+    description: "A team workspace's invitations not yet accepted nor expired: id, role, invited_by (user_id, name), created_at, expires_at; never their tokens. " + 'Needs the admin or owner role there.',
     input: z.object({ workspace_id: InvitationsOf }),
     output: ListInvitationsResponse,
     annotations: READ_ONLY,
@@ -55,9 +53,7 @@ export function registerWorkspaceTools(t: ToolRegistry, deps: WorkspaceToolDeps,
   t.define('share_sheet', {
     creates: true,
     title: 'Share a sheet by link',
-    description:
-      'Make a read-only link to a sheet: anyone with its url reads the sheet (no key), until it expires (expires_in_hours, optional) or is revoked. ' +
-      'The token is shown only in this answer.',
+    description: 'Make a read-only link to a sheet: anyone with its url reads the sheet (no key), until it expires (expires_in_hours, optional) or is revoked. ' + 'The token is shown only in this answer.',
     input: CreateShareBody.extend({ sheet_id: SheetId, workspace_id: InWorkspace }),
     output: ShareResponse,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -76,7 +72,7 @@ export function registerWorkspaceTools(t: ToolRegistry, deps: WorkspaceToolDeps,
 
   t.define('revoke_sheet_share', {
     title: 'Revoke a share link',
-    description: 'End one of a sheet\'s links at once: its url answers 404 from the next request.',
+    description: "End one of a sheet's links at once: its url answers 404 from the next request.",
     input: z.object({ sheet_id: SheetId, share_id: IdParams.shape.id.describe('Share id, e.g. shr_01j...'), workspace_id: InWorkspace }),
     output: RevokeShareResponse,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

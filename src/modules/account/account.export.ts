@@ -38,7 +38,7 @@ export function createAccountExport(deps: { repo: AccountRepo; serviceVersion: s
   const { repo } = deps;
 
   async function* sheetPages(userId: string) {
-    for (let after = ''; ; ) {
+    for (let after = ''; ;) {
       const rows = await repo.sheetsAfter(userId, after, SHEET_PAGE);
       if (rows.length === 0) return;
       yield rows;
@@ -72,8 +72,15 @@ export function createAccountExport(deps: { repo: AccountRepo; serviceVersion: s
       const revisions = new Map<string, Awaited<ReturnType<AccountRepo['revisionsOf']>>>();
       for (const r of await repo.revisionsOf(rows.map((row) => row.id))) revisions.set(r.sheet_id, [...(revisions.get(r.sheet_id) ?? []), r]);
       for (const row of rows) {
-        const kept = (revisions.get(row.id) ?? [])
-          .map((r) => ({ version: r.version, title: r.title, content: JSON.parse(unpackContent(r.content)), folder: r.folder, tags: JSON.parse(r.tags), updatedAt: r.updated_at, actor: r.actor }));
+        const kept = (revisions.get(row.id) ?? []).map((r) => ({
+          version: r.version,
+          title: r.title,
+          content: JSON.parse(unpackContent(r.content)),
+          folder: r.folder,
+          tags: JSON.parse(r.tags),
+          updatedAt: r.updated_at,
+          actor: r.actor,
+        }));
         sheetsJsonl.push(strToU8(`${JSON.stringify({ sheet: toSheetView(row), revisions: kept })}\n`));
         counts.sheets++;
         counts.revisions += kept.length;
@@ -106,7 +113,13 @@ export function createAccountExport(deps: { repo: AccountRepo; serviceVersion: s
     const todos = (await repo.todos(userId)).map(toTodoView);
     add('records/todos.json', json(todos));
     for (const project of [...new Set(todos.map((t) => t.project))]) {
-      add(`markdown/todos/${fileName(project || 'no project', 'todos')}`, todosMarkdown(project, todos.filter((t) => t.project === project)));
+      add(
+        `markdown/todos/${fileName(project || 'no project', 'todos')}`,
+        todosMarkdown(
+          project,
+          todos.filter((t) => t.project === project),
+        ),
+      );
     }
     const workLogs = (await repo.workLogs(userId)).map(toWorkLogView);
     add('records/work_logs.json', json(workLogs));
@@ -116,8 +129,27 @@ export function createAccountExport(deps: { repo: AccountRepo; serviceVersion: s
     const webhooks = (await repo.webhooks(userId)).map((w) => ({ id: w.id, url: w.url, events: JSON.parse(w.events) as string[], name: w.name, status: w.status, createdAt: w.created_at }));
     add('records/webhooks.json', json(webhooks));
 
-    Object.assign(counts, { sessions: sessions.length, handovers: handovers.length, solutions: solutions.length, snippets: snippets.length, todos: todos.length, work_logs: workLogs.length, sparks: sparks.length, webhooks: webhooks.length });
-    add(MANIFEST, json({ format: EXPORT_FORMAT, format_version: EXPORT_FORMAT_VERSION, service_version: deps.serviceVersion, exported_at: deps.now().toISOString(), account: { id: user.id, name: user.name, plan: user.plan }, counts }));
+    Object.assign(counts, {
+      sessions: sessions.length,
+      handovers: handovers.length,
+      solutions: solutions.length,
+      snippets: snippets.length,
+      todos: todos.length,
+      work_logs: workLogs.length,
+      sparks: sparks.length,
+      webhooks: webhooks.length,
+    });
+    add(
+      MANIFEST,
+      json({
+        format: EXPORT_FORMAT,
+        format_version: EXPORT_FORMAT_VERSION,
+        service_version: deps.serviceVersion,
+        exported_at: deps.now().toISOString(),
+        account: { id: user.id, name: user.name, plan: user.plan },
+        counts,
+      }),
+    );
     zip.end();
   }
 

@@ -45,7 +45,9 @@ function read(zip: Uint8Array, bounds?: UnzipBounds) {
     }
   };
   const manifest = parse(In.ImportedManifest, json(MANIFEST), MANIFEST);
-  const sheetLines = text('records/sheets.jsonl').split('\n').filter((l) => l.trim());
+  const sheetLines = text('records/sheets.jsonl')
+    .split('\n')
+    .filter((l) => l.trim());
   const sheets = sheetLines.map((line, i) => {
     let value: unknown;
     try {
@@ -103,7 +105,8 @@ export function createAccountImport(deps: {
   return async function importAccount(zip: Uint8Array, name: string, plan?: string, bounds?: UnzipBounds) {
     const data = read(zip, bounds);
     const chosen = plan ?? 'free';
-    if (data.webhooks.length && chosen === 'free') throw new AppError('invalid_request', `the export holds ${data.webhooks.length} webhook(s), which the free plan cannot have; import with --plan pro or business`);
+    if (data.webhooks.length && chosen === 'free')
+      throw new AppError('invalid_request', `the export holds ${data.webhooks.length} webhook(s), which the free plan cannot have; import with --plan pro or business`);
     const account = await deps.accounts.create({ name, plan: chosen });
     const auth = await deps.apiKeys.authenticate(`Bearer ${account.api_key}`);
     const userId = account.user_id;
@@ -144,7 +147,10 @@ export function createAccountImport(deps: {
       const sessionId = sessionIds.get(h.session_id);
       if (sheetId && sessionId) await repo.linkHandover(userId, sheetId, sessionId);
     }
-    for (const [type, list] of [['solutions', data.knowledge.solutions], ['snippets', data.knowledge.snippets]] as const) {
+    for (const [type, list] of [
+      ['solutions', data.knowledge.solutions],
+      ['snippets', data.knowledge.snippets],
+    ] as const) {
       for (const k of list) {
         await knowledge.create(auth, type, {
           title: k.title,

@@ -18,7 +18,11 @@ const front = (fields: Record<string, string | string[] | null | undefined>) =>
 
 /** A file name from a title: letters and digits kept (any script), the rest one dash, then the id so names never collide. */
 export function fileName(title: string, id: string): string {
-  const slug = title.normalize('NFKC').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  const slug = title
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
   return `${slug ? `${slug}-` : ''}${id}.md`;
 }
 

@@ -15,7 +15,10 @@ export function createAccountsRepo(db: Executor) {
       return db.selectFrom('users').selectAll().orderBy('id').execute();
     },
     async count(): Promise<number> {
-      const row = await db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
     async setPlan(id: string, plan: Plan): Promise<boolean> {

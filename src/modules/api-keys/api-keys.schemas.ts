@@ -22,12 +22,7 @@ export const ApiKey = z
 
 export const CreateApiKeyBody = z.object({
   name: z.string().trim().min(1, 'name must not be empty').max(100),
-  scopes: z
-    .array(ScopeName)
-    .min(1, 'scopes must not be empty')
-    .max(20)
-    .optional()
-    .describe('Default ["*"] (full access). A key never gets a scope the issuing credential lacks (403 insufficient_scope).'),
+  scopes: z.array(ScopeName).min(1, 'scopes must not be empty').max(20).optional().describe('Default ["*"] (full access). A key never gets a scope the issuing credential lacks (403 insufficient_scope).'),
   expires_at: z.iso
     .datetime({ offset: true, error: 'expires_at must be an ISO 8601 timestamp' })
     .nullable()

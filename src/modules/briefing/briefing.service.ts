@@ -106,9 +106,7 @@ export function createBriefingService(deps: {
 
       const refs = [...new Set(openShown.flatMap((t) => (t.status === 'in_progress' && t.session_ref ? [t.session_ref] : [])))];
       const bySessionRef = new Map((await repo.sessionsByRef(ownerKey, refs)).flatMap((s) => [[s.id, s.title], ...(s.external_id ? [[s.external_id, s.title] as const] : [])]));
-      const names = team
-        ? await repo.names([...new Set([handoverAuthor, ...later.map((s) => s.author_id), ...openShown.map((t) => t.changed_by)].filter((x): x is string => !!x))])
-        : new Map<string, string>();
+      const names = team ? await repo.names([...new Set([handoverAuthor, ...later.map((s) => s.author_id), ...openShown.map((t) => t.changed_by)].filter((x): x is string => !!x))]) : new Map<string, string>();
       const nameOf = (id: string | null) => (team && id ? (names.get(id) ?? id) : undefined);
 
       const errors = later.flatMap((s) => json<FailedCommandView[]>(s.errors));
@@ -170,9 +168,7 @@ export function createBriefingService(deps: {
         project,
         workspace_id: workspaceId,
         text: composed.text,
-        handover: shownHandover
-          ? { handover_id: shownHandover.handover_id, session_id: shownHandover.session_id, title: shownHandover.sheet.title, createdAt: shownHandover.sheet.createdAt }
-          : null,
+        handover: shownHandover ? { handover_id: shownHandover.handover_id, session_id: shownHandover.session_id, title: shownHandover.sheet.title, createdAt: shownHandover.sheet.createdAt } : null,
         sessions: sessionParts.slice(0, composed.shown.sessions).map((s) => ({ id: s.id, title: s.title, outcome: s.outcome, files_changed: s.files, errors: s.errors, at: s.at })),
         todos: todoParts.slice(0, composed.shown.todos).map((t) => ({ id: t.id, content: t.content, status: t.status, priority: t.priority })),
         knowledge: knowledgeParts.slice(0, composed.shown.knowledge).map((k) => ({ id: k.id, title: k.title })),

@@ -46,7 +46,10 @@ const STOP = new Set(['a', 'an', 'the', 'to', 'of', 'and', 'or', 'in', 'on', 'fo
 /** Lower-case words without stop words; CJK text counts each character pair, so 「移行する」 matches 「移行」. */
 function words(text: string): Set<string> {
   const out = new Set<string>();
-  for (const w of text.toLowerCase().normalize('NFKC').split(/[^\p{L}\p{N}]+/u)) {
+  for (const w of text
+    .toLowerCase()
+    .normalize('NFKC')
+    .split(/[^\p{L}\p{N}]+/u)) {
     if (!w || STOP.has(w)) continue;
     if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(w) && w.length > 2) {
       for (let i = 0; i < w.length - 1; i++) out.add(w.slice(i, i + 2));

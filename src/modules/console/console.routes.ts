@@ -86,9 +86,7 @@ export function registerConsoleSessionRoutes(app: ZApp, sessions: ConsoleSession
 /** The built single-page console under /console/, with a strict CSP (no inline script at all). */
 export async function registerConsolePages(app: FastifyInstance, dist = CONSOLE_DIST) {
   if (!fs.existsSync(path.join(dist, 'index.html'))) {
-    app.get('/console/', { schema: { hide: true } }, (_req, reply) =>
-      sendError(reply, 'unavailable', 'The console is not built; run npm run build:console'),
-    );
+    app.get('/console/', { schema: { hide: true } }, (_req, reply) => sendError(reply, 'unavailable', 'The console is not built; run npm run build:console'));
     return;
   }
   await app.register(fastifyStatic, {

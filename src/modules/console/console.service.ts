@@ -62,7 +62,14 @@ export function createConsoleSessionsService(deps: { repo: ConsoleSessionsRepo; 
       const row = await resolve(token);
       // Keys made from the console never outlive the key the session was opened with, nor reach
       // beyond the workspace it is restricted to.
-      return { userId: row.user_id, plan: row.plan, keyId: row.key_id, expiresAt: row.key_expires_at ?? undefined, actor: { type: 'console', id: row.key_id, name: row.key_name }, ...workspaceRestriction(row.workspace_id) };
+      return {
+        userId: row.user_id,
+        plan: row.plan,
+        keyId: row.key_id,
+        expiresAt: row.key_expires_at ?? undefined,
+        actor: { type: 'console', id: row.key_id, name: row.key_name },
+        ...workspaceRestriction(row.workspace_id),
+      };
     },
 
     async describe(token: string) {

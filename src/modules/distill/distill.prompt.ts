@@ -54,7 +54,11 @@ export function buildUserPrompt(row: SessionsTable): string {
   };
   section('Tasks done', list(row.tasks_done), PART_MAX.tasks);
   section('Tasks left open', list(row.tasks_open), PART_MAX.tasks);
-  section('Failed commands', failed(row.errors).map((e) => `${e.command} -> ${e.error}`), PART_MAX.errors);
+  section(
+    'Failed commands',
+    failed(row.errors).map((e) => `${e.command} -> ${e.error}`),
+    PART_MAX.errors,
+  );
   section('Prompts', list(row.prompts), PART_MAX.prompts);
   section('Files changed', list(row.files_changed), PART_MAX.files);
   if (row.summary) lines.push('Summary as captured:', cut(row.summary, PART_MAX.summary));
@@ -76,7 +80,10 @@ export interface Distilled {
 const LIMITS = { summary: 2000, item: 500, decisions: 5, learnings: 5, knowledge: 3, title: 200, error: 2000, fix: 4000 } as const;
 const text = (v: unknown, max: number) => (typeof v === 'string' && v.trim() ? cut(v.trim(), max) : undefined);
 const strings = (v: unknown, n: number) =>
-  (Array.isArray(v) ? v : []).map((x) => text(x, LIMITS.item)).filter((x): x is string => x !== undefined).slice(0, n);
+  (Array.isArray(v) ? v : [])
+    .map((x) => text(x, LIMITS.item))
+    .filter((x): x is string => x !== undefined)
+    .slice(0, n);
 
 /**
  * The model's answer as a Distilled, read defensively: the first JSON object in the text (a Markdown

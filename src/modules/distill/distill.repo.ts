@@ -29,13 +29,21 @@ export function createDistillRepo(db: Db) {
         .modifyEnd(skipLockedSuffix(dialectOf(exec)))
         .executeTakeFirst();
       if (!row) return undefined;
-      await exec.updateTable('session_distills').set({ due_at: leaseUntil, claim, attempts: row.attempts + 1 }).where('session_id', '=', row.session_id).execute();
+      await exec
+        .updateTable('session_distills')
+        .set({ due_at: leaseUntil, claim, attempts: row.attempts + 1 })
+        .where('session_id', '=', row.session_id)
+        .execute();
       return { ...row, due_at: leaseUntil, claim, attempts: row.attempts + 1 };
     },
 
     /** The earliest due time of any queued session, for the runner's next wake-up. */
     async nextDue(): Promise<string | undefined> {
-      const r = await db.selectFrom('session_distills').select((eb) => eb.fn.min('due_at').as('due')).where('due_at', 'is not', null).executeTakeFirst();
+      const r = await db
+        .selectFrom('session_distills')
+        .select((eb) => eb.fn.min('due_at').as('due'))
+        .where('due_at', 'is not', null)
+        .executeTakeFirst();
       return (r?.due as string | null | undefined) ?? undefined;
     },
 
@@ -45,7 +53,12 @@ export function createDistillRepo(db: Db) {
 
     /** Ends this run's claim with `patch`; false when the session was queued again meanwhile (the claim is gone). */
     async finish(exec: Executor, sessionId: string, claim: string, patch: Partial<SessionDistillsTable>): Promise<boolean> {
-      const r = await exec.updateTable('session_distills').set({ ...patch, claim: null }).where('session_id', '=', sessionId).where('claim', '=', claim).executeTakeFirst();
+      const r = await exec
+        .updateTable('session_distills')
+        .set({ ...patch, claim: null })
+        .where('session_id', '=', sessionId)
+        .where('claim', '=', claim)
+        .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
 
@@ -83,19 +96,16 @@ export function createDistillRepo(db: Db) {
     },
 
     listPending(userId: string, limit: number, offset: number) {
-      return db
-        .selectFrom('knowledge_suggestions')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .where('status', '=', 'pending')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .offset(offset)
-        .execute();
+      return db.selectFrom('knowledge_suggestions').selectAll().where('user_id', '=', userId).where('status', '=', 'pending').orderBy('id', 'desc').limit(limit).offset(offset).execute();
     },
 
     async countPending(userId: string) {
-      const r = await db.selectFrom('knowledge_suggestions').select((eb) => eb.fn.countAll<string | number>().as('n')).where('user_id', '=', userId).where('status', '=', 'pending').executeTakeFirst();
+      const r = await db
+        .selectFrom('knowledge_suggestions')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('user_id', '=', userId)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
       return Number(r?.n ?? 0);
     },
 
@@ -111,4 +121,3 @@ export function createDistillRepo(db: Db) {
   };
 }
 export type DistillRepo = ReturnType<typeof createDistillRepo>;
-

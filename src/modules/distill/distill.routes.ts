@@ -1,14 +1,7 @@
 import type { ZApp } from '../../http/types.js';
 import { responses } from '../../http/schemas.js';
 import type { DistillService } from './distill.service.js';
-import {
-  AcceptSuggestionResponse,
-  DismissSuggestionResponse,
-  DistillUsageResponse,
-  ListSuggestionsQuery,
-  ListSuggestionsResponse,
-  SuggestionParams,
-} from './distill.schemas.js';
+import { AcceptSuggestionResponse, DismissSuggestionResponse, DistillUsageResponse, ListSuggestionsQuery, ListSuggestionsResponse, SuggestionParams } from './distill.schemas.js';
 
 /** The review queue of suggested knowledge entries, and what distillation cost today (docs/distillation.md). */
 export function registerDistillRoutes(app: ZApp, distill: DistillService) {
@@ -29,7 +22,7 @@ export function registerDistillRoutes(app: ZApp, distill: DistillService) {
     schema: {
       tags,
       operationId: 'acceptKnowledgeSuggestion',
-      summary: 'Accept a suggestion: it becomes a solution (tag distilled) in its workspace; id is the new solution\'s',
+      summary: "Accept a suggestion: it becomes a solution (tag distilled) in its workspace; id is the new solution's",
       params: SuggestionParams,
       response: responses(AcceptSuggestionResponse, 403, 404, 409),
     },

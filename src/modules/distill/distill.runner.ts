@@ -29,11 +29,14 @@ export function startDistillRunner(service: Pick<DistillService, 'runDue' | 'nex
     if (closed || atMs >= timerAt) return;
     if (timer) clearTimeout(timer);
     timerAt = atMs;
-    timer = setTimeout(() => {
-      timer = undefined;
-      timerAt = Infinity;
-      void tick();
-    }, Math.max(0, atMs - Date.now()));
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        timerAt = Infinity;
+        void tick();
+      },
+      Math.max(0, atMs - Date.now()),
+    );
     timer.unref();
   };
 

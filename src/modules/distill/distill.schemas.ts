@@ -15,7 +15,7 @@ export const KnowledgeSuggestion = z
     session_id: z.string().describe('The session whose distillation suggested it.'),
     title: z.string(),
     error: z.string().describe('The error as the session met it.'),
-    fix: z.string().describe('What fixed it; becomes the solution\'s content when accepted.'),
+    fix: z.string().describe("What fixed it; becomes the solution's content when accepted."),
     created_at: Timestamp,
     workspace_id: WorkspaceIdView,
   })

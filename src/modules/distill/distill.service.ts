@@ -111,7 +111,10 @@ export function createDistillService(deps: {
       if (!(await repo.finish(trx, session.id, claim, { ...stored, state: 'done', due_at: null, attempts: 0 }))) await repo.storeResult(trx, session.id, stored);
       const existing = await repo.suggestionsOf(session.id, trx);
       const wanted = new Map(result.knowledge.map((k) => [suggestionKey(k), k]));
-      await repo.removePending(trx, existing.filter((s) => s.status === 'pending' && !wanted.has(suggestionKey(s))).map((s) => s.id));
+      await repo.removePending(
+        trx,
+        existing.filter((s) => s.status === 'pending' && !wanted.has(suggestionKey(s))).map((s) => s.id),
+      );
       const known = new Set(existing.map(suggestionKey));
       const fresh: KnowledgeSuggestionsTable[] = [...wanted.entries()]
         .filter(([key]) => !known.has(key))

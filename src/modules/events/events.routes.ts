@@ -8,24 +8,15 @@ import { WorkspaceIdInput } from '../../lib/schema-fields.js';
 import type { EventsService } from './events.service.js';
 
 const StreamQuery = z.object({
-  workspace_id: WorkspaceIdInput.describe(
-    "The workspace whose events to stream (needs a member's records.read; default: your personal workspace, or the one your key is restricted to)",
-  ),
+  workspace_id: WorkspaceIdInput.describe("The workspace whose events to stream (needs a member's records.read; default: your personal workspace, or the one your key is restricted to)"),
   events: z
     .string()
     .max(1000)
     .optional()
-    .describe(
-      `Comma-separated event names to receive (default: all the credential's scopes may read). Known: ${EVENT_NAMES.join(', ')}. ` +
-        'A name the scopes do not cover is a 403 insufficient_scope.',
-    ),
+    .describe(`Comma-separated event names to receive (default: all the credential's scopes may read). Known: ${EVENT_NAMES.join(', ')}. ` + 'A name the scopes do not cover is a 403 insufficient_scope.'),
 });
 const StreamHeaders = z.object({
-  'last-event-id': z
-    .string()
-    .max(100)
-    .optional()
-    .describe('Resume strictly after this event id (the SSE `id:` of the last event received), at most 24 hours back.'),
+  'last-event-id': z.string().max(100).optional().describe('Resume strictly after this event id (the SSE `id:` of the last event received), at most 24 hours back.'),
 });
 const StreamBody = z
   .string()

@@ -97,7 +97,14 @@ export function createEventsService(deps: EventsDeps) {
 
   function parseFilter(events: string | undefined, known: readonly string[]): EventName[] | undefined {
     if (events === undefined || events.trim() === '') return undefined;
-    const names = [...new Set(events.split(',').map((s) => s.trim()).filter(Boolean))];
+    const names = [
+      ...new Set(
+        events
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
     const unknown = names.filter((n) => !known.includes(n));
     if (unknown.length) throw new AppError('invalid_request', `events: unknown event name(s) ${unknown.join(', ')}; known: ${known.join(', ')}`);
     return names as EventName[];
@@ -137,10 +144,14 @@ export function createEventsService(deps: EventsDeps) {
     const floor = lastEventId ? (lastEventId > oldest ? lastEventId : oldest) : cursorAt(now);
     streams++;
     listen();
-    signal.addEventListener('abort', () => {
-      streams--;
-      release();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        streams--;
+        release();
+      },
+      { once: true },
+    );
     return createStreamCursor({
       userId: ownerKey,
       floor,
@@ -180,7 +191,9 @@ export function createEventsService(deps: EventsDeps) {
     async close() {
       const u = unlisten;
       unlisten = undefined;
-      await (await u?.catch(() => undefined))?.();
+      await (
+        await u?.catch(() => undefined)
+      )?.();
     },
   };
 }

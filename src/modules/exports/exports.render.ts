@@ -35,9 +35,7 @@ async function markdown(sheet: SheetView): Promise<string> {
     `updated: ${sheet.updatedAt}`,
     '---',
   ].join('\n');
-  const body = (await columns(sheet, 'markdown'))
-    .filter((md) => md.length > 0)
-    .join('\n\n---\n\n');
+  const body = (await columns(sheet, 'markdown')).filter((md) => md.length > 0).join('\n\n---\n\n');
   return `${front}\n\n# ${markdownText(sheet.title)}\n\n${body}\n`;
 }
 
@@ -77,9 +75,7 @@ ${cols}
 }
 
 async function txt(sheet: SheetView): Promise<string> {
-  const body = (await columns(sheet, 'text'))
-    .filter((t) => t.length > 0)
-    .join('\n\n');
+  const body = (await columns(sheet, 'text')).filter((t) => t.length > 0).join('\n\n');
   return `${sheet.title}\n${'='.repeat(Math.min(sheet.title.length, 80))}\n\n${body}\n`;
 }
 

@@ -9,8 +9,7 @@ export interface IdempotencyOwner {
 
 /** Rows of claimed keys. Every statement stands alone (autocommit), so a claim is visible to every process at once. */
 export function createIdempotencyRepo(db: Db) {
-  const mine = (owner: IdempotencyOwner, key: string) => (eb: ExpressionBuilder<Database, 'idempotency_keys'>) =>
-    eb.and({ user_id: owner.userId, credential_id: owner.credentialId, key });
+  const mine = (owner: IdempotencyOwner, key: string) => (eb: ExpressionBuilder<Database, 'idempotency_keys'>) => eb.and({ user_id: owner.userId, credential_id: owner.credentialId, key });
   return {
     /** INSERT ... ON CONFLICT DO NOTHING: the primary key (user_id, credential_id, key) decides which request runs. True when this one won. */
     async claim(row: IdempotencyKeysTable): Promise<boolean> {

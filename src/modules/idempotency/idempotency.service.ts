@@ -74,7 +74,16 @@ export function createIdempotencyService(deps: { repo: IdempotencyRepo; clock: C
       for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
         const now = clock.now();
         const createdAt = now.toISOString();
-        const row = { user_id: owner.userId, credential_id: owner.credentialId, key, fingerprint, status: null, response: null, created_at: createdAt, expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString() };
+        const row = {
+          user_id: owner.userId,
+          credential_id: owner.credentialId,
+          key,
+          fingerprint,
+          status: null,
+          response: null,
+          created_at: createdAt,
+          expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+        };
         if (await repo.claim(row)) {
           return {
             kind: 'run',

@@ -50,11 +50,17 @@ export function createKnowledgeRepo(db: Db) {
     },
     list(f: KnowledgeListFilter) {
       const q = filtered(f).selectAll();
-      return (partial(f) ? q.orderBy(matchCount(f.terms), 'desc') : q).orderBy('id', 'desc').limit(f.limit).offset(f.offset ?? 0).execute();
+      return (partial(f) ? q.orderBy(matchCount(f.terms), 'desc') : q)
+        .orderBy('id', 'desc')
+        .limit(f.limit)
+        .offset(f.offset ?? 0)
+        .execute();
     },
     /** How many entries match, ignoring limit (MCP lists report a total). */
     async count(f: Omit<KnowledgeListFilter, 'limit' | 'offset'>): Promise<number> {
-      const row = await filtered(f).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const row = await filtered(f)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
     async insert(row: KnowledgeTable, exec: Executor) {

@@ -47,7 +47,7 @@ export function registerKnowledgeRoutes(app: ZApp, knowledge: KnowledgeService) 
     schema: {
       tags,
       operationId: 'createKnowledge',
-      summary: 'Save a solution (type=solutions) or a snippet (type=snippets), in your personal workspace or the body\'s workspace_id',
+      summary: "Save a solution (type=solutions) or a snippet (type=snippets), in your personal workspace or the body's workspace_id",
       querystring: CreateKnowledgeQuery,
       body: CreateKnowledgeBody,
       response: responses(etagged(CreateKnowledgeResponse), 413, 415),

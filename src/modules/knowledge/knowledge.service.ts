@@ -11,15 +11,7 @@ import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import { type Caller, type WorkspaceAccess, type InWorkspace } from '../workspaces/workspaces.access.js';
 import { errorSearchTerms } from './knowledge.terms.js';
 import type { KnowledgeRepo } from './knowledge.repo.js';
-import {
-  KIND_OF,
-  type CreateKnowledgeInput,
-  type KnowledgeKind,
-  type KnowledgeType,
-  type SnippetView,
-  type SolutionView,
-  type UpdateKnowledgeInput,
-} from './knowledge.schemas.js';
+import { KIND_OF, type CreateKnowledgeInput, type KnowledgeKind, type KnowledgeType, type SnippetView, type SolutionView, type UpdateKnowledgeInput } from './knowledge.schemas.js';
 
 export const LIST_DEFAULT = 20;
 export const LIST_MAX = 100;

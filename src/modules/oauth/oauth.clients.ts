@@ -71,8 +71,7 @@ function validRedirects(value: unknown): string[] {
   return value as string[];
 }
 
-const clientName = (value: unknown, fallback: string) =>
-  typeof value === 'string' && value.trim() ? value.trim().slice(0, 100) : fallback;
+const clientName = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() ? value.trim().slice(0, 100) : fallback);
 
 /** Dynamic registrations (RFC 7591) and client ID metadata documents, resolved to one shape. */
 export function createOAuthClients(deps: { repo: OAuthRepo; clock: Clock; client: GuardedClient }) {

@@ -67,9 +67,7 @@ export function consentPage(v: ConsentView): string {
   const hidden = Object.entries(v.params)
     .map(([k, val]) => `<input type="hidden" name="${esc(k)}" value="${esc(val)}">`)
     .join('');
-  const boxes = v.scopes
-    .map((s) => `<label><input type="checkbox" name="scope_choice" value="${esc(s)}" checked> ${esc(SCOPE_LABELS[s] ?? s)} <small>(${esc(s)})</small></label>`)
-    .join('');
+  const boxes = v.scopes.map((s) => `<label><input type="checkbox" name="scope_choice" value="${esc(s)}" checked> ${esc(SCOPE_LABELS[s] ?? s)} <small>(${esc(s)})</small></label>`).join('');
   const who = v.signedInAs
     ? `<p>Signed in to the console as <strong>${esc(v.signedInAs)}</strong>.</p>`
     : `<label for="api_key">API key</label><input id="api_key" name="api_key" type="password" autocomplete="off" placeholder="sk_..." required>`;

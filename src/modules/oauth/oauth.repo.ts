@@ -16,7 +16,11 @@ export function createOAuthRepo(db: Executor) {
       // One statement, so two concurrent fetches of the same document cannot collide on the key.
       // created_at and last_used_at of an existing row are kept.
       const { client_name, redirect_uris, fetched_at } = row;
-      await db.insertInto('oauth_clients').values(row).onConflict((oc) => oc.column('id').doUpdateSet({ client_name, redirect_uris, fetched_at })).execute();
+      await db
+        .insertInto('oauth_clients')
+        .values(row)
+        .onConflict((oc) => oc.column('id').doUpdateSet({ client_name, redirect_uris, fetched_at }))
+        .execute();
     },
     async touchClient(id: string, at: string) {
       await db.updateTable('oauth_clients').set({ last_used_at: at }).where('id', '=', id).execute();
@@ -52,12 +56,7 @@ export function createOAuthRepo(db: Executor) {
     },
     /** True for the one exchange that marks the code used; a replay gets false. */
     async useCode(hash: string, at: string, grantId: string, exec: Executor = db) {
-      const r = await exec
-        .updateTable('oauth_codes')
-        .set({ used_at: at, grant_id: grantId })
-        .where('code_hash', '=', hash)
-        .where('used_at', 'is', null)
-        .executeTakeFirst();
+      const r = await exec.updateTable('oauth_codes').set({ used_at: at, grant_id: grantId }).where('code_hash', '=', hash).where('used_at', 'is', null).executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
 
@@ -114,7 +113,19 @@ export function createOAuthRepo(db: Executor) {
         .innerJoin('oauth_grants', 'oauth_grants.id', 'oauth_tokens.grant_id')
         .innerJoin('users', 'users.id', 'oauth_grants.user_id')
         .leftJoin('api_keys', 'api_keys.id', 'oauth_grants.approved_by_key')
-        .select(['oauth_tokens.expires_at', 'oauth_tokens.kind', 'oauth_grants.id as grant_id', 'oauth_grants.status', 'oauth_grants.scopes', 'oauth_grants.user_id', 'oauth_grants.last_used_at', 'oauth_grants.client_id', 'oauth_grants.client_name', 'oauth_grants.workspace_id', 'users.plan'])
+        .select([
+          'oauth_tokens.expires_at',
+          'oauth_tokens.kind',
+          'oauth_grants.id as grant_id',
+          'oauth_grants.status',
+          'oauth_grants.scopes',
+          'oauth_grants.user_id',
+          'oauth_grants.last_used_at',
+          'oauth_grants.client_id',
+          'oauth_grants.client_name',
+          'oauth_grants.workspace_id',
+          'users.plan',
+        ])
         .select('oauth_grants.approved_by_key')
         .select(APPROVER_COLUMNS)
         .where('oauth_tokens.token_hash', '=', hash)

@@ -34,7 +34,12 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  */
 function decodeFormPart(raw: Buffer): string | undefined {
   try {
-    return decodeURIComponent(strictUtf8.decode(raw).replace(/\+/g, ' ').replace(/%(?![0-9a-fA-F]{2})/g, '%25'));
+    return decodeURIComponent(
+      strictUtf8
+        .decode(raw)
+        .replace(/\+/g, ' ')
+        .replace(/%(?![0-9a-fA-F]{2})/g, '%25'),
+    );
   } catch {
     return undefined;
   }
@@ -43,7 +48,7 @@ function decodeFormPart(raw: Buffer): string | undefined {
 /** Repeated names (the consent page's scope boxes) become arrays. */
 function parseForm(body: Buffer): Form {
   const form: Form & { [MALFORMED]?: string } = {};
-  for (let start = 0; start <= body.length; ) {
+  for (let start = 0; start <= body.length;) {
     let end = body.indexOf(0x26, start); // '&'
     if (end < 0) end = body.length;
     const pair = body.subarray(start, end);
@@ -85,8 +90,7 @@ function badTextIn(req: FastifyRequest): { message: string; field: string } | un
 
 /** The issuer and resource origin: PUBLIC_URL, else the listen address (src/http/origin.ts: never an arbitrary Host header). */
 export const originOf = requestOrigin;
-export const resourceMetadataUrl = (publicUrl: string | undefined, req: FastifyRequest) =>
-  `${originOf(publicUrl, req)}/.well-known/oauth-protected-resource${MCP_RESOURCE_PATH}`;
+export const resourceMetadataUrl = (publicUrl: string | undefined, req: FastifyRequest) => `${originOf(publicUrl, req)}/.well-known/oauth-protected-resource${MCP_RESOURCE_PATH}`;
 
 export interface OAuthRouteDeps {
   oauth: OAuthService;
@@ -150,7 +154,11 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
     });
     scope.setErrorHandler((err, _req, reply) => {
       if (err instanceof OAuthError) return sendOAuthError(reply, err);
-      if (err instanceof AppError && err.code === 'rate_limited') return reply.code(429).headers(err.headers ?? {}).send({ error: 'temporarily_unavailable', error_description: err.message });
+      if (err instanceof AppError && err.code === 'rate_limited')
+        return reply
+          .code(429)
+          .headers(err.headers ?? {})
+          .send({ error: 'temporarily_unavailable', error_description: err.message });
       const status = (err as { statusCode?: number }).statusCode ?? 500;
       if (status >= 500) {
         reply.log.error({ err }, 'OAuth endpoint failed');
@@ -165,22 +173,28 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
       const seen = registrations.get(req.ip);
       const window = seen && seen.resetAt > now ? seen : { count: 0, resetAt: now + 3600_000 };
       if (window.count >= REGISTRATIONS_PER_HOUR) {
-        return reply.code(429).header('retry-after', String(Math.ceil((window.resetAt - now) / 1000))).send({ error: 'temporarily_unavailable', error_description: 'Too many registrations from this address; retry later' });
+        return reply
+          .code(429)
+          .header('retry-after', String(Math.ceil((window.resetAt - now) / 1000)))
+          .send({ error: 'temporarily_unavailable', error_description: 'Too many registrations from this address; retry later' });
       }
       registrations.set(req.ip, { ...window, count: window.count + 1 });
       if (registrations.size > 10_000) for (const [ip, w] of registrations) if (w.resetAt <= now) registrations.delete(ip);
       const body = (req.body ?? {}) as Record<string, unknown>;
       if (typeof body !== 'object' || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'The body must be a JSON object');
       const { client, issuedAt } = await clients.register(body);
-      return reply.code(201).header('cache-control', 'no-store').send({
-        client_id: client.id,
-        client_id_issued_at: issuedAt,
-        client_name: client.name,
-        redirect_uris: client.redirectUris,
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'none',
-      });
+      return reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send({
+          client_id: client.id,
+          client_id_issued_at: issuedAt,
+          client_name: client.name,
+          redirect_uris: client.redirectUris,
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'none',
+        });
     });
 
     scope.get('/oauth/authorize', hide, async (req, reply) => authorizePage(req, reply, deps, req.query as Form));
@@ -233,7 +247,11 @@ async function checkClient(deps: OAuthRouteDeps, f: Form, req: FastifyRequest, r
     client = await deps.clients.resolve(params.client_id, req.ip);
   } catch (err) {
     if (!(err instanceof OAuthError)) throw err;
-    reply.code(err.status === 429 ? 429 : 400).headers(CONSENT_HEADERS).type('text/html; charset=utf-8').send(errorPage(err.description));
+    reply
+      .code(err.status === 429 ? 429 : 400)
+      .headers(CONSENT_HEADERS)
+      .type('text/html; charset=utf-8')
+      .send(errorPage(err.description));
     return undefined;
   }
   const redirectUri = params.redirect_uri;
@@ -287,11 +305,27 @@ async function authorizePage(req: FastifyRequest, reply: FastifyReply, deps: OAu
     .headers(CONSENT_HEADERS)
     .header('set-cookie', `${CSRF_COOKIE}=${csrf}; Path=/oauth; HttpOnly; SameSite=Strict${secure}`)
     .type('text/html; charset=utf-8')
-    .send(consentPage({ clientName: c.client.name, redirectHost: new URL(c.redirectUri).host || c.redirectUri, scopes, params: c.params, csrf, signedInAs: session?.name, workspaces, workspaceId: one(f.workspace_id), error }));
+    .send(
+      consentPage({
+        clientName: c.client.name,
+        redirectHost: new URL(c.redirectUri).host || c.redirectUri,
+        scopes,
+        params: c.params,
+        csrf,
+        signedInAs: session?.name,
+        workspaces,
+        workspaceId: one(f.workspace_id),
+        error,
+      }),
+    );
 }
 
 function csrfValid(req: FastifyRequest, sent: string | undefined): boolean {
-  const cookie = req.headers.cookie?.split(';').map((p) => p.trim()).find((p) => p.startsWith(`${CSRF_COOKIE}=`))?.slice(CSRF_COOKIE.length + 1);
+  const cookie = req.headers.cookie
+    ?.split(';')
+    .map((p) => p.trim())
+    .find((p) => p.startsWith(`${CSRF_COOKIE}=`))
+    ?.slice(CSRF_COOKIE.length + 1);
   if (!cookie || !sent) return false;
   const a = Buffer.from(cookie);
   const b = Buffer.from(sent);
@@ -341,7 +375,8 @@ async function decide(req: FastifyRequest, reply: FastifyReply, deps: OAuthRoute
   const beyond = scopes.find((s) => !hasScope(auth.scopes, s));
   if (beyond) return authorizePage(req, reply, deps, f, `This API key lacks ${beyond}; untick it or use another key.`);
   const workspaceId = one(f.workspace_id)?.trim() || undefined;
-  if (workspaceId !== undefined && !WorkspaceIdInput.safeParse(workspaceId).success) return authorizePage(req, reply, deps, f, 'The workspace must be a workspace id (wsp_...), as GET /v1/workspaces lists them, or empty for your personal one.', 400);
+  if (workspaceId !== undefined && !WorkspaceIdInput.safeParse(workspaceId).success)
+    return authorizePage(req, reply, deps, f, 'The workspace must be a workspace id (wsp_...), as GET /v1/workspaces lists them, or empty for your personal one.', 400);
   const approval = { clientId: c.client.id, redirectUri: c.redirectUri, codeChallenge: c.params.code_challenge, scopes, resource: requested.resource, approvedByKey: auth.keyId, workspaceId };
   let code: string;
   try {

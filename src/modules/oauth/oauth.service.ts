@@ -159,7 +159,20 @@ export function createOAuthService(deps: OAuthServiceDeps) {
       const tokens = await transactionAlone(db, async (trx) => {
         if (!(await repo.useCode(row.code_hash, now.toISOString(), grantId, trx))) return undefined;
         await repo.insertGrant(
-          { id: grantId, user_id: row.user_id, client_id: client.id, client_name: client.name, scopes: row.scopes, resource: row.resource, status: 'active', created_at: now.toISOString(), last_used_at: null, revoked_at: null, approved_by_key: row.approved_by_key, workspace_id: row.workspace_id },
+          {
+            id: grantId,
+            user_id: row.user_id,
+            client_id: client.id,
+            client_name: client.name,
+            scopes: row.scopes,
+            resource: row.resource,
+            status: 'active',
+            created_at: now.toISOString(),
+            last_used_at: null,
+            revoked_at: null,
+            approved_by_key: row.approved_by_key,
+            workspace_id: row.workspace_id,
+          },
           trx,
         );
         return tokensFor(grantId, scopes, trx);
@@ -197,7 +210,7 @@ export function createOAuthService(deps: OAuthServiceDeps) {
       if (extra) throw new OAuthError('invalid_scope', `The grant does not include ${extra}`);
       // Tokens carry the grant's scopes (none are stored per token), so a narrower set is refused
       // rather than echoed in `scope` while the tokens keep every granted scope.
-      if (scopes.length !== granted.length) throw new OAuthError('invalid_scope', 'A refresh cannot narrow the scopes; it must ask for all the grant\'s scopes or omit scope; authorize again for fewer');
+      if (scopes.length !== granted.length) throw new OAuthError('invalid_scope', "A refresh cannot narrow the scopes; it must ask for all the grant's scopes or omit scope; authorize again for fewer");
       const tokens = await transactionAlone(db, async (trx) => {
         if (!(await repo.useToken(row.token_hash, clock.now().toISOString(), trx))) return undefined;
         return tokensFor(grant.id, scopes, trx);
@@ -246,15 +259,17 @@ export function createOAuthService(deps: OAuthServiceDeps) {
     /** Connected apps of an account: the active grants whose approving key still vouches for them. */
     async listGrants(caller: Caller) {
       const now = clock.now();
-      return (await repo.listGrants(caller.userId)).filter((g) => !approverEnded(g, now) && credentialVisible(caller, g)).map((g) => ({
-        id: g.id,
-        client_id: g.client_id,
-        client_name: g.client_name,
-        scopes: JSON.parse(g.scopes) as string[],
-        created_at: g.created_at,
-        last_used_at: g.last_used_at,
-        workspace_id: g.workspace_id,
-      }));
+      return (await repo.listGrants(caller.userId))
+        .filter((g) => !approverEnded(g, now) && credentialVisible(caller, g))
+        .map((g) => ({
+          id: g.id,
+          client_id: g.client_id,
+          client_name: g.client_name,
+          scopes: JSON.parse(g.scopes) as string[],
+          created_at: g.created_at,
+          last_used_at: g.last_used_at,
+          workspace_id: g.workspace_id,
+        }));
     },
 
     async revokeGrant(caller: Caller, id: string) {

@@ -53,8 +53,15 @@ const errorLines = (text: string) =>
 
 function sheetText(r: Row, project: string | null): RecordText {
   return {
-    kind: 'sheet', id: r.id, owner_key: r.user_id, project, title: r.title, updated_at: r.updated_at,
-    err: '', meta: lines(list(r.tags).join(' '), r.folder, project), body: String(r.search_text ?? '').slice(r.title.length),
+    kind: 'sheet',
+    id: r.id,
+    owner_key: r.user_id,
+    project,
+    title: r.title,
+    updated_at: r.updated_at,
+    err: '',
+    meta: lines(list(r.tags).join(' '), r.folder, project),
+    body: String(r.search_text ?? '').slice(r.title.length),
   };
 }
 
@@ -69,22 +76,43 @@ function sessionText(r: Row): RecordText {
   });
   const body = lines(r.summary, r.outcome, ...list(r.tasks_done), ...list(r.tasks_open));
   return {
-    kind: 'session', id: r.id, owner_key: r.user_id, project: r.project ?? null, title: r.title, updated_at: r.updated_at ?? r.created_at,
-    err: lines(...failed, errorLines(String(r.summary ?? ''))), meta: lines(r.project, list(r.tags).join(' '), list(r.files_changed).join(' ')), body,
+    kind: 'session',
+    id: r.id,
+    owner_key: r.user_id,
+    project: r.project ?? null,
+    title: r.title,
+    updated_at: r.updated_at ?? r.created_at,
+    err: lines(...failed, errorLines(String(r.summary ?? ''))),
+    meta: lines(r.project, list(r.tags).join(' '), list(r.files_changed).join(' ')),
+    body,
   };
 }
 
 function knowledgeText(r: Row): RecordText {
   return {
-    kind: r.type === 'snippet' ? 'snippet' : 'solution', id: r.id, owner_key: r.user_id, project: null, title: r.title, updated_at: r.updated_at,
-    err: r.error ?? '', meta: lines(list(r.tags).join(' '), r.language), body: lines(r.description, r.content),
+    kind: r.type === 'snippet' ? 'snippet' : 'solution',
+    id: r.id,
+    owner_key: r.user_id,
+    project: null,
+    title: r.title,
+    updated_at: r.updated_at,
+    err: r.error ?? '',
+    meta: lines(list(r.tags).join(' '), r.language),
+    body: lines(r.description, r.content),
   };
 }
 
 function todoText(r: Row): RecordText {
   return {
-    kind: 'todo', id: r.id, owner_key: r.user_id, project: r.project || null, title: r.content, updated_at: r.updated_at,
-    err: '', meta: lines(r.project, r.status, r.priority), body: r.active_form ?? '',
+    kind: 'todo',
+    id: r.id,
+    owner_key: r.user_id,
+    project: r.project || null,
+    title: r.content,
+    updated_at: r.updated_at,
+    err: '',
+    meta: lines(r.project, r.status, r.priority),
+    body: r.active_form ?? '',
   };
 }
 
@@ -95,9 +123,7 @@ export async function readRecords(db: Kysely<any>, kind: QueueKind, ids: string[
   const inIds = sql.join(ids);
   if (kind === 'sheet') {
     const rows = (await sql<Row>`select id, user_id, title, search_text, tags, folder, updated_at from sheets where id in (${inIds}) and trashed_at is null`.execute(db)).rows;
-    const projects = new Map(
-      (await sql<Row>`select handover_id, project from handovers where handover_id in (${inIds})`.execute(db)).rows.map((h) => [h.handover_id as string, h.project as string | null]),
-    );
+    const projects = new Map((await sql<Row>`select handover_id, project from handovers where handover_id in (${inIds})`.execute(db)).rows.map((h) => [h.handover_id as string, h.project as string | null]));
     return rows.map((r) => sheetText(r, projects.get(r.id) ?? null));
   }
   if (kind === 'session') return (await sql<Row>`select * from sessions where id in (${inIds})`.execute(db)).rows.map(sessionText);
@@ -109,7 +135,12 @@ const capped = (text: string) => indexTerms(text).slice(0, MAX_FIELD_TERMS);
 
 export function toDoc(t: RecordText): SearchDoc {
   return {
-    kind: t.kind, record_id: t.id, owner_key: t.owner_key, project: t.project, title: t.title, updated_at: t.updated_at,
+    kind: t.kind,
+    record_id: t.id,
+    owner_key: t.owner_key,
+    project: t.project,
+    title: t.title,
+    updated_at: t.updated_at,
     terms: { title: capped(t.title), err: capped(t.err), meta: capped(t.meta), body: capped(t.body) },
   };
 }

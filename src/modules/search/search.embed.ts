@@ -39,10 +39,7 @@ export function createSemanticSearch(deps: { db: Kysely<any>; config: Embeddings
      * The keyword candidates fused with the records nearest to the query; on any failure of the
      * endpoint (down, slow, malformed) the keyword candidates alone, and a log line.
      */
-    async fused(
-      keyword: Candidate[],
-      q: { text: string; ownerKeys: string[]; kinds: SearchKind[]; project?: string; window: number },
-    ): Promise<{ candidates: Candidate[]; added: number }> {
+    async fused(keyword: Candidate[], q: { text: string; ownerKeys: string[]; kinds: SearchKind[]; project?: string; window: number }): Promise<{ candidates: Candidate[]; added: number }> {
       let vector: Float32Array;
       try {
         [vector] = await embed(deps.config, [q.text], QUERY_TIMEOUT_MS);

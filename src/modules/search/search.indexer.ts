@@ -58,7 +58,7 @@ export function createSearchIndexer(db: Kysely<any>, adapter: SearchAdapter, onE
   /** Drains up to `most` rows (all when undefined), one pass at a time. */
   function drain(most = Infinity): Promise<void> {
     const run = async () => {
-      for (let done = 0; done < most && !closed; ) {
+      for (let done = 0; done < most && !closed;) {
         const n = await batch();
         if (n === 0) break;
         done += n;

@@ -30,7 +30,12 @@ const lexeme = (t: string) => `'${t.replace(/\\/g, '\\\\').replace(/'/g, "''")}'
 export function tsvectorLiteral(d: SearchDoc): string {
   const places = new Map<string, string[]>();
   let position = 0;
-  const fields: [string[], string][] = [[d.terms.title, 'A'], [d.terms.err, 'B'], [d.terms.meta, 'C'], [d.terms.body, 'D']];
+  const fields: [string[], string][] = [
+    [d.terms.title, 'A'],
+    [d.terms.err, 'B'],
+    [d.terms.meta, 'C'],
+    [d.terms.body, 'D'],
+  ];
   for (const [terms, weight] of fields) {
     for (const t of terms) {
       position = Math.min(position + 1, MAX_POSITION);

@@ -67,7 +67,5 @@ export function rerank(candidates: Candidate[], preferProject?: string, queryTer
       }
     }
   }
-  return scored
-    .sort((a, b) => b.score - a.score || b.time - a.time || a.record_id.localeCompare(b.record_id))
-    .map(({ time: _time, ...c }) => c);
+  return scored.sort((a, b) => b.score - a.score || b.time - a.time || a.record_id.localeCompare(b.record_id)).map(({ time: _time, ...c }) => c);
 }

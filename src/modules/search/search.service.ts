@@ -44,9 +44,7 @@ export interface SearchDeps {
 export function createSearchService(deps: SearchDeps) {
   const adapter: SearchAdapter = dialectOf(deps.db) === 'postgres' ? pgSearch : sqliteSearch;
   const indexer = createSearchIndexer(deps.db, adapter, deps.onIndexError ?? (() => undefined));
-  const semantic = deps.embeddings
-    ? createSemanticSearch({ db: deps.db, config: deps.embeddings, drainIndex: () => indexer.drain(), onError: deps.onEmbedError ?? (() => undefined) })
-    : undefined;
+  const semantic = deps.embeddings ? createSemanticSearch({ db: deps.db, config: deps.embeddings, drainIndex: () => indexer.drain(), onError: deps.onEmbedError ?? (() => undefined) }) : undefined;
 
   /** The kinds searched: those asked for (default all), each needing its read scope. */
   function kindsFor(scopes: Granted | undefined, asked: SearchKind[] | undefined): SearchKind[] {

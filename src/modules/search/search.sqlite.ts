@@ -41,20 +41,26 @@ export const sqliteSearch: SearchAdapter = {
     const bm25 = sql`-bm25(search_fts, ${sql.lit(WEIGHTS.title)}, ${sql.lit(WEIGHTS.err)}, ${sql.lit(WEIGHTS.meta)}, ${sql.lit(WEIGHTS.body)}, 0)`;
     let ranked: { doc_id: number; rel: number }[];
     if (matches <= RANK_ALL) {
-      ranked = (await sql<{ doc_id: number; rel: number }>`select rowid as doc_id, ${bm25} as rel from search_fts where search_fts match ${all}
-        order by rel desc limit ${q.window}`.execute(db)).rows;
+      ranked = (
+        await sql<{ doc_id: number; rel: number }>`select rowid as doc_id, ${bm25} as rel from search_fts where search_fts match ${all}
+        order by rel desc limit ${q.window}`.execute(db)
+      ).rows;
     } else {
       // Bounded work (docs/search.md, "At 100,000 records"): rank by the words that select at most RANK_ALL
       // records (the rarest first); when every word is that common, rank the newest RANK_ALL matches.
       const selective = await selectiveTerms(db, q.terms, scope);
       const rankBy = selective.length > 0 ? `(${selective.map(quote).join(' OR ')}) AND ${scope}` : all;
-      ranked = (await sql<{ doc_id: number; rel: number }>`select * from (select rowid as doc_id, ${bm25} as rel from search_fts
-        where search_fts match ${rankBy} order by rowid desc limit ${RANK_ALL}) order by rel desc limit ${q.window}`.execute(db)).rows;
+      ranked = (
+        await sql<{ doc_id: number; rel: number }>`select * from (select rowid as doc_id, ${bm25} as rel from search_fts
+        where search_fts match ${rankBy} order by rowid desc limit ${RANK_ALL}) order by rel desc limit ${q.window}`.execute(db)
+      ).rows;
     }
     if (ranked.length === 0) return { candidates: [], total };
     const rel = new Map(ranked.map((r) => [r.doc_id, r.rel]));
-    const docs = (await sql<Omit<Candidate, 'rel'> & { doc_id: number; owner_key: string }>`select doc_id, kind, record_id, owner_key, project, title, updated_at
-      from search_docs where doc_id in (${sql.join([...rel.keys()])})`.execute(db)).rows;
+    const docs = (
+      await sql<Omit<Candidate, 'rel'> & { doc_id: number; owner_key: string }>`select doc_id, kind, record_id, owner_key, project, title, updated_at
+      from search_docs where doc_id in (${sql.join([...rel.keys()])})`.execute(db)
+    ).rows;
     const owners = new Set(q.ownerKeys);
     const candidates = docs
       .filter((d) => owners.has(d.owner_key) && q.kinds.includes(d.kind) && (q.project === undefined || d.project === q.project))

@@ -60,8 +60,21 @@ export function stem(word: string): string {
 
 /** Endings stripped (the first that fits), with the least stem they leave. */
 const SUFFIXES: [string, number][] = [
-  ['ations', 3], ['ation', 3], ['ements', 3], ['ement', 3], ['ments', 3], ['ment', 3], ['ings', 2], ['ing', 2], ['ions', 3], ['ion', 3],
-  ['edly', 3], ['ed', 2], ['ers', 3], ['er', 3], ['ly', 3],
+  ['ations', 3],
+  ['ation', 3],
+  ['ements', 3],
+  ['ement', 3],
+  ['ments', 3],
+  ['ment', 3],
+  ['ings', 2],
+  ['ing', 2],
+  ['ions', 3],
+  ['ion', 3],
+  ['edly', 3],
+  ['ed', 2],
+  ['ers', 3],
+  ['er', 3],
+  ['ly', 3],
 ];
 
 const CJK_RUN = /(\p{Script=Han}+|[\p{Script=Hiragana}ー]+|[\p{Script=Katakana}ー]+|\p{Script=Hangul}+)/u;
@@ -136,15 +149,42 @@ export function indexTerms(text: string | null | undefined): string[] {
  * meaning; every term of a group finds the others). General, not fitted to any corpus.
  */
 const SYNONYM_GROUPS = [
-  'k8s kubernetes', 'db database', 'auth authentication authn', 'env environment', 'config configuration settings', 'deps dependencies',
-  'repo repository', 'err error', 'pkg package', 'js javascript', 'ts typescript', 'py python', 'pg postgres postgresql', 'e2e end-to-end',
-  'i18n translation localization l10n', 'endpoint route', 'ci pipeline', 'bug defect', 'docs documentation',
-  'pr pull-request', 'perf performance', 'mail email', 'img image', 'msg message', 'id identifier', 'ui interface', 'prod production',
+  'k8s kubernetes',
+  'db database',
+  'auth authentication authn',
+  'env environment',
+  'config configuration settings',
+  'deps dependencies',
+  'repo repository',
+  'err error',
+  'pkg package',
+  'js javascript',
+  'ts typescript',
+  'py python',
+  'pg postgres postgresql',
+  'e2e end-to-end',
+  'i18n translation localization l10n',
+  'endpoint route',
+  'ci pipeline',
+  'bug defect',
+  'docs documentation',
+  'pr pull-request',
+  'perf performance',
+  'mail email',
+  'img image',
+  'msg message',
+  'id identifier',
+  'ui interface',
+  'prod production',
 ];
 const SYNONYMS = new Map<string, string[]>();
 for (const group of SYNONYM_GROUPS) {
   const words = group.split(' ').map((w) => stem(w.replace(/-/g, '')));
-  for (const w of words) SYNONYMS.set(w, words.filter((x) => x !== w));
+  for (const w of words)
+    SYNONYMS.set(
+      w,
+      words.filter((x) => x !== w),
+    );
 }
 
 /** At most this many distinct query terms are searched. */

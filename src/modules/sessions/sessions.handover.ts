@@ -34,7 +34,14 @@ export function handoverColumns({ session, nextSteps, notes, openTodos }: Handov
   const files = JSON.parse(session.files_changed) as string[];
   const col1 =
     `<h2>Summary</h2>${paragraphs(session.summary)}` +
-    `<h3>Files changed</h3>${files.length ? list('ul', files.map((f) => `<code>${escapeHtml(f)}</code>`)) : '<p>None recorded.</p>'}`;
+    `<h3>Files changed</h3>${
+      files.length
+        ? list(
+            'ul',
+            files.map((f) => `<code>${escapeHtml(f)}</code>`),
+          )
+        : '<p>None recorded.</p>'
+    }`;
   const steps = nextSteps.map((s) => s.trim()).filter((s) => s.length > 0);
   const col2 =
     `<h2>Next steps</h2>${steps.length ? list('ol', steps.map(escapeHtml)) : '<p>None given.</p>'}` +
@@ -42,8 +49,11 @@ export function handoverColumns({ session, nextSteps, notes, openTodos }: Handov
       !openTodos
         ? '<p>Not included: the credential that made this handover may not read todos (todos:read).</p>'
         : openTodos.length
-        ? list('ul', openTodos.map((t) => `${escapeHtml(t.content)} <em>(${STATUS_LABEL[t.status] ?? t.status}, ${t.priority})</em>`))
-        : '<p>No open todos.</p>'
+          ? list(
+              'ul',
+              openTodos.map((t) => `${escapeHtml(t.content)} <em>(${STATUS_LABEL[t.status] ?? t.status}, ${t.priority})</em>`),
+            )
+          : '<p>No open todos.</p>'
     }`;
   const col3 = `<h2>Notes</h2>${notes?.trim() ? paragraphs(notes) : '<p>No notes.</p>'}`;
   return { col1, col2, col3 };

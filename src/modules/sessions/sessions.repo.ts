@@ -26,7 +26,9 @@ export function createSessionsRepo(db: Db) {
     async list(f: SessionListFilter) {
       const [rows, count] = await Promise.all([
         filtered(f).selectAll().orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
-        filtered(f).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+        filtered(f)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow(),
       ]);
       return { rows, total: Number(count.n) };
     },
@@ -74,11 +76,7 @@ export function createSessionsRepo(db: Db) {
     /** Each session's distillation (src/modules/distill writes them): the result, and the note of a run that did not happen. */
     async distills(sessionIds: string[], exec: Executor = db): Promise<Map<string, DistillView>> {
       if (sessionIds.length === 0) return new Map();
-      const rows = await exec
-        .selectFrom('session_distills')
-        .select(['session_id', 'summary', 'decisions', 'learnings', 'model', 'distilled_at', 'note'])
-        .where('session_id', 'in', sessionIds)
-        .execute();
+      const rows = await exec.selectFrom('session_distills').select(['session_id', 'summary', 'decisions', 'learnings', 'model', 'distilled_at', 'note']).where('session_id', 'in', sessionIds).execute();
       return new Map(
         rows.map((r) => [
           r.session_id,

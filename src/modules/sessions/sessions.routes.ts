@@ -22,7 +22,13 @@ export function registerSessionRoutes(app: ZApp, sessions: SessionsService) {
   const ok = true as const;
 
   app.get('/sessions', {
-    schema: { tags, operationId: 'listSessions', summary: 'List the saved sessions of a workspace, newest first; search with q, filter by project', querystring: ListSessionsQuery, response: responses(ListSessionsResponse, 403, 404) },
+    schema: {
+      tags,
+      operationId: 'listSessions',
+      summary: 'List the saved sessions of a workspace, newest first; search with q, filter by project',
+      querystring: ListSessionsQuery,
+      response: responses(ListSessionsResponse, 403, 404),
+    },
     handler: async (req) => ({ success: ok, ...(await sessions.list(req.auth, req.query)) }),
   });
   app.post('/sessions', {

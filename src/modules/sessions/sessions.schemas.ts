@@ -35,17 +35,15 @@ export const Session = z
     project: z.string().nullable().describe('null when the session was saved without a project.'),
     tags: z.array(z.string()),
     files_changed: z.array(z.string()),
-    external_id: z.string().nullable().describe('The client\'s own reference (PUT /sessions/external/{external_id}); null when saved without one.'),
+    external_id: z.string().nullable().describe("The client's own reference (PUT /sessions/external/{external_id}); null when saved without one."),
     outcome: z.string().nullable().describe('What the session came to (for a captured session, its closing message); null when not known.'),
     tasks_done: z.array(z.string()).describe('Tasks completed in this session.'),
     tasks_open: z.array(z.string()).describe('Tasks this session left open.'),
     errors: z.array(FailedCommand).describe('Commands that failed in this session, each with its first error line.'),
     prompts: z.array(z.string()).describe("The session's prompts, shortened."),
     agent: z.string().nullable().describe('The assistant that ran the session (claude-code, codex, gemini-cli, ...); null when not said.'),
-    source: z
-      .enum(SESSION_SOURCES)
-      .describe("Who wrote title and summary: 'curated' (a person or the model) or 'capture' (a client's automatic capture, which never replaces curated text)."),
-    handover_id: z.string().nullable().describe("The newest handover sheet made from this session; null when none."),
+    source: z.enum(SESSION_SOURCES).describe("Who wrote title and summary: 'curated' (a person or the model) or 'capture' (a client's automatic capture, which never replaces curated text)."),
+    handover_id: z.string().nullable().describe('The newest handover sheet made from this session; null when none.'),
     distilled: Distilled.nullable().describe('The optional LLM distillation (DISTILL=1, docs/distillation.md); null when the session was not distilled.'),
     distill_note: z.string().nullable().describe('Why the latest distillation did not happen (daily token cap, provider failure); null when nothing is to be said.'),
     workspace_id: WorkspaceIdView,
@@ -89,7 +87,7 @@ export const ExternalId = z
   .min(1, 'external_id must not be empty')
   .max(EXTERNAL_ID_MAX, `external_id must be at most ${EXTERNAL_ID_MAX} characters`)
   .regex(/^[A-Za-z0-9._:-]+$/, 'external_id may contain only letters, digits and . _ : - (e.g. cc:<session id>)')
-  .describe('The client\'s own reference for the session, unique per workspace, e.g. cc:<Claude Code session_id>.');
+  .describe("The client's own reference for the session, unique per workspace, e.g. cc:<Claude Code session_id>.");
 export const ExternalIdParams = z.object({ external_id: ExternalId });
 
 export const UpsertSessionBody = CreateSessionBody.extend({

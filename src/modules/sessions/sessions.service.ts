@@ -82,16 +82,19 @@ export function createSessionsService(deps: {
         const session = await repo.findById(input.session_id, trx);
         if (!session) throw notFound('session', input.session_id); // its workspace was deleted meanwhile
         // The todos are another domain's records: shown only to a credential that may read them.
-        const openTodos = hasScope(auth?.scopes, HANDOVER_TODOS_SCOPE)
-          ? (await todos.list({ userId: ownerKey, project: session.project ?? NO_PROJECT, statuses: OPEN_STATUSES }, trx)).reverse()
-          : undefined;
+        const openTodos = hasScope(auth?.scopes, HANDOVER_TODOS_SCOPE) ? (await todos.list({ userId: ownerKey, project: session.project ?? NO_PROJECT, statuses: OPEN_STATUSES }, trx)).reverse() : undefined;
         const tags = [...new Set(['handover', ...(JSON.parse(session.tags) as string[])])];
-        const sheet = await sheets.createIn(trx, ownerKey, {
-          title: `Handover: ${session.title}`,
-          folder: HANDOVER_FOLDER,
-          tags,
-          content: handoverColumns({ session, nextSteps: input.next_steps ?? [], notes: input.notes, openTodos }),
-        }, auth);
+        const sheet = await sheets.createIn(
+          trx,
+          ownerKey,
+          {
+            title: `Handover: ${session.title}`,
+            folder: HANDOVER_FOLDER,
+            tags,
+            content: handoverColumns({ session, nextSteps: input.next_steps ?? [], notes: input.notes, openTodos }),
+          },
+          auth,
+        );
         await outbox.emit(trx, ownerKey, 'session.handover', { session_id: session.id, handover_id: sheet.id }, caller.userId);
         await repo.insertHandover({ handover_id: sheet.id, user_id: ownerKey, session_id: session.id, project: session.project, created_at: sheet.createdAt, author_id: caller.userId }, trx);
         return { handover_id: sheet.id, session_id: session.id, workspace_id: workspaceId, sheet };

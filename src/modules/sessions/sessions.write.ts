@@ -50,9 +50,7 @@ type Written = Omit<Fields, 'search_text'>;
 /** What q searches: title, summary, project and tags, and what a captured record says was done. */
 function searchText(f: Written): string {
   const errors = (JSON.parse(f.errors) as FailedCommand[]).map((e) => `${e.command} ${e.error}`);
-  return normalizeForSearch(
-    [f.title, f.summary, f.project ?? '', (JSON.parse(f.tags) as string[]).join(' '), f.outcome ?? '', ...(JSON.parse(f.tasks_done) as string[]), ...errors].join('\n'),
-  );
+  return normalizeForSearch([f.title, f.summary, f.project ?? '', (JSON.parse(f.tags) as string[]).join(' '), f.outcome ?? '', ...(JSON.parse(f.tasks_done) as string[]), ...errors].join('\n'));
 }
 
 const withSearchText = (f: Written): Fields => ({ ...f, search_text: searchText(f) });

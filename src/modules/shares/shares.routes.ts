@@ -5,15 +5,7 @@ import { responses } from '../../http/schemas.js';
 import type { ZApp } from '../../http/types.js';
 import { withoutRemoteImages } from './shares.page.js';
 import { SHARE_PAGE_PATH, type SharesService } from './shares.service.js';
-import {
-  CreateShareBody,
-  ListSharesResponse,
-  RevokeShareResponse,
-  ShareParams,
-  ShareResponse,
-  SharedSheetResponse,
-  ShareTokenParams,
-} from './shares.schemas.js';
+import { CreateShareBody, ListSharesResponse, RevokeShareResponse, ShareParams, ShareResponse, SharedSheetResponse, ShareTokenParams } from './shares.schemas.js';
 import { IdParams } from '../../lib/schema-fields.js';
 
 const tags = ['Shares'];

@@ -10,9 +10,7 @@ export const Share = z
   })
   .meta({ id: 'Share' });
 
-export const ShareListItem = z
-  .object({ id: z.string(), created_by: z.string(), created_at: Timestamp, expires_at: Timestamp.nullable() })
-  .meta({ id: 'ShareListItem' });
+export const ShareListItem = z.object({ id: z.string(), created_by: z.string(), created_at: Timestamp, expires_at: Timestamp.nullable() }).meta({ id: 'ShareListItem' });
 
 export const SharedSheet = z
   .object({

@@ -20,7 +20,10 @@ export interface SheetListFilter {
 
 /** The owner's sheets in one state (live or trashed): where every list, search and count of theirs starts. */
 export const ownedSheets = (db: Db, f: Pick<SheetListFilter, 'userId' | 'trashed'>) =>
-  db.selectFrom('sheets').where('user_id', '=', f.userId).where('trashed_at', f.trashed ? 'is not' : 'is', null);
+  db
+    .selectFrom('sheets')
+    .where('user_id', '=', f.userId)
+    .where('trashed_at', f.trashed ? 'is not' : 'is', null);
 
 /** A page of the owner's sheets (holding `search`, if given), newest first: the list's order without `q`. */
 export const newestFirstPage = (db: Db, f: SheetListFilter, search?: Expression<SqlBool>) =>

@@ -25,7 +25,11 @@ export function createSheetRevisionsRepo(db: Db) {
       };
       await exec.insertInto('sheet_revisions').values(revision).execute();
       // The new current version is row.version + 1; the kept revisions are the `keep` just below it.
-      await exec.deleteFrom('sheet_revisions').where('sheet_id', '=', row.id).where('version', '<=', row.version - keep).execute();
+      await exec
+        .deleteFrom('sheet_revisions')
+        .where('sheet_id', '=', row.id)
+        .where('version', '<=', row.version - keep)
+        .execute();
     },
     async list(sheetId: string, limit: number, offset: number) {
       const [rows, count] = await Promise.all([
@@ -37,7 +41,11 @@ export function createSheetRevisionsRepo(db: Db) {
           .limit(limit)
           .offset(offset)
           .execute(),
-        db.selectFrom('sheet_revisions').select((eb) => eb.fn.countAll().as('n')).where('sheet_id', '=', sheetId).executeTakeFirstOrThrow(),
+        db
+          .selectFrom('sheet_revisions')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('sheet_id', '=', sheetId)
+          .executeTakeFirstOrThrow(),
       ]);
       return { rows, total: Number(count.n) };
     },

@@ -12,8 +12,7 @@ import type { InWorkspace } from './sheets.schemas.js';
 export const REVISIONS_LIST_DEFAULT = 50;
 export const REVISIONS_LIST_MAX = 100;
 
-const revisionNotFound = (id: string, version: number) =>
-  new AppError('not_found', `sheet ${id} has no kept revision ${version} (GET /sheets/${id}/revisions lists them)`);
+const revisionNotFound = (id: string, version: number) => new AppError('not_found', `sheet ${id} has no kept revision ${version} (GET /sheets/${id}/revisions lists them)`);
 
 const parseJson = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
 

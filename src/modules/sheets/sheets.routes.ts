@@ -3,15 +3,7 @@ import { z } from 'zod';
 import { expectedVersions } from '../../auth/expected-versions.js';
 import type { ZApp } from '../../http/types.js';
 import { ErrorResponse, responses } from '../../http/schemas.js';
-import {
-  IfMatchHeaders,
-  IfNoneMatchHeaders,
-  NotModifiedResponse,
-  VersionConflictResponse,
-  etagOf,
-  notModified,
-  sendNotModified,
-} from '../../http/preconditions.js';
+import { IfMatchHeaders, IfNoneMatchHeaders, NotModifiedResponse, VersionConflictResponse, etagOf, notModified, sendNotModified } from '../../http/preconditions.js';
 import { IdParams } from '../../lib/schema-fields.js';
 import { outlineColumns } from './sheets.outline.js';
 import { readSheet } from './sheets.read.js';
@@ -73,7 +65,13 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
   const ok = true as const;
 
   app.get('/sheets', {
-    schema: { tags, operationId: 'listSheets', summary: 'List the sheets of a workspace (workspace_id; default your personal one), or search them with q', querystring: ListSheetsQuery, response: responses(ListSheetsResponse) },
+    schema: {
+      tags,
+      operationId: 'listSheets',
+      summary: 'List the sheets of a workspace (workspace_id; default your personal one), or search them with q',
+      querystring: ListSheetsQuery,
+      response: responses(ListSheetsResponse),
+    },
     handler: async (req, reply) => {
       // The plain page comes as bytes built from the stored JSON (SheetsService.listJson); q or fields go through the schema.
       const json = await sheets.listJson(req.auth, req.query);

@@ -86,7 +86,9 @@ export const Actor = z
     user_id: z.string().nullable().describe('The account (usr_...) of the member who wrote, so a team sees who it was; null for writes older than workspaces.'),
   })
   .nullable()
-  .describe("Who made the write: an API key (its name and id), the web console (with the key it was opened with) or an OAuth client, and the account that used it; null for writes older than revisions. Another member's write on a team sheet shows only that member: user_id, and their account name as name (id null), never which of their keys or apps it was.")
+  .describe(
+    "Who made the write: an API key (its name and id), the web console (with the key it was opened with) or an OAuth client, and the account that used it; null for writes older than revisions. Another member's write on a team sheet shows only that member: user_id, and their account name as name (id null), never which of their keys or apps it was.",
+  )
   .meta({ id: 'Actor' });
 
 export const RevisionSummary = z.object({
@@ -108,7 +110,10 @@ export const Revision = z.object({
 });
 export const RevisionParams = z.object({
   id: z.string().min(1).max(100),
-  version: z.string().regex(/^[1-9]\d{0,14}$/, 'version must be a positive integer').transform(Number),
+  version: z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/, 'version must be a positive integer')
+    .transform(Number),
 });
 export const ListRevisionsQuery = z.object({
   limit: queryInt('limit').optional().describe('Default 50; values above 100 are clamped to 100.'),
@@ -165,7 +170,14 @@ const ColumnList = z
   .string()
   .max(1000)
   .transform((v, ctx) => {
-    const keys = [...new Set(v.split(',').map((s) => s.trim()).filter((s) => s.length > 0))];
+    const keys = [
+      ...new Set(
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s.length > 0),
+      ),
+    ];
     const bad = keys.find((k) => !COLUMN_KEY.test(k));
     if (bad !== undefined) {
       ctx.addIssue({ code: 'custom', message: `columns must be column keys col1..col99, got '${bad.slice(0, 20)}'` });

@@ -159,11 +159,7 @@ const MAX_OTHER_ROWS = 2000;
 
 /** The owner's sheets in the other state (trashed or not), and other accounts' sheets: as a union of index ranges. */
 function otherRows(db: Db, f: SheetListFilter) {
-  return [
-    db.selectFrom('sheets').where('user_id', '<', f.userId),
-    db.selectFrom('sheets').where('user_id', '>', f.userId),
-    ownedSheets(db, { userId: f.userId, trashed: !f.trashed }),
-  ];
+  return [db.selectFrom('sheets').where('user_id', '<', f.userId), db.selectFrom('sheets').where('user_id', '>', f.userId), ownedSheets(db, { userId: f.userId, trashed: !f.trashed })];
 }
 
 /** How many otherRows there are, up to `limit` + 1 of each range's index entries read (well under a millisecond); a lower bound past `limit`. */

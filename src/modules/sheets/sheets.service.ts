@@ -100,7 +100,9 @@ export function createSheetsService(deps: {
     } catch (error) {
       return { ownerKey: row.user_id, version: row.version, content, outcome: { error } };
     }
-    const changed = Object.keys(content).filter((k) => content[k] !== stored[k]).map((k) => content[k]);
+    const changed = Object.keys(content)
+      .filter((k) => content[k] !== stored[k])
+      .map((k) => content[k]);
     await prepareHtmlTexts([...storedColumnsToPrepare(row), ...changed]);
     return { ownerKey: row.user_id, version: row.version, content, outcome };
   }

@@ -11,7 +11,18 @@ export type Content = Record<string, string>;
 /** A sheet as reads fetch it: every column but search_text, which is as long as the content and never answered. */
 export type SheetRow = Omit<SheetsTable, 'search_text'>;
 export const SHEET_ROW_COLUMNS = [
-  'id', 'user_id', 'title', 'content', 'folder', 'tags', 'created_at', 'updated_at', 'trashed_at', 'version', 'last_changes', 'last_actor',
+  'id',
+  'user_id',
+  'title',
+  'content',
+  'folder',
+  'tags',
+  'created_at',
+  'updated_at',
+  'trashed_at',
+  'version',
+  'last_changes',
+  'last_actor',
 ] as const satisfies readonly (keyof SheetRow)[];
 
 export function toSheetView(row: SheetRow): SheetView {

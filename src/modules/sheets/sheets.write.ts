@@ -89,13 +89,19 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
       const after = sheetView({ ...row, ...patch }, next.content, next.tags);
       const announced = changes.filter((c): c is Field | 'restored' => c === 'restored' || (FIELDS as string[]).includes(c));
       if (event && announced.length > 0) {
-        await outbox.emit(trx, row.user_id, 'sheet.updated', {
-          sheet_id: row.id,
-          changes: announced,
-          columns,
-          version: after.version,
-          updated_at: after.updatedAt,
-        }, auth?.userId);
+        await outbox.emit(
+          trx,
+          row.user_id,
+          'sheet.updated',
+          {
+            sheet_id: row.id,
+            changes: announced,
+            columns,
+            version: after.version,
+            updated_at: after.updatedAt,
+          },
+          auth?.userId,
+        );
       }
       return after;
     },

@@ -39,7 +39,7 @@ export function registerSparkRoutes(app: ZApp, sparks: SparksService) {
       description:
         'No action: body {spark_id, content, sheet_id?} -> {success, spark_id, spark_name, result}. ' +
         'action=translate: body {content, target_lang, sheet_id?} -> {success, target_lang, result}. ' +
-        'Run and translate take workspace_id? (default: the sheet\'s workspace with sheet_id, else personal): the workspace the run counts in. ' +
+        "Run and translate take workspace_id? (default: the sheet's workspace with sheet_id, else personal): the workspace the run counts in. " +
         'action=create: body {name, description?, icon?, category?, prompt, workspace_id?} (the text replaces {{content}} in prompt, or is appended after it) -> {success, id, spark}. ' +
         '503 when the spark needs an AI provider and none is configured; 502 when the provider fails or times out.',
       querystring: SparkQuery,

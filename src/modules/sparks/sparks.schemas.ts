@@ -12,14 +12,9 @@ const Content = z
   .string()
   .min(1, 'content must not be empty')
   .max(MAX_CONTENT, `content is longer than ${MAX_CONTENT.toLocaleString('en')} characters`);
-const SheetId = z
-  .string()
-  .min(1)
-  .max(100)
-  .optional()
-  .describe("A sheet the caller may read; named in the spark.executed event, and the run counts in the sheet's workspace.");
+const SheetId = z.string().min(1).max(100).optional().describe("A sheet the caller may read; named in the spark.executed event, and the run counts in the sheet's workspace.");
 const RunWorkspaceId = WorkspaceIdInput.describe(
-  'The workspace whose statistics count the run (its members read, a user spark of it runs); default: the sheet\'s workspace with sheet_id, else your personal one',
+  "The workspace whose statistics count the run (its members read, a user spark of it runs); default: the sheet's workspace with sheet_id, else your personal one",
 );
 const Category = z.enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(', ')}` });
 const Icon = z.string().regex(/^[a-z0-9][a-z0-9-]{0,49}$/, 'icon must be an icon name such as sparkles or file-text (a-z, 0-9, -)');
@@ -69,12 +64,18 @@ export const PostSparkBody = z.object({
   spark_id: z.string().optional().describe('Run: required. The spark to run.'),
   content: z.string().optional().describe(`Run and translate: required, 1-${MAX_CONTENT} characters.`),
   sheet_id: z.string().optional().describe("Run and translate: optional. A sheet of the caller's."),
-  target_lang: z.string().optional().describe(`Translate: required, one of ${TARGET_LANGS.join(', ')}.`),
+  target_lang: z
+    .string()
+    .optional()
+    .describe(`Translate: required, one of ${TARGET_LANGS.join(', ')}.`),
   name: z.string().optional().describe('Create: required, 1-100 characters.'),
   description: z.string().optional().describe('Create: optional, up to 500 characters.'),
   icon: z.string().optional().describe('Create: optional icon name, default sparkles.'),
-  category: z.string().optional().describe(`Create: optional, one of ${CATEGORIES.join(', ')}; default custom.`),
-  workspace_id: z.string().optional().describe('Run, translate and create: optional workspace (wsp_...); default personal (a run on a sheet: the sheet\'s).'),
+  category: z
+    .string()
+    .optional()
+    .describe(`Create: optional, one of ${CATEGORIES.join(', ')}; default custom.`),
+  workspace_id: z.string().optional().describe("Run, translate and create: optional workspace (wsp_...); default personal (a run on a sheet: the sheet's)."),
   prompt: z.string().optional().describe(`Create: required template, up to ${MAX_PROMPT} characters; {{content}} marks where the text goes (without it the text is appended after the prompt).`),
 });
 
@@ -107,7 +108,7 @@ export const SparkListItem = z.object({
   workspace_id: WorkspaceIdView.nullable().describe('The workspace (wsp_...) a user spark is in; null for public sparks.'),
 });
 export const Spark = SparkListItem.extend({
-  prompt: z.string().nullable().describe("User sparks: the template. Public model sparks: the system prompt. Null for sparks that need no model."),
+  prompt: z.string().nullable().describe('User sparks: the template. Public model sparks: the system prompt. Null for sparks that need no model.'),
   created_at: Timestamp.nullable(),
   updated_at: Timestamp.nullable(),
 }).meta({ id: 'Spark' });

@@ -5,14 +5,7 @@ import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
 import { completeWith } from '../../sparks/complete.js';
 import { OFFLINE_RUNNERS } from '../../sparks/offline/index.js';
-import {
-  USER_SPARK_SYSTEM,
-  fillTemplate,
-  publicSystemPrompt,
-  translateTask,
-  wrapContent,
-  type TargetLang,
-} from '../../sparks/prompts.js';
+import { USER_SPARK_SYSTEM, fillTemplate, publicSystemPrompt, translateTask, wrapContent, type TargetLang } from '../../sparks/prompts.js';
 import type { AiProvider } from '../../sparks/providers/index.js';
 import { requireInWorkspace, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import { PUBLIC_SPARKS, findPublicSpark } from './catalogue.js';
@@ -24,7 +17,6 @@ export const TRANSLATE_SPARK = { id: 'translate', name: 'Translate' } as const;
 
 /** Where a run happens: the spark to run, the text, and optionally the sheet it came from and the workspace it counts in. */
 type RunTarget = { sheet_id?: string; workspace_id?: string };
-
 
 export function createSparksService(deps: {
   repo: SparksRepo;
@@ -65,16 +57,19 @@ export function createSparksService(deps: {
   async function recordRun(ownerKey: string, actorId: string, spark: { id: string; name: string }, sheetId: string | null) {
     const at = clock.now();
     await tx(async (trx) => {
-      await repo.insertRun(
-        { id: newId('run', at.getTime()), user_id: ownerKey, spark_id: spark.id, spark_name: spark.name, sheet_id: sheetId, created_at: at.toISOString() },
+      await repo.insertRun({ id: newId('run', at.getTime()), user_id: ownerKey, spark_id: spark.id, spark_name: spark.name, sheet_id: sheetId, created_at: at.toISOString() }, trx);
+      await outbox.emit(
         trx,
+        ownerKey,
+        'spark.executed',
+        {
+          spark_id: spark.id,
+          spark_name: spark.name,
+          sheet_id: sheetId,
+          executed_at: at.toISOString(),
+        },
+        actorId,
       );
-      await outbox.emit(trx, ownerKey, 'spark.executed', {
-        spark_id: spark.id,
-        spark_name: spark.name,
-        sheet_id: sheetId,
-        executed_at: at.toISOString(),
-      }, actorId);
     });
   }
 
@@ -139,10 +134,7 @@ export function createSparksService(deps: {
       const pub = findPublicSpark(input.spark_id);
       if (pub) {
         spark = publicView(pub);
-        execute =
-          pub.kind === 'offline'
-            ? async () => OFFLINE_RUNNERS[pub.runner](input.content)
-            : () => complete({ system: publicSystemPrompt(pub.task), user: wrapContent(input.content) });
+        execute = pub.kind === 'offline' ? async () => OFFLINE_RUNNERS[pub.runner](input.content) : () => complete({ system: publicSystemPrompt(pub.task), user: wrapContent(input.content) });
       } else {
         spark = await get(caller, input.spark_id);
         const template = spark.prompt!;

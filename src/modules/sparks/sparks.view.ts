@@ -40,5 +40,12 @@ export function userView(r: UserSparksTable): SparkView {
 
 /** A spark as lists show it (no prompt, no times). */
 export const listItem = ({ id, name, description, icon, category, type, requires_ai, workspace_id }: SparkView) => ({
-  id, name, description, icon, category, type, requires_ai, workspace_id,
+  id,
+  name,
+  description,
+  icon,
+  category,
+  type,
+  requires_ai,
+  workspace_id,
 });

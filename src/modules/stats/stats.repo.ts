@@ -12,14 +12,20 @@ type Countable = 'sheets' | 'sessions' | 'spark_runs';
 
 export function createStatsRepo(db: Db) {
   async function count(table: Countable, userId: string, since?: MonthRange) {
-    let q = db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId);
+    let q = db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', userId);
     if (table === 'sheets') q = q.where('trashed_at' as never, 'is', null);
     if (since) q = q.where('created_at', '>=', since.fromIso).where('created_at', '<', since.toIso);
     return Number((await q.executeTakeFirstOrThrow()).n);
   }
 
   async function hours(userId: string, month?: MonthRange) {
-    let q = db.selectFrom('work_logs').select((eb) => eb.fn.sum<number | string | null>('hours').as('h')).where('user_id', '=', userId);
+    let q = db
+      .selectFrom('work_logs')
+      .select((eb) => eb.fn.sum<number | string | null>('hours').as('h'))
+      .where('user_id', '=', userId);
     if (month) q = q.where('date', '>=', month.fromDate).where('date', '<', month.toDate);
     return Number((await q.executeTakeFirstOrThrow()).h ?? 0);
   }

@@ -32,11 +32,7 @@ export const WorktimeBody = z.object({
     .lte(24, 'hours must be at most 24'),
   project: z.string().trim().max(200).optional(),
   description: z.string().max(10_000).optional(),
-  date: z
-    .string()
-    .refine(isCalendarDate, 'date must be a real calendar date in the form YYYY-MM-DD')
-    .optional()
-    .describe('Default: today (UTC).'),
+  date: z.string().refine(isCalendarDate, 'date must be a real calendar date in the form YYYY-MM-DD').optional().describe('Default: today (UTC).'),
   workspace_id: WorkspaceIdInput,
 });
 export type WorktimeInput = z.infer<typeof WorktimeBody>;

@@ -36,9 +36,7 @@ export const SyncTodoItem = z.object({
   status: Status,
   priority: Priority.optional().describe('Default medium on create; kept on update when omitted.'),
   activeForm: z.string().max(10_000).nullable().optional(),
-  expected_version: expectedVersionField.describe(
-    'With id only: update the task only if it is at this version; otherwise 412 version_conflict (with current_version) and the whole sync changes nothing.',
-  ),
+  expected_version: expectedVersionField.describe('With id only: update the task only if it is at this version; otherwise 412 version_conflict (with current_version) and the whole sync changes nothing.'),
 });
 export type SyncTodoItemInput = z.infer<typeof SyncTodoItem>;
 

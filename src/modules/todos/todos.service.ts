@@ -28,7 +28,6 @@ export function toTodoView(row: TodosTable): TodoView {
   };
 }
 
-
 /** Who changed a task, and in which session: written with every change (never a change by itself). */
 type Stamp = Pick<TodosTable, 'changed_by' | 'session_ref'>;
 

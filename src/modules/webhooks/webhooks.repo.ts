@@ -44,19 +44,17 @@ export function createWebhooksRepo(db: Db) {
     async listDeliveries(webhookId: string, limit: number, offset: number) {
       const [rows, count] = await Promise.all([
         db.selectFrom('deliveries').selectAll().where('webhook_id', '=', webhookId).orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-        db.selectFrom('deliveries').select((eb) => eb.fn.countAll().as('n')).where('webhook_id', '=', webhookId).executeTakeFirstOrThrow(),
+        db
+          .selectFrom('deliveries')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('webhook_id', '=', webhookId)
+          .executeTakeFirstOrThrow(),
       ]);
       return { rows, total: Number(count.n) };
     },
     attemptsFor(deliveryIds: string[]) {
       if (deliveryIds.length === 0) return Promise.resolve([]);
-      return db
-        .selectFrom('delivery_attempts')
-        .selectAll()
-        .where('delivery_id', 'in', deliveryIds)
-        .orderBy('attempted_at')
-        .orderBy('id')
-        .execute();
+      return db.selectFrom('delivery_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('attempted_at').orderBy('id').execute();
     },
   };
 }

@@ -25,9 +25,7 @@ export const CreateWebhookBody = z.object({
   url: HttpsUrl.describe('HTTPS delivery target. Must not carry credentials.'),
   events: z.array(EventOrStar).min(1, 'events must name at least one event, or *').max(20).describe('Event names, or `*` for all events.'),
   name: z.string().trim().max(200).optional(),
-  workspace_id: WorkspaceIdInput.describe(
-    "The workspace whose events the webhook receives (default: your personal one); a team workspace's webhooks need the admin role there",
-  ),
+  workspace_id: WorkspaceIdInput.describe("The workspace whose events the webhook receives (default: your personal one); a team workspace's webhooks need the admin role there"),
 });
 export type CreateWebhookInput = z.infer<typeof CreateWebhookBody>;
 
@@ -46,7 +44,7 @@ export const Webhook = z
       .string()
       .nullable()
       .describe(
-        "The account (usr_...) that made it; null for a team webhook made before makers were recorded. A team webhook is disabled when its maker leaves the workspace, is removed or loses the admin role.",
+        'The account (usr_...) that made it; null for a team webhook made before makers were recorded. A team webhook is disabled when its maker leaves the workspace, is removed or loses the admin role.',
       ),
   })
   .meta({ id: 'Webhook' });

@@ -39,8 +39,7 @@ export function requireUnrestricted(caller: Caller, what: string) {
  * The account's credentials (API keys, connected apps) a caller sees: all of them, or for a credential
  * restricted to a workspace only those restricted to the same one.
  */
-export const credentialVisible = (caller: Caller, credential: { workspace_id: string | null }) =>
-  !caller.workspaceId || credential.workspace_id === caller.workspaceId;
+export const credentialVisible = (caller: Caller, credential: { workspace_id: string | null }) => !caller.workspaceId || credential.workspace_id === caller.workspaceId;
 
 /** 403 for a credential (`what` `id`) the caller may not see (credentialVisible). */
 export function requireCredentialVisible(caller: Caller, credential: { workspace_id: string | null }, what: string, id: string) {

@@ -25,7 +25,12 @@ const allows = (role: WorkspaceRole | undefined, needed: WorkspaceRole) => role 
 export async function endWhatTheyMade(deps: MadeByMember, trx: Executor, workspaceId: string, userId: string, why: Departure, at: string) {
   const next = why.kind === 'demoted' ? why.role : undefined;
   const invitations = allows(next, REQUIRED_ROLE['invitations.manage'])
-    ? await deps.repo.removeInvitationsMadeBy(workspaceId, userId, INVITABLE_ROLES.filter((r) => !roleAtLeast(next!, r)), trx)
+    ? await deps.repo.removeInvitationsMadeBy(
+        workspaceId,
+        userId,
+        INVITABLE_ROLES.filter((r) => !roleAtLeast(next!, r)),
+        trx,
+      )
     : await deps.repo.removeInvitationsMadeBy(workspaceId, userId, 'all', trx);
   const shares = allows(next, REQUIRED_ROLE['shares.manage']) ? 0 : await deps.shares.removeMadeBy(workspaceId, userId, trx);
   const reason =

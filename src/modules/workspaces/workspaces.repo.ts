@@ -2,10 +2,7 @@ import { lockedForUpdate } from '../../db/dialect.js';
 import type { Db, Executor, WorkspaceInvitationsTable, WorkspaceMembersTable, WorkspaceRole, WorkspacesTable } from '../../db/types.js';
 
 /** The tables whose rows belong to an owner key (a workspace's records), children before parents. */
-const OWNED_TABLES = [
-  'deliveries', 'webhooks', 'exports', 'sheets', 'sheet_counts', 'sessions', 'handovers', 'knowledge', 'todos',
-  'work_logs', 'spark_runs', 'user_sparks', 'outbox',
-] as const;
+const OWNED_TABLES = ['deliveries', 'webhooks', 'exports', 'sheets', 'sheet_counts', 'sessions', 'handovers', 'knowledge', 'todos', 'work_logs', 'spark_runs', 'user_sparks', 'outbox'] as const;
 
 export function createWorkspacesRepo(db: Db) {
   return {
@@ -18,12 +15,7 @@ export function createWorkspacesRepo(db: Db) {
     },
     /** The caller's role, read on every request (never cached), so a removed member is out at once on every process. */
     async roleOf(workspaceId: string, userId: string, exec: Executor = db): Promise<WorkspaceRole | undefined> {
-      const row = await exec
-        .selectFrom('workspace_members')
-        .select('role')
-        .where('workspace_id', '=', workspaceId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
+      const row = await exec.selectFrom('workspace_members').select('role').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst();
       return row?.role;
     },
     listForUser(userId: string) {
@@ -100,12 +92,7 @@ export function createWorkspacesRepo(db: Db) {
     },
     /** Deletes a not yet accepted invitation of the workspace: true when there was one. */
     async removeInvitation(workspaceId: string, id: string): Promise<boolean> {
-      const r = await db
-        .deleteFrom('workspace_invitations')
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', id)
-        .where('accepted_at', 'is', null)
-        .executeTakeFirst();
+      const r = await db.deleteFrom('workspace_invitations').where('workspace_id', '=', workspaceId).where('id', '=', id).where('accepted_at', 'is', null).executeTakeFirst();
       return Number(r.numDeletedRows) > 0;
     },
     /** Deletes the not yet accepted invitations `userId` made in the workspace, all or only those granting one of `roles`. */

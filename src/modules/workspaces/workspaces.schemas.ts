@@ -16,9 +16,7 @@ export const Workspace = z
   .meta({ id: 'Workspace' });
 export type WorkspaceView = z.infer<typeof Workspace>;
 
-export const Member = z
-  .object({ user_id: z.string(), name: z.string(), role: Role, joined_at: Timestamp })
-  .meta({ id: 'WorkspaceMember' });
+export const Member = z.object({ user_id: z.string(), name: z.string(), role: Role, joined_at: Timestamp }).meta({ id: 'WorkspaceMember' });
 export type MemberView = z.infer<typeof Member>;
 
 export const Invitation = z
@@ -26,7 +24,7 @@ export const Invitation = z
     id: z.string().describe('inv_...'),
     role: z.enum(INVITABLE_ROLES),
     token: z.string().describe('Shown only here; the invitee accepts with POST /v1/invitations/{token}/accept and their own key.'),
-    url: z.string().describe("The console page that accepts it (the invitee signs in with their own key, then clicks Accept)."),
+    url: z.string().describe('The console page that accepts it (the invitee signs in with their own key, then clicks Accept).'),
     expires_at: Timestamp,
   })
   .meta({ id: 'WorkspaceInvitation' });
@@ -35,9 +33,7 @@ export const PendingInvitation = z
   .object({
     id: z.string().describe('inv_...'),
     role: z.enum(INVITABLE_ROLES),
-    invited_by: z
-      .object({ user_id: z.string(), name: z.string().nullable() })
-      .describe('The member who made it; it dies when they leave, are removed or may no longer grant its role.'),
+    invited_by: z.object({ user_id: z.string(), name: z.string().nullable() }).describe('The member who made it; it dies when they leave, are removed or may no longer grant its role.'),
     created_at: Timestamp,
     expires_at: Timestamp,
   })

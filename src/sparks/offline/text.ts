@@ -60,12 +60,7 @@ export function wordCount(content: string): string {
   const noSpaces = chars - (oneLine.match(/\s/g)?.length ?? 0);
   const lines = text.trim() === '' ? 0 : text.trim().split('\n').length;
   const minutes = Math.ceil(w / WORDS_PER_MINUTE);
-  return [
-    `Words: ${w}`,
-    `Characters: ${chars} (${noSpaces} without spaces)`,
-    `Lines: ${lines}`,
-    `Reading time: ${minutes} min (at ${WORDS_PER_MINUTE} words per minute)`,
-  ].join('\n');
+  return [`Words: ${w}`, `Characters: ${chars} (${noSpaces} without spaces)`, `Lines: ${lines}`, `Reading time: ${minutes} min (at ${WORDS_PER_MINUTE} words per minute)`].join('\n');
 }
 
 const MARKER = /\b(TODO|FIXME|HACK|XXX)\b/;

@@ -26,10 +26,7 @@ export function createAnthropicProvider(opts: { baseUrl?: string; apiKey: string
       await (client ??= load());
     },
     async complete({ system, user, signal, onUsage }) {
-      const res = (await (await (client ??= load())).messages.create(
-        { model: opts.model, max_tokens: ANTHROPIC_MAX_TOKENS, system, messages: [{ role: 'user', content: user }] },
-        { signal },
-      )) as unknown;
+      const res = (await (await (client ??= load())).messages.create({ model: opts.model, max_tokens: ANTHROPIC_MAX_TOKENS, system, messages: [{ role: 'user', content: user }] }, { signal })) as unknown;
       const usage = (res as { usage?: { input_tokens?: unknown; output_tokens?: unknown } } | null)?.usage;
       const reported = usageOf(usage?.input_tokens, usage?.output_tokens);
       if (reported) onUsage?.(reported);

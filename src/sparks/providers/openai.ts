@@ -32,7 +32,9 @@ export function createOpenAiProvider(opts: { baseUrl?: string; apiKey?: string; 
       await (client ??= load());
     },
     async complete({ system, user, signal, onUsage }) {
-      const res = (await (await (client ??= load())).chat.completions.create(
+      const res = (await (
+        await (client ??= load())
+      ).chat.completions.create(
         {
           model: opts.model,
           messages: [
