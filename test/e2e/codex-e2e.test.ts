@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -10,6 +9,7 @@ import { eventually, filesUnder, gitProject, removeTempDirs, runSession, tempDir
 import { startFakeAnthropic, requestText } from '../fake-anthropic.js';
 import { responsesText, startFakeResponses, type FakeResponses } from '../fake-openai-responses.js';
 import { dialects, startServer, type TestServer } from '../helpers.js';
+import { switchableProxy } from '../switchable-proxy.js';
 
 /**
  * The real Codex CLI (devDependency @openai/codex 0.171.0, its native binary; nothing fetched at run time) offline: the
@@ -58,22 +58,6 @@ function codexHome(fake: FakeResponses, cwd: string, url: string, key: string): 
   );
   connect('codex', { url, key, home });
   return home;
-}
-
-/** A loopback proxy to the service that can be taken down (connections reset) and brought back at the same URL. */
-async function switchableProxy(target: string) {
-  const port = Number(new URL(target).port);
-  const state = { up: true };
-  const server = net.createServer((sock) => {
-    if (!state.up) return sock.destroy();
-    const upstream = net.connect(port, '127.0.0.1');
-    sock.on('error', () => upstream.destroy());
-    upstream.on('error', () => sock.destroy());
-    sock.pipe(upstream).pipe(sock);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
-  return { url, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 const spoolOf = (home: string) => filesUnder(path.join(home, '.sheet-workspace', 'codex-spool'));

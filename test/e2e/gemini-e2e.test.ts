@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -9,6 +8,7 @@ import { connect } from '../../src/cli/connect.js';
 import { eventually, filesUnder, gitProject, REPO_ROOT, removeTempDirs, tempDir } from '../claude-code-cli.js';
 import { startFakeGemini, type FakeGemini } from '../fake-gemini.js';
 import { dialects, startServer, type TestServer } from '../helpers.js';
+import { switchableProxy, type SwitchableProxy } from '../switchable-proxy.js';
 
 /**
  * The real Gemini CLI (devDependency @google/gemini-cli 0.61.0; nothing fetched at run time) offline: the model is
@@ -49,22 +49,6 @@ function geminiHome(cwd: string, url: string, key: string, trust = true): { home
   return { home, lines: connect('gemini-cli', { url, key, home, trustFolder: trust ? cwd : undefined }) };
 }
 
-/** A loopback proxy to the service that can be taken down (connections reset) and brought back at the same URL. */
-async function switchableProxy(target: string) {
-  const port = Number(new URL(target).port);
-  const state = { up: true };
-  const server = net.createServer((sock) => {
-    if (!state.up) return sock.destroy();
-    const upstream = net.connect(port, '127.0.0.1');
-    sock.on('error', () => upstream.destroy());
-    upstream.on('error', () => sock.destroy());
-    sock.pipe(upstream).pipe(sock);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
-  return { url, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 const spoolOf = (home: string) => filesUnder(path.join(home, '.sheet-workspace', 'gemini-spool'));
 const requestText = (body: any) => JSON.stringify(body?.contents ?? []);
 
@@ -72,7 +56,7 @@ for (const dialect of dialects()) {
   describe(`Gemini CLI, offline, connected to the service (${dialect})`, () => {
     let s: TestServer;
     let fake: FakeGemini;
-    let proxy: Awaited<ReturnType<typeof switchableProxy>>;
+    let proxy: SwitchableProxy;
     let key: string;
     let cwd: string;
     let home: string;
