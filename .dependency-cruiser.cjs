@@ -1,7 +1,9 @@
 /**
  * The direction of dependencies (issue 32, docs/architecture.md), checked by `npm run lint:deps`
  * before the tests. Each layer imports only npm packages, itself and the layers below it:
- *   0 lib      src/lib, errors.ts, ids.ts, clock.ts, config.ts, logging.ts
+ *   0 lib      src/lib (pure helpers), errors.ts, ids.ts, clock.ts, config.ts, logging.ts;
+ *              src/runtime (worker threads and their pools, idle GC, event-loop pacing) beside it, which
+ *              imports lib; lib never imports runtime
  *   1 db       src/db (connections, table types, migrations, dialect SQL)
  *   2 auth     src/auth (who is calling: AuthContext, scopes, expected versions)
  *   3 domain   src/events, src/sparks, src/webhook-delivery, src/ops, src/modules except *.routes.ts
@@ -11,7 +13,7 @@
  * A cycle is a design question, not a lint to silence: none in src/ or console/src.
  * Type-only imports count too (tsPreCompilationDeps), so a service cannot borrow an HTTP type.
  */
-const LIB = '^src/(lib/|(errors|ids|clock|config|logging)\\.ts$)';
+const LIB = '^src/(lib/|runtime/|(errors|ids|clock|config|logging)\\.ts$)';
 const DB = '^src/db/';
 const AUTH = '^src/auth/';
 const ROUTES = '^src/modules/.+\\.routes\\.ts$';
@@ -45,6 +47,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/' },
       to: { path: '^src/', pathNot: LAYERED },
+    },
+    {
+      name: 'lib-is-pure',
+      comment: 'src/lib holds pure helpers: threads, pools, idle GC and pacing live in src/runtime, which lib never imports.',
+      severity: 'error',
+      from: { path: '^src/lib/' },
+      to: { path: '^src/runtime/' },
     },
     onlyBelow('lib-imports-lib-only', 'Layer 0 (lib, errors, ids, clock, config) imports npm packages and itself only.', LIB, [LIB]),
     onlyBelow('db-imports-lib-db-only', 'Layer 1 (src/db) imports lib and db only.', DB, [LIB, DB]),

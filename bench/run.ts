@@ -388,7 +388,7 @@ async function main() {
 
     const rssRightAfter = server.rssMb();
     rows.push({ name: 'Server RSS right after the load', value: rssRightAfter, unit: 'MB', target: '' });
-    // The server gives memory back once it has been idle for 2 s (src/lib/idle-gc.ts); the target reads
+    // The server gives memory back once it has been idle for 2 s (src/runtime/idle-gc.ts); the target reads
     // the idle server, a few seconds after the bench's last request.
     await new Promise((r) => setTimeout(r, RSS_SETTLE_MS));
     const rss = server.rssMb();

@@ -59,8 +59,8 @@ export async function ensureBuild({ force = false } = {}) {
     // Workers sit beside main.js, as they sit beside the modules that start them in src/.
     entryPoints: {
       main: path.join(src, 'main.ts'),
-      'html-text.worker': path.join(src, 'lib/html-text.worker.ts'),
-      'html-convert.worker': path.join(src, 'lib/html-convert.worker.ts'),
+      'html-text.worker': path.join(src, 'runtime/html-text.worker.ts'),
+      'html-convert.worker': path.join(src, 'runtime/html-convert.worker.ts'),
       'sqlite-reader.worker': path.join(src, 'db/sqlite-reader.worker.ts'),
       'sqlite-checkpoint.worker': path.join(src, 'db/sqlite-checkpoint.worker.ts'),
       'search-index.worker': path.join(src, 'db/search-index.worker.ts'),

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { createContainer } from './container.js';
-import { IDLE_COLLECT_MS, startIdleCollector } from './lib/idle-gc.js';
+import { IDLE_COLLECT_MS, startIdleCollector } from './runtime/idle-gc.js';
 import { loggerOptions, startBanner, urlHost } from './logging.js';
 import { startContainerNotifier, startContainerWorker } from './webhook-delivery/start.js';
 

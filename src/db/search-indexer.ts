@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { idleWorkerPool } from '../lib/worker-pool.js';
+import { idleWorkerPool } from '../runtime/worker-pool.js';
 import { dialectOf } from './dialect.js';
 import { indexPendingTokens, pendingTokenBacklog } from './pg-token-indexer.js';
 import type { IndexedBatch } from './search/index-file.js';

@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
-import { lowerThreadPriority } from '../lib/background-thread.js';
-import { IDLE_COLLECT_MS, startIdleCollector } from '../lib/idle-gc.js';
+import { lowerThreadPriority } from '../runtime/background-thread.js';
+import { IDLE_COLLECT_MS, startIdleCollector } from '../runtime/idle-gc.js';
 import { attachSearchIndex } from './search/index-file.js';
 
 // Nice 19: the two reader threads of a two-core machine (src/db/sqlite-readers.ts) share both cores

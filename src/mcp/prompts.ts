@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AppError } from '../errors.js';
 import { describeBadText, findBadText } from '../lib/bad-text.js';
-import { convertHtml } from '../lib/html-convert.js';
+import { convertHtml } from '../runtime/html-convert.js';
 import type { SessionsService } from '../modules/sessions/sessions.service.js';
 import type { TodosService } from '../modules/todos/todos.service.js';
 import { RESOURCE_SCOPES, requireScopes } from '../auth/scopes.js';

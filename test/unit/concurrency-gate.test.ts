@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { busyPacer } from '../../src/lib/busy-pacer.js';
+import { busyPacer } from '../../src/runtime/busy-pacer.js';
 import { concurrencyGate } from '../../src/lib/concurrency-gate.js';
 
 /** A task that waits until released, recording when it started. */

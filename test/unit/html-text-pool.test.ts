@@ -1,12 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { OFF_THREAD_MIN_CHARS, prepareHtmlTexts, preparedHtmlDepth, preparedHtmlToText } from '../../src/lib/html-text-pool.js';
+import { OFF_THREAD_MIN_CHARS, prepareHtmlTexts, preparedHtmlDepth, preparedHtmlToText } from '../../src/runtime/html-text-pool.js';
 import { readHtml } from '../../src/lib/html-text.js';
 
 /** Distinct small columns: each has its own words, depth and entities, so a text taken for the wrong column shows. */
 const column = (i: number) => `<h2>Part ${i}</h2>` + '<div>'.repeat(i % 7) + `<p>word${i} &amp; 東京${i}</p><ul><li>item ${i}</li></ul>` + '</div>'.repeat(i % 7);
 
-describe('HTML read once per write (src/lib/html-text-pool.ts)', () => {
+describe('HTML read once per write (src/runtime/html-text-pool.ts)', () => {
   it('gives each column its own text after its depth was read, past the cache size and with equal columns', () => {
     const htmls = Array.from({ length: 80 }, (_, i) => column(i));
     htmls.push(htmls[3]!, htmls[3]!); // equal columns: both take the right text

@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import v8 from 'node:v8';
-import { startIdleCollector, type CollectInfo } from '../../src/lib/idle-gc.js';
-import { startWorkerPool } from '../../src/lib/worker-pool.js';
+import { startIdleCollector, type CollectInfo } from '../../src/runtime/idle-gc.js';
+import { startWorkerPool } from '../../src/runtime/worker-pool.js';
 
 const used = () => v8.getHeapStatistics().used_heap_size;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,4 +1,4 @@
-import { convertHtml, type HtmlConversion } from '../../lib/html-convert.js';
+import { convertHtml, type HtmlConversion } from '../../runtime/html-convert.js';
 import { markdownText } from '../../lib/html-markdown.js';
 import { escapeHtml } from '../../lib/sanitize-html.js';
 import type { SheetView } from '../sheets/sheets.schemas.js';

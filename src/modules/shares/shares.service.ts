@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { convertHtml } from '../../lib/html-convert.js';
+import { convertHtml } from '../../runtime/html-convert.js';
 import { renderSheet } from '../exports/exports.render.js';
 import type { SheetsService } from '../sheets/sheets.service.js';
 import type { InWorkspace, SheetView } from '../sheets/sheets.schemas.js';

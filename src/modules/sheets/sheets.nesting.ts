@@ -1,6 +1,6 @@
 import { invalid } from '../../errors.js';
 import { HTML_MAX_DEPTH } from '../../lib/html-text.js';
-import { preparedHtmlDepth } from '../../lib/html-text-pool.js';
+import { preparedHtmlDepth } from '../../runtime/html-text-pool.js';
 import type { Content } from './sheets.view.js';
 
 /**

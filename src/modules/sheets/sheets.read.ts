@@ -1,4 +1,4 @@
-import { IN_PLACE_MAX_CHARS, convertHtml } from '../../lib/html-convert.js';
+import { IN_PLACE_MAX_CHARS, convertHtml } from '../../runtime/html-convert.js';
 import { htmlToText } from '../../lib/html-text.js';
 import { pickFields } from '../../lib/fields.js';
 import { bestSnippet } from '../../lib/snippet.js';

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.js';
-import { OFF_THREAD_MIN_CHARS, prepareHtmlTexts } from '../../lib/html-text-pool.js';
+import { OFF_THREAD_MIN_CHARS, prepareHtmlTexts } from '../../runtime/html-text-pool.js';
 import type { TxRunner } from '../../events/outbox.js';
 import type { AuthContext } from '../../auth/context.js';
 import type { Caller, RecordAction } from '../workspaces/workspaces.access.js';

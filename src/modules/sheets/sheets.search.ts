@@ -10,7 +10,7 @@ import { SHEETS_SEARCH } from '../../db/search/search-index.js';
 import { matchKeysInParts } from '../../db/search/sqlite-match.js';
 import { sqliteReaders, type SqliteReaders } from '../../db/sqlite-readers.js';
 import type { Db } from '../../db/types.js';
-import { busyPacer } from '../../lib/busy-pacer.js';
+import { busyPacer } from '../../runtime/busy-pacer.js';
 import type { ConcurrencyGate } from '../../lib/concurrency-gate.js';
 import { countOwnedSheets, newestFirstPage, ownedSheets, type SearchSort, type SheetListFilter } from './sheets.list.repo.js';
 import { SHEET_ROW_COLUMNS, type SheetRow } from './sheets.view.js';

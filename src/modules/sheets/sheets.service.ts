@@ -6,7 +6,7 @@ import { searchTerms } from '../../lib/search-text.js';
 import type { SheetsTable, Trx } from '../../db/types.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
-import { OFF_THREAD_MIN_CHARS, prepareHtmlTexts } from '../../lib/html-text-pool.js';
+import { OFF_THREAD_MIN_CHARS, prepareHtmlTexts } from '../../runtime/html-text-pool.js';
 import { mapInTurns } from '../../lib/next-turn.js';
 import { createSheetEdits, type EditedBefore } from './sheets.edits.js';
 import { checkNesting } from './sheets.nesting.js';

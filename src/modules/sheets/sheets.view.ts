@@ -1,6 +1,6 @@
 import { normalizeForSearch } from '../../lib/search-text.js';
 import type { SheetsTable } from '../../db/types.js';
-import { preparedHtmlToText } from '../../lib/html-text-pool.js';
+import { preparedHtmlToText } from '../../runtime/html-text-pool.js';
 import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import { utf8Buffer } from '../../db/dialect.js';
 import { columnOrder } from './sheets.columns.js';

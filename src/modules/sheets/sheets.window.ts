@@ -1,5 +1,5 @@
 import { invalid } from '../../errors.js';
-import { convertHtml } from '../../lib/html-convert.js';
+import { convertHtml } from '../../runtime/html-convert.js';
 import { columnOrder } from './sheets.columns.js';
 
 /**
@@ -45,7 +45,7 @@ const recent = new Map<string, string>();
 const RECENT_MAX = 16;
 const CACHE_FROM = 20_000;
 
-/** A column in `format`; `key` names it in a 400 when it is too complex to convert (src/lib/html-convert.ts). */
+/** A column in `format`; `key` names it in a 400 when it is too complex to convert (src/runtime/html-convert.ts). */
 export async function convertColumn(html: string, format: ReadFormat, key: string): Promise<string> {
   if (format === 'html') return html;
   const convert = () => convertHtml(format, html, `column ${key}`);

@@ -1,10 +1,10 @@
-import { convertHtml } from '../../lib/html-convert.js';
+import { convertHtml } from '../../runtime/html-convert.js';
 import { markdownToHtml } from './markdown.js';
 import { extractTodos, wordCount } from './text.js';
 
 /**
  * Sparks that run in-process, with no AI provider: pure functions of the content. HTML is read the way
- * sheets are (src/lib/html-convert.ts): nesting flattened for Markdown, long content in a worker thread
+ * sheets are (src/runtime/html-convert.ts): nesting flattened for Markdown, long content in a worker thread
  * (Turndown on 12,000 nested <div> overflowed the stack after 9 s on the event loop).
  */
 export const OFFLINE_RUNNERS = {

@@ -15,7 +15,7 @@ export async function startWorkerPool(worker: URL, options: PoolOptions): Promis
   const { Piscina } = await import('piscina');
   // 'async': between tasks the worker waits with Atomics.waitAsync, so its event loop keeps running.
   // piscina's default ('sync') blocks the thread in Atomics.wait, which stops its timers: its idle
-  // heap collection (src/lib/idle-gc.ts) and V8's own memory reducer then never ran, and a reader
+  // heap collection (src/runtime/idle-gc.ts) and V8's own memory reducer then never ran, and a reader
   // thread held ~80 MB of garbage until it exited.
   const pool = new Piscina({ atomics: 'async', ...options, filename: `${worker.href}${EXT}` });
   pool.on('error', () => {});

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { Pacer } from './concurrency-gate.js';
+import type { Pacer } from '../lib/concurrency-gate.js';
 
 /**
  * A gate's pacer (concurrencyGate's run) that keeps a heavy task to `share` of the time while the process

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { AppError } from '../errors.js';
-import { readHtml } from './html-text.js';
+import { readHtml } from '../lib/html-text.js';
 import { idleWorkerPool } from './worker-pool.js';
 
 /**

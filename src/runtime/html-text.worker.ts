@@ -1,4 +1,4 @@
-import { HtmlTooSlowError, readHtml } from './html-text.js';
+import { HtmlTooSlowError, readHtml } from '../lib/html-text.js';
 import { lowerThreadPriority } from './background-thread.js';
 import { IDLE_COLLECT_MS, startIdleCollector } from './idle-gc.js';
 
@@ -6,7 +6,7 @@ lowerThreadPriority();
 const idle = startIdleCollector({ idleMs: IDLE_COLLECT_MS });
 
 /**
- * Piscina task (src/lib/html-text-pool.ts): the visible text of one HTML string, off the event loop.
+ * Piscina task (src/runtime/html-text-pool.ts): the visible text of one HTML string, off the event loop.
  * The budget counts from when the worker starts on it, not from when it was queued.
  */
 export default function task({ html, budgetMs }: { html: string; budgetMs: number }): { text: string; depth: number } | { tooSlow: true } {

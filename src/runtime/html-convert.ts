@@ -1,11 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { AppError } from '../errors.js';
-import { convertInPlace, type HtmlConversion } from './html-convert-kinds.js';
+import { convertInPlace, type HtmlConversion } from '../lib/html-convert-kinds.js';
 import { HTML_TIME_BUDGET_DEFAULT_MS } from './html-text-pool.js';
-import { nextTurn } from './next-turn.js';
+import { nextTurn } from '../lib/next-turn.js';
 import { idleWorkerPool } from './worker-pool.js';
 
-export type { HtmlConversion } from './html-convert-kinds.js';
+export type { HtmlConversion } from '../lib/html-convert-kinds.js';
 
 /**
  * Reads of stored columns as Markdown, text or sanitized HTML. A column of up to IN_PLACE_MAX_CHARS is
