@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { indexPendingTokens } from '../src/db/pg-token-indexer.js';
+import { indexPendingTokens } from '../src/db/search/pg-token-indexer.js';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { attachSearchIndex, dropIndexedFromQueue, indexQueuedRows } from '../src/db/search/index-file.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { openDatabase } from './index.js';
-import { deferSheetTokens } from './pg-token-bulk-load.js';
+import { deferSheetTokens } from './search/pg-token-bulk-load.js';
 import type { Database, Db } from './types.js';
 
 /**

@@ -3,7 +3,7 @@ import type { Dialect } from './types.js';
 
 /**
  * Small differences between SQLite and PostgreSQL that portable Kysely cannot hide. The larger ones
- * each have a module of their own: search in src/db/search/, LISTEN/NOTIFY in src/db/outbox-listen.ts.
+ * each have a module of their own: search in src/db/search/, LISTEN/NOTIFY in src/db/postgres/outbox-listen.ts.
  */
 
 /** Which database a Kysely instance (or transaction) talks to. */
@@ -28,7 +28,7 @@ export const utf8Buffer = (value: Buffer | string): Buffer => (typeof value === 
 
 /**
  * Holds the selected rows until the transaction ends: SELECT ... FOR UPDATE on PostgreSQL. SQLite has no
- * row locks and needs none: every transaction there is BEGIN IMMEDIATE (src/db/statement-cache.ts), which
+ * row locks and needs none: every transaction there is BEGIN IMMEDIATE (src/db/sqlite/statement-cache.ts), which
  * holds the database's write lock from its first statement.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)

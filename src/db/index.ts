@@ -3,13 +3,13 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, type Driver } from 'kysely';
 import { databaseTrouble } from './db-errors.js';
-import { FairSqliteDialect } from './sqlite-dialect.js';
+import { FairSqliteDialect } from './sqlite/sqlite-dialect.js';
 import type { Config } from '../config.js';
 import type { Database, Db, Dialect } from './types.js';
 import { migrationProvider } from './migrations/index.js';
-import { withStatementCache } from './statement-cache.js';
-import { registerSqliteReaders, sqliteReaders } from './sqlite-readers.js';
-import { withNamedStatements } from './pg-named-statements.js';
+import { withStatementCache } from './sqlite/statement-cache.js';
+import { registerSqliteReaders, sqliteReaders } from './sqlite/sqlite-readers.js';
+import { withNamedStatements } from './postgres/pg-named-statements.js';
 import { attachSearchIndex, prepareSearchIndex, searchIndexFileOf } from './search/index-file.js';
 
 export interface DatabaseHandle {
@@ -65,7 +65,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
-  // Each member of a group commit (src/db/group-commit.ts) runs under a SAVEPOINT, whose statement
+  // Each member of a group commit (src/db/sqlite/group-commit.ts) runs under a SAVEPOINT, whose statement
   // journal SQLite keeps in memory only up to 64 KiB, then in a temporary file: a POST's original
   // pages (the sheet, its four indexes, the outbox and its three, the queue, the counts) pass that,
   // and the file cost ~30 µs a POST. Temporary tables of this connection's sorts stay in memory too;
@@ -75,7 +75,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
   // sheets) and the OS caches it; the B-tree's inner pages fit. At 100,000 sheets the server kept ~10 MB
   // less (255-258 against 264-267 MB after the get, post and mixed parts) at the same GET by id and POST rates.
   file.pragma('cache_size = -4000');
-  // Checkpoints run on a worker thread (src/db/sqlite-readers.ts); this connection checkpoints only if
+  // Checkpoints run on a worker thread (src/db/sqlite/sqlite-readers.ts); this connection checkpoints only if
   // they fall far behind (~80 MB of WAL). Done here, one in every ~250 sheet writes paid 20-900 ms.
   file.pragma(`wal_autocheckpoint = ${MAIN_CONNECTION_CHECKPOINT_PAGES}`);
   const dialect = new FairSqliteDialect({ database: withStatementCache(file) });
@@ -108,7 +108,7 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   // Loaded only for PostgreSQL: a SQLite deployment starts without it.
   const { default: pg } = await import('pg');
   // No JIT: it compiles for plans whose estimated cost passes jit_above_cost, and the token index's
-  // conditions are priced high on purpose (src/db/pg-token-index.ts, TOKEN_SET): a search of 7,000
+  // conditions are priced high on purpose (src/db/search/pg-token-index.ts, TOKEN_SET): a search of 7,000
   // matches spent 700 ms compiling what runs in 30. Short statements never repay it anyway.
   const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c jit=off' });
   // A connection PostgreSQL drops (a restart, a failover, pg_terminate_backend) must never end the

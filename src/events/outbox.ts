@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { dialectOf } from '../db/dialect.js';
-import { createGroupCommit } from '../db/group-commit.js';
-import { runInsertBatch } from '../db/insert-batch.js';
-import { compiledInsert } from '../db/statement-cache.js';
+import { createGroupCommit } from '../db/sqlite/group-commit.js';
+import { runInsertBatch } from '../db/postgres/insert-batch.js';
+import { compiledInsert } from '../db/sqlite/statement-cache.js';
 import type { Db, Trx } from '../db/types.js';
 import { newId } from '../ids.js';
 import { isTeamKey, workspaceIdOf } from '../lib/workspace-ids.js';
@@ -78,14 +78,14 @@ export interface TxRunner {
   /**
    * For a transaction that only inserts new rows through compiledInsert (a create and its event): on
    * PostgreSQL they are written in one statement, one round trip instead of BEGIN, each INSERT and
-   * COMMIT (src/db/insert-batch.ts); any other statement in `fn` throws. On SQLite the same as the runner.
+   * COMMIT (src/db/postgres/insert-batch.ts); any other statement in `fn` throws. On SQLite the same as the runner.
    */
   insertsOnly<T>(fn: (trx: Trx) => Promise<T>): Promise<T>;
 }
 
 /**
  * Runs `fn` in one transaction, then tells the outbox so the webhook worker wakes. On SQLite
- * transactions that queue up behind each other share one COMMIT (src/db/group-commit.ts).
+ * transactions that queue up behind each other share one COMMIT (src/db/sqlite/group-commit.ts).
  */
 export function createTxRunner(db: Db, outbox: Outbox): TxRunner {
   if (dialectOf(db) === 'sqlite') {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { clearDiskFull, lastDiskFull } from '../db/db-errors.js';
-import { sqliteReaders } from '../db/sqlite-readers.js';
+import { sqliteReaders } from '../db/sqlite/sqlite-readers.js';
 import type { Db } from '../db/types.js';
 import type { RedisHandle } from '../ops/redis.js';
 import pkg from '../../package.json' with { type: 'json' };

@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import { isoAt as iso, type Clock } from '../clock.js';
 import { skipLockedSuffix } from '../db/dialect.js';
-import { transactionAlone } from '../db/group-commit.js';
+import { transactionAlone } from '../db/sqlite/group-commit.js';
 import type { Database, Db, DeliveriesTable, Dialect, Executor } from '../db/types.js';
 import { outboxEnvelope } from '../events/envelope.js';
 import { newId } from '../ids.js';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { isoAt as iso } from '../clock.js';
-import { transactionAlone } from '../db/group-commit.js';
+import { transactionAlone } from '../db/sqlite/group-commit.js';
 import type { Db, Executor, Trx } from '../db/types.js';
 import { newId } from '../ids.js';
 import { TEST_EVENT, type ClaimedDelivery } from './claimed-delivery.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import { listenForOutbox, outboxNotifySql } from '../db/outbox-listen.js';
+import { listenForOutbox, outboxNotifySql } from '../db/postgres/outbox-listen.js';
 import type { Db, Dialect } from '../db/types.js';
 import type { Committed, Outbox } from '../events/outbox.js';
 import { decodeWake, encodeWake } from '../events/wake-payload.js';

@@ -3,7 +3,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { FifoLock } from '../../src/db/sqlite-dialect.js';
+import { FifoLock } from '../../src/db/sqlite/sqlite-dialect.js';
 import { dialects } from '../helpers.js';
 import { useServer } from '../server-fixture.js';
 

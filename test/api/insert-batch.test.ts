@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { dialects } from '../helpers.js';
 import { useServer } from '../server-fixture.js';
-import { groupStatement, oneStatement } from '../../src/db/insert-batch.js';
-import { compiledInsert } from '../../src/db/statement-cache.js';
+import { groupStatement, oneStatement } from '../../src/db/postgres/insert-batch.js';
+import { compiledInsert } from '../../src/db/sqlite/statement-cache.js';
 import type { Outbox, TxRunner } from '../../src/events/outbox.js';
 
 /**
- * tx.insertsOnly (src/db/insert-batch.ts): on PostgreSQL a create's rows go in one statement of
+ * tx.insertsOnly (src/db/postgres/insert-batch.ts): on PostgreSQL a create's rows go in one statement of
  * data-modifying CTEs. Every row or none, nothing but compiledInsert rows, and the outbox told as for
  * any commit. On SQLite the same runner as tx; the checks hold there too.
  */

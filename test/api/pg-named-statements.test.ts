@@ -6,7 +6,7 @@ import { useServer } from '../server-fixture.js';
 
 /**
  * PostgreSQL: statements compiled once (the key lookup, GET by id's row, compiledInsert) run as named
- * prepared statements (src/db/pg-named-statements.ts), parsed once per connection; other statements
+ * prepared statements (src/db/postgres/pg-named-statements.ts), parsed once per connection; other statements
  * stay unnamed, so what a connection keeps is bounded. Answers are the same either way.
  */
 if (dialects().includes('postgres')) {

@@ -5,7 +5,7 @@ import { expect200 } from '../helpers.js';
 import { useServer } from '../server-fixture.js';
 import { searchIndexGeneration } from '../../src/db/search/pending.js';
 import { searchTerms } from '../../src/lib/search-text.js';
-import { sqliteReaders } from '../../src/db/sqlite-readers.js';
+import { sqliteReaders } from '../../src/db/sqlite/sqlite-readers.js';
 import { sheetSearchText } from '../../src/modules/sheets/sheets.view.js';
 
 /**

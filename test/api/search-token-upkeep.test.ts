@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { sql, type Kysely } from 'kysely';
 import { dialects } from '../helpers.js';
 import { useServer } from '../server-fixture.js';
-import { TOKEN_CAP } from '../../src/db/pg-token-index.js';
-import { pruneVocab } from '../../src/db/pg-token-vocab-prune.js';
-import { sqliteReaders } from '../../src/db/sqlite-readers.js';
+import { TOKEN_CAP } from '../../src/db/search/pg-token-index.js';
+import { pruneVocab } from '../../src/db/search/pg-token-vocab-prune.js';
+import { sqliteReaders } from '../../src/db/sqlite/sqlite-readers.js';
 
 /**
  * Token index upkeep (issue 34, item 5). PostgreSQL: vocabulary rows no sheet uses are pruned, and a

@@ -7,8 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { createGroupCommit } from '../../src/db/group-commit.js';
-import { checkpointFully } from '../../src/db/sqlite-readers.js';
+import { createGroupCommit } from '../../src/db/sqlite/group-commit.js';
+import { checkpointFully } from '../../src/db/sqlite/sqlite-readers.js';
 import type { Db } from '../../src/db/types.js';
 import { expect200 } from '../helpers.js';
 import { useServer } from '../server-fixture.js';
@@ -26,7 +26,7 @@ function walSalt(wal: string): string {
 }
 
 /**
- * SQLite checkpoints run on a thread of their own (src/db/sqlite-readers.ts), not inside a request's
+ * SQLite checkpoints run on a thread of their own (src/db/sqlite/sqlite-readers.ts), not inside a request's
  * commit: the main connection only checkpoints past ~80 MB of WAL. So after a burst of writes far
  * below that, the database file itself must still catch up with the WAL within a few seconds.
  */

@@ -5,12 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { createGroupCommit, transactionAlone, withWritesHeld } from '../../src/db/group-commit.js';
-import { withStatementCache } from '../../src/db/statement-cache.js';
+import { createGroupCommit, transactionAlone, withWritesHeld } from '../../src/db/sqlite/group-commit.js';
+import { withStatementCache } from '../../src/db/sqlite/statement-cache.js';
 import type { Db } from '../../src/db/types.js';
 
 /**
- * src/db/group-commit.ts on a real SQLite file: transactions that queue up share one COMMIT, yet
+ * src/db/sqlite/group-commit.ts on a real SQLite file: transactions that queue up share one COMMIT, yet
  * each keeps the outcome it would have had alone (its own writes, its own error), and no caller
  * hears of a write before it is committed.
  */

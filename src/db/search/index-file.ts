@@ -9,7 +9,7 @@ import type SQLite from 'better-sqlite3';
  *
  * Why a second file: a SQLite file has one write lock. With the index in the database file, its
  * indexing (~40 µs a row, most of it in the COMMIT that writes the trigrams) ran on the event loop
- * or, on a thread, made every write wait; here a worker thread writes it (src/db/search-index.worker.ts)
+ * or, on a thread, made every write wait; here a worker thread writes it (src/db/search/search-index.worker.ts)
  * while the event loop goes on writing the database. Its commits are synced (synchronous=FULL, on
  * that thread): the database drops queue rows on the strength of them. If the database itself loses
  * its last commits (a power cut: it syncs at checkpoints), its queue's high-water mark falls below

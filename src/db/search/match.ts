@@ -15,7 +15,7 @@ import { sqliteMatchKeys } from './sqlite-match.js';
  * occurrence starts one, thanks to the two U+0003 the index appends); a term with control
  * characters, or one so common that the OR would read more postings than a scan, keeps the LIKE.
  * Rows written since the index last caught up (the pending queue) are tested by LIKE instead.
- * On PostgreSQL the token index finds them (src/db/pg-token-index.ts).
+ * On PostgreSQL the token index finds them (src/db/search/pg-token-index.ts).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export async function indexedContainsAllTerms(db: Kysely<any>, index: SearchIndex, terms: string[], opts: PlanOptions = {}): Promise<Expression<SqlBool>> {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { hasShortTerm } from '../../lib/search-text.js';
 import { dialectOf } from '../dialect.js';
-import { transactionAlone } from '../group-commit.js';
+import { transactionAlone } from '../sqlite/group-commit.js';
 import type { Db } from '../types.js';
 import type { PlanOptions } from './plan.js';
 import type { SearchIndex } from './search-index.js';

@@ -1,6 +1,6 @@
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { hasControl, isShortTerm } from '../../lib/search-text.js';
-import { sqliteReaders } from '../sqlite-readers.js';
+import { sqliteReaders } from '../sqlite/sqlite-readers.js';
 import type { SearchIndex } from './search-index.js';
 
 /** Most trigrams a one- or two-character term may expand to before that term falls back to LIKE. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
-import { compiledOnce } from '../../db/statement-cache.js';
+import { compiledOnce } from '../../db/sqlite/statement-cache.js';
 import type { ApiKeysTable, Db, Executor } from '../../db/types.js';
 import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 

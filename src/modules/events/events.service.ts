@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { listenForOutbox } from '../../db/outbox-listen.js';
+import { listenForOutbox } from '../../db/postgres/outbox-listen.js';
 import type { Db, Dialect } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { EVENT_NAMES, type EventName } from '../../events/catalog.js';

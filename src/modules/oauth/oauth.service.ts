@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../clock.js';
-import { transactionAlone } from '../../db/group-commit.js';
+import { transactionAlone } from '../../db/sqlite/group-commit.js';
 import type { Db, Executor, OAuthTokensTable } from '../../db/types.js';
 import { ownedRow } from '../../db/owned.js';
 import { AppError } from '../../errors.js';

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
-import { transactionAlone } from '../../db/group-commit.js';
+import { transactionAlone } from '../../db/sqlite/group-commit.js';
 import type { Db } from '../../db/types.js';
 import { QUEUE_KINDS_OF, readRecords, toDoc, type QueueKind } from './search.documents.js';
 import type { SearchAdapter } from './search.engine.js';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { storedUtf8, utf8Buffer } from '../../db/dialect.js';
-import { compiledOnce } from '../../db/statement-cache.js';
+import { compiledOnce } from '../../db/sqlite/statement-cache.js';
 import type { Db } from '../../db/types.js';
 import type { StoredSheetRow } from './sheets.view.js';
 

@@ -1,4 +1,4 @@
-import { compiledInsert, compiledOnce } from '../../db/statement-cache.js';
+import { compiledInsert, compiledOnce } from '../../db/sqlite/statement-cache.js';
 import type { Db, Executor, SheetsTable } from '../../db/types.js';
 import { countOwnedSheets, newestFirstPage, type SheetListFilter } from './sheets.list.repo.js';
 import { searchSheets, type SearchOptions } from './sheets.search.js';

@@ -8,7 +8,7 @@ import { pgOwnedTotal, pgRankedIfFew } from '../../db/search/pg-ranked.js';
 import type { PlanOptions } from '../../db/search/plan.js';
 import { SHEETS_SEARCH } from '../../db/search/search-index.js';
 import { matchKeysInParts } from '../../db/search/sqlite-match.js';
-import { sqliteReaders, type SqliteReaders } from '../../db/sqlite-readers.js';
+import { sqliteReaders, type SqliteReaders } from '../../db/sqlite/sqlite-readers.js';
 import type { Db } from '../../db/types.js';
 import { busyPacer } from '../../runtime/busy-pacer.js';
 import type { ConcurrencyGate } from '../../lib/concurrency-gate.js';
@@ -33,7 +33,7 @@ export interface SearchOptions {
  * `q` searches. The match set is materialized once with a relevance per row; the page is ordered by
  * it (or by updated_at) and the total counts the same set in the same statement. A query matching
  * most of a big account's sheets is listed newest first instead (countIfCommon, isCommon). On SQLite the
- * statement runs on a read-only connection in a worker thread (src/db/sqlite-readers.ts): a word
+ * statement runs on a read-only connection in a worker thread (src/db/sqlite/sqlite-readers.ts): a word
  * found in most sheets takes tens of milliseconds or more, and on the main connection every other
  * request would wait for it. Only the planning (a few rows of the trigram vocabulary) runs here.
  */

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { transactionAlone } from '../../db/group-commit.js';
+import { transactionAlone } from '../../db/sqlite/group-commit.js';
 import type { Db, WorkspaceRole } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';

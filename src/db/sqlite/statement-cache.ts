@@ -1,10 +1,10 @@
 import type SQLite from 'better-sqlite3';
 import { PostgresAdapter, type Compilable, type CompiledQuery, type Kysely } from 'kysely';
-import type { Database } from './types.js';
-import { insertBatchOf } from './insert-batch.js';
-import { nameStatement } from './pg-named-statements.js';
+import type { Database } from '../types.js';
+import { insertBatchOf } from '../postgres/insert-batch.js';
+import { nameStatement } from '../postgres/pg-named-statements.js';
 import { readNow, type SqliteFile } from './sqlite-dialect.js';
-import type { MaybePromise } from '../lib/maybe-async.js';
+import type { MaybePromise } from '../../lib/maybe-async.js';
 
 /**
  * Kysely's SQLite driver calls prepare() for every query it runs, and preparing costs more
@@ -101,7 +101,7 @@ export function compiledInsert<T extends keyof Database & string, const C extend
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
   return async (exec: Kysely<any>, row: Database[T]): Promise<void> => {
     const values = columns.map((c) => row[c]);
-    // In an insert batch (src/db/insert-batch.ts) the row is written with the batch's other rows, in one statement.
+    // In an insert batch (src/db/postgres/insert-batch.ts) the row is written with the batch's other rows, in one statement.
     const batch = insertBatchOf(exec);
     if (batch) batch.queries.push(compile(batch.db, ...values));
     else await exec.executeQuery(compile(exec, ...values));

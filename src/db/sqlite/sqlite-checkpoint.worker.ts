@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
 
 /**
- * Piscina task (src/db/sqlite-readers.ts): copies committed pages from the WAL into the database file
+ * Piscina task (src/db/sqlite/sqlite-readers.ts): copies committed pages from the WAL into the database file
  * (PASSIVE: it waits for no reader or writer). On the main connection this ran inside whichever write
  * commit crossed the WAL's threshold. Its own thread at normal priority, not a reader thread: those
  * run at nice 19, and the last pass of a checkpoint runs while every write waits for it.

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { nextTurn } from '../lib/next-turn.js';
-import type { Db, Trx } from './types.js';
+import { nextTurn } from '../../lib/next-turn.js';
+import type { Db, Trx } from '../types.js';
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 interface Waiting {
@@ -114,7 +114,7 @@ export function withWritesHeld<T>(db: Db, fn: () => Promise<T>): Promise<T> {
  * commit), that still waits while a checkpoint holds the writes: one committed during the
  * checkpoint's held pass leaves pages behind, the WAL is not started over, and under the webhook
  * worker's steady writes it grew to the main connection's checkpoint limit again
- * (src/db/sqlite-readers.ts). It costs no concurrency: the one connection runs one transaction at a
+ * (src/db/sqlite/sqlite-readers.ts). It costs no concurrency: the one connection runs one transaction at a
  * time anyway.
  */
 export function transactionAlone<T>(db: Db, fn: (trx: Trx) => Promise<T>): Promise<T> {

@@ -1,15 +1,15 @@
 import SQLite from 'better-sqlite3';
-import { lowerThreadPriority } from '../runtime/background-thread.js';
-import { IDLE_COLLECT_MS, startIdleCollector } from '../runtime/idle-gc.js';
-import { attachSearchIndex } from './search/index-file.js';
+import { lowerThreadPriority } from '../../runtime/background-thread.js';
+import { IDLE_COLLECT_MS, startIdleCollector } from '../../runtime/idle-gc.js';
+import { attachSearchIndex } from '../search/index-file.js';
 
-// Nice 19: the two reader threads of a two-core machine (src/db/sqlite-readers.ts) share both cores
+// Nice 19: the two reader threads of a two-core machine (src/db/sqlite/sqlite-readers.ts) share both cores
 // with the main thread; at nice 10 GET by id's p99 beside five searches was 2.1x its p99 alone.
 lowerThreadPriority(19);
 const idle = startIdleCollector({ idleMs: IDLE_COLLECT_MS });
 
 /**
- * Piscina task (src/db/sqlite-readers.ts): one read-only statement on this thread's own connection
+ * Piscina task (src/db/sqlite/sqlite-readers.ts): one read-only statement on this thread's own connection
  * to the database file. WAL lets it read while the main connection writes; each statement sees the
  * last commit made before it started.
  */

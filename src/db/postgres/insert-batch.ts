@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely, type KyselyPlugin, type PluginTransformResultArgs, type QueryResult, type UnknownRow } from 'kysely';
 import { nameStatement } from './pg-named-statements.js';
-import type { Db, Trx } from './types.js';
+import type { Db, Trx } from '../types.js';
 
 /**
  * PostgreSQL: a transaction whose only statements are single-row INSERTs (a create and its event) sent
@@ -9,7 +9,7 @@ import type { Db, Trx } from './types.js';
  * event) become one, and the rows a trigger locks (sheet_counts, migration 021) are held for that
  * statement only, not across the round trips of a transaction (docs/performance.md, twelfth pass).
  * The data-modifying CTE is PostgreSQL's own SQL: SQLite has none, and needs none (its transactions
- * are in-process; src/db/group-commit.ts shares their COMMITs). Batches ready at once share one statement
+ * are in-process; src/db/sqlite/group-commit.ts shares their COMMITs). Batches ready at once share one statement
  * (writeGrouped).
  */
 

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import { idleWorkerPool } from '../runtime/worker-pool.js';
-import { dialectOf } from './dialect.js';
+import { idleWorkerPool } from '../../runtime/worker-pool.js';
+import { dialectOf } from '../dialect.js';
 import { indexPendingTokens, pendingTokenBacklog } from './pg-token-indexer.js';
-import type { IndexedBatch } from './search/index-file.js';
-import { forgetIndexedRows } from './search/pending.js';
-import type { SearchIndex } from './search/search-index.js';
-import { sqliteReaders } from './sqlite-readers.js';
+import type { IndexedBatch } from './index-file.js';
+import { forgetIndexedRows } from './pending.js';
+import type { SearchIndex } from './search-index.js';
+import { sqliteReaders } from '../sqlite/sqlite-readers.js';
 
 /**
  * SQLite rows per indexing transaction, on the index's own thread: ~40 µs a row at 2 KB. Larger
@@ -107,7 +107,7 @@ export function startSearchIndexer(db: Kysely<any>, index: SearchIndex, onError:
 }
 
 /**
- * SQLite: batches run on a thread of their own (src/db/search-index.worker.ts), which writes
+ * SQLite: batches run on a thread of their own (src/db/search/search-index.worker.ts), which writes
  * only the index file; then the event loop drops the rows it took from the database's queue.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import type { CompiledQuery, Kysely } from 'kysely';
-import { idleWorkerPool } from '../runtime/worker-pool.js';
+import { idleWorkerPool } from '../../runtime/worker-pool.js';
 import { withWritesHeld } from './group-commit.js';
 
 /**

@@ -2,7 +2,7 @@ import type { PostgresPool, PostgresPoolClient } from 'kysely';
 
 /**
  * PostgreSQL parses and plans every unnamed statement again. The statements compiled once
- * (src/db/statement-cache.ts: the key lookup on every request, GET by id's row, every compiledInsert)
+ * (src/db/sqlite/statement-cache.ts: the key lookup on every request, GET by id's row, every compiledInsert)
  * have a fixed text, so they run as named prepared statements instead: parsed once per connection,
  * and planned once when PostgreSQL's generic plan is as good. The key lookup joins four tables (the key,
  * its account, the OAuth grant it was issued under and that grant's approving key), and planning that

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Dialect } from './types.js';
+import type { Dialect } from '../types.js';
 
 /** Channel on which PostgreSQL processes tell each other's webhook workers that events were committed. */
 export const OUTBOX_CHANNEL = 'sw_outbox';

@@ -1,8 +1,8 @@
 import SQLite from 'better-sqlite3';
-import { attachSearchIndex, indexQueuedRows, SEARCH_SCHEMA, type IndexedBatch } from './search/index-file.js';
+import { attachSearchIndex, indexQueuedRows, SEARCH_SCHEMA, type IndexedBatch } from './index-file.js';
 
 /**
- * Piscina task (src/db/search-indexer.ts): one batch of the SQLite search index, on this thread's
+ * Piscina task (src/db/search/search-indexer.ts): one batch of the SQLite search index, on this thread's
  * own connection. It writes only the index file (index-file.ts); the database is read, so the event
  * loop's writes never wait for it.
  */
