@@ -71,7 +71,7 @@ export async function seed(base, userId, ownerKey) {
 
   const sessions = [];
   for (const s of [
-    { title: 'Token index work', summary: 'Tuned the GIN pending list; bench numbers recorded.', project: 'search', tags: ['perf'], files_changed: ['src/db/search/pg-token-index.ts'] },
+    { title: 'Token index work', summary: 'Tuned the GIN pending list; bench numbers recorded.', project: 'search', tags: ['perf'], files_changed: ['src/db/pg-token-index.ts'] },
     { title: 'Webhook retries', summary: 'Retry schedule checked against the spec.', project: 'webhooks', tags: [] },
     { title: '検索の改善', summary: '日本語の検索を確認した。', project: 'search', tags: ['日本語'] },
   ]) {
