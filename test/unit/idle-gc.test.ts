@@ -11,7 +11,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Megabyte strings held across a few turns of the loop and then dropped, like request bodies that
  * wait for a worker thread and die after their answer: by then they are in the old generation.
  */
-async function burst(mb: number): Promise<void> {
+async function burst(mb: number): Promise<number> {
   let held: string[] = [];
   // JSON.parse makes flat strings on the V8 heap, as a parsed request body is (a Buffer's toString can be external).
   for (let i = 0; i < mb; i++) held.push(JSON.parse(`"${'x'.repeat(1 << 20)}${i}"`) as string);
@@ -21,7 +21,10 @@ async function burst(mb: number): Promise<void> {
     for (let j = 0; j < 50_000; j++) junk.push([j, i]);
     await sleep(10);
   }
+  // The heap with the burst still held: V8 may collect it as soon as it is dropped, before the caller could look.
+  const peak = used();
   held = [];
+  return peak;
 }
 
 /** Waits until `check` holds, up to `ms` (a loaded machine may run the collector's timer late). */
@@ -36,8 +39,7 @@ describe('idle heap collection', () => {
     const idleMs = 1500;
     const idle = startIdleCollector({ idleMs, minGrowthBytes: 16 * 2 ** 20, onCollect: (i) => runs.push({ ...i, at: Date.now() - i.ms }) });
     try {
-      await burst(96);
-      const peak = used();
+      const peak = await burst(96);
       // Work every 50 ms keeps it from running.
       let lastTouch = 0;
       for (let i = 0; i < 12; i++) {
