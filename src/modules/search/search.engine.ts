@@ -60,6 +60,18 @@ export const WEIGHTS = { title: 4, err: 3, meta: 1.5, body: 1 } as const;
  */
 export const RANK_ALL = 1_000;
 
+/** The rarest words (by `count`, words without matches left out) whose matches add up to at most RANK_ALL. */
+export function rarestWithin(terms: string[], count: (term: string) => number): string[] {
+  const out: string[] = [];
+  let sum = 0;
+  for (const t of terms.filter((t) => count(t) > 0).sort((a, b) => count(a) - count(b))) {
+    if (sum + count(t) > RANK_ALL) break;
+    sum += count(t);
+    out.push(t);
+  }
+  return out;
+}
+
 /**
  * Matches are counted up to this many, the most a search pages through (offset + limit); an adapter's
  * total is at most TOTAL_CAP + 1, which the service reports as TOTAL_CAP with total_capped.

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { RANK_ALL, TOTAL_CAP, WEIGHTS, type Candidate, type EngineQuery, type SearchAdapter, type SearchDoc } from './search.engine.js';
+import { RANK_ALL, TOTAL_CAP, WEIGHTS, rarestWithin, type Candidate, type EngineQuery, type SearchAdapter, type SearchDoc } from './search.engine.js';
 
 /**
  * PostgreSQL: search_docs holds each record's words as a tsvector (tsv, GIN-indexed) written as a
@@ -124,13 +124,7 @@ export const pgSearch: SearchAdapter = {
       // Bounded work (docs/search.md, "At 100,000 records"): rank the matches of the rarest words whose
       // matches in the whole index add up to at most RANK_ALL; when every word is more common than that,
       // the matches among the owners' newest records (about RANK_ALL of them).
-      const selective: string[] = [];
-      let sum = 0;
-      for (const t of [...q.terms].sort((a, b) => st.df(a) - st.df(b))) {
-        if (sum + st.df(t) > RANK_ALL) break;
-        sum += st.df(t);
-        selective.push(t);
-      }
+      const selective = rarestWithin(q.terms, st.df);
       if (selective.length > 0) return { candidates: await ranked(trx, st, q, selective), total };
       // Enough of the newest records to hold about RANK_ALL matches, by the commonest word's share of the index.
       const share = Math.max(...q.terms.map((t) => st.df(t))) / Math.max(st.n, 1);

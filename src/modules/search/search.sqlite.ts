@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { RANK_ALL, TOTAL_CAP, WEIGHTS, type Candidate, type EngineQuery, type SearchAdapter, type SearchDoc } from './search.engine.js';
+import { RANK_ALL, TOTAL_CAP, WEIGHTS, rarestWithin, type Candidate, type EngineQuery, type SearchAdapter, type SearchDoc } from './search.engine.js';
 
 /**
  * SQLite: search_docs (one row per record) and the FTS5 table search_fts beside it (rowid = doc_id,
@@ -87,16 +87,9 @@ async function countUpTo(db: Kysely<any>, match: string, most: number): Promise<
 /** The rarest query words whose matches add up to at most RANK_ALL (each counted only up to RANK_ALL + 1: bounded). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 async function selectiveTerms(db: Kysely<any>, terms: string[], scope: string): Promise<string[]> {
-  const counted: { t: string; n: number }[] = [];
-  for (const t of terms) counted.push({ t, n: await countUpTo(db, `${quote(t)} AND ${scope}`, RANK_ALL + 1) });
-  const out: string[] = [];
-  let sum = 0;
-  for (const { t, n } of counted.filter((c) => c.n > 0).sort((a, b) => a.n - b.n)) {
-    if (sum + n > RANK_ALL) break;
-    sum += n;
-    out.push(t);
-  }
-  return out;
+  const counts = new Map<string, number>();
+  for (const t of terms) counts.set(t, await countUpTo(db, `${quote(t)} AND ${scope}`, RANK_ALL + 1));
+  return rarestWithin(terms, (t) => counts.get(t) ?? 0);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)

@@ -80,7 +80,7 @@ export function createSheetsService(deps: {
    */
   async function writable(caller: Caller, id: string, opts: InWorkspace, prepare = false): Promise<string> {
     const row = await owned(caller, id, 'records.write', opts);
-    if (prepare) await prepareHtmlTexts(storedColumnsToPrepare(row));
+    if (prepare) await prepareHtmlTexts(storedColumnsToPrepare(row.content));
     return row.user_id;
   }
 
@@ -103,14 +103,14 @@ export function createSheetsService(deps: {
     const changed = Object.keys(content)
       .filter((k) => content[k] !== stored[k])
       .map((k) => content[k]);
-    await prepareHtmlTexts([...storedColumnsToPrepare(row), ...changed]);
+    await prepareHtmlTexts([...storedColumnsToPrepare(row.content, stored), ...changed]);
     return { ownerKey: row.user_id, version: row.version, content, outcome };
   }
 
   /** The stored columns whose search text a write re-reads: only big ones go off the event loop. */
-  function storedColumnsToPrepare(row: SheetRow): string[] {
-    if (row.content.length < OFF_THREAD_MIN_CHARS) return [];
-    return Object.values(JSON.parse(row.content) as Content);
+  function storedColumnsToPrepare(json: string, parsed?: Content): string[] {
+    if (json.length < OFF_THREAD_MIN_CHARS) return [];
+    return Object.values(parsed ?? (JSON.parse(json) as Content));
   }
 
   /** Creates a sheet under `ownerKey` (access.ownerKey's answer) inside the caller's transaction (handovers reuse this). */
