@@ -17,7 +17,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { migrate } from '../src/db/index.js';
-import { searchIndexFileOf } from '../src/db/search/index-file.js';
+import { searchIndexFileOf } from '../src/db/sqlite/search-index-file.js';
 import { runLoad, type LoadResult } from './load.js';
 import { benchCopy } from './copy.js';
 import { benchMixed } from './mixed.js';
@@ -164,7 +164,7 @@ async function migrateSeeded(dataDir: string) {
 }
 
 /** Folds the WAL into the database file and keeps a copy of it. */
-/** The database and its search index file (src/db/search/index-file.ts), kept as seeded. */
+/** The database and its search index file (src/modules/search/substring/sqlite-index-file.ts), kept as seeded. */
 const KEPT = [
   [DB_FILE, PRISTINE_FILE],
   [path.basename(searchIndexFileOf(DB_FILE)), path.basename(searchIndexFileOf(PRISTINE_FILE))],

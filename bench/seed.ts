@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
-import { indexPendingTokens } from '../src/db/search/pg-token-indexer.js';
+import { indexPendingTokens } from '../src/modules/search/substring/pg-token-indexer.js';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { attachSearchIndex, dropIndexedFromQueue, indexQueuedRows } from '../src/db/search/index-file.js';
+import { attachSearchIndex } from '../src/db/sqlite/search-index-file.js';
+import { dropIndexedFromQueue, indexQueuedRows, prepareSqliteSearchIndex } from '../src/modules/search/substring/sqlite-index-file.js';
 import { openDatabase } from '../src/db/index.js';
 import type { SheetsTable } from '../src/db/types.js';
 import { newId } from '../src/ids.js';
@@ -24,6 +25,7 @@ const TX_ROWS = 5000;
  */
 export async function seedSheets(opts: { dataDir: string; databaseUrl?: string; userId: string; count: number; log: (s: string) => void }) {
   const handle = await openDatabase({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl });
+  if (handle.sqliteFile) prepareSqliteSearchIndex(handle.sqliteFile);
   const r = rng(42);
   const start = Date.UTC(2024, 0, 1);
   const t0 = Date.now();

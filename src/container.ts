@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
-import { SHEETS_SEARCH } from './db/search/search-index.js';
+import { SHEETS_SEARCH } from './modules/search/substring/search-index.js';
 import { openDatabase, type DatabaseHandle } from './db/index.js';
-import { startSearchIndexer } from './db/search/search-indexer.js';
-import { startVocabPruner } from './db/search/pg-token-vocab-prune.js';
+import { prepareSqliteSearchIndex } from './modules/search/substring/sqlite-index-file.js';
+import { startSearchIndexer } from './modules/search/substring/search-indexer.js';
+import { startVocabPruner } from './modules/search/substring/pg-token-vocab-prune.js';
 import { createOutbox, createTxRunner } from './events/outbox.js';
 import { createAccountsRepo } from './modules/accounts/accounts.repo.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
@@ -62,6 +63,12 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   const aiProvider = createProvider(config.ai);
   const database: DatabaseHandle = await openDatabase(config);
   const { db } = database;
+  try {
+    if (database.sqliteFile) prepareSqliteSearchIndex(database.sqliteFile);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
   const outbox = createOutbox(clock);
   const tx = createTxRunner(db, outbox);
   // SQLite: sheet writes queue their text for the search index; this indexes the queue after each commit.

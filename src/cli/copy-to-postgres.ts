@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { loadConfig } from '../config.js';
-import { CopyRefused, copySqliteToPostgres, type CopyProgress } from '../db/copy-to-postgres.js';
+import { CopyRefused, copySqliteToPostgres, type CopyProgress } from './copy-database.js';
 
 type Target = { url?: string; urlFile?: string };
 

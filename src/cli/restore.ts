@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { loadConfig } from '../config.js';
-import { searchIndexFileOf } from '../db/search/index-file.js';
+import { searchIndexFileOf } from '../db/sqlite/search-index-file.js';
 import { BackupFileError, DB_FILE, checkDatabaseImage, readHeader } from './backup-file.js';
 
 /**

@@ -3,7 +3,7 @@ import type { Dialect } from './types.js';
 
 /**
  * Small differences between SQLite and PostgreSQL that portable Kysely cannot hide. The larger ones
- * each have a module of their own: search in src/db/search/, LISTEN/NOTIFY in src/db/postgres/outbox-listen.ts.
+ * each have a module of their own: search in src/modules/search/, LISTEN/NOTIFY in src/db/postgres/outbox-listen.ts.
  */
 
 /** Which database a Kysely instance (or transaction) talks to. */

@@ -10,14 +10,13 @@ import { migrationProvider } from './migrations/index.js';
 import { withStatementCache } from './sqlite/statement-cache.js';
 import { registerSqliteReaders, sqliteReaders } from './sqlite/sqlite-readers.js';
 import { withNamedStatements } from './postgres/pg-named-statements.js';
-import { attachSearchIndex, prepareSearchIndex, searchIndexFileOf } from './search/index-file.js';
 
 export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
   close(): Promise<void>;
-  /** What needs this version's schema: SQLite's search index file (search/index-file.ts). */
-  afterMigrations?(): void;
+  /** SQLite: the database file (its search index file beside it is prepared by the search module: prepareSqliteSearchIndex). */
+  sqliteFile?: string;
 }
 
 /** Opens the database the config names (PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR) and migrates it. */
@@ -25,7 +24,6 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   const handle = config.databaseUrl ? await openPostgres(config.databaseUrl) : openSqlite(config.dataDir);
   try {
     await migrate(handle.db);
-    handle.afterMigrations?.();
   } catch (err) {
     await handle.close();
     throw err;
@@ -43,7 +41,7 @@ export function ensureDataDir(dataDir: string): void {
  * -wal and -shm with the main file's mode, so creating that file 0600 first is enough for new ones;
  * files left by an older version are tightened too.
  */
-function restrictSqliteFiles(file: string): void {
+export function restrictSqliteFiles(file: string): void {
   fs.closeSync(fs.openSync(file, 'a', 0o600));
   for (const f of [file, `${file}-wal`, `${file}-shm`]) {
     try {
@@ -85,18 +83,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
   return {
     db,
     dialect: 'sqlite',
-    afterMigrations() {
-      restrictSqliteFiles(searchIndexFileOf(dbFile));
-      // On a connection of its own: this one never attaches the index file (see attachSearchIndex).
-      const preparing = new SQLite(dbFile);
-      try {
-        preparing.pragma('busy_timeout = 5000');
-        attachSearchIndex(preparing, dbFile);
-        prepareSearchIndex(preparing);
-      } finally {
-        preparing.close();
-      }
-    },
+    sqliteFile: dbFile,
     close: async () => {
       await sqliteReaders(db)?.close();
       await db.destroy();
@@ -108,7 +95,7 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   // Loaded only for PostgreSQL: a SQLite deployment starts without it.
   const { default: pg } = await import('pg');
   // No JIT: it compiles for plans whose estimated cost passes jit_above_cost, and the token index's
-  // conditions are priced high on purpose (src/db/search/pg-token-index.ts, TOKEN_SET): a search of 7,000
+  // conditions are priced high on purpose (src/modules/search/substring/pg-token-index.ts, TOKEN_SET): a search of 7,000
   // matches spent 700 ms compiling what runs in 30. Short statements never repay it anyway.
   const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c jit=off' });
   // A connection PostgreSQL drops (a restart, a failover, pg_terminate_backend) must never end the

@@ -36,5 +36,5 @@ export function pickFields<T extends { id: string }>(item: T, fields: readonly s
   return out as Partial<T> & { id: string };
 }
 
-/** `snippet` on search results (src/lib/snippet.ts). */
+/** `snippet` on search results (src/modules/search/substring/list-snippet.ts). */
 export const SnippetField = z.string().describe('Only with q: up to 240 characters of plain text around the best match, matched words wrapped in <mark>, everything else HTML-escaped.');

@@ -120,7 +120,7 @@ describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POS
       const [personal] = (await pg.req('GET', '/v1/workspaces', { key })).body.workspaces;
       assert.deepEqual([personal.personal, personal.role], [true, 'owner'], 'the personal workspace came along (made by migration 027 on SQLite, not on the empty target)');
 
-      // The token index is filled set-wise after the copy (src/db/search/pg-token-bulk-load.ts): it must end as the
+      // The token index is filled set-wise after the copy (src/modules/search/substring/pg-token-bulk-load.ts): it must end as the
       // insert trigger would have left it, with the trigger and every index of a freshly migrated database back.
       const stale = await sql<{ n: string }>`select count(*) as n from sheets s left join sheet_tokens t on t.sheet_id = s.id
         where t.tokens is distinct from (case when t.capped then '{}' else sheet_tokens_of(s.search_text) end) or t.capped <> (s.id = ${made.capped.id})

@@ -23,8 +23,8 @@ const UNTYPED_TABLES: Record<Dialect, Record<string, string>> = {
   sqlite: {
     kysely_migration: "Kysely's own record of the migrations run",
     kysely_migration_lock: "Kysely's own migration lock",
-    sheets_search_queue: 'sheets the search index thread has still to index (migration 033); filled by triggers, read with raw SQL in src/db/search',
-    search_index_origin: 'the id that ties the search index file to this database (migration 033); raw SQL in src/db/search/index-file.ts',
+    sheets_search_queue: 'sheets the search index thread has still to index (migration 033); filled by triggers, read with raw SQL in src/modules/search/substring',
+    search_index_origin: 'the id that ties the search index file to this database (migration 033); raw SQL in src/modules/search/substring/sqlite-index-file.ts',
     search_docs: 'the unified search index (migration 038); raw SQL in src/modules/search',
     search_queue: 'records the unified search has still to index (migration 038); filled by triggers, raw SQL in src/modules/search',
     search_vectors: 'embeddings of the optional semantic search (migration 040); raw SQL in src/modules/search/search.embed-store.ts',
@@ -37,8 +37,8 @@ const UNTYPED_TABLES: Record<Dialect, Record<string, string>> = {
   postgres: {
     kysely_migration: "Kysely's own record of the migrations run",
     kysely_migration_lock: "Kysely's own migration lock",
-    sheet_tokens: "the sheets' token index of PostgreSQL search (migration 022 and later); raw SQL in src/db/search/pg-token-index.ts",
-    sheet_token_vocab: 'every token the token index holds (migrations 022, 029); raw SQL in src/db/search/pg-token-index.ts',
+    sheet_tokens: "the sheets' token index of PostgreSQL search (migration 022 and later); raw SQL in src/modules/search/substring/pg-token-index.ts",
+    sheet_token_vocab: 'every token the token index holds (migrations 022, 029); raw SQL in src/modules/search/substring/pg-token-index.ts',
     search_docs: 'the unified search index (migration 038); raw SQL in src/modules/search',
     search_queue: 'records the unified search has still to index (migration 038); filled by triggers, raw SQL in src/modules/search',
     search_vectors: 'embeddings of the optional semantic search (migration 040); raw SQL in src/modules/search/search.embed-store.ts',

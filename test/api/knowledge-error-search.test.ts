@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { dialects } from '../helpers.js';
 import { useServer } from '../server-fixture.js';
 import { httpClient, ok } from '../mcp-helpers.js';
-import { errorSearchTerms } from '../../src/modules/knowledge/knowledge.terms.js';
+import { errorSearchTerms } from '../../src/modules/search/substring/error-terms.js';
 
 // Issue 36.3: a pasted error message, with its codes and paths, finds the solution saved under its key words.
 const PASTED = 'SqliteError: database is locked (code SQLITE_BUSY) at Database.prepare (/app/node_modules/better-sqlite3/lib/methods/wrappers.js:5:21)';

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import { migrationProvider } from '../../src/db/migrations/index.js';
-import { tokenMatchKeys, tokenPlan } from '../../src/db/search/pg-token-index.js';
-import { indexPendingTokens } from '../../src/db/search/pg-token-indexer.js';
+import { tokenMatchKeys, tokenPlan } from '../../src/modules/search/substring/pg-token-index.js';
+import { indexPendingTokens } from '../../src/modules/search/substring/pg-token-indexer.js';
 import { createPgDatabase } from '../helpers.js';
 
 /**

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { dialects } from '../helpers.js';
 import { useServer } from '../server-fixture.js';
-import { tokenMatchKeys, tokenPlan } from '../../src/db/search/pg-token-index.js';
-import { indexPendingTokens } from '../../src/db/search/pg-token-indexer.js';
+import { tokenMatchKeys, tokenPlan } from '../../src/modules/search/substring/pg-token-index.js';
+import { indexPendingTokens } from '../../src/modules/search/substring/pg-token-indexer.js';
 import { rng } from '../../bench/content.js';
 
 /**
- * PostgreSQL's token index (src/db/search/pg-token-index.ts) must find exactly the sheets whose text holds
+ * PostgreSQL's token index (src/modules/search/substring/pg-token-index.ts) must find exactly the sheets whose text holds
  * every term, as the LIKE it replaced did: checked against `search_text.includes(term)` over texts
  * built to catch the edges (word and CJK runs touching, separators inside terms, runs longer than a
  * token window, LIKE wildcards), through creates, edits, trash, bulk inserts and parallel writers.

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import { migrationProvider } from '../../src/db/migrations/index.js';
-import { indexPendingTokens } from '../../src/db/search/pg-token-indexer.js';
-import { sheetTokensOf } from '../../src/db/search/pg-tokenize.js';
+import { indexPendingTokens } from '../../src/modules/search/substring/pg-token-indexer.js';
+import { sheetTokensOf } from '../../src/modules/search/substring/pg-tokenize.js';
 import { createPgDatabase } from '../helpers.js';
 
 /** Code point order: PostgreSQL's "C" collation on UTF-8. */

@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { dialects } from '../helpers.js';
 import { useServer } from '../server-fixture.js';
-import { estimatedRows } from '../../src/db/search/pg-match.js';
-import { searchTerms } from '../../src/lib/search-text.js';
-import { searchSheets } from '../../src/modules/sheets/sheets.search.js';
+import { estimatedRows } from '../../src/modules/search/substring/pg-match.js';
+import { searchTerms } from '../../src/modules/search/substring/search-text.js';
+import { searchOwnedList } from '../../src/modules/search/substring/owned-list.js';
+import { SHEETS_LIST } from '../../src/modules/sheets/sheets.list.repo.js';
 
 /**
  * A query matching more than SEARCH_RANK_MAX_MATCHES of the owner's sheets and more than half of them
@@ -104,7 +105,7 @@ for (const dialect of dialects()) {
       ] as const) {
         const viaApi = await search(`q=${q}&limit=100${trashed ? '&trashed=true' : ''}`);
         const f = { userId: user.userId, trashed, terms: searchTerms(q), limit: 100, offset: 0 };
-        const byOwner = await searchSheets(s.c.db, f, { rankMaxMatches: 2, maxOtherRows: 0 });
+        const byOwner = await searchOwnedList(s.c.db, SHEETS_LIST, f, { rankMaxMatches: 2, maxOtherRows: 0 });
         assert.equal(byOwner.total, viaApi.total, `total of q=${q} trashed=${trashed}`);
         assert.deepEqual(
           byOwner.rows.map((r) => r.id),

@@ -5,10 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { expect200, startServer, type TestServer } from '../helpers.js';
-import { attachSearchIndex, indexQueuedRows, searchIndexFileOf } from '../../src/db/search/index-file.js';
+import { attachSearchIndex, searchIndexFileOf } from '../../src/db/sqlite/search-index-file.js';
+import { indexQueuedRows } from '../../src/modules/search/substring/sqlite-index-file.js';
 
 /**
- * SQLite keeps its FTS index in a file of its own (src/db/search/index-file.ts), built from the
+ * SQLite keeps its FTS index in a file of its own (src/modules/search/substring/sqlite-index-file.ts), built from the
  * database and checked against it at every start. Each case below leaves an index file that no
  * longer matches the database the way an operator or a crash would, restarts on the same data
  * directory, and checks that searches answer from the database as it is, with the queue worked off.

@@ -3,13 +3,13 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { expect200 } from '../helpers.js';
 import { useServer } from '../server-fixture.js';
-import { searchIndexGeneration } from '../../src/db/search/pending.js';
-import { searchTerms } from '../../src/lib/search-text.js';
+import { searchIndexGeneration } from '../../src/modules/search/substring/pending.js';
+import { searchTerms } from '../../src/modules/search/substring/search-text.js';
 import { sqliteReaders } from '../../src/db/sqlite/sqlite-readers.js';
 import { sheetSearchText } from '../../src/modules/sheets/sheets.view.js';
 
 /**
- * SQLite indexes sheet text after the write commits (migration 033, src/db/search/index-file.ts). Here
+ * SQLite indexes sheet text after the write commits (migration 033, src/modules/search/substring/sqlite-index-file.ts). Here
  * the indexer is stopped, so written rows stay queued, and searches must still answer exactly what
  * a substring scan answers: new rows found, changed rows found by their new text and not by the old
  * text the index still holds, a short term no indexed row has, totals and sort=relevance included.

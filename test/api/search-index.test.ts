@@ -2,7 +2,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { dialects } from '../helpers.js';
 import { useServer } from '../server-fixture.js';
-import { normalizeForSearch, searchTerms } from '../../src/lib/search-text.js';
+import { normalizeForSearch, searchTerms } from '../../src/modules/search/substring/search-text.js';
 import { sheetSearchText } from '../../src/modules/sheets/sheets.view.js';
 import { rng } from '../../bench/content.js';
 

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { sql, type Kysely } from 'kysely';
 import { dialects } from '../helpers.js';
 import { useServer } from '../server-fixture.js';
-import { TOKEN_CAP } from '../../src/db/search/pg-token-index.js';
-import { pruneVocab } from '../../src/db/search/pg-token-vocab-prune.js';
+import { TOKEN_CAP } from '../../src/modules/search/substring/pg-token-index.js';
+import { pruneVocab } from '../../src/modules/search/substring/pg-token-vocab-prune.js';
 import { sqliteReaders } from '../../src/db/sqlite/sqlite-readers.js';
 
 /**

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { convertColumn, windowText, countLines, READ_FORMATS, type ReadFormat } from '../../src/modules/sheets/sheets.window.js';
 import { markdownHeadings, outlineColumns } from '../../src/modules/sheets/sheets.outline.js';
-import { snippet } from '../../src/lib/snippet.js';
-import { searchTerms } from '../../src/lib/search-text.js';
+import { snippet } from '../../src/modules/search/substring/list-snippet.js';
+import { searchTerms } from '../../src/modules/search/substring/search-text.js';
 import { assertError, dialects } from '../helpers.js';
 import { useServer } from '../server-fixture.js';
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { normalizeForSearch } from '../../src/lib/search-text.js';
-import { POSITIONAL_RANGES, snippet } from '../../src/lib/snippet.js';
+import { normalizeForSearch } from '../../src/modules/search/substring/search-text.js';
+import { POSITIONAL_RANGES, snippet } from '../../src/modules/search/substring/list-snippet.js';
 
 describe('search snippets', () => {
   it('maps positionally only characters that normalize to one unit of their own', () => {

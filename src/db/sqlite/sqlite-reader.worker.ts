@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { lowerThreadPriority } from '../../runtime/background-thread.js';
 import { IDLE_COLLECT_MS, startIdleCollector } from '../../runtime/idle-gc.js';
-import { attachSearchIndex } from '../search/index-file.js';
+import { attachSearchIndex } from './search-index-file.js';
 
 // Nice 19: the two reader threads of a two-core machine (src/db/sqlite/sqlite-readers.ts) share both cores
 // with the main thread; at nice 10 GET by id's p99 beside five searches was 2.1x its p99 alone.

@@ -54,7 +54,7 @@ export async function checkpointFully(db: Kysely<any>, checkpoint: () => Promise
 /** Called where the SQLite file is opened: queries on `db` may then go to readers of `file`. */
 /**
  * Two threads at least, also on two cores: a search for a word found in most sheets counts its
- * matches in two halves at once (src/modules/sheets/sheets.search.ts). They run at a lower priority
+ * matches in two halves at once (src/modules/search/substring/owned-list.ts). They run at a lower priority
  * than the main thread, so requests there still come first.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { lockedForUpdate } from '../../db/dialect.js';
-import { containsAllTerms } from '../../db/search/contains.js';
+import { containsAllTerms } from '../search/substring/contains.js';
 import type { Db, Executor, KnowledgeTable } from '../../db/types.js';
 import type { KnowledgeKind } from './knowledge.schemas.js';
 

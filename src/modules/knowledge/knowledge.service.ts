@@ -1,15 +1,15 @@
 import type { Clock } from '../../clock.js';
-import { normalizeForSearch } from '../../lib/search-text.js';
+import { normalizeForSearch } from '../search/substring/search-text.js';
 import type { KnowledgeTable, Trx } from '../../db/types.js';
 import { invalid, notFound, versionConflict } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import { newId } from '../../ids.js';
 import { pickFields } from '../../lib/fields.js';
-import { bestSnippet } from '../../lib/snippet.js';
+import { bestSnippet } from '../search/substring/list-snippet.js';
 import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import { type Caller, type WorkspaceAccess, type InWorkspace } from '../workspaces/workspaces.access.js';
-import { errorSearchTerms } from './knowledge.terms.js';
+import { errorSearchTerms } from '../search/substring/error-terms.js';
 import type { KnowledgeRepo } from './knowledge.repo.js';
 import { KIND_OF, type CreateKnowledgeInput, type KnowledgeKind, type KnowledgeType, type SnippetView, type SolutionView, type UpdateKnowledgeInput } from './knowledge.schemas.js';
 

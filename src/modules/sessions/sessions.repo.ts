@@ -1,5 +1,5 @@
 import { lockedForUpdate } from '../../db/dialect.js';
-import { containsAllTerms } from '../../db/search/contains.js';
+import { containsAllTerms } from '../search/substring/contains.js';
 import type { Db, Executor, HandoversTable, SessionsTable } from '../../db/types.js';
 import type { DistillView } from './sessions.schemas.js';
 

@@ -1,9 +1,9 @@
 import type { Clock } from '../../clock.js';
-import { searchTerms } from '../../lib/search-text.js';
+import { searchTerms } from '../search/substring/search-text.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { pickFields } from '../../lib/fields.js';
-import { bestSnippet } from '../../lib/snippet.js';
+import { bestSnippet } from '../search/substring/list-snippet.js';
 import type { AuthContext } from '../../auth/context.js';
 import { HANDOVER_TODOS_SCOPE, hasScope } from '../../auth/scopes.js';
 import type { SheetsService } from '../sheets/sheets.service.js';

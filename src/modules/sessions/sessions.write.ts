@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { normalizeForSearch } from '../../lib/search-text.js';
+import { normalizeForSearch } from '../search/substring/search-text.js';
 import type { SessionsTable, Trx } from '../../db/types.js';
 import { invalid, notFound } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';

@@ -1,22 +1,14 @@
 import type { Expression, SqlBool } from 'kysely';
 import type { Db } from '../../db/types.js';
-import { SHEET_ROW_COLUMNS } from './sheets.view.js';
+import type { ListFilter, OwnedList } from '../search/substring/owned-list.js';
+import { SHEET_ROW_COLUMNS, type SheetRow } from './sheets.view.js';
 
-/** The list queries of the owner's sheets, shared by sheets.repo.ts and sheets.search.ts (which the repo calls for `q`). */
-
-export type SearchSort = 'relevance' | 'updated';
-
-/** Which of the owner's sheets a list or search asks for, and which page of them. */
-export interface SheetListFilter {
-  /** The owner key: the account for personal sheets, the workspace (wsp_...) for a team's (docs/teams.md). */
-  userId: string;
-  /** With terms: relevance (the default) or updated, newest first. */
-  sort?: SearchSort;
-  trashed: boolean;
-  terms: string[];
-  limit: number;
-  offset: number;
-}
+/**
+ * The list queries of the owner's sheets, used by sheets.repo.ts and, for `q`, by the search module's
+ * substring search (SHEETS_LIST). The owner key `userId` is the account for personal sheets, the
+ * workspace (wsp_...) for a team's (docs/teams.md).
+ */
+export type SheetListFilter = ListFilter;
 
 /** The owner's sheets in one state (live or trashed): where every list, search and count of theirs starts. */
 export const ownedSheets = (db: Db, f: Pick<SheetListFilter, 'userId' | 'trashed'>) =>
@@ -39,3 +31,6 @@ export async function countOwnedSheets(db: Db, f: Pick<SheetListFilter, 'userId'
     .executeTakeFirstOrThrow();
   return Number(n);
 }
+
+/** The sheets list as the search module's substring search reads it (`GET /v1/sheets?q=`). */
+export const SHEETS_LIST: OwnedList<SheetRow> = { columns: SHEET_ROW_COLUMNS, owned: ownedSheets, newestFirstPage, countOwned: countOwnedSheets };

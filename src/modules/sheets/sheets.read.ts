@@ -1,7 +1,7 @@
 import { IN_PLACE_MAX_CHARS, convertHtml } from '../../runtime/html-convert.js';
 import { htmlToText } from '../../lib/html-text.js';
 import { pickFields } from '../../lib/fields.js';
-import { bestSnippet } from '../../lib/snippet.js';
+import { bestSnippet } from '../search/substring/list-snippet.js';
 import { invalid } from '../../errors.js';
 import type { GetSheetQueryInput, SheetView } from './sheets.schemas.js';
 import { columnOrder } from './sheets.columns.js';

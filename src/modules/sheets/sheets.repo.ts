@@ -1,7 +1,7 @@
 import { compiledInsert, compiledOnce } from '../../db/sqlite/statement-cache.js';
 import type { Db, Executor, SheetsTable } from '../../db/types.js';
-import { countOwnedSheets, newestFirstPage, type SheetListFilter } from './sheets.list.repo.js';
-import { searchSheets, type SearchOptions } from './sheets.search.js';
+import { countOwnedSheets, newestFirstPage, SHEETS_LIST, type SheetListFilter } from './sheets.list.repo.js';
+import { searchOwnedList, type SearchOptions } from '../search/substring/owned-list.js';
 import { SHEET_ROW_COLUMNS, type StoredSheetRow } from './sheets.view.js';
 import { dialectOf, storedUtf8, utf8Buffer } from '../../db/dialect.js';
 import { createReadBatcher, type ReadWithAuthGeneration } from './sheets.read-batch.js';
@@ -38,7 +38,7 @@ export function createSheetsRepo(db: Db, searchOptions: SearchOptions) {
       return readBatch?.(id);
     },
     async list(f: SheetListFilter) {
-      if (f.terms.length > 0) return searchSheets(db, f, searchOptions);
+      if (f.terms.length > 0) return searchOwnedList(db, SHEETS_LIST, f, searchOptions);
       const [rows, total] = await Promise.all([newestFirstPage(db, f).execute(), countOwnedSheets(db, f)]);
       return { rows, total };
     },

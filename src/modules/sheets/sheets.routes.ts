@@ -35,7 +35,7 @@ import {
 
 /**
  * The sheet routes: thin adapters over SheetsService (rules there and in the files it composes, queries in
- * sheets.repo.ts, search in sheets.search.ts). sheets.hot.routes.ts answers a plain GET /sheets/{id} before
+ * sheets.repo.ts, search in ../search/substring/owned-list.ts). sheets.hot.routes.ts answers a plain GET /sheets/{id} before
  * Fastify; sharing a sheet is src/modules/shares.
  */
 

@@ -2,7 +2,7 @@ import type { AuthContext } from '../../auth/context.js';
 import { type Caller, type RecordAction, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import type { Clock } from '../../clock.js';
-import { searchTerms } from '../../lib/search-text.js';
+import { searchTerms } from '../search/substring/search-text.js';
 import type { SheetsTable, Trx } from '../../db/types.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';

@@ -1,4 +1,4 @@
-import { normalizeForSearch } from '../../lib/search-text.js';
+import { normalizeForSearch } from '../search/substring/search-text.js';
 import type { SheetsTable } from '../../db/types.js';
 import { preparedHtmlToText } from '../../runtime/html-text-pool.js';
 import { workspaceIdOf } from '../../lib/workspace-ids.js';

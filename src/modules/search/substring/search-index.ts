@@ -1,6 +1,6 @@
 /**
  * A trigram search index over a table's search_text: the FTS5 table and its fts5vocab table (in the
- * index file, see index-file.ts), the SQLite partial index of live rows by owner that search totals
+ * index file, see sqlite-index-file.ts), the SQLite partial index of live rows by owner that search totals
  * use (migration 010), and the queue of rows written since they were last indexed (migration 033).
  */
 export interface SearchIndex {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { dialectOf } from '../../../db/dialect.js';
 import { SHEET_TOKENS, VOCAB_LOCK } from './pg-token-index.js';
 
 /**

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import { idleWorkerPool } from '../../runtime/worker-pool.js';
-import { dialectOf } from '../dialect.js';
+import { idleWorkerPool } from '../../../runtime/worker-pool.js';
+import { dialectOf } from '../../../db/dialect.js';
 import { indexPendingTokens, pendingTokenBacklog } from './pg-token-indexer.js';
-import type { IndexedBatch } from './index-file.js';
+import type { IndexedBatch } from './sqlite-index-file.js';
 import { forgetIndexedRows } from './pending.js';
 import type { SearchIndex } from './search-index.js';
-import { sqliteReaders } from '../sqlite/sqlite-readers.js';
+import { sqliteReaders } from '../../../db/sqlite/sqlite-readers.js';
 
 /**
  * SQLite rows per indexing transaction, on the index's own thread: ~40 µs a row at 2 KB. Larger
@@ -46,7 +46,7 @@ export interface SearchIndexer {
 /**
  * Keeps the search index of `index` up to date with the rows writes left for it, a batch at a time
  * with the event loop free between batches. SQLite: the FTS index in its own file, written on a thread
- * of its own (search/index-file.ts), from the queue of migration 033.
+ * of its own (sqlite-index-file.ts), from the queue of migration 033.
  * PostgreSQL: the token index, from the rows migration 032 marks pending (the sheets' index only);
  * there the database does the work, and several processes share it (rows are taken `skip locked`).
  */
@@ -107,7 +107,7 @@ export function startSearchIndexer(db: Kysely<any>, index: SearchIndex, onError:
 }
 
 /**
- * SQLite: batches run on a thread of their own (src/db/search/search-index.worker.ts), which writes
+ * SQLite: batches run on a thread of their own (src/modules/search/substring/search-index.worker.ts), which writes
  * only the index file; then the event loop drops the rows it took from the database's queue.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)

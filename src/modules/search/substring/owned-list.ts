@@ -1,21 +1,46 @@
-import { sql, type CompiledQuery, type RawBuilder } from 'kysely';
-import { rowKey } from '../../db/dialect.js';
-import { containsAllTerms } from '../../db/search/contains.js';
-import { countOwnedMatches, indexedContainsAllTerms, ownedKey, ownedRankedKeys, rankedMatchKeys } from '../../db/search/match.js';
-import { withStableVocabulary } from '../../db/search/pending.js';
-import { estimatedRows } from '../../db/search/pg-match.js';
-import { pgOwnedTotal, pgRankedIfFew } from '../../db/search/pg-ranked.js';
-import type { PlanOptions } from '../../db/search/plan.js';
-import { SHEETS_SEARCH } from '../../db/search/search-index.js';
-import { matchKeysInParts } from '../../db/search/sqlite-match.js';
-import { sqliteReaders, type SqliteReaders } from '../../db/sqlite/sqlite-readers.js';
-import type { Db } from '../../db/types.js';
-import { busyPacer } from '../../runtime/busy-pacer.js';
-import type { ConcurrencyGate } from '../../lib/concurrency-gate.js';
-import { countOwnedSheets, newestFirstPage, ownedSheets, type SearchSort, type SheetListFilter } from './sheets.list.repo.js';
-import { SHEET_ROW_COLUMNS, type SheetRow } from './sheets.view.js';
+import { sql, type CompiledQuery, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { rowKey } from '../../../db/dialect.js';
+import { containsAllTerms } from './contains.js';
+import { countOwnedMatches, indexedContainsAllTerms, ownedKey, ownedRankedKeys, rankedMatchKeys } from './match.js';
+import { withStableVocabulary } from './pending.js';
+import { estimatedRows } from './pg-match.js';
+import { pgOwnedTotal, pgRankedIfFew } from './pg-ranked.js';
+import type { PlanOptions } from './plan.js';
+import { SHEETS_SEARCH } from './search-index.js';
+import { matchKeysInParts } from './sqlite-match.js';
+import { sqliteReaders, type SqliteReaders } from '../../../db/sqlite/sqlite-readers.js';
+import type { Database, Db, Owner } from '../../../db/types.js';
+import { busyPacer } from '../../../runtime/busy-pacer.js';
+import type { ConcurrencyGate } from '../../../lib/concurrency-gate.js';
 
-const rowColumns = sql.join(SHEET_ROW_COLUMNS.map((c) => sql.ref(`sheets.${c}`)));
+export type SearchSort = 'relevance' | 'updated';
+
+/** Which of the owner's rows a list or search asks for, and which page of them. */
+export interface ListFilter extends Owner {
+  /** With terms: relevance (the default) or updated, newest first. */
+  sort?: SearchSort;
+  terms: string[];
+  limit: number;
+  offset: number;
+}
+
+/**
+ * What the list route's own module gives the substring search (today the sheets module: the only list
+ * with a substring index, SHEETS_SEARCH): its rows' columns and its list queries, so that a search's page
+ * is read as the list reads it, and this module never imports the one that calls it.
+ */
+/** A list's row: every list has an `id`. */
+type KeyedRow = { id: string };
+
+export interface OwnedList<Row extends KeyedRow> {
+  columns: readonly (keyof Database['sheets'] & string)[];
+  /** The owner's rows in one state (live or trashed): where every list, search and count of theirs starts. */
+  owned(db: Db, owner: Owner): SelectQueryBuilder<Database, 'sheets', object>;
+  /** A page of the owner's rows holding `search`, newest first. */
+  newestFirstPage(db: Db, f: ListFilter, search: Expression<SqlBool>): { compile(): CompiledQuery<Row> };
+  /** How many rows the owner has in one state. */
+  countOwned(db: Db, owner: Owner): Promise<number>;
+}
 
 export interface SearchOptions {
   /** See countIfCommon; SEARCH_RANK_MAX_MATCHES. */
@@ -37,8 +62,8 @@ export interface SearchOptions {
  * found in most sheets takes tens of milliseconds or more, and on the main connection every other
  * request would wait for it. Only the planning (a few rows of the trigram vocabulary) runs here.
  */
-export async function searchSheets(db: Db, f: SheetListFilter & { sort?: SearchSort }, opts: SearchOptions): Promise<{ rows: SheetRow[]; total: number }> {
-  const search = () => withStableVocabulary(db, f.terms, (plan) => searchOnce(db, f, opts, plan));
+export async function searchOwnedList<Row extends KeyedRow>(db: Db, list: OwnedList<Row>, f: ListFilter, opts: SearchOptions): Promise<{ rows: Row[]; total: number }> {
+  const search = () => withStableVocabulary(db, f.terms, (plan) => searchOnce(db, list, f, opts, plan));
   // A search of a common word keeps a PostgreSQL backend busy for tens of milliseconds: unbounded, five at
   // once took both cores of a small machine, and every GET by id waited behind them. Gated, and paced
   // while other requests keep the process busy (SEARCH_BUSY_SHARE).
@@ -54,12 +79,12 @@ export async function searchSheets(db: Db, f: SheetListFilter & { sort?: SearchS
 const SEARCH_BUSY_SHARE = 0.5;
 const searchPacer = busyPacer(SEARCH_BUSY_SHARE);
 
-async function searchOnce(db: Db, f: SheetListFilter & { sort?: SearchSort }, opts: SearchOptions, plan: PlanOptions): Promise<{ rows: SheetRow[]; total: number }> {
-  if (f.sort === 'updated') return searchStatement(db, f, plan);
+async function searchOnce<Row extends KeyedRow>(db: Db, list: OwnedList<Row>, f: ListFilter, opts: SearchOptions, plan: PlanOptions): Promise<{ rows: Row[]; total: number }> {
+  if (f.sort === 'updated') return searchStatement(db, list, f, plan);
   const readers = sqliteReaders(db);
-  if (!readers) return rankedOrCommon(db, f, opts, plan);
-  const common = await countIfCommon(db, readers, f, opts, plan);
-  return common ? newestFirst(db, f, common.total) : searchStatement(db, f, plan);
+  if (!readers) return rankedOrCommon(db, list, f, opts, plan);
+  const common = await countIfCommon(db, list, readers, f, opts, plan);
+  return common ? newestFirst(db, list, f, common.total) : searchStatement(db, list, f, plan);
 }
 
 /**
@@ -68,18 +93,18 @@ async function searchOnce(db: Db, f: SheetListFilter & { sort?: SearchSort }, op
  * ranked at once (pgRankedIfFew), else counted, and the count decides. Terms of separators alone
  * (nothing to look up) leave the LIKE: see countIfLikelyCommon.
  */
-async function rankedOrCommon(db: Db, f: SheetListFilter, opts: SearchOptions, plan: PlanOptions): Promise<{ rows: SheetRow[]; total: number }> {
+async function rankedOrCommon<Row extends KeyedRow>(db: Db, list: OwnedList<Row>, f: ListFilter, opts: SearchOptions, plan: PlanOptions): Promise<{ rows: Row[]; total: number }> {
   const owner = { userId: f.userId, trashed: f.trashed };
   const hint = JSON.stringify([f.userId, f.trashed, f.terms]);
   if (!manyLastTime.has(hint)) {
-    const few = await pgRankedIfFew<SheetRow>(db, SHEETS_SEARCH, f.terms, owner, opts.rankMaxMatches, f, SHEET_ROW_COLUMNS);
+    const few = await pgRankedIfFew<Row>(db, SHEETS_SEARCH, f.terms, owner, opts.rankMaxMatches, f, list.columns);
     if (few) return few;
   }
-  const total = await pgOwnedTotal(db, f.terms, owner, () => countIfLikelyCommon(db, f, opts));
+  const total = await pgOwnedTotal(db, f.terms, owner, () => countIfLikelyCommon(db, list, f, opts));
   rememberMany(hint, total !== undefined && total > opts.rankMaxMatches);
-  if (total !== undefined) return (await isCommon(db, f, total, opts)) ? newestFirst(db, f, total) : searchStatement(db, f, plan);
-  const ranked = await searchStatement(db, f, plan);
-  return (await isCommon(db, f, ranked.total, opts)) ? newestFirst(db, f, ranked.total) : ranked;
+  if (total !== undefined) return (await isCommon(db, list, f, total, opts)) ? newestFirst(db, list, f, total) : searchStatement(db, list, f, plan);
+  const ranked = await searchStatement(db, list, f, plan);
+  return (await isCommon(db, list, f, ranked.total, opts)) ? newestFirst(db, list, f, ranked.total) : ranked;
 }
 
 /**
@@ -102,23 +127,23 @@ function rememberMany(hint: string, many: boolean) {
  * PostgreSQL, by LIKE: the owner's matches counted when the planner's estimate (no rows read) says
  * the query is likely common; otherwise undefined, and the ranked statement's own total settles it.
  */
-async function countIfLikelyCommon(db: Db, f: SheetListFilter, opts: SearchOptions): Promise<number | undefined> {
-  if ((await estimatedRows(ownedMatches(db, f).select(sql`1`.as('x')))) <= opts.rankMaxMatches) return undefined;
-  const { n } = await ownedMatches(db, f)
+async function countIfLikelyCommon(db: Db, list: OwnedList<KeyedRow>, f: ListFilter, opts: SearchOptions): Promise<number | undefined> {
+  if ((await estimatedRows(ownedMatches(db, list, f).select(sql`1`.as('x')))) <= opts.rankMaxMatches) return undefined;
+  const { n } = await ownedMatches(db, list, f)
     .select((eb) => eb.fn.countAll().as('n'))
     .executeTakeFirstOrThrow();
   return Number(n);
 }
 
-/** A sheet's text holds every term, tested by LIKE (for a newest-first page, which tests few rows, and for counts that cannot use an index). */
-const holdsAllTerms = (f: SheetListFilter) => containsAllTerms('sheets.search_text', f.terms);
+/** A row's text holds every term, tested by LIKE (for a newest-first page, which tests few rows, and for counts that cannot use an index). */
+const holdsAllTerms = (f: ListFilter) => containsAllTerms(`${SHEETS_SEARCH.table}.search_text`, f.terms);
 
-/** The owner's sheets in this state holding every term. */
-const ownedMatches = (db: Db, f: SheetListFilter) => ownedSheets(db, f).where(holdsAllTerms(f));
+/** The owner's rows in this state holding every term. */
+const ownedMatches = (db: Db, list: OwnedList<KeyedRow>, f: ListFilter) => list.owned(db, f).where(holdsAllTerms(f));
 
 /** The rule countIfCommon applies: more than `opts.rankMaxMatches` of the owner's sheets in this state and more than half of them. */
-async function isCommon(db: Db, f: SheetListFilter, total: number, opts: SearchOptions): Promise<boolean> {
-  return total > opts.rankMaxMatches && total * 2 > (await countOwnedSheets(db, f));
+async function isCommon(db: Db, list: OwnedList<KeyedRow>, f: ListFilter, total: number, opts: SearchOptions): Promise<boolean> {
+  return total > opts.rankMaxMatches && total * 2 > (await list.countOwned(db, f));
 }
 
 /**
@@ -126,8 +151,8 @@ async function isCommon(db: Db, f: SheetListFilter, total: number, opts: SearchO
  * index testing each row's text: with more than half of the rows matching, a page of 50 reads fewer
  * than 100 rows (~13 µs each on SQLite).
  */
-async function newestFirst(db: Db, f: SheetListFilter, total: number): Promise<{ rows: SheetRow[]; total: number }> {
-  return { rows: await run(db, newestFirstPage(db, f, holdsAllTerms(f)).compile()), total };
+async function newestFirst<Row extends KeyedRow>(db: Db, list: OwnedList<Row>, f: ListFilter, total: number): Promise<{ rows: Row[]; total: number }> {
+  return { rows: await run(db, list.newestFirstPage(db, f, holdsAllTerms(f)).compile()), total };
 }
 
 /**
@@ -140,12 +165,12 @@ async function newestFirst(db: Db, f: SheetListFilter, total: number): Promise<{
  * and 40 ms scoring each. Those results come newest first instead, as with no `q`; the total is
  * this count (the page is read by a later statement, which may see rows written meanwhile).
  */
-async function countIfCommon(db: Db, readers: SqliteReaders, f: SheetListFilter, opts: SearchOptions, plan: PlanOptions): Promise<{ total: number } | undefined> {
+async function countIfCommon(db: Db, list: OwnedList<KeyedRow>, readers: SqliteReaders, f: ListFilter, opts: SearchOptions, plan: PlanOptions): Promise<{ total: number } | undefined> {
   const parts = await matchKeysInParts(db, SHEETS_SEARCH, f.terms, readers.threads, plan);
   const maxOthers = opts.maxOtherRows ?? MAX_OTHER_ROWS;
-  const others = await otherRowsUpTo(db, f, maxOthers);
-  const total = others <= maxOthers ? await countByComplement(db, readers, f, parts) : await countByOwner(db, readers, f, parts);
-  return (await isCommon(db, f, total, opts)) ? { total } : undefined;
+  const others = await otherRowsUpTo(db, list, f, maxOthers);
+  const total = others <= maxOthers ? await countByComplement(db, list, readers, f, parts) : await countByOwner(db, readers, f, parts);
+  return (await isCommon(db, list, f, total, opts)) ? { total } : undefined;
 }
 
 /**
@@ -157,14 +182,14 @@ async function countIfCommon(db: Db, readers: SqliteReaders, f: SheetListFilter,
  */
 const MAX_OTHER_ROWS = 2000;
 
-/** The owner's sheets in the other state (trashed or not), and other accounts' sheets: as a union of index ranges. */
-function otherRows(db: Db, f: SheetListFilter) {
-  return [db.selectFrom('sheets').where('user_id', '<', f.userId), db.selectFrom('sheets').where('user_id', '>', f.userId), ownedSheets(db, { userId: f.userId, trashed: !f.trashed })];
+/** The owner's rows in the other state (trashed or not), and other accounts' rows: as a union of index ranges. */
+function otherRows(db: Db, list: OwnedList<KeyedRow>, f: ListFilter) {
+  return [db.selectFrom('sheets').where('user_id', '<', f.userId), db.selectFrom('sheets').where('user_id', '>', f.userId), list.owned(db, { userId: f.userId, trashed: !f.trashed })];
 }
 
 /** How many otherRows there are, up to `limit` + 1 of each range's index entries read (well under a millisecond); a lower bound past `limit`. */
-async function otherRowsUpTo(db: Db, f: SheetListFilter, limit: number): Promise<number> {
-  const counts = otherRows(db, f).map((q) => sql<number>`(select count(*) from (${q.select(sql`1`.as('x')).limit(limit + 1)}))`);
+async function otherRowsUpTo(db: Db, list: OwnedList<KeyedRow>, f: ListFilter, limit: number): Promise<number> {
+  const counts = otherRows(db, list, f).map((q) => sql<number>`(select count(*) from (${q.select(sql`1`.as('x')).limit(limit + 1)}))`);
   const { rows } = await sql<{ n: number }>`select ${sql.join(counts, sql` + `)} as n`.execute(db);
   return Number(rows[0].n);
 }
@@ -172,8 +197,8 @@ async function otherRowsUpTo(db: Db, f: SheetListFilter, limit: number): Promise
 const sumOf = (counts: { n: number }[][]) => counts.reduce((sum, [{ n }]) => sum + Number(n), 0);
 
 /** The owner's matches: every match, counted in parts, less the matches among otherRows. */
-async function countByComplement(db: Db, readers: SqliteReaders, f: SheetListFilter, parts: RawBuilder<{ k: unknown }>[]): Promise<number> {
-  const [first, ...rest] = otherRows(db, f).map((q) => q.select(['search_text']));
+async function countByComplement(db: Db, list: OwnedList<KeyedRow>, readers: SqliteReaders, f: ListFilter, parts: RawBuilder<{ k: unknown }>[]): Promise<number> {
+  const [first, ...rest] = otherRows(db, list, f).map((q) => q.select(['search_text']));
   const others = rest.reduce((union, q) => union.unionAll(q), first);
   const othersMatching = sql`select 1 from (${others}) as o where ${containsAllTerms('o.search_text', f.terms)}`;
   const counts = await Promise.all([...parts, othersMatching].map((q) => readers.all(sql<{ n: number }>`select count(*) as n from (${q})`.compile(db))));
@@ -181,14 +206,15 @@ async function countByComplement(db: Db, readers: SqliteReaders, f: SheetListFil
 }
 
 /** The owner's matches: each part's matches checked for their owner and state one by one. */
-async function countByOwner(db: Db, readers: SqliteReaders, f: SheetListFilter, parts: RawBuilder<{ k: unknown }>[]): Promise<number> {
+async function countByOwner(db: Db, readers: SqliteReaders, f: ListFilter, parts: RawBuilder<{ k: unknown }>[]): Promise<number> {
   const owner = { userId: f.userId, trashed: f.trashed };
   return sumOf(await Promise.all(parts.map((keys) => readers.all(sql<{ n: number }>`select count(*) as n from (${keys}) as x where ${ownedKey(db, SHEETS_SEARCH, 'x', owner)}`.compile(db)))));
 }
 
 /** One statement: the match set with a relevance per row, the page ordered by it (or by last change) and its total. */
-async function searchStatement(db: Db, f: SheetListFilter & { sort?: SearchSort }, plan: PlanOptions): Promise<{ rows: SheetRow[]; total: number }> {
+async function searchStatement<Row extends KeyedRow>(db: Db, list: OwnedList<Row>, f: ListFilter, plan: PlanOptions): Promise<{ rows: Row[]; total: number }> {
   const key = rowKey(db);
+  const rowColumns = sql.join(list.columns.map((c) => sql.ref(`sheets.${c}`)));
   const owner = { userId: f.userId, trashed: f.trashed };
   const keys = await rankedMatchKeys(db, SHEETS_SEARCH, f.terms, plan, owner);
   // By relevance the match set is narrowed to this owner's rows once, and both the page (rank, then
@@ -197,20 +223,21 @@ async function searchStatement(db: Db, f: SheetListFilter & { sort?: SearchSort 
   const owned = ownedRankedKeys(db, SHEETS_SEARCH, 'x', owner);
   const page =
     f.sort === 'updated'
-      ? sql<SheetRow & { total: number }>`with m as materialized (${keys})
+      ? sql<Row & { total: number }>`with m as materialized (${keys})
     select ${rowColumns}, (${countOwnedMatches(db, SHEETS_SEARCH, 'm', owner)}) as total from m join sheets on sheets.${sql.id(key)} = m.k
     where sheets.user_id = ${f.userId} and sheets.trashed_at ${f.trashed ? sql`is not` : sql`is`} null
     order by sheets.updated_at desc, sheets.id desc limit ${f.limit} offset ${f.offset}`
-      : sql<SheetRow & { total: number }>`with m as materialized (select x.k, x.r from (${keys}) as x where ${owned})
+      : sql<Row & { total: number }>`with m as materialized (select x.k, x.r from (${keys}) as x where ${owned})
     select ${rowColumns}, (select count(*) from m) as total
     from (select m.k, m.r from m order by m.r desc, m.k desc limit ${f.limit} offset ${f.offset}) as p
     join sheets on sheets.${sql.id(key)} = p.k
     order by p.r desc, p.k desc`;
   const rows = await run(db, page.compile(db));
-  if (rows.length > 0) return { rows: rows.map(({ total: _, ...row }) => row), total: Number(rows[0].total) };
+  if (rows.length > 0) return { rows: rows.map(({ total: _, ...row }) => row as unknown as Row), total: Number(rows[0].total) };
   if (f.offset === 0 && f.limit > 0) return { rows: [], total: 0 };
   // Past the last page: the total on its own.
-  const count = ownedSheets(db, f)
+  const count = list
+    .owned(db, f)
     .where(await indexedContainsAllTerms(db, SHEETS_SEARCH, f.terms, plan))
     .select((eb) => eb.fn.countAll().as('n'));
   const [{ n }] = await run(db, count.compile());

@@ -1,9 +1,10 @@
 import SQLite from 'better-sqlite3';
-import { attachSearchIndex, indexQueuedRows, SEARCH_SCHEMA, type IndexedBatch } from './index-file.js';
+import { attachSearchIndex, SEARCH_SCHEMA } from '../../../db/sqlite/search-index-file.js';
+import { indexQueuedRows, type IndexedBatch } from './sqlite-index-file.js';
 
 /**
- * Piscina task (src/db/search/search-indexer.ts): one batch of the SQLite search index, on this thread's
- * own connection. It writes only the index file (index-file.ts); the database is read, so the event
+ * Piscina task (src/modules/search/substring/search-indexer.ts): one batch of the SQLite search index, on this thread's
+ * own connection. It writes only the index file (sqlite-index-file.ts); the database is read, so the event
  * loop's writes never wait for it.
  */
 let conn: SQLite.Database | undefined;

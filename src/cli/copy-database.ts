@@ -1,9 +1,9 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
-import { openDatabase } from './index.js';
-import { deferSheetTokens } from './search/pg-token-bulk-load.js';
-import type { Database, Db } from './types.js';
+import { openDatabase } from '../db/index.js';
+import { deferSheetTokens } from '../modules/search/substring/pg-token-bulk-load.js';
+import type { Database, Db } from '../db/types.js';
 
 /**
  * SQLite (DATA_DIR) to an empty PostgreSQL database, row for row: ids, timestamps, versions, revisions,

@@ -1,6 +1,6 @@
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
-import { hasControl, isShortTerm } from '../../lib/search-text.js';
-import { sqliteReaders } from '../sqlite/sqlite-readers.js';
+import { hasControl, isShortTerm } from './search-text.js';
+import { sqliteReaders } from '../../../db/sqlite/sqlite-readers.js';
 import type { SearchIndex } from './search-index.js';
 
 /** Most trigrams a one- or two-character term may expand to before that term falls back to LIKE. */
@@ -66,7 +66,7 @@ export async function tableSizeEstimate(db: Kysely<any>, index: SearchIndex): Pr
 
 /**
  * Runs a read of the index file on a reader thread: only those connections attach it. On the event
- * loop's connection the attached file cost every write a wait (index-file.ts, attachSearchIndex).
+ * loop's connection the attached file cost every write a wait (sqlite-index-file.ts, attachSearchIndex).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 async function onIndexReader<R>(db: Kysely<any>, query: CompiledQuery<R>): Promise<R[]> {

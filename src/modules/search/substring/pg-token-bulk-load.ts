@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import { SHEET_TOKENS, TOKEN_CAP } from './pg-token-index.js';
-import type { Db } from '../types.js';
+import type { Db } from '../../../db/types.js';
 
 /** The per-statement trigger of migration 022 that tokenizes inserted sheets. */
 const INSERT_TRIGGER = 'sheet_tokens_insert';
 
 /**
- * The token index (src/db/search/pg-token-index.ts) filled set-wise after a bulk load into an EMPTY database
+ * The token index (src/modules/search/substring/pg-token-index.ts) filled set-wise after a bulk load into an EMPTY database
  * (copy-to-postgres), instead of by its insert trigger batch by batch. The trigger tokenizes each
  * INSERT's sheets in the one connection writing them and grows the GIN index entry by entry: ~6 ms a
  * sheet on the bench machine, most of a 100,000-sheet copy. Here the insert trigger is off while the

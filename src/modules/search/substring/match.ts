@@ -1,6 +1,6 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { dialectOf, rowKey } from '../dialect.js';
-import type { Owner } from '../types.js';
+import { dialectOf, rowKey } from '../../../db/dialect.js';
+import type { Owner } from '../../../db/types.js';
 import { containsAllTerms } from './contains.js';
 import { pgContainsAllTerms } from './pg-match.js';
 import { planTerms, type PlanOptions } from './plan.js';
@@ -15,7 +15,7 @@ import { sqliteMatchKeys } from './sqlite-match.js';
  * occurrence starts one, thanks to the two U+0003 the index appends); a term with control
  * characters, or one so common that the OR would read more postings than a scan, keeps the LIKE.
  * Rows written since the index last caught up (the pending queue) are tested by LIKE instead.
- * On PostgreSQL the token index finds them (src/db/search/pg-token-index.ts).
+ * On PostgreSQL the token index finds them (src/modules/search/substring/pg-token-index.ts).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export async function indexedContainsAllTerms(db: Kysely<any>, index: SearchIndex, terms: string[], opts: PlanOptions = {}): Promise<Expression<SqlBool>> {

@@ -1,5 +1,5 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { likePattern } from '../like.js';
+import { likePattern } from './like.js';
 
 /** `column` contains every term. Columns hold normalizeForSearch() text, so the match is case-insensitive on both dialects. */
 export function containsAllTerms(column: string, terms: string[]): Expression<SqlBool> {

@@ -1,5 +1,5 @@
 import { normalizeForSearch } from './search-text.js';
-import { escapeHtml } from './sanitize-html.js';
+import { escapeHtml } from '../../../lib/sanitize-html.js';
 
 /**
  * A search result's excerpt: up to 240 characters (code points) of plain text around the place where

@@ -1,13 +1,13 @@
 import { sql, type Kysely } from 'kysely';
-import { hasShortTerm } from '../../lib/search-text.js';
-import { dialectOf } from '../dialect.js';
-import { transactionAlone } from '../sqlite/group-commit.js';
-import type { Db } from '../types.js';
+import { hasShortTerm } from './search-text.js';
+import { dialectOf } from '../../../db/dialect.js';
+import { transactionAlone } from '../../../db/sqlite/group-commit.js';
+import type { Db } from '../../../db/types.js';
 import type { PlanOptions } from './plan.js';
 import type { SearchIndex } from './search-index.js';
 
 /**
- * SQLite: drops the queue's rows up to `mark` once the index file holds them (index-file.ts), in a
+ * SQLite: drops the queue's rows up to `mark` once the index file holds them (sqlite-index-file.ts), in a
  * short transaction of the database's own. Searches then read those rows from the index.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
@@ -22,7 +22,7 @@ const indexGenerations = new WeakMap<Kysely<any>, number>();
 /**
  * Counts the times rows left the queue of `db` for the index. A search whose plan
  * read the index's vocabulary (a 1-2 character term) is valid only if none came between that read and
- * its statement: see searchSheets.
+ * its statement: see searchOwnedList.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function searchIndexGeneration(db: Kysely<any>): number {

@@ -1,6 +1,6 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { tokenMatchKeys, tokenPlan, type TokenPlan } from './pg-token-index.js';
-import type { Owner } from '../types.js';
+import type { Owner } from '../../../db/types.js';
 import { containsAllTerms } from './contains.js';
 import { SHEETS_SEARCH, type SearchIndex } from './search-index.js';
 

@@ -1,4 +1,4 @@
-import { normalizeForSearch, searchTerms } from '../../lib/search-text.js';
+import { normalizeForSearch, searchTerms } from './search-text.js';
 
 /** Words that occur in nearly every error message and say nothing about which one it is. */
 const STOP_WORDS = new Set('a an and are as at be but by can cannot could did do does for from has have if in into is it its no not of on or that the this to was were will with'.split(' '));

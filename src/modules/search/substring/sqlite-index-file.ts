@@ -1,4 +1,7 @@
 import type SQLite from 'better-sqlite3';
+import SQLiteDatabase from 'better-sqlite3';
+import { restrictSqliteFiles } from '../../../db/index.js';
+import { attachSearchIndex, SEARCH_SCHEMA, searchIndexFileOf } from '../../../db/sqlite/search-index-file.js';
 
 /**
  * SQLite: the FTS index of the sheets lives in a file of its own beside the database, attached as
@@ -9,7 +12,7 @@ import type SQLite from 'better-sqlite3';
  *
  * Why a second file: a SQLite file has one write lock. With the index in the database file, its
  * indexing (~40 µs a row, most of it in the COMMIT that writes the trigrams) ran on the event loop
- * or, on a thread, made every write wait; here a worker thread writes it (src/db/search/search-index.worker.ts)
+ * or, on a thread, made every write wait; here a worker thread writes it (search-index.worker.ts)
  * while the event loop goes on writing the database. Its commits are synced (synchronous=FULL, on
  * that thread): the database drops queue rows on the strength of them. If the database itself loses
  * its last commits (a power cut: it syncs at checkpoints), its queue's high-water mark falls below
@@ -20,27 +23,27 @@ import type SQLite from 'better-sqlite3';
  * A statement reads the database before the index file (SQLite opens its read transactions in
  * schema order, main first), so a row a search no longer sees queued is in the index it reads.
  */
-export const SEARCH_SCHEMA = 'search_index';
 
 /** Bump to rebuild every index file at its next start (a change to the tables below). */
 const FILE_VERSION = 1;
 
 const S = SEARCH_SCHEMA;
 
-export const searchIndexFileOf = (databaseFile: string): string => `${databaseFile.replace(/\.db$/, '')}.search-index.db`;
-
 /**
- * Attaches the index file of `databaseFile` to `conn` (created empty if missing, unless `conn` is
- * read-only): the reader threads, the indexer thread and the start-up check do. The event loop's
- * connection does not: with the file attached there, its write transactions spent a fifth of their
- * time in SQLite's busy handler (btreeBeginTrans) while the indexer thread committed, ~5,100 against
- * ~6,300 POST/s at 100,000 sheets.
+ * At start, after the migrations (the app's wiring calls it right after openDatabase): the index file of
+ * `databaseFile` made owner-only and one that matches this database (prepareSearchIndex), on a connection of
+ * its own, since the event loop's never attaches the index file (see attachSearchIndex).
  */
-export function attachSearchIndex(conn: SQLite.Database, databaseFile: string): void {
-  conn.prepare(`attach database ? as ${S}`).run(searchIndexFileOf(databaseFile));
-  // SQLite's own default page cache (2 MB), not better-sqlite3's 16 MB: every reader thread attaches the
-  // file, searches read many of its pages, and a cache's pages stay in its thread's malloc arena.
-  conn.pragma(`${S}.cache_size = -2000`);
+export function prepareSqliteSearchIndex(databaseFile: string): void {
+  restrictSqliteFiles(searchIndexFileOf(databaseFile));
+  const preparing = new SQLiteDatabase(databaseFile);
+  try {
+    preparing.pragma('busy_timeout = 5000');
+    attachSearchIndex(preparing, databaseFile);
+    prepareSearchIndex(preparing);
+  } finally {
+    preparing.close();
+  }
 }
 
 interface IndexState {
@@ -49,7 +52,7 @@ interface IndexState {
 }
 
 /**
- * At start, after the migrations, on the main connection: makes the attached index file one that
+ * On a connection with the index file attached (prepareSqliteSearchIndex): makes it one that
  * matches this database, and drops the queue's rows it already holds. A file that does not match is
  * started over: every sheet queued, then the file emptied with its mark before them, in that order,
  * so that a crash between the two leaves a file that still does not match.

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
-import type { Owner } from '../types.js';
+import { dialectOf } from '../../../db/dialect.js';
+import type { Owner } from '../../../db/types.js';
 import { rankedMatchKeys } from './match.js';
 import { pgCappedCandidates, pgOwnedMatchCount } from './pg-match.js';
 import type { SearchIndex } from './search-index.js';

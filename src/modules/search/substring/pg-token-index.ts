@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { likePattern } from '../like.js';
-import type { Owner } from '../types.js';
+import { likePattern } from './like.js';
+import type { Owner } from '../../../db/types.js';
 
 /**
  * PostgreSQL's search index for sheets (migration 022): each sheet's search_text cut into tokens,
