@@ -1,7 +1,8 @@
 /**
  * The raw floor: node:http + better-sqlite3 with prepared statements and a
  * Map lookup for auth, serving the same rows and the same JSON bodies as
- * GET /v1/sheets/{id} and GET /v1/sheets?limit=N (total included), and
+ * GET /v1/sheets/{id} and GET /v1/sheets?limit=N (total included, from
+ * sheet_counts as the service reads it), and
  * POST /v1/sheets as one plain INSERT (its own file, a table without
  * indexes beyond the key, no search index, no revision, no event). No
  * framework, no validation, no logging: what the hardware and the database
@@ -24,7 +25,8 @@ const keys = new Map<string, string>([[`Bearer ${process.env.FLOOR_API_KEY}`, pr
 
 const byId = db.prepare('select * from sheets where id = ?');
 const page = db.prepare('select * from sheets where user_id = ? and trashed_at is null order by id desc limit ? offset ?');
-const count = db.prepare('select count(*) as n from sheets where user_id = ? and trashed_at is null');
+// The total as the service reads it: the counts triggers keep (migration 021), a few rows, not a count of every row.
+const count = db.prepare('select coalesce(sum(n), 0) as n from sheet_counts where user_id = ? and trashed = 0');
 
 type Row = { id: string; user_id: string; title: string; content: string; folder: string | null; tags: string; created_at: string; updated_at: string; trashed_at: string | null; version: number };
 const view = (r: Row) => ({
