@@ -3,6 +3,7 @@ import { authenticateBearer, type BearerAuth } from '../../http/auth.js';
 import type { HotAnswer, HotRoute } from '../../http/hot-path.js';
 import { API_PREFIX } from '../../http/openapi.js';
 import { etagOf, notModified } from '../../http/preconditions.js';
+import type { MaybePromise } from '../../lib/maybe-async.js';
 import type { RateLimits } from '../../http/rate-limit.js';
 import type { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { requireScopes, requiredScopes } from '../../auth/scopes.js';
@@ -53,10 +54,19 @@ export function hotSheetRead(deps: Deps): HotRoute {
     const counted = await limits.countRequest(req, auth);
     if (counted.refusal) throw counted.refusal;
     requireScopes(auth.scopes, scopes);
-    const read = peeked ? deps.sheets.jsonOf(auth, peeked.row, id) : deps.sheets.getJson(auth, id);
-    const { version, json } = read instanceof Promise ? await read : read;
-    const headers = { ...counted.headers, etag: etagOf(version) };
-    if (notModified(req.headers['if-none-match'], version)) return { status: 304, route: ROUTE, headers };
-    return { status: 200, route: ROUTE, headers, body: Buffer.concat([BODY_HEAD, json, BODY_TAIL]) };
+    const plain = await plainSheetAnswer(peeked ? deps.sheets.jsonOf(auth, peeked.row, id) : deps.sheets.getJson(auth, id), req.headers['if-none-match']);
+    return { status: plain.status, route: ROUTE, headers: { ...counted.headers, etag: plain.etag }, body: plain.body };
   }
+}
+
+/**
+ * The one handler body of a plain GET /v1/sheets/{id} (no window parameters), whichever path answers it:
+ * the hot route above, or the Fastify route in sheets.routes.ts (any request the hot route hands over).
+ * The sheet's stored JSON inside GetSheetResponse, or 304 when If-None-Match names its version.
+ */
+export async function plainSheetAnswer(read: MaybePromise<{ version: number; json: Buffer }>, ifNoneMatch: string | undefined): Promise<{ status: 200 | 304; etag: string; body?: Buffer }> {
+  const { version, json } = read instanceof Promise ? await read : read;
+  const etag = etagOf(version);
+  if (notModified(ifNoneMatch, version)) return { status: 304, etag };
+  return { status: 200, etag, body: Buffer.concat([BODY_HEAD, json, BODY_TAIL]) };
 }

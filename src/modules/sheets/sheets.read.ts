@@ -10,7 +10,7 @@ import { windowContent, type SheetWindow, type WindowRequest } from './sheets.wi
 /** Reads sized for an agent: which columns, in which form, which window of them (docs/agents.md); list items with snippets. */
 
 /** The window request of a GET, or undefined when none of its parameters was given (the sheet as stored). */
-function windowRequest(q: GetSheetQueryInput): WindowRequest | undefined {
+export function windowRequest(q: GetSheetQueryInput): WindowRequest | undefined {
   if (q.columns === undefined && q.format === undefined && q.max_chars === undefined && q.offset_chars === undefined && q.lines === undefined) return undefined;
   if (q.lines && q.offset_chars !== undefined) throw invalid("query parameter 'lines': use either lines or offset_chars, not both");
   return { format: q.format ?? 'html', columns: q.columns, maxChars: q.max_chars, offsetChars: q.offset_chars, lines: q.lines };

@@ -6,7 +6,8 @@ import { ErrorResponse, responses } from '../../http/schemas.js';
 import { IfMatchHeaders, IfNoneMatchHeaders, NotModifiedResponse, VersionConflictResponse, etagOf, notModified, sendNotModified } from '../../http/preconditions.js';
 import { IdParams } from '../../lib/schema-fields.js';
 import { outlineColumns } from './sheets.outline.js';
-import { readSheet } from './sheets.read.js';
+import { plainSheetAnswer } from './sheets.hot.routes.js';
+import { readSheet, windowRequest } from './sheets.read.js';
 import type { SheetsService } from './sheets.service.js';
 import {
   AddColumnBody,
@@ -90,6 +91,12 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
       response: { ...responses(etagged(GetSheetResponse), 403, 404), 304: NotModifiedResponse },
     },
     handler: async (req, reply) => {
+      if (!windowRequest(req.query)) {
+        // The sheet as stored: the same handler body as the hot route's (sheets.hot.routes.ts), the same bytes.
+        const plain = await plainSheetAnswer(sheets.getJson(req.auth, req.params.id), req.headers['if-none-match']);
+        reply.header('etag', plain.etag);
+        return plain.body ? reply.type(JSON_TEXT).send(plain.body as never) : reply.code(304).send(undefined as never);
+      }
       const sheet = await sheets.get(req.auth, req.params.id);
       if (notModified(req.headers['if-none-match'], sheet.version)) return sendNotModified(reply, sheet.version);
       return withEtag(reply, { success: ok, ...(await readSheet(sheet, req.query)) });
