@@ -6,9 +6,9 @@ import { dialects } from '../helpers.js';
 import { useServer } from '../server-fixture.js';
 
 /**
- * POST /v1/sheets answers JSON text built from the row it wrote (createdSheetJson), not through the
- * response schema: it must be the very text the schema's serializer gives for the same answer, for
- * the inputs whose escaping or key order could differ.
+ * POST /v1/sheets answers through its response schema (a bytes twin built from the row, createdSheetJson,
+ * was removed on 2026-12-07: it bought nothing measurable, docs/decisions/0002-bytes-twins.md): the answer
+ * is the very text the schema's serializer gives, for the inputs whose escaping or key order could differ.
  */
 const serialize = serializerCompiler({ schema: CreateSheetResponse, method: 'POST', url: '/v1/sheets', httpStatus: '200' } as never) as (data: unknown) => string;
 

@@ -105,9 +105,8 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
   app.post('/sheets', {
     schema: { tags, operationId: 'createSheet', summary: 'Create a sheet (version 1; ETag "1")', body: CreateSheetBody, response: responses(etagged(CreateSheetResponse), 413, 415) },
     handler: async (req, reply) => {
-      // Bytes built from the row's stored JSON (createdSheetJson), as GET by id's are: the same text the schema would serialize.
-      const { version, json } = await sheets.createJson(req.auth, req.body);
-      return reply.header('etag', etagOf(version)).type(JSON_TEXT).send(json);
+      const sheet = await sheets.create(req.auth, req.body);
+      return withEtag(reply, { success: ok, id: sheet.id, title: sheet.title, sheet });
     },
   });
   app.put('/sheets/:id', {

@@ -16,7 +16,7 @@ import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 import { createSheetRevisions } from './sheets.revisions.js';
 import type { SheetRevisionsRepo } from './sheets.revisions.repo.js';
 import type { CreateSheetInput, InWorkspace, SheetView, UpdateSheetInput } from './sheets.schemas.js';
-import { createdSheetJson, sheetJson, sheetListJson, sheetSearchText, sheetView, toSheetView, type Content, type SheetRow, type StoredSheetRow } from './sheets.view.js';
+import { sheetJson, sheetListJson, sheetSearchText, sheetView, toSheetView, type Content, type SheetRow, type StoredSheetRow } from './sheets.view.js';
 import { actorJson, createSheetWriter, fieldChanges } from './sheets.write.js';
 
 /** getJson's answer: the sheet's JSON bytes and its version (the ETag). */
@@ -203,12 +203,6 @@ export function createSheetsService(deps: {
     /** A new sheet in `input.workspace_id` (default: the caller's personal workspace, or its key's). */
     async create(auth: AuthContext, input: CreateSheetInput) {
       return (await createRow(auth, input)).view;
-    },
-
-    /** create()'s answer as CreateSheetResponse's JSON text (createdSheetJson), with the version for the ETag. */
-    async createJson(auth: AuthContext, input: CreateSheetInput): Promise<{ version: number; json: string }> {
-      const { row } = await createRow(auth, input);
-      return { version: row.version, json: createdSheetJson(row) };
     },
 
     /**

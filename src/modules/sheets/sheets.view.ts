@@ -42,16 +42,6 @@ export function sheetJson(row: StoredSheetRow): Buffer {
   return Buffer.concat([Buffer.from(sheetJsonHead(row)), row.content, Buffer.from(sheetJsonTail(row))]);
 }
 
-/**
- * CreateSheetResponse of a sheet just written, as JSON text built as sheetJson builds a read's: the row's
- * content and tags are JSON.stringify's output already, so the new content is not serialized a second
- * time (nor checked against the response schema). test/api/sheets-create-json.test.ts holds it equal to the
- * schema's serialization.
- */
-export function createdSheetJson(row: SheetsTable): string {
-  return `{"success":true,"id":${JSON.stringify(row.id)},"title":${JSON.stringify(row.title)},"sheet":${sheetJsonHead(row)}${row.content}${sheetJsonTail(row)}}`;
-}
-
 type JsonFields = Pick<SheetRow, 'id' | 'user_id' | 'title' | 'folder' | 'tags' | 'created_at' | 'updated_at' | 'trashed_at' | 'version'>;
 const sheetJsonHead = (row: JsonFields) => `{"id":${JSON.stringify(row.id)},"title":${JSON.stringify(row.title)},"content":`;
 const sheetJsonTail = (row: JsonFields) =>
