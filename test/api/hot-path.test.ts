@@ -184,7 +184,6 @@ for (const dialect of dialects()) {
           await trx.updateTable('sheets').set({ title: 'rolled back' }).where('id', '=', id).execute();
           // On SQLite this is the same connection, in the middle of the transaction: the read must wait for its end.
           during = s.c.sheets.getJson({ userId: alice.userId }, id);
-          if (dialect === 'sqlite') assert.ok(during instanceof Promise, 'not read at once inside an open transaction');
           throw new Error('roll back');
         })
         .catch((err: Error) => assert.equal(err.message, 'roll back'));

@@ -4,7 +4,6 @@ import type { Database } from '../types.js';
 import { insertBatchOf } from '../postgres/insert-batch.js';
 import { nameStatement } from '../postgres/pg-named-statements.js';
 import { readNow, type SqliteFile } from './sqlite-dialect.js';
-import type { MaybePromise } from '../../lib/maybe-async.js';
 
 /**
  * Kysely's SQLite driver calls prepare() for every query it runs, and preparing costs more
@@ -51,16 +50,16 @@ export function withStatementCache(file: SQLite.Database, max = 1000): SqliteFil
  * remembered and filled from the arguments on each run. The SQL is compiled once per kind of
  * database (keyed by the executor's adapter class), so the same code serves SQLite and
  * PostgreSQL, even both in one process; a transaction runs it like its database. A read that SQLite
- * could run at once (readNow) gives its rows at once, not a promise.
+ * can run at once (readNow) skips the driver's queue.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function compiledOnce<A extends unknown[], R>(build: (db: Kysely<any>, ...args: A) => Compilable<R>) {
   const compile = compiler(build);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
-  return (exec: Kysely<any>, ...args: A): MaybePromise<R[]> => {
-    if (insertBatchOf(exec)) return Promise.reject(new Error('an insert batch runs only compiledInsert statements'));
+  return async (exec: Kysely<any>, ...args: A): Promise<R[]> => {
+    if (insertBatchOf(exec)) throw new Error('an insert batch runs only compiledInsert statements');
     const compiled = compile(exec, ...args);
-    return readNow(exec, compiled) ?? exec.executeQuery<R>(compiled).then((r) => r.rows);
+    return readNow(exec, compiled) ?? (await exec.executeQuery<R>(compiled)).rows;
   };
 }
 

@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
 import { compiledOnce } from '../../db/sqlite/statement-cache.js';
 import type { ApiKeysTable, Db, Executor } from '../../db/types.js';
-import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 
 /**
  * Run on every authenticated request, so compiled once (the lookup itself still reads the database
@@ -37,8 +36,8 @@ const authGenerationRow = compiledOnce((db: Db) =>
 export function createApiKeysRepo(db: Executor) {
   return {
     /** The auth generation (authGenerationRow); undefined if the row is missing. */
-    authGeneration(): MaybePromise<number | undefined> {
-      return andThen(authGenerationRow(db), (rows) => rows[0]?.n);
+    async authGeneration(): Promise<number | undefined> {
+      return (await authGenerationRow(db))[0]?.n;
     },
     async insert(row: ApiKeysTable, exec: Executor = db) {
       await exec.insertInto('api_keys').values(row).execute();

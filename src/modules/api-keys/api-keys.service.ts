@@ -9,7 +9,6 @@ import { approverEnded } from './approver.js';
 import { workspaceRestriction, type AuthContext } from '../../auth/context.js';
 import { credentialVisible, requireCredentialVisible, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import { FULL_ACCESS, firstMissing, insufficientScope } from '../../auth/scopes.js';
-import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 import { newSecretToken } from '../../lib/secret-token.js';
 
 export interface NewKeyOptions {
@@ -106,19 +105,17 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; ac
    * grant's approving key on every request. Unknown keys are not kept.
    */
   const known = new Map<string, { row: KeyRow; generation: number }>();
-  function lookup(hash: string, given: number | undefined): MaybePromise<KeyRow | undefined> {
-    return andThen(given ?? generationThisTurn(), (generation) => {
-      const hit = known.get(hash);
-      if (hit && hit.generation === generation) return hit.row;
-      return repo.findByHash(hash).then((row) => {
-        if (row && generation !== undefined) {
-          known.delete(hash);
-          if (known.size >= MAX_KNOWN_KEYS) known.delete(known.keys().next().value!);
-          known.set(hash, { row, generation });
-        }
-        return row;
-      });
-    });
+  async function lookup(hash: string, given: number | undefined): Promise<KeyRow | undefined> {
+    const generation = given ?? (await generationThisTurn());
+    const hit = known.get(hash);
+    if (hit && hit.generation === generation) return hit.row;
+    const row = await repo.findByHash(hash);
+    if (row && generation !== undefined) {
+      known.delete(hash);
+      if (known.size >= MAX_KNOWN_KEYS) known.delete(known.keys().next().value!);
+      known.set(hash, { row, generation });
+    }
+    return row;
   }
 
   /** What authentication reads from a key row, parsed once per row (a kept row serves many requests). */
@@ -138,8 +135,8 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; ac
    * load). They had all arrived before the read was issued, so a change committed after it can be
    * ordered after them; a request arriving later is handled in a later turn and reads again.
    */
-  let thisTurn: { value: MaybePromise<number | undefined> } | undefined;
-  function generationThisTurn(): MaybePromise<number | undefined> {
+  let thisTurn: { value: Promise<number | undefined> } | undefined;
+  function generationThisTurn(): Promise<number | undefined> {
     if (!thisTurn) {
       thisTurn = { value: generationRead() };
       setImmediate(() => (thisTurn = undefined));
@@ -151,21 +148,18 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; ac
    * On PostgreSQL the read is a round trip, and under load a turn holds one or two requests, so it was a
    * second query for nearly every request. Now at most one read runs at a time: a request arriving while
    * one runs cannot use it (it was issued before the request arrived) and waits for the next, issued as
-   * soon as the running one ends and shared by every request that arrived meanwhile. SQLite's read is
-   * synchronous and taken as before.
+   * soon as the running one ends and shared by every request that arrived meanwhile.
    */
   let running: Promise<number | undefined> | undefined;
   let queued: Promise<number | undefined> | undefined;
-  function generationRead(): MaybePromise<number | undefined> {
+  function generationRead(): Promise<number | undefined> {
     if (!running) return issueRead();
     const next = () => ((queued = undefined), issueRead());
     queued ??= running.then(next, next);
     return queued;
   }
-  function issueRead(): MaybePromise<number | undefined> {
-    const read = repo.authGeneration();
-    if (!(read instanceof Promise)) return read;
-    const current: Promise<number | undefined> = read.finally(() => {
+  function issueRead(): Promise<number | undefined> {
+    const current: Promise<number | undefined> = repo.authGeneration().finally(() => {
       if (running === current) running = undefined;
     });
     running = current;
@@ -228,8 +222,7 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; ac
       if (!match) throw new AppError('unauthorized', 'Authorization header must be "Bearer sk_..."');
       const key = match[1];
       if (!KEY_FORMAT.test(key)) throw new AppError('unauthorized', 'Malformed API key; keys look like sk_ followed by 43 characters');
-      const found = lookup(hashKey(key), generation);
-      const row = found instanceof Promise ? await found : found;
+      const row = await lookup(hashKey(key), generation);
       if (!row) throw new AppError('unauthorized', 'Unknown API key');
       if (row.status !== 'active') throw new AppError('unauthorized', 'This API key has been disabled');
       const parsed = parsedRow(row);

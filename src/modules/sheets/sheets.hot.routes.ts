@@ -3,7 +3,6 @@ import { authenticateBearer, type BearerAuth } from '../../http/auth.js';
 import type { HotAnswer, HotRoute } from '../../http/hot-path.js';
 import { API_PREFIX } from '../../http/openapi.js';
 import { etagOf, notModified } from '../../http/preconditions.js';
-import type { MaybePromise } from '../../lib/maybe-async.js';
 import type { RateLimits } from '../../http/rate-limit.js';
 import type { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { requireScopes, requiredScopes } from '../../auth/scopes.js';
@@ -64,8 +63,8 @@ export function hotSheetRead(deps: Deps): HotRoute {
  * the hot route above, or the Fastify route in sheets.routes.ts (any request the hot route hands over).
  * The sheet's stored JSON inside GetSheetResponse, or 304 when If-None-Match names its version.
  */
-export async function plainSheetAnswer(read: MaybePromise<{ version: number; json: Buffer }>, ifNoneMatch: string | undefined): Promise<{ status: 200 | 304; etag: string; body?: Buffer }> {
-  const { version, json } = read instanceof Promise ? await read : read;
+export async function plainSheetAnswer(read: Promise<{ version: number; json: Buffer }>, ifNoneMatch: string | undefined): Promise<{ status: 200 | 304; etag: string; body?: Buffer }> {
+  const { version, json } = await read;
   const etag = etagOf(version);
   if (notModified(ifNoneMatch, version)) return { status: 304, etag };
   return { status: 200, etag, body: Buffer.concat([BODY_HEAD, json, BODY_TAIL]) };

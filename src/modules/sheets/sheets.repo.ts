@@ -5,7 +5,6 @@ import { searchOwnedList, type SearchOptions } from '../search/substring/owned-l
 import { SHEET_ROW_COLUMNS, type StoredSheetRow } from './sheets.view.js';
 import { dialectOf, storedUtf8, utf8Buffer } from '../../db/dialect.js';
 import { createReadBatcher, type ReadWithAuthGeneration } from './sheets.read-batch.js';
-import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 
 /** The hottest read (every GET, PATCH and DELETE of a sheet), compiled once. */
 const byId = compiledOnce((db: Db, id: string) => db.selectFrom('sheets').select(SHEET_ROW_COLUMNS).where('id', '=', id));
@@ -24,11 +23,10 @@ export function createSheetsRepo(db: Db, searchOptions: SearchOptions) {
     async findById(id: string, exec: Executor = db) {
       return (await byId(exec, id))[0];
     },
-    findStoredById(id: string): MaybePromise<StoredSheetRow | undefined> {
-      return andThen(storedById(db, id), ([row]) => {
-        if (row) row.content = utf8Buffer(row.content);
-        return row as StoredSheetRow | undefined;
-      });
+    async findStoredById(id: string): Promise<StoredSheetRow | undefined> {
+      const [row] = await storedById(db, id);
+      if (row) row.content = utf8Buffer(row.content);
+      return row as StoredSheetRow | undefined;
     },
     /**
      * PostgreSQL only (undefined on SQLite, whose generation read is a synchronous local read): the sheet

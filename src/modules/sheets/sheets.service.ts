@@ -12,7 +12,6 @@ import { createSheetEdits, type EditedBefore } from './sheets.edits.js';
 import { checkNesting } from './sheets.nesting.js';
 import { sheetListItem, sheetSearchItem } from './sheets.read.js';
 import type { SheetsRepo } from './sheets.repo.js';
-import { andThen, type MaybePromise } from '../../lib/maybe-async.js';
 import { createSheetRevisions } from './sheets.revisions.js';
 import type { SheetRevisionsRepo } from './sheets.revisions.repo.js';
 import type { CreateSheetInput, InWorkspace, SheetView, UpdateSheetInput } from './sheets.schemas.js';
@@ -59,9 +58,9 @@ export function createSheetsService(deps: {
   }
 
   /** The sheet's JSON when the caller may read it (404 / 403 as `owned` says otherwise). */
-  function jsonOf(caller: Caller, found: StoredSheetRow | undefined, id: string): MaybePromise<{ version: number; json: Buffer }> {
+  async function jsonOf(caller: Caller, found: StoredSheetRow | undefined, id: string): Promise<{ version: number; json: Buffer }> {
     if (found && found.user_id === caller.userId && caller.workspaceId === undefined) return jsonAnswer(found);
-    return access.ownedRow(found, caller, 'sheet', id, 'records.read').then(jsonAnswer);
+    return jsonAnswer(await access.ownedRow(found, caller, 'sheet', id, 'records.read'));
   }
   const writer = createSheetWriter({ revisions: deps.revisions, outbox, clock, keep: deps.revisionsKeep ?? REVISIONS_KEEP_DEFAULT });
 
@@ -190,8 +189,8 @@ export function createSheetsService(deps: {
      * reads it at once and the sheet is the caller's own (the one comparison GET by id's speed rests on).
      * A team sheet, or a key restricted to a workspace, takes access.ownedRow's path (a role read).
      */
-    getJson(caller: Caller, id: string): MaybePromise<{ version: number; json: Buffer }> {
-      return andThen(repo.findStoredById(id), (found) => jsonOf(caller, found, id));
+    async getJson(caller: Caller, id: string): Promise<{ version: number; json: Buffer }> {
+      return jsonOf(caller, await repo.findStoredById(id), id);
     },
 
     /** GET by id's read with the auth generation beside it (PostgreSQL; undefined on SQLite): see findStoredByIdWithAuthGeneration. */
