@@ -119,14 +119,17 @@ for (const dialect of dialects()) {
     it('choosing a team workspace: every list and create names it, the live stream follows, and a reload keeps it', async () => {
       await page.goto(`${s.url}/console/#/sheets/${teamSheet}`);
       await page.getByRole('textbox', { name: 'col1', exact: true }).waitFor();
-      const streams = await requestsTo('/v1/events/stream', () => choose('Team Alpha'));
+      // The stream reopens in an effect after the switch renders, and Playwright reports a request a little
+      // after the page sent it: wait for that request itself (Playwright's timeout fails the test without it).
+      const reopened = page.waitForRequest((r) => {
+        const u = new URL(r.url());
+        return u.pathname === '/v1/events/stream' && u.searchParams.get('workspace_id') === team;
+      });
+      await choose('Team Alpha');
       assert.equal(new URL(page.url()).hash, '#/sheets', 'a record page goes back to its list in the new workspace');
       await page.getByRole('link', { name: 'Team roadmap' }).waitFor();
       assert.equal(await page.getByRole('link', { name: 'Alice private plan' }).count(), 0, "only the team workspace's sheets");
-      assert.ok(
-        streams.some((r) => r.query.get('workspace_id') === team),
-        'the live stream reopened for the team workspace',
-      );
+      await reopened; // the live stream reopened for the team workspace
 
       for (const [hash, list] of PAGES) {
         for (const r of await visit(hash, list)) assert.equal(r.query.get('workspace_id'), team, `${r.method} ${list} from #/${hash}`);
