@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { ApiKeysTable, Executor } from '../../db/types.js';
-import { ownedRow } from '../../db/owned.js';
+import { rowOwnedBy } from '../../db/owned.js';
 import { AppError, invalid } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ApiKeysRepo } from './api-keys.repo.js';
@@ -76,7 +76,7 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; ac
 
   /** A key of the account; a credential restricted to a workspace sees only the keys restricted to the same one. */
   async function owned(caller: Caller, id: string) {
-    const row = ownedRow(await repo.findById(id), caller.userId, 'API key', id);
+    const row = rowOwnedBy(await repo.findById(id), caller.userId, 'API key', id);
     requireCredentialVisible(caller, row, 'API key', id);
     return row;
   }

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { transactionAlone } from '../../db/sqlite/group-commit.js';
 import type { Db, Executor, OAuthTokensTable } from '../../db/types.js';
-import { ownedRow } from '../../db/owned.js';
+import { rowOwnedBy } from '../../db/owned.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { workspaceRestriction, type AuthContext } from '../../auth/context.js';
@@ -273,7 +273,7 @@ export function createOAuthService(deps: OAuthServiceDeps) {
     },
 
     async revokeGrant(caller: Caller, id: string) {
-      const grant = ownedRow(await repo.findGrant(id), caller.userId, 'Connected app', id);
+      const grant = rowOwnedBy(await repo.findGrant(id), caller.userId, 'Connected app', id);
       requireCredentialVisible(caller, grant, 'connected app', id);
       await revoke(id);
       return { id, status: 'revoked' as const };

@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import { lockedForUpdate } from '../../db/dialect.js';
 import type { SheetsTable, Trx } from '../../db/types.js';
 import { versionConflict } from '../../errors.js';
-import { ownedRow } from '../../db/owned.js';
+import { rowOwnedBy } from '../../db/owned.js';
 import type { Outbox } from '../../events/outbox.js';
 import type { AuthContext } from '../../auth/context.js';
 import type { ExpectedVersions } from '../../auth/expected-versions.js';
@@ -55,7 +55,7 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
      * the workspace role is read outside it), locked for this transaction; 412 when `expected` does not name its version.
      */
     async lockOwned(trx: Trx, ownerKey: string, id: string, expected?: ExpectedVersions): Promise<SheetsTable> {
-      const row = ownedRow(await lockedForUpdate(trx, trx.selectFrom('sheets').selectAll().where('id', '=', id)).executeTakeFirst(), ownerKey, 'sheet', id);
+      const row = rowOwnedBy(await lockedForUpdate(trx, trx.selectFrom('sheets').selectAll().where('id', '=', id)).executeTakeFirst(), ownerKey, 'sheet', id);
       if (expected && !expected.includes(row.version)) throw versionConflict('sheet', id, row.version);
       return row;
     },
