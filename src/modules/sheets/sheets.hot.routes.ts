@@ -7,10 +7,8 @@ import type { RateLimits } from '../../http/rate-limit.js';
 import type { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { requireScopes, requiredScopes } from '../../auth/scopes.js';
 import type { SheetsService } from './sheets.service.js';
+import { sheetResponseJson } from './sheets.view.js';
 
-/** GetSheetResponse without a window: the sheet's JSON inside these. */
-const BODY_HEAD = Buffer.from('{"success":true,"sheet":');
-const BODY_TAIL = Buffer.from('}');
 const ROUTE = `${API_PREFIX}/sheets/:id`;
 /** Plain ids only (what the service issues): anything percent-encoded, longer or with a query goes to Fastify. */
 const PLAIN_PATH = new RegExp(`^${API_PREFIX}/sheets/([A-Za-z0-9_-]{1,100})$`);
@@ -67,5 +65,5 @@ export async function plainSheetAnswer(read: Promise<{ version: number; json: Bu
   const { version, json } = await read;
   const etag = etagOf(version);
   if (notModified(ifNoneMatch, version)) return { status: 304, etag };
-  return { status: 200, etag, body: Buffer.concat([BODY_HEAD, json, BODY_TAIL]) };
+  return { status: 200, etag, body: sheetResponseJson(json) };
 }

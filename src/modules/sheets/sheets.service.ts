@@ -185,9 +185,9 @@ export function createSheetsService(deps: {
     },
 
     /**
-     * What get() answers, as JSON bytes (sheetJson), with its version for the ETag; at once when SQLite
-     * reads it at once and the sheet is the caller's own (the one comparison GET by id's speed rests on).
-     * A team sheet, or a key restricted to a workspace, takes access.ownedRow's path (a role read).
+     * What get() answers, as JSON bytes (sheetJson), with its version for the ETag. The caller's own sheet
+     * is decided by one comparison (GET by id's speed rests on it); a team sheet, or a key restricted to a
+     * workspace, takes access.ownedRow's path (a role read).
      */
     async getJson(caller: Caller, id: string): Promise<{ version: number; json: Buffer }> {
       return jsonOf(caller, await repo.findStoredById(id), id);

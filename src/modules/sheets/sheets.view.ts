@@ -42,6 +42,12 @@ export function sheetJson(row: StoredSheetRow): Buffer {
   return Buffer.concat([Buffer.from(sheetJsonHead(row)), row.content, Buffer.from(sheetJsonTail(row))]);
 }
 
+const GET_HEAD = Buffer.from('{"success":true,"sheet":');
+const GET_TAIL = Buffer.from('}');
+
+/** GetSheetResponse without a window, around a sheet's bytes (sheetJson). */
+export const sheetResponseJson = (sheet: Buffer): Buffer => Buffer.concat([GET_HEAD, sheet, GET_TAIL]);
+
 type JsonFields = Pick<SheetRow, 'id' | 'user_id' | 'title' | 'folder' | 'tags' | 'created_at' | 'updated_at' | 'trashed_at' | 'version'>;
 const sheetJsonHead = (row: JsonFields) => `{"id":${JSON.stringify(row.id)},"title":${JSON.stringify(row.title)},"content":`;
 const sheetJsonTail = (row: JsonFields) =>
