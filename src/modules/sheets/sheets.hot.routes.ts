@@ -51,7 +51,7 @@ export function hotSheetRead(deps: Deps): HotRoute {
     const counted = await limits.countRequest(req, auth);
     if (counted.refusal) throw counted.refusal;
     requireScopes(auth.scopes, scopes);
-    const plain = await plainSheetAnswer(peeked ? deps.sheets.jsonOf(auth, peeked.row, id) : deps.sheets.getJson(auth, id), req.headers['if-none-match']);
+    const plain = plainSheetAnswer(await (peeked ? deps.sheets.jsonOf(auth, peeked.row, id) : deps.sheets.getJson(auth, id)), req.headers['if-none-match']);
     return { status: plain.status, route: ROUTE, headers: { ...counted.headers, etag: plain.etag }, body: plain.body };
   }
 }
@@ -61,8 +61,7 @@ export function hotSheetRead(deps: Deps): HotRoute {
  * the hot route above, or the Fastify route in sheets.routes.ts (any request the hot route hands over).
  * The sheet's stored JSON inside GetSheetResponse, or 304 when If-None-Match names its version.
  */
-export async function plainSheetAnswer(read: Promise<{ version: number; json: Buffer }>, ifNoneMatch: string | undefined): Promise<{ status: 200 | 304; etag: string; body?: Buffer }> {
-  const { version, json } = await read;
+export function plainSheetAnswer({ version, json }: { version: number; json: Buffer }, ifNoneMatch: string | undefined): { status: 200 | 304; etag: string; body?: Buffer } {
   const etag = etagOf(version);
   if (notModified(ifNoneMatch, version)) return { status: 304, etag };
   return { status: 200, etag, body: sheetResponseJson(json) };

@@ -93,7 +93,7 @@ export function registerSheetRoutes(app: ZApp, sheets: SheetsService) {
     handler: async (req, reply) => {
       if (!windowRequest(req.query)) {
         // The sheet as stored: the same handler body as the hot route's (sheets.hot.routes.ts), the same bytes.
-        const plain = await plainSheetAnswer(sheets.getJson(req.auth, req.params.id), req.headers['if-none-match']);
+        const plain = plainSheetAnswer(await sheets.getJson(req.auth, req.params.id), req.headers['if-none-match']);
         reply.header('etag', plain.etag);
         return plain.body ? reply.type(JSON_TEXT).send(plain.body as never) : reply.code(304).send(undefined as never);
       }
