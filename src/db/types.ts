@@ -83,6 +83,9 @@ export interface ApiKeysTable {
 
 export interface SheetsTable {
   id: string;
+  /** The workspace the record is in (migration 042; a personal workspace is wsp_ + the account id without usr_). */
+  workspace_id: string;
+  /** The account that created it (migration 042; for rows older than that, the workspace's creator when not recorded). */
   user_id: string;
   title: string;
   content: string;
@@ -101,7 +104,8 @@ export interface SheetsTable {
 
 /** An account's sheets in one state (trashed 0 or 1), kept by triggers (migration 021); on PostgreSQL spread over a few rows (shards) that sum to the count. */
 export interface SheetCountsTable {
-  user_id: string;
+  /** The workspace the record is in (migration 042; a personal workspace is wsp_ + the account id without usr_). */
+  workspace_id: string;
   trashed: number;
   shard: number;
   n: string | number;
@@ -122,7 +126,8 @@ export interface SheetRevisionsTable {
 
 export interface SessionsTable {
   id: string;
-  user_id: string;
+  /** The workspace the record is in (migration 042; a personal workspace is wsp_ + the account id without usr_). */
+  workspace_id: string;
   title: string;
   summary: string;
   project: string | null;
@@ -147,12 +152,15 @@ export interface SessionsTable {
   agent: string | null;
   /** Who wrote title and summary: a person or the model ('curated'), or a client's capture ('capture'). */
   source: 'curated' | 'capture';
-  /** The account that wrote the session (user_id is the workspace's owner key); null for team sessions before migration 037. */
-  author_id: string | null;
+  /** The account that wrote the session (author_id before migration 042; for rows older than that, the workspace's creator when not recorded). */
+  user_id: string;
 }
 
 export interface KnowledgeTable {
   id: string;
+  /** The workspace the record is in (migration 042; a personal workspace is wsp_ + the account id without usr_). */
+  workspace_id: string;
+  /** The account that created it (migration 042; for rows older than that, the workspace's creator when not recorded). */
   user_id: string;
   type: 'solution' | 'snippet';
   title: string;
@@ -170,6 +178,9 @@ export interface KnowledgeTable {
 
 export interface TodosTable {
   id: string;
+  /** The workspace the record is in (migration 042; a personal workspace is wsp_ + the account id without usr_). */
+  workspace_id: string;
+  /** The account that created it (migration 042; for rows older than that, the workspace's creator when not recorded). */
   user_id: string;
   content: string;
   status: 'pending' | 'in_progress' | 'completed';
@@ -204,6 +215,9 @@ export interface IdempotencyKeysTable {
 
 export interface WorkLogsTable {
   id: string;
+  /** The workspace the record is in (migration 042; a personal workspace is wsp_ + the account id without usr_). */
+  workspace_id: string;
+  /** The account that created it (migration 042; for rows older than that, the workspace's creator when not recorded). */
   user_id: string;
   project: string | null;
   hours: number;
@@ -214,6 +228,9 @@ export interface WorkLogsTable {
 
 export interface SparkRunsTable {
   id: string;
+  /** The workspace the record is in (migration 042; a personal workspace is wsp_ + the account id without usr_). */
+  workspace_id: string;
+  /** The account that created it (migration 042; for rows older than that, the workspace's creator when not recorded). */
   user_id: string;
   spark_id: string;
   spark_name: string;
@@ -224,17 +241,21 @@ export interface SparkRunsTable {
 /** Links a handover sheet to its session and project (migration 006). */
 export interface HandoversTable {
   handover_id: string;
-  user_id: string;
+  /** The workspace the record is in (migration 042; a personal workspace is wsp_ + the account id without usr_). */
+  workspace_id: string;
   session_id: string;
   project: string | null;
   created_at: string;
-  /** Migration 037: the account that made the handover. */
-  author_id: string | null;
+  /** The account that made the handover (author_id before migration 042; for rows older than that, the workspace's creator when not recorded). */
+  user_id: string;
 }
 
 /** A user's own spark (type user); public sparks live in src/modules/sparks/catalogue.ts. */
 export interface UserSparksTable {
   id: string;
+  /** The workspace the record is in (migration 042; a personal workspace is wsp_ + the account id without usr_). */
+  workspace_id: string;
+  /** The account that created it (migration 042; for rows older than that, the workspace's creator when not recorded). */
   user_id: string;
   name: string;
   description: string;
@@ -248,7 +269,8 @@ export interface UserSparksTable {
 
 export interface OutboxTable {
   id: string;
-  user_id: string;
+  /** The workspace the record is in (migration 042; a personal workspace is wsp_ + the account id without usr_). */
+  workspace_id: string;
   event: string;
   data: string;
   created_at: string;
@@ -258,6 +280,9 @@ export interface OutboxTable {
 
 export interface ExportsTable {
   id: string;
+  /** The workspace the record is in (migration 042; a personal workspace is wsp_ + the account id without usr_). */
+  workspace_id: string;
+  /** The account that created it (migration 042; for rows older than that, the workspace's creator when not recorded). */
   user_id: string;
   sheet_id: string;
   format: 'markdown' | 'html' | 'txt' | 'json';
@@ -280,7 +305,8 @@ export interface ConsoleSessionsTable {
 
 export interface WebhooksTable {
   id: string;
-  user_id: string;
+  /** The workspace the record is in (migration 042; a personal workspace is wsp_ + the account id without usr_). */
+  workspace_id: string;
   url: string;
   /** JSON array of event names, or ["*"]. */
   events: string;
@@ -291,14 +317,15 @@ export interface WebhooksTable {
   created_at: string;
   disabled_at: string | null;
   disabled_reason: string | null;
-  /** The account that made it (migration 036); null for a team webhook made before that migration. */
-  created_by: string | null;
+  /** The account that made it (created_by before migration 042; for rows older than that, the workspace's creator when not recorded). */
+  user_id: string;
 }
 
 export interface DeliveriesTable {
   id: string;
   webhook_id: string;
-  user_id: string;
+  /** The workspace the record is in (migration 042; a personal workspace is wsp_ + the account id without usr_). */
+  workspace_id: string;
   event_id: string;
   event: string;
   /** The exact bytes sent (and signed) on every attempt. */
@@ -379,7 +406,8 @@ export interface AuthGenerationTable {
 /** Migration 039: a session's distillation (src/modules/distill): the durable queue row and the result. */
 export interface SessionDistillsTable {
   session_id: string;
-  user_id: string;
+  /** The workspace the record is in (migration 042; a personal workspace is wsp_ + the account id without usr_). */
+  workspace_id: string;
   state: 'pending' | 'done' | 'failed' | 'capped';
   due_at: string | null;
   attempts: number;
@@ -412,6 +440,9 @@ export interface DistillRunsTable {
 /** Migration 039: a suggested knowledge entry (error -> fix) waiting for review. */
 export interface KnowledgeSuggestionsTable {
   id: string;
+  /** The workspace the record is in (migration 042; a personal workspace is wsp_ + the account id without usr_). */
+  workspace_id: string;
+  /** The account that created it (migration 042; for rows older than that, the workspace's creator when not recorded). */
   user_id: string;
   session_id: string;
   title: string;
@@ -464,8 +495,8 @@ export type Trx = Transaction<Database>;
 export type Executor = Db | Trx;
 export type Dialect = 'sqlite' | 'postgres';
 
-/** An account's rows in one state (live or trashed). */
+/** A workspace's rows in one state (live or trashed). */
 export interface Owner {
-  userId: string;
+  workspaceId: string;
   trashed: boolean;
 }

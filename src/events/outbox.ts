@@ -6,7 +6,6 @@ import { runInsertBatch } from '../db/postgres/insert-batch.js';
 import { compiledInsert } from '../db/sqlite/statement-cache.js';
 import type { Db, Trx } from '../db/types.js';
 import { newId } from '../ids.js';
-import { isTeamKey, workspaceIdOf } from '../lib/workspace-ids.js';
 import { EVENT_SCHEMAS, type EventContext, type EventData, type EventName } from './catalog.js';
 
 /** What a commit tells its listeners. */
@@ -16,7 +15,7 @@ export interface Committed {
    * commit only needs the worker's fan-out, which leases the new deliveries itself.
    */
   deliveriesDue: boolean;
-  /** The owner keys (accounts, team workspaces) whose events the commit wrote (event streams wake only theirs); undefined: not known, any. */
+  /** The workspaces whose events the commit wrote (event streams wake only theirs); undefined: not known, any. */
   accounts?: readonly string[];
 }
 
@@ -24,20 +23,19 @@ export interface Outbox {
   /** This process's outbox, named in its NOTIFY payloads (src/events/wake-payload.ts). */
   readonly origin: string;
   /**
-   * Writes the event in the caller's transaction; it exists only if that transaction commits. `ownerKey`
-   * is the record's owner key (an account id, or a team workspace's id): its webhooks and streams get the
-   * event. The data gains `workspace_id` and `actor_id` (the account that acted: `actorId`, by default the
-   * owner itself for a personal record).
+   * Writes the event in the caller's transaction; it exists only if that transaction commits. The
+   * record's workspace's webhooks and streams get the event. The data gains `workspace_id` and
+   * `actor_id` (the account that acted).
    */
-  emit<E extends EventName>(trx: Trx, ownerKey: string, event: E, data: EventData<E>, actorId?: string): Promise<string>;
-  /** The accounts `trx` wrote events for since the last call (the transaction runner's, once `fn` is done). */
+  emit<E extends EventName>(trx: Trx, workspaceId: string, event: E, data: EventData<E>, actorId: string): Promise<string>;
+  /** The workspaces `trx` wrote events for since the last call (the transaction runner's, once `fn` is done). */
   takeAccounts(trx: Trx): string[];
   /** Called after a commit that may have written events; wakes delivery and streams at once instead of on a poll tick. */
   committed(opts?: Partial<Committed>): void;
   onCommitted(listener: (deliveriesDue: boolean, commit: Committed) => void): () => void;
 }
 
-const insertEvent = compiledInsert('outbox', ['id', 'user_id', 'event', 'data', 'created_at', 'dispatched_at']);
+const insertEvent = compiledInsert('outbox', ['id', 'workspace_id', 'event', 'data', 'created_at', 'dispatched_at']);
 
 export function createOutbox(clock: Clock): Outbox {
   const listeners = new Set<(deliveriesDue: boolean, commit: Committed) => void>();
@@ -45,15 +43,15 @@ export function createOutbox(clock: Clock): Outbox {
   const written = new WeakMap<Trx, Set<string>>();
   return {
     origin: randomBytes(6).toString('hex'),
-    async emit(trx, ownerKey, event, data, actorId) {
-      const context: EventContext = { workspace_id: workspaceIdOf(ownerKey), actor_id: actorId ?? (isTeamKey(ownerKey) ? null : ownerKey) };
+    async emit(trx, workspaceId, event, data, actorId) {
+      const context: EventContext = { workspace_id: workspaceId, actor_id: actorId };
       const checked = { ...EVENT_SCHEMAS[event].parse(data), ...context };
       const now = clock.now();
       const id = newId('evt', now.getTime());
-      await insertEvent(trx, { id, user_id: ownerKey, event, data: JSON.stringify(checked), created_at: now.toISOString(), dispatched_at: null });
+      await insertEvent(trx, { id, workspace_id: workspaceId, event, data: JSON.stringify(checked), created_at: now.toISOString(), dispatched_at: null });
       const accounts = written.get(trx);
-      if (accounts) accounts.add(ownerKey);
-      else written.set(trx, new Set([ownerKey]));
+      if (accounts) accounts.add(workspaceId);
+      else written.set(trx, new Set([workspaceId]));
       return id;
     },
     takeAccounts(trx) {

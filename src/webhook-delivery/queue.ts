@@ -52,12 +52,11 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
     return transactionAlone(db, async (trx) => {
       const events = await trx.selectFrom('outbox').selectAll().where('dispatched_at', 'is', null).orderBy('id').limit(FAN_OUT_BATCH).modifyEnd(skipLockedSuffix(dialect)).execute();
       if (events.length === 0) return { events: 0, full: false, claimed: [], leftBehind: false };
-      const owners = [...new Set(events.map((e) => e.user_id))];
+      const workspaces = [...new Set(events.map((e) => e.workspace_id))];
       const hooks = await trx
         .selectFrom('webhooks')
-        .leftJoin('users', 'users.id', 'webhooks.user_id')
-        .select(['webhooks.id', 'webhooks.user_id', 'webhooks.events', 'webhooks.url', 'webhooks.secret_enc', ownerPlan('users.plan', 'webhooks.user_id').as('plan')])
-        .where('webhooks.user_id', 'in', owners)
+        .select(['webhooks.id', 'webhooks.workspace_id', 'webhooks.events', 'webhooks.url', 'webhooks.secret_enc', ownerPlan('webhooks.workspace_id').as('plan')])
+        .where('webhooks.workspace_id', 'in', workspaces)
         .where('webhooks.status', '=', 'enabled')
         .execute();
       const now = clock.now().getTime();
@@ -69,8 +68,8 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
       let leftBehind = false;
       for (const ev of events) {
         for (const h of hooks) {
-          if (h.user_id !== ev.user_id || !paidPlan(h.plan) || !subscribes(subscribed.get(h.id)!, ev.event)) continue;
-          const row = newDelivery(h.id, ev.user_id, ev.id, ev.event, outboxEnvelope(ev, { withId: false }), now);
+          if (h.workspace_id !== ev.workspace_id || !paidPlan(h.plan) || !subscribes(subscribed.get(h.id)!, ev.event)) continue;
+          const row = newDelivery(h.id, ev.workspace_id, ev.id, ev.event, outboxEnvelope(ev, { withId: false }), now);
           const n = taken.get(h.id) ?? 0;
           if (claimFor && mine.size < claimFor.max && claimFor.room(h.id) - n > 0) {
             taken.set(h.id, n + 1);
@@ -103,11 +102,11 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
     });
   }
 
-  function newDelivery(webhookId: string, userId: string, eventId: string, event: string, body: string, at: number): DeliveriesTable {
+  function newDelivery(webhookId: string, workspaceId: string, eventId: string, event: string, body: string, at: number): DeliveriesTable {
     return {
       id: newId('dlv', at),
       webhook_id: webhookId,
-      user_id: userId,
+      workspace_id: workspaceId,
       event_id: eventId,
       event,
       body,
@@ -127,9 +126,8 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
     db
       .selectFrom('deliveries as d')
       .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-      .leftJoin('users as u', 'u.id', 'd.user_id')
       .selectAll('d')
-      .select(['w.url', 'w.secret_enc', 'w.status as webhook_status', ownerPlan('u.plan', 'd.user_id').as('plan')])
+      .select(['w.url', 'w.secret_enc', 'w.status as webhook_status', ownerPlan('d.workspace_id').as('plan')])
       .where('d.id', 'in', ids)
       .where('d.claimed_by', '=', token)
       .execute();
@@ -239,9 +237,9 @@ export function createDeliveryQueue(deps: { db: Db; dialect: Dialect; clock: Clo
   }
 
   /** Inserts a delivery already leased to the caller (the test endpoint sends it inline). */
-  async function insertClaimed(webhookId: string, userId: string, event: string, body: string, workerId: string): Promise<ClaimedDelivery> {
+  async function insertClaimed(webhookId: string, workspaceId: string, event: string, body: string, workerId: string): Promise<ClaimedDelivery> {
     const now = clock.now().getTime();
-    const row = newDelivery(webhookId, userId, newId('evt', now), event, body, now);
+    const row = newDelivery(webhookId, workspaceId, newId('evt', now), event, body, now);
     const token = `${workerId}:${newId('run', now)}`;
     await db
       .insertInto('deliveries')

@@ -38,6 +38,7 @@ import * as m038 from './038_unified_search.js';
 import * as m039 from './039_session_distill.js';
 import * as m040 from './040_search_vectors.js';
 import * as m041 from './041_search_scope_column.js';
+import * as m042 from './042_record_workspaces.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -80,6 +81,7 @@ const migrations: Record<string, Migration> = {
   '039_session_distill': m039,
   '040_search_vectors': m040,
   '041_search_scope_column': m041,
+  '042_record_workspaces': m042,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -13,6 +13,7 @@ import type { SolutionView, SnippetView } from '../knowledge/knowledge.schemas.j
 import { requireUnrestricted, type Caller } from '../workspaces/workspaces.access.js';
 import type { AccountRepo } from './account.repo.js';
 import { fileName, sessionMarkdown, snippetMarkdown, solutionMarkdown, todosMarkdown, workLogMarkdown } from './account.markdown.js';
+import { personalWorkspaceId } from '../../lib/workspace-ids.js';
 
 /** What an account export zip says it is; `users import` refuses any other. */
 export const EXPORT_FORMAT = 'sheet-workspace-account-export';
@@ -37,9 +38,9 @@ Import it into any Sheet Workspace: npm run cli -- users import <this zip> --nam
 export function createAccountExport(deps: { repo: AccountRepo; serviceVersion: string; now: () => Date }) {
   const { repo } = deps;
 
-  async function* sheetPages(userId: string) {
+  async function* sheetPages(workspaceId: string) {
     for (let after = ''; ;) {
-      const rows = await repo.sheetsAfter(userId, after, SHEET_PAGE);
+      const rows = await repo.sheetsAfter(workspaceId, after, SHEET_PAGE);
       if (rows.length === 0) return;
       yield rows;
       after = rows[rows.length - 1]!.id;
@@ -60,6 +61,7 @@ export function createAccountExport(deps: { repo: AccountRepo; serviceVersion: s
 
     const user = await repo.user(userId);
     if (!user) throw new AppError('not_found', `user ${userId} not found`);
+    const personal = personalWorkspaceId(userId);
     add('README.md', README);
 
     // Sheets: one JSON line each in one entry streamed page by page, then a Markdown file each. Two
@@ -68,7 +70,7 @@ export function createAccountExport(deps: { repo: AccountRepo; serviceVersion: s
     zip.add(sheetsJsonl);
     counts.sheets = 0;
     counts.revisions = 0;
-    for await (const rows of sheetPages(userId)) {
+    for await (const rows of sheetPages(personal)) {
       const revisions = new Map<string, Awaited<ReturnType<AccountRepo['revisionsOf']>>>();
       for (const r of await repo.revisionsOf(rows.map((row) => row.id))) revisions.set(r.sheet_id, [...(revisions.get(r.sheet_id) ?? []), r]);
       for (const row of rows) {
@@ -88,7 +90,7 @@ export function createAccountExport(deps: { repo: AccountRepo; serviceVersion: s
       await drained();
     }
     sheetsJsonl.push(new Uint8Array(0), true);
-    for await (const rows of sheetPages(userId)) {
+    for await (const rows of sheetPages(personal)) {
       for (const row of rows) {
         const sheet = toSheetView(row);
         add(`markdown/sheets/${sheet.trashedAt ? 'trash/' : ''}${fileName(sheet.title, sheet.id)}`, (await renderSheet(sheet, 'markdown')).body);
@@ -96,13 +98,13 @@ export function createAccountExport(deps: { repo: AccountRepo; serviceVersion: s
       await drained();
     }
 
-    const sessions = (await repo.sessions(userId)).map((r) => toSessionView(r));
+    const sessions = (await repo.sessions(personal)).map((r) => toSessionView(r));
     add('records/sessions.json', json(sessions));
     for (const s of sessions) add(`markdown/sessions/${fileName(s.title, s.id)}`, sessionMarkdown(s));
-    const handovers = (await repo.handovers(userId)).map((h) => ({ handover_id: h.handover_id, session_id: h.session_id, project: h.project, createdAt: h.created_at }));
+    const handovers = (await repo.handovers(personal)).map((h) => ({ handover_id: h.handover_id, session_id: h.session_id, project: h.project, createdAt: h.created_at }));
     add('records/handovers.json', json(handovers));
 
-    const entries = (await repo.knowledge(userId)).map(toEntry);
+    const entries = (await repo.knowledge(personal)).map(toEntry);
     const solutions = entries.flatMap((e) => (e.type === 'solution' ? [e.solution] : [])) as SolutionView[];
     const snippets = entries.flatMap((e) => (e.type === 'snippet' ? [e.snippet] : [])) as SnippetView[];
     add('records/knowledge.json', json({ solutions, snippets }));
@@ -110,7 +112,7 @@ export function createAccountExport(deps: { repo: AccountRepo; serviceVersion: s
     for (const s of snippets) add(`markdown/knowledge/snippets/${fileName(s.title, s.id)}`, snippetMarkdown(s));
     await drained();
 
-    const todos = (await repo.todos(userId)).map(toTodoView);
+    const todos = (await repo.todos(personal)).map(toTodoView);
     add('records/todos.json', json(todos));
     for (const project of [...new Set(todos.map((t) => t.project))]) {
       add(
@@ -121,12 +123,12 @@ export function createAccountExport(deps: { repo: AccountRepo; serviceVersion: s
         ),
       );
     }
-    const workLogs = (await repo.workLogs(userId)).map(toWorkLogView);
+    const workLogs = (await repo.workLogs(personal)).map(toWorkLogView);
     add('records/work_logs.json', json(workLogs));
     if (workLogs.length) add('markdown/work-log.md', workLogMarkdown(workLogs));
-    const sparks = (await repo.sparks(userId)).map((s) => ({ id: s.id, name: s.name, description: s.description, icon: s.icon, category: s.category, prompt: s.prompt, createdAt: s.created_at }));
+    const sparks = (await repo.sparks(personal)).map((s) => ({ id: s.id, name: s.name, description: s.description, icon: s.icon, category: s.category, prompt: s.prompt, createdAt: s.created_at }));
     add('records/sparks.json', json(sparks));
-    const webhooks = (await repo.webhooks(userId)).map((w) => ({ id: w.id, url: w.url, events: JSON.parse(w.events) as string[], name: w.name, status: w.status, createdAt: w.created_at }));
+    const webhooks = (await repo.webhooks(personal)).map((w) => ({ id: w.id, url: w.url, events: JSON.parse(w.events) as string[], name: w.name, status: w.status, createdAt: w.created_at }));
     add('records/webhooks.json', json(webhooks));
 
     Object.assign(counts, {

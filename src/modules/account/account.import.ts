@@ -14,6 +14,7 @@ import { MANIFEST } from './account.export.js';
 import * as In from './account.import-schema.js';
 import { unpackBounded, type UnzipBounds } from './account.import-unzip.js';
 import type { AccountRepo } from './account.repo.js';
+import { personalWorkspaceId } from '../../lib/workspace-ids.js';
 
 type Content = Record<string, string>;
 
@@ -145,7 +146,7 @@ export function createAccountImport(deps: {
     for (const h of data.handovers) {
       const sheetId = sheetIds.get(h.handover_id);
       const sessionId = sessionIds.get(h.session_id);
-      if (sheetId && sessionId) await repo.linkHandover(userId, sheetId, sessionId);
+      if (sheetId && sessionId) await repo.linkHandover(personalWorkspaceId(userId), userId, sheetId, sessionId);
     }
     for (const [type, list] of [
       ['solutions', data.knowledge.solutions],

@@ -69,14 +69,14 @@ function keyExpiry(opts: NewKeyOptions, now: Date): Date | null {
 }
 
 /** Checks that the key's maker may have a key restricted to a workspace (a member, within its own restriction). */
-type KeyAccess = Pick<WorkspaceAccess, 'ownerKey'>;
+type KeyAccess = Pick<WorkspaceAccess, 'workspaceFor'>;
 
 export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; access: KeyAccess; onTouchError?: (err: unknown) => void }) {
   const { repo, clock, access } = deps;
 
   /** A key of the account; a credential restricted to a workspace sees only the keys restricted to the same one. */
   async function owned(caller: Caller, id: string) {
-    const row = rowOwnedBy(await repo.findById(id), caller.userId, 'API key', id);
+    const row = rowOwnedBy(await repo.findById(id), 'user_id', caller.userId, 'API key', id);
     requireCredentialVisible(caller, row, 'API key', id);
     return row;
   }
@@ -93,7 +93,7 @@ export function createApiKeysService(deps: { repo: ApiKeysRepo; clock: Clock; ac
       if (opts.issuerWorkspace) throw new AppError('forbidden', `this credential is restricted to workspace ${opts.issuerWorkspace}; it cannot make a key for every workspace`);
       return null;
     }
-    await access.ownerKey({ userId, workspaceId: opts.issuerWorkspace }, wanted, 'records.read');
+    await access.workspaceFor({ userId, workspaceId: opts.issuerWorkspace }, wanted, 'records.read');
     return wanted;
   }
 

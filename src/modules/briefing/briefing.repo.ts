@@ -10,11 +10,11 @@ const projectIs = (project: string) => (project === '' ? sql<boolean>`project is
 export function createBriefingRepo(db: Db) {
   return {
     /** The newest sessions of a project in a workspace (owner key), newest first (index sessions_user_project). */
-    recentSessions(ownerKey: string, project: string, limit = RECENT_SESSIONS) {
+    recentSessions(workspaceId: string, project: string, limit = RECENT_SESSIONS) {
       return db
         .selectFrom('sessions')
-        .select(['id', 'title', 'outcome', 'files_changed', 'errors', 'tasks_done', 'author_id', 'agent', 'external_id', 'created_at', 'updated_at'])
-        .where('user_id', '=', ownerKey)
+        .select(['id', 'title', 'outcome', 'files_changed', 'errors', 'tasks_done', 'user_id', 'agent', 'external_id', 'created_at', 'updated_at'])
+        .where('workspace_id', '=', workspaceId)
         .where(projectIs(project))
         .orderBy('id', 'desc')
         .limit(limit)
@@ -22,22 +22,22 @@ export function createBriefingRepo(db: Db) {
     },
 
     /** Sessions named by id or by a client's reference (todos' session_ref). */
-    async sessionsByRef(ownerKey: string, refs: string[]) {
+    async sessionsByRef(workspaceId: string, refs: string[]) {
       if (refs.length === 0) return [];
       return db
         .selectFrom('sessions')
         .select(['id', 'external_id', 'title'])
-        .where('user_id', '=', ownerKey)
+        .where('workspace_id', '=', workspaceId)
         .where((eb) => eb.or([eb('id', 'in', refs), eb('external_id', 'in', refs)]))
         .execute();
     },
 
     /** When a client last captured a session of the project (sessions saved under an external_id). */
-    async lastCapture(ownerKey: string, project: string): Promise<string | null> {
+    async lastCapture(workspaceId: string, project: string): Promise<string | null> {
       const row = await db
         .selectFrom('sessions')
         .select(sql<string | null>`max(coalesce(updated_at, created_at))`.as('at'))
-        .where('user_id', '=', ownerKey)
+        .where('workspace_id', '=', workspaceId)
         .where(projectIs(project))
         .where('external_id', 'is not', null)
         .executeTakeFirst();
@@ -45,16 +45,16 @@ export function createBriefingRepo(db: Db) {
     },
 
     async handoverAuthor(handoverId: string): Promise<string | null> {
-      const row = await db.selectFrom('handovers').select('author_id').where('handover_id', '=', handoverId).executeTakeFirst();
-      return row?.author_id ?? null;
+      const row = await db.selectFrom('handovers').select('user_id').where('handover_id', '=', handoverId).executeTakeFirst();
+      return row?.user_id ?? null;
     },
 
     /** The newest completed todos of a project: what may have done a handover's next steps. */
-    completedTodos(ownerKey: string, project: string, limit = 200) {
+    completedTodos(workspaceId: string, project: string, limit = 200) {
       return db
         .selectFrom('todos')
         .select(['content', 'updated_at'])
-        .where('user_id', '=', ownerKey)
+        .where('workspace_id', '=', workspaceId)
         .where('project', '=', project)
         .where('status', '=', 'completed')
         .orderBy('id', 'desc')

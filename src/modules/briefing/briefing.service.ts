@@ -7,7 +7,7 @@ import type { SessionsService } from '../sessions/sessions.service.js';
 import type { FailedCommandView } from '../sessions/sessions.schemas.js';
 import type { TodosRepo } from '../todos/todos.repo.js';
 import { OPEN_STATUSES } from '../todos/todos.service.js';
-import { isTeamKey, workspaceIdOf } from '../../lib/workspace-ids.js';
+import { personalWorkspaceId } from '../../lib/workspace-ids.js';
 import { type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { BriefingRepo } from './briefing.repo.js';
 import { BRIEFING_DEFAULT_CHARS, type Briefing, type BriefingInput } from './briefing.schemas.js';
@@ -42,7 +42,7 @@ export function createBriefingService(deps: {
   knowledge: Pick<KnowledgeService, 'get'>;
   search: Pick<SearchService, 'search'>;
   repo: BriefingRepo;
-  access: Pick<WorkspaceAccess, 'ownerKey'>;
+  access: Pick<WorkspaceAccess, 'workspaceFor'>;
   clock: Clock;
 }) {
   const { sessions, todos, knowledge, search, repo, access, clock } = deps;
@@ -81,32 +81,31 @@ export function createBriefingService(deps: {
       }
       const readsKnowledge = hasScope(caller.scopes, BRIEFING_KNOWLEDGE_SCOPE);
       const { project } = input;
-      const ownerKey = await access.ownerKey(caller, input.workspace_id, 'records.read');
-      const workspaceId = workspaceIdOf(ownerKey);
-      const team = isTeamKey(ownerKey);
-      // Only a team workspace has other members; a personal record without an author is the owner's.
+      const workspaceId = await access.workspaceFor(caller, input.workspace_id, 'records.read');
+      // Only a team workspace has other members.
+      const team = workspaceId !== personalWorkspaceId(caller.userId);
       const othersOut = team && input.others === 'exclude';
       const mine = (author: string | null) => !othersOut || author === caller.userId;
 
       const [handover, recent, open, completed, captureAt] = await Promise.all([
         readsSessions ? latestHandover(caller, project, workspaceId) : null,
-        readsSessions ? repo.recentSessions(ownerKey, project) : [],
-        readsTodos ? todos.list({ userId: ownerKey, project, statuses: OPEN_STATUSES }) : [],
-        readsTodos ? repo.completedTodos(ownerKey, project) : [],
-        readsSessions ? repo.lastCapture(ownerKey, project) : null,
+        readsSessions ? repo.recentSessions(workspaceId, project) : [],
+        readsTodos ? todos.list({ workspaceId, project, statuses: OPEN_STATUSES }) : [],
+        readsTodos ? repo.completedTodos(workspaceId, project) : [],
+        readsSessions ? repo.lastCapture(workspaceId, project) : null,
       ]);
       const handoverAuthor = handover ? await repo.handoverAuthor(handover.handover_id) : null;
       const shownHandover = handover && mine(handoverAuthor) ? handover : null;
 
       // The sessions since the handover (its own session excluded), or the latest when there is none.
       const since = shownHandover?.sheet.createdAt;
-      const later = recent.filter((s: SessionRow) => s.id !== shownHandover?.session_id && (!since || (s.updated_at ?? s.created_at) > since) && mine(s.author_id));
+      const later = recent.filter((s: SessionRow) => s.id !== shownHandover?.session_id && (!since || (s.updated_at ?? s.created_at) > since) && mine(s.user_id));
       const openShown = open.filter((t) => mine(t.changed_by));
       const doneTexts = [...completed.map((t) => t.content), ...later.flatMap((s) => json<string[]>(s.tasks_done))];
 
       const refs = [...new Set(openShown.flatMap((t) => (t.status === 'in_progress' && t.session_ref ? [t.session_ref] : [])))];
-      const bySessionRef = new Map((await repo.sessionsByRef(ownerKey, refs)).flatMap((s) => [[s.id, s.title], ...(s.external_id ? [[s.external_id, s.title] as const] : [])]));
-      const names = team ? await repo.names([...new Set([handoverAuthor, ...later.map((s) => s.author_id), ...openShown.map((t) => t.changed_by)].filter((x): x is string => !!x))]) : new Map<string, string>();
+      const bySessionRef = new Map((await repo.sessionsByRef(workspaceId, refs)).flatMap((s) => [[s.id, s.title], ...(s.external_id ? [[s.external_id, s.title] as const] : [])]));
+      const names = team ? await repo.names([...new Set([handoverAuthor, ...later.map((s) => s.user_id), ...openShown.map((t) => t.changed_by)].filter((x): x is string => !!x))]) : new Map<string, string>();
       const nameOf = (id: string | null) => (team && id ? (names.get(id) ?? id) : undefined);
 
       const errors = later.flatMap((s) => json<FailedCommandView[]>(s.errors));
@@ -123,7 +122,7 @@ export function createBriefingService(deps: {
         errors: json<FailedCommandView[]>(s.errors),
         at: s.updated_at ?? s.created_at,
         agent: s.agent,
-        author: nameOf(s.author_id),
+        author: nameOf(s.user_id),
       }));
       const todoParts: BriefingTodoPart[] = openShown.map((t) => ({
         id: t.id,

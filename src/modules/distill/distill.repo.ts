@@ -6,10 +6,10 @@ type SuggestionStatus = KnowledgeSuggestionsTable['status'];
 export function createDistillRepo(db: Db) {
   return {
     /** Queues the session (or moves its due time): the row commits with the session change that queued it. */
-    async queue(exec: Executor, row: { session_id: string; user_id: string; due_at: string; now: string }) {
+    async queue(exec: Executor, row: { session_id: string; workspace_id: string; due_at: string; now: string }) {
       await exec
         .insertInto('session_distills')
-        .values({ session_id: row.session_id, user_id: row.user_id, state: 'pending', due_at: row.due_at, attempts: 0, claim: null, decisions: '[]', learnings: '[]', updated_at: row.now })
+        .values({ session_id: row.session_id, workspace_id: row.workspace_id, state: 'pending', due_at: row.due_at, attempts: 0, claim: null, decisions: '[]', learnings: '[]', updated_at: row.now })
         .onConflict((oc) => oc.column('session_id').doUpdateSet({ state: 'pending', due_at: row.due_at, attempts: 0, claim: null, updated_at: row.now }))
         .execute();
     },
@@ -95,15 +95,15 @@ export function createDistillRepo(db: Db) {
       if (ids.length) await exec.deleteFrom('knowledge_suggestions').where('id', 'in', ids).where('status', '=', 'pending').execute();
     },
 
-    listPending(userId: string, limit: number, offset: number) {
-      return db.selectFrom('knowledge_suggestions').selectAll().where('user_id', '=', userId).where('status', '=', 'pending').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    listPending(workspaceId: string, limit: number, offset: number) {
+      return db.selectFrom('knowledge_suggestions').selectAll().where('workspace_id', '=', workspaceId).where('status', '=', 'pending').orderBy('id', 'desc').limit(limit).offset(offset).execute();
     },
 
-    async countPending(userId: string) {
+    async countPending(workspaceId: string) {
       const r = await db
         .selectFrom('knowledge_suggestions')
         .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .where('user_id', '=', userId)
+        .where('workspace_id', '=', workspaceId)
         .where('status', '=', 'pending')
         .executeTakeFirst();
       return Number(r?.n ?? 0);

@@ -4,7 +4,6 @@ import type { Db, KnowledgeSuggestionsTable, SessionsTable, Trx } from '../../db
 import { AppError } from '../../errors.js';
 import type { TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
-import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import { completeWith } from '../../sparks/complete.js';
 import type { AiProvider } from '../../sparks/providers/index.js';
 import type { TokenUsage } from '../../sparks/providers/provider.js';
@@ -70,7 +69,7 @@ export function createDistillService(deps: {
     await repo.insertRun(exec, {
       id: newId('drn', now.getTime()),
       session_id: session.id,
-      account_id: session.author_id ?? session.user_id,
+      account_id: session.user_id,
       day: utcDay(now),
       model,
       tokens_in: usage.input,
@@ -120,6 +119,7 @@ export function createDistillService(deps: {
         .filter(([key]) => !known.has(key))
         .map(([, k]) => ({
           id: newId('ksg', Date.parse(now)),
+          workspace_id: session.workspace_id,
           user_id: session.user_id,
           session_id: session.id,
           ...k,
@@ -141,7 +141,7 @@ export function createDistillService(deps: {
       if (!enabled || !distillable(row)) return;
       const now = clock.now();
       const due = now.getTime() + settings.debounceMs;
-      await repo.queue(trx, { session_id: row.id, user_id: row.user_id, due_at: new Date(due).toISOString(), now: now.toISOString() });
+      await repo.queue(trx, { session_id: row.id, workspace_id: row.workspace_id, due_at: new Date(due).toISOString(), now: now.toISOString() });
       deps.onQueued?.(due);
     },
 
@@ -171,7 +171,7 @@ export function createDistillService(deps: {
         await repo.finish(db, session.id, claim, { state: 'done', due_at: null, attempts: 0, note: null, updated_at: now.toISOString() });
         return true;
       }
-      const account = session.author_id ?? session.user_id;
+      const account = session.user_id;
       const used = await repo.usage(account, utcDay(now));
       if (used.tokens_in + used.tokens_out >= settings.dailyTokens) {
         await repo.finish(db, session.id, claim, { state: 'capped', due_at: nextUtcMidnight(now), attempts: 0, note: capNote(settings.dailyTokens), updated_at: now.toISOString() });
@@ -199,9 +199,9 @@ export function createDistillService(deps: {
     },
 
     async listSuggestions(caller: Caller, query: { workspace_id?: string; limit?: number; offset?: number }) {
-      const ownerKey = await access.ownerKey(caller, query.workspace_id, 'records.read');
-      const rows = await repo.listPending(ownerKey, Math.min(query.limit ?? SUGGESTIONS_DEFAULT, SUGGESTIONS_MAX), query.offset ?? 0);
-      return rows.map((r) => ({ id: r.id, session_id: r.session_id, title: r.title, error: r.error, fix: r.fix, created_at: r.created_at, workspace_id: workspaceIdOf(r.user_id) }));
+      const workspaceId = await access.workspaceFor(caller, query.workspace_id, 'records.read');
+      const rows = await repo.listPending(workspaceId, Math.min(query.limit ?? SUGGESTIONS_DEFAULT, SUGGESTIONS_MAX), query.offset ?? 0);
+      return rows.map((r) => ({ id: r.id, session_id: r.session_id, title: r.title, error: r.error, fix: r.fix, created_at: r.created_at, workspace_id: r.workspace_id }));
     },
 
     /** Creates the suggested solution through the knowledge service, in the suggestion's workspace. */
@@ -210,7 +210,7 @@ export function createDistillService(deps: {
       if (!(await repo.moveSuggestion(id, 'pending', { status: 'accepting' }))) throw decided(id, (await repo.findSuggestion(id))?.status);
       let created;
       try {
-        created = await knowledge.create(caller, 'solutions', { title: row.title, error: row.error, content: row.fix, tags: ['distilled'], workspace_id: workspaceIdOf(row.user_id) });
+        created = await knowledge.create(caller, 'solutions', { title: row.title, error: row.error, content: row.fix, tags: ['distilled'], workspace_id: row.workspace_id });
       } catch (err) {
         await repo.moveSuggestion(id, 'accepting', { status: 'pending' });
         throw err;

@@ -54,11 +54,11 @@ export function registerEventRoutes(app: ZApp, events: EventsService, auth: Stre
     },
     handler: async (req, reply) => {
       const filter = events.forScopes(req.auth.scopes, events.parseFilter(req.query.events, EVENT_NAMES));
-      const workspaceId = req.query.workspace_id;
-      const ownerKey = await events.streamKey(req.auth, workspaceId);
+      const wanted = req.query.workspace_id;
+      const workspaceId = await events.streamKey(req.auth, wanted);
       const ac = new AbortController();
       // Validates Last-Event-ID and takes a stream slot, so a bad id (400) or one stream too many (429) is still an ordinary JSON error.
-      const opener = { ownerKey, credentialId: req.auth.keyId, address: req.ip };
+      const opener = { workspaceId, credentialId: req.auth.keyId, address: req.ip };
       const cursor = events.open(opener, { lastEventId: req.headers['last-event-id'], events: filter, signal: ac.signal });
       reply.hijack();
       const res = reply.raw;
@@ -76,7 +76,7 @@ export function registerEventRoutes(app: ZApp, events: EventsService, auth: Stre
       const stillValid = async () => {
         try {
           const now = await authenticateRequest(req, auth);
-          return now.userId === userId && now.keyId === keyId && (await events.streamKey(now, workspaceId)) === ownerKey;
+          return now.userId === userId && now.keyId === keyId && (await events.streamKey(now, wanted)) === workspaceId;
         } catch {
           return false;
         }

@@ -27,7 +27,7 @@ const EVENT_ID = /^evt_[0-9a-hjkmnp-tv-z]{26}$/;
 export interface EventsDeps {
   db: Db;
   outbox: Outbox;
-  access: Pick<WorkspaceAccess, 'ownerKey'>;
+  access: Pick<WorkspaceAccess, 'workspaceFor'>;
   clock: Clock;
   dialect: Dialect;
   databaseUrl?: string;
@@ -40,11 +40,11 @@ export interface EventsDeps {
 }
 
 /**
- * Who opens a stream: the owner key whose events it carries (see `streamKey`), and for the caps the
+ * Who opens a stream: the workspace whose events it carries (see `streamKey`), and for the caps the
  * credential (API key or OAuth grant) and the client address.
  */
 export interface StreamOpener {
-  ownerKey: string;
+  workspaceId: string;
   credentialId: string;
   address: string;
 }
@@ -57,8 +57,8 @@ export function createEventsService(deps: EventsDeps) {
   let unlisten: Promise<() => Promise<void>> | undefined;
 
   const lag = () => cursorAt(clock.now().getTime() - LATE_COMMIT_MS[deps.dialect]);
-  function query(userId: string, from: string, limit: number, events?: readonly EventName[]): Promise<OutboxRow[]> {
-    let q = db.selectFrom('outbox').select(['id', 'event', 'data', 'created_at']).where('user_id', '=', userId).where('id', '>', from);
+  function query(workspaceId: string, from: string, limit: number, events?: readonly EventName[]): Promise<OutboxRow[]> {
+    let q = db.selectFrom('outbox').select(['id', 'event', 'data', 'created_at']).where('workspace_id', '=', workspaceId).where('id', '>', from);
     if (events) q = q.where('event', 'in', events);
     return q.orderBy('id').limit(limit).execute();
   }
@@ -133,7 +133,7 @@ export function createEventsService(deps: EventsDeps) {
    * any wait at once.
    */
   function open(opener: StreamOpener, opts: { lastEventId?: string; events?: EventName[]; signal: AbortSignal }): EventCursor {
-    const { ownerKey } = opener;
+    const { workspaceId } = opener;
     const { lastEventId, events, signal } = opts;
     if (lastEventId !== undefined && !EVENT_ID.test(lastEventId)) {
       throw new AppError('invalid_request', 'Last-Event-ID must be an event id (evt_ followed by 26 characters)');
@@ -153,7 +153,7 @@ export function createEventsService(deps: EventsDeps) {
       { once: true },
     );
     return createStreamCursor({
-      userId: ownerKey,
+      key: workspaceId,
       floor,
       events,
       live: lastEventId === undefined,
@@ -164,7 +164,7 @@ export function createEventsService(deps: EventsDeps) {
       readAlone(from, limit) {
         reads++;
         deps.onRead?.('catch_up');
-        return query(ownerKey, from, limit, events);
+        return query(workspaceId, from, limit, events);
       },
       signal,
     });
@@ -174,11 +174,11 @@ export function createEventsService(deps: EventsDeps) {
     parseFilter,
     forScopes,
     /**
-     * The owner key whose events a stream of `workspaceId` carries: a team workspace's needs a member
+     * The workspace whose events a stream of `workspaceId` carries: a team workspace's needs a member
      * (records.read); without it the caller's personal events (or those of the workspace its key is
      * restricted to). Asked again while the stream runs, so a removed member's stream ends.
      */
-    streamKey: (caller: Caller, workspaceId: string | undefined) => access.ownerKey(caller, workspaceId, 'records.read'),
+    streamKey: (caller: Caller, workspaceId: string | undefined) => access.workspaceFor(caller, workspaceId, 'records.read'),
     open,
     /** How often an open stream sends a heartbeat comment (EVENT_STREAM_HEARTBEAT_MS, default 15 s). */
     heartbeatMs: deps.heartbeatMs ?? 15_000,

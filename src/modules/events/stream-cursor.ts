@@ -29,7 +29,8 @@ function toStreamed(r: OutboxRow): StreamedEvent {
 }
 
 export interface CursorDeps {
-  userId: string;
+  /** The workspace whose events the stream carries (its feed's key). */
+  key: string;
   /** Sends ids strictly after this one. */
   floor: string;
   /** Only these events; undefined: all. */
@@ -53,7 +54,7 @@ export interface CursorDeps {
  * read looks back to the late-commit horizon and skips the ids already taken.
  */
 export function createStreamCursor(deps: CursorDeps): EventCursor {
-  const { userId, floor, feeds, page, signal } = deps;
+  const { key, floor, feeds, page, signal } = deps;
   const wanted = deps.events ? new Set(deps.events) : undefined;
   let newest = floor;
   /** Ids taken past the late-commit horizon: a later read looks back over them and skips them. */
@@ -111,11 +112,11 @@ export function createStreamCursor(deps: CursorDeps): EventCursor {
     return full;
   }
 
-  if (live) feeds.join(userId, member);
+  if (live) feeds.join(key, member);
   signal.addEventListener(
     'abort',
     () => {
-      feeds.leave(userId, member);
+      feeds.leave(key, member);
       resolveWait?.();
     },
     { once: true },
@@ -131,7 +132,7 @@ export function createStreamCursor(deps: CursorDeps): EventCursor {
           const behind = await catchUp();
           if (!behind && !signal.aborted && !failure) {
             live = true;
-            feeds.join(userId, member);
+            feeds.join(key, member);
           }
           continue;
         }

@@ -17,7 +17,7 @@ export function createExportsRepo(db: Db) {
     listLive(sheetId: string, now: string) {
       return db
         .selectFrom('exports')
-        .select(['id', 'user_id', 'format', 'filename', 'created_at', 'expires_at'])
+        .select(['id', 'workspace_id', 'format', 'filename', 'created_at', 'expires_at'])
         .where('sheet_id', '=', sheetId)
         .where('expires_at', '>', now)
         .orderBy('created_at', 'desc')

@@ -3,7 +3,6 @@ import { AppError } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
 import type { SheetView } from '../sheets/sheets.schemas.js';
-import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import { requireInWorkspace, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { ExportsRepo } from './exports.repo.js';
 import { exportFilename, renderSheet } from './exports.render.js';
@@ -29,13 +28,13 @@ export function createExportsService(deps: {
   const { repo, access, sheets, outbox, tx, clock } = deps;
 
   /**
-   * The sheet when the caller may read it, and the owner key its exports are kept under when the caller
+   * The sheet when the caller may read it, and the workspace its exports are kept in when the caller
    * may do `action` there. `workspaceId`, when given, must be the sheet's workspace (elsewhere: 403, as for knowledge and todos).
    */
   async function sheetFor(caller: Caller, sheetId: string, workspaceId: string | undefined, action: 'records.read' | 'records.write') {
     const sheet = await sheets.get(caller, sheetId);
     requireInWorkspace('sheet', sheetId, sheet.workspace_id, workspaceId);
-    return { sheet, ownerKey: await access.ownerKey(caller, sheet.workspace_id, action) };
+    return { sheet, workspaceId: await access.workspaceFor(caller, sheet.workspace_id, action) };
   }
 
   return {
@@ -45,7 +44,7 @@ export function createExportsService(deps: {
      */
     async create(caller: Caller, sheetId: string, input: { format: ExportFormat; workspace_id?: string }, baseUrl: string) {
       const { format } = input;
-      const { sheet, ownerKey } = await sheetFor(caller, sheetId, input.workspace_id, 'records.write');
+      const { sheet, workspaceId } = await sheetFor(caller, sheetId, input.workspace_id, 'records.write');
       const rendered = await renderSheet(sheet, format);
       const token = newSecretToken();
       const now = clock.now();
@@ -56,7 +55,8 @@ export function createExportsService(deps: {
         await repo.insert(
           {
             id,
-            user_id: ownerKey,
+            workspace_id: workspaceId,
+            user_id: caller.userId,
             sheet_id: sheet.id,
             format,
             token_hash: hashSecretToken(token),
@@ -68,7 +68,7 @@ export function createExportsService(deps: {
           },
           trx,
         );
-        await outbox.emit(trx, ownerKey, 'export.completed', { sheet_id: sheet.id, format, url }, caller.userId);
+        await outbox.emit(trx, workspaceId, 'export.completed', { sheet_id: sheet.id, format, url }, caller.userId);
       });
       return { export_id: id, format, url, expires_at: expiresAt, workspace_id: sheet.workspace_id };
     },
@@ -88,7 +88,7 @@ export function createExportsService(deps: {
       const rows = await repo.listLive(sheetId, clock.now().toISOString());
       return rows.map((r) => ({
         ...{ export_id: r.id, format: r.format, filename: r.filename, created_at: r.created_at, expires_at: r.expires_at },
-        workspace_id: workspaceIdOf(r.user_id),
+        workspace_id: r.workspace_id,
       }));
     },
 

@@ -5,7 +5,7 @@ import type { Db, Executor, KnowledgeTable } from '../../db/types.js';
 import type { KnowledgeKind } from './knowledge.schemas.js';
 
 export interface KnowledgeListFilter {
-  userId: string;
+  workspaceId: string;
   kind: KnowledgeKind;
   terms: string[];
   /** Entries need this many of the terms (all when absent); with fewer than all, most matched rank first. */
@@ -27,7 +27,7 @@ export function createKnowledgeRepo(db: Db) {
   function filtered(f: Omit<KnowledgeListFilter, 'limit'>) {
     let q = db
       .selectFrom('knowledge')
-      .where('user_id', '=', f.userId)
+      .where('workspace_id', '=', f.workspaceId)
       .where('type', '=', f.kind)
       .where(partial(f) ? sql<boolean>`${matchCount(f.terms)} >= ${f.minMatches}` : containsAllTerms('search_text', f.terms));
     // tags is JSON array text written by JSON.stringify; an element starts right after '[' or ','

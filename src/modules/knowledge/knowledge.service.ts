@@ -7,7 +7,6 @@ import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import { newId } from '../../ids.js';
 import { pickFields } from '../../lib/fields.js';
 import { bestSnippet } from '../search/substring/list-snippet.js';
-import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import { type Caller, type WorkspaceAccess, type InWorkspace } from '../workspaces/workspaces.access.js';
 import { errorSearchTerms } from '../search/substring/error-terms.js';
 import type { KnowledgeRepo } from './knowledge.repo.js';
@@ -30,7 +29,7 @@ export function toEntry(row: KnowledgeTable): KnowledgeEntry {
     tags: JSON.parse(row.tags) as string[],
     createdAt: row.created_at,
     version: row.version,
-    workspace_id: workspaceIdOf(row.user_id),
+    workspace_id: row.workspace_id,
   };
   if (row.type === 'solution') {
     const { id, title, content, language, tags, createdAt, version, workspace_id } = base;
@@ -71,14 +70,14 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; access: Work
     return row;
   }
 
-  async function listKind(ownerKey: string, kind: KnowledgeKind, query: { q?: string; tag?: string; limit?: number; offset?: number }) {
-    return repo.list({ userId: ownerKey, kind, ...errorSearchTerms(query.q), tag: query.tag, limit: Math.min(query.limit ?? LIST_DEFAULT, LIST_MAX), offset: query.offset });
+  async function listKind(workspaceId: string, kind: KnowledgeKind, query: { q?: string; tag?: string; limit?: number; offset?: number }) {
+    return repo.list({ workspaceId, kind, ...errorSearchTerms(query.q), tag: query.tag, limit: Math.min(query.limit ?? LIST_DEFAULT, LIST_MAX), offset: query.offset });
   }
 
   return {
     /** With type, one list; without, both (decisions.md). */
     async list(caller: Caller, query: { type?: KnowledgeType; q?: string; tag?: string; limit?: number; offset?: number; fields?: string[]; workspace_id?: string }) {
-      const ownerKey = await access.ownerKey(caller, query.workspace_id, 'records.read');
+      const workspaceId = await access.workspaceFor(caller, query.workspace_id, 'records.read');
       const { terms } = errorSearchTerms(query.q);
       const listed = <T extends SolutionView | SnippetView>(view: T, texts: (string | null)[]) => {
         const item = pickFields(view, query.fields);
@@ -87,13 +86,13 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; access: Work
       type Listed<T> = Partial<T> & { id: string; snippet?: string };
       const out: { solutions?: Listed<SolutionView>[]; snippets?: Listed<SnippetView>[] } = {};
       if (query.type !== 'snippets') {
-        out.solutions = (await listKind(ownerKey, 'solution', query)).map((r) => {
+        out.solutions = (await listKind(workspaceId, 'solution', query)).map((r) => {
           const v = (toEntry(r) as { solution: SolutionView }).solution;
           return listed(v, [v.error]);
         });
       }
       if (query.type !== 'solutions') {
-        out.snippets = (await listKind(ownerKey, 'snippet', query)).map((r) => {
+        out.snippets = (await listKind(workspaceId, 'snippet', query)).map((r) => {
           const v = (toEntry(r) as { snippet: SnippetView }).snippet;
           return listed(v, [v.description]);
         });
@@ -107,8 +106,8 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; access: Work
 
     /** How many entries of each listed kind match q and tag, ignoring limit (for lists that report a total). */
     async counts(caller: Caller, query: { type?: KnowledgeType; q?: string; tag?: string; workspace_id?: string }) {
-      const ownerKey = await access.ownerKey(caller, query.workspace_id, 'records.read');
-      const f = { userId: ownerKey, ...errorSearchTerms(query.q), tag: query.tag };
+      const workspaceId = await access.workspaceFor(caller, query.workspace_id, 'records.read');
+      const f = { workspaceId, ...errorSearchTerms(query.q), tag: query.tag };
       return {
         solutions: query.type === 'snippets' ? undefined : await repo.count({ ...f, kind: 'solution' }),
         snippets: query.type === 'solutions' ? undefined : await repo.count({ ...f, kind: 'snippet' }),
@@ -118,13 +117,14 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; access: Work
     async create(caller: Caller, type: KnowledgeType, input: CreateKnowledgeInput) {
       const kind = KIND_OF[type];
       checkFieldsFit(kind, input);
-      const ownerKey = await access.ownerKey(caller, input.workspace_id, 'records.write');
+      const workspaceId = await access.workspaceFor(caller, input.workspace_id, 'records.write');
       return tx(async (trx) => {
         const now = clock.now();
         const fields = { title: input.title, content: input.content, error: input.error ?? null, description: input.description ?? null };
         const row: KnowledgeTable = {
           id: newId(kind === 'solution' ? 'sol' : 'snp', now.getTime()),
-          user_id: ownerKey,
+          workspace_id: workspaceId,
+          user_id: caller.userId,
           type: kind,
           ...fields,
           language: input.language ?? null,
@@ -135,7 +135,7 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; access: Work
           version: 1,
         };
         await repo.insert(row, trx);
-        await outbox.emit(trx, ownerKey, 'knowledge.saved', { type: kind, id: row.id, title: row.title }, caller.userId);
+        await outbox.emit(trx, workspaceId, 'knowledge.saved', { type: kind, id: row.id, title: row.title }, caller.userId);
         return toEntry(row);
       });
     },
@@ -164,9 +164,9 @@ export function createKnowledgeService(deps: { repo: KnowledgeRepo; access: Work
         next.search_text = knowledgeSearchText(next);
         next.updated_at = clock.now().toISOString();
         next.version = row.version + 1;
-        const { id: _id, user_id: _user, type: _type, created_at: _created, ...patch } = next;
+        const { id: _id, workspace_id: _workspace, user_id: _user, type: _type, created_at: _created, ...patch } = next;
         await repo.update(id, patch, trx);
-        await outbox.emit(trx, row.user_id, 'knowledge.saved', { type: next.type, id, title: next.title }, caller.userId);
+        await outbox.emit(trx, row.workspace_id, 'knowledge.saved', { type: next.type, id, title: next.title }, caller.userId);
         return toEntry(next);
       });
     },

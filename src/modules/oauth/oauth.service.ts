@@ -75,7 +75,7 @@ export interface OAuthServiceDeps {
   clients: OAuthClients;
   clock: Clock;
   /** The consent's workspace: the approver must be in it, within its own key's restriction. */
-  access: Pick<WorkspaceAccess, 'ownerKey'>;
+  access: Pick<WorkspaceAccess, 'workspaceFor'>;
   workspaces: Pick<WorkspacesService, 'list'>;
   onTouchError?: (err: unknown) => void;
 }
@@ -109,7 +109,7 @@ export function createOAuthService(deps: OAuthServiceDeps) {
      */
     async issueCode(caller: Caller, a: Approval) {
       const workspaceId = a.workspaceId ?? caller.workspaceId ?? personalWorkspaceId(caller.userId);
-      await access.ownerKey(caller, workspaceId, 'records.read');
+      await access.workspaceFor(caller, workspaceId, 'records.read');
       const userId = caller.userId;
       const code = newSecretToken('swac');
       const now = clock.now();
@@ -273,7 +273,7 @@ export function createOAuthService(deps: OAuthServiceDeps) {
     },
 
     async revokeGrant(caller: Caller, id: string) {
-      const grant = rowOwnedBy(await repo.findGrant(id), caller.userId, 'Connected app', id);
+      const grant = rowOwnedBy(await repo.findGrant(id), 'user_id', caller.userId, 'Connected app', id);
       requireCredentialVisible(caller, grant, 'connected app', id);
       await revoke(id);
       return { id, status: 'revoked' as const };

@@ -22,6 +22,7 @@ export const queueKindOf = (kind: SearchKind): QueueKind => (kind === 'solution'
 export interface RecordText {
   kind: SearchKind;
   id: string;
+  /** The record's workspace (the index's owner_key column). */
   owner_key: string;
   project: string | null;
   title: string;
@@ -55,7 +56,7 @@ function sheetText(r: Row, project: string | null): RecordText {
   return {
     kind: 'sheet',
     id: r.id,
-    owner_key: r.user_id,
+    owner_key: r.workspace_id,
     project,
     title: r.title,
     updated_at: r.updated_at,
@@ -78,7 +79,7 @@ function sessionText(r: Row): RecordText {
   return {
     kind: 'session',
     id: r.id,
-    owner_key: r.user_id,
+    owner_key: r.workspace_id,
     project: r.project ?? null,
     title: r.title,
     updated_at: r.updated_at ?? r.created_at,
@@ -92,7 +93,7 @@ function knowledgeText(r: Row): RecordText {
   return {
     kind: r.type === 'snippet' ? 'snippet' : 'solution',
     id: r.id,
-    owner_key: r.user_id,
+    owner_key: r.workspace_id,
     project: null,
     title: r.title,
     updated_at: r.updated_at,
@@ -106,7 +107,7 @@ function todoText(r: Row): RecordText {
   return {
     kind: 'todo',
     id: r.id,
-    owner_key: r.user_id,
+    owner_key: r.workspace_id,
     project: r.project || null,
     title: r.content,
     updated_at: r.updated_at,
@@ -122,7 +123,7 @@ export async function readRecords(db: Kysely<any>, kind: QueueKind, ids: string[
   if (ids.length === 0) return [];
   const inIds = sql.join(ids);
   if (kind === 'sheet') {
-    const rows = (await sql<Row>`select id, user_id, title, search_text, tags, folder, updated_at from sheets where id in (${inIds}) and trashed_at is null`.execute(db)).rows;
+    const rows = (await sql<Row>`select id, workspace_id, title, search_text, tags, folder, updated_at from sheets where id in (${inIds}) and trashed_at is null`.execute(db)).rows;
     const projects = new Map((await sql<Row>`select handover_id, project from handovers where handover_id in (${inIds})`.execute(db)).rows.map((h) => [h.handover_id as string, h.project as string | null]));
     return rows.map((r) => sheetText(r, projects.get(r.id) ?? null));
   }

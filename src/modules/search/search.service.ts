@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { hasScope, type Granted } from '../../auth/scopes.js';
 import { dialectOf } from '../../db/dialect.js';
 import { AppError } from '../../errors.js';
-import { workspaceIdOf } from '../../lib/workspace-ids.js';
+import { personalWorkspaceId } from '../../lib/workspace-ids.js';
 import type { Caller, WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { WorkspacesRepo } from '../workspaces/workspaces.repo.js';
 import type { EmbeddingsConfig } from './search.embed-client.js';
@@ -65,16 +65,16 @@ export function createSearchService(deps: SearchDeps) {
   }
 
   /**
-   * The owner keys searched: the one workspace asked for, else every workspace the caller reads
-   * (a restricted key: its own only). Each is decided by access.ownerKey, the one place that decides.
+   * The workspaces searched (the index's owner keys): the one asked for, else every workspace the caller
+   * reads (a restricted key: its own only). Each is decided by access.workspaceFor, the one place that decides.
    */
   async function ownerKeys(caller: Caller, workspaceId: string | undefined): Promise<string[]> {
-    if (workspaceId !== undefined || caller.workspaceId) return [await deps.access.ownerKey(caller, workspaceId, 'records.read')];
-    const keys = [caller.userId];
+    if (workspaceId !== undefined || caller.workspaceId) return [await deps.access.workspaceFor(caller, workspaceId, 'records.read')];
+    const keys = [personalWorkspaceId(caller.userId)];
     for (const w of await deps.workspaces.listForUser(caller.userId)) {
       if (w.personal) continue;
       try {
-        keys.push(await deps.access.ownerKey(caller, w.id, 'records.read'));
+        keys.push(await deps.access.workspaceFor(caller, w.id, 'records.read'));
       } catch {
         // A workspace this caller may not read records of is left out, not an error.
       }
@@ -131,7 +131,7 @@ export function createSearchService(deps: SearchDeps) {
           project: text.project,
           score: Number(p.score.toFixed(4)),
           updatedAt: text.updated_at,
-          workspace_id: workspaceIdOf(text.owner_key),
+          workspace_id: text.owner_key,
         });
       }
       return { success: true, results, total: Math.min(total, TOTAL_CAP), total_capped: total > TOTAL_CAP };

@@ -19,7 +19,7 @@ const join = (terms: string[]) => terms.join(' ');
 const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
 const word = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-export const ownerWord = (ownerKey: string) => `o${word(ownerKey)}`;
+export const ownerWord = (workspaceId: string) => `o${word(workspaceId)}`;
 export const kindWord = (kind: string) => `k${kind}`;
 /** Projects are any text: a hash as one word (a collision is caught by the exact check on search_docs). */
 export const projectWord = (project: string) => `p${createHash('sha256').update(project).digest('hex').slice(0, 20)}`;

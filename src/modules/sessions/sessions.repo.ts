@@ -4,7 +4,7 @@ import type { Db, Executor, HandoversTable, SessionsTable } from '../../db/types
 import type { DistillView } from './sessions.schemas.js';
 
 export interface SessionListFilter {
-  userId: string;
+  workspaceId: string;
   terms: string[];
   project?: string;
   limit: number;
@@ -13,7 +13,7 @@ export interface SessionListFilter {
 
 export function createSessionsRepo(db: Db) {
   function filtered(f: SessionListFilter) {
-    let q = db.selectFrom('sessions').where('user_id', '=', f.userId).where(containsAllTerms('search_text', f.terms));
+    let q = db.selectFrom('sessions').where('workspace_id', '=', f.workspaceId).where(containsAllTerms('search_text', f.terms));
     // Sessions saved without a project store null; `?project=` (empty) selects them.
     if (f.project !== undefined) q = f.project === '' ? q.where('project', 'is', null) : q.where('project', '=', f.project);
     return q;
@@ -36,7 +36,7 @@ export function createSessionsRepo(db: Db) {
       await exec.insertInto('sessions').values(row).execute();
     },
     /**
-     * Inserts unless the account already has a session with this external_id (INSERT ... ON CONFLICT DO
+     * Inserts unless the workspace already has a session with this external_id (INSERT ... ON CONFLICT DO
      * NOTHING on both dialects). On PostgreSQL a concurrent uncommitted insert of the same reference makes
      * this wait for that transaction, so concurrent upserts converge on one row. True when inserted.
      */
@@ -44,13 +44,13 @@ export function createSessionsRepo(db: Db) {
       const inserted = await exec
         .insertInto('sessions')
         .values(row)
-        .onConflict((oc) => oc.columns(['user_id', 'external_id']).doNothing())
+        .onConflict((oc) => oc.columns(['workspace_id', 'external_id']).doNothing())
         .returning('id')
         .executeTakeFirst();
       return inserted !== undefined;
     },
-    findByExternalIdLocked(userId: string, externalId: string, exec: Executor) {
-      const q = exec.selectFrom('sessions').selectAll().where('user_id', '=', userId).where('external_id', '=', externalId);
+    findByExternalIdLocked(workspaceId: string, externalId: string, exec: Executor) {
+      const q = exec.selectFrom('sessions').selectAll().where('workspace_id', '=', workspaceId).where('external_id', '=', externalId);
       return lockedForUpdate(exec, q).executeTakeFirst();
     },
     findByIdLocked(id: string, exec: Executor) {
@@ -91,8 +91,8 @@ export function createSessionsRepo(db: Db) {
       );
     },
     /** Newest handover ids of a project ('' = no project), newest first; the caller skips removed sheets. */
-    async handoverIds(userId: string, project: string, limit: number) {
-      let q = db.selectFrom('handovers').select(['handover_id', 'session_id']).where('user_id', '=', userId);
+    async handoverIds(workspaceId: string, project: string, limit: number) {
+      let q = db.selectFrom('handovers').select(['handover_id', 'session_id']).where('workspace_id', '=', workspaceId);
       q = project === '' ? q.where('project', 'is', null) : q.where('project', '=', project);
       return q.orderBy('handover_id', 'desc').limit(limit).execute();
     },

@@ -13,7 +13,6 @@ import { handoverColumns } from './sessions.handover.js';
 import type { SessionsRepo } from './sessions.repo.js';
 import type { HandoverInput } from './sessions.schemas.js';
 import { createSessionWrites, requireSessionWorkspace, toSessionView, type SessionWritten } from './sessions.write.js';
-import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import { type Caller, type RecordAction, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 
 export const LIST_DEFAULT = 20;
@@ -44,10 +43,10 @@ export function createSessionsService(deps: {
     update: writes.update,
 
     async list(caller: Caller, query: { q?: string; project?: string; limit?: number; offset?: number; fields?: string[]; workspace_id?: string }) {
-      const ownerKey = await access.ownerKey(caller, query.workspace_id, 'records.read');
+      const workspaceId = await access.workspaceFor(caller, query.workspace_id, 'records.read');
       const terms = searchTerms(query.q);
       const { rows, total } = await repo.list({
-        userId: ownerKey,
+        workspaceId,
         terms,
         project: query.project,
         limit: Math.min(query.limit ?? LIST_DEFAULT, LIST_MAX),
@@ -76,17 +75,17 @@ export function createSessionsService(deps: {
     async handover(caller: Caller, input: HandoverInput, auth?: AuthContext) {
       const checked = await owned(caller, input.session_id, 'records.write');
       requireSessionWorkspace(checked, input.workspace_id, ": a handover goes into its session's workspace");
-      const ownerKey = checked.user_id;
-      const workspaceId = workspaceIdOf(ownerKey);
+      const workspaceId = checked.workspace_id;
       return tx(async (trx) => {
         const session = await repo.findById(input.session_id, trx);
         if (!session) throw notFound('session', input.session_id); // its workspace was deleted meanwhile
         // The todos are another domain's records: shown only to a credential that may read them.
-        const openTodos = hasScope(auth?.scopes, HANDOVER_TODOS_SCOPE) ? (await todos.list({ userId: ownerKey, project: session.project ?? NO_PROJECT, statuses: OPEN_STATUSES }, trx)).reverse() : undefined;
+        const openTodos = hasScope(auth?.scopes, HANDOVER_TODOS_SCOPE) ? (await todos.list({ workspaceId, project: session.project ?? NO_PROJECT, statuses: OPEN_STATUSES }, trx)).reverse() : undefined;
         const tags = [...new Set(['handover', ...(JSON.parse(session.tags) as string[])])];
         const sheet = await sheets.createIn(
           trx,
-          ownerKey,
+          workspaceId,
+          caller.userId,
           {
             title: `Handover: ${session.title}`,
             folder: HANDOVER_FOLDER,
@@ -95,8 +94,8 @@ export function createSessionsService(deps: {
           },
           auth,
         );
-        await outbox.emit(trx, ownerKey, 'session.handover', { session_id: session.id, handover_id: sheet.id }, caller.userId);
-        await repo.insertHandover({ handover_id: sheet.id, user_id: ownerKey, session_id: session.id, project: session.project, created_at: sheet.createdAt, author_id: caller.userId }, trx);
+        await outbox.emit(trx, workspaceId, 'session.handover', { session_id: session.id, handover_id: sheet.id }, caller.userId);
+        await repo.insertHandover({ handover_id: sheet.id, workspace_id: workspaceId, user_id: caller.userId, session_id: session.id, project: session.project, created_at: sheet.createdAt }, trx);
         return { handover_id: sheet.id, session_id: session.id, workspace_id: workspaceId, sheet };
       });
     },
@@ -105,14 +104,14 @@ export function createSessionsService(deps: {
      * The newest handover of a project ('' = sessions without one) in a workspace (default: the caller's
      * personal one, or its key's) whose sheet is still there and not trashed.
      */
-    async latestHandover(caller: Caller, project: string, workspaceId?: string) {
-      const ownerKey = await access.ownerKey(caller, workspaceId, 'records.read');
-      for (const h of await repo.handoverIds(ownerKey, project, 20)) {
+    async latestHandover(caller: Caller, project: string, wanted?: string) {
+      const workspaceId = await access.workspaceFor(caller, wanted, 'records.read');
+      for (const h of await repo.handoverIds(workspaceId, project, 20)) {
         const sheet = await sheets.get(caller, h.handover_id).catch((err: unknown) => {
           if (err instanceof AppError && err.code === 'not_found') return null;
           throw err;
         });
-        if (sheet && !sheet.trashedAt) return { handover_id: h.handover_id, session_id: h.session_id, workspace_id: workspaceIdOf(ownerKey), sheet };
+        if (sheet && !sheet.trashedAt) return { handover_id: h.handover_id, session_id: h.session_id, workspace_id: workspaceId, sheet };
       }
       throw new AppError('not_found', project ? `no handover for project ${project}` : 'no handover for sessions without a project');
     },

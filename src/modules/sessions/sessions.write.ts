@@ -4,7 +4,6 @@ import type { SessionsTable, Trx } from '../../db/types.js';
 import { invalid, notFound } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
-import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import { requireInWorkspace, type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { SessionsRepo } from './sessions.repo.js';
 import type { CreateSessionInput, DistillView, FailedCommandView as FailedCommand, SessionView, UpdateSessionInput, UpsertSessionInput } from './sessions.schemas.js';
@@ -28,7 +27,7 @@ export function toSessionView(row: SessionsTable, handoverId: string | null = nu
     handover_id: handoverId,
     distilled: distill?.distilled ?? null,
     distill_note: distill?.note ?? null,
-    workspace_id: workspaceIdOf(row.user_id),
+    workspace_id: row.workspace_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -39,7 +38,7 @@ export type SessionWritten = (trx: Trx, row: SessionsTable) => Promise<void>;
 
 /** A call by id that names a workspace must name the session's (403 elsewhere, as for every record). */
 export function requireSessionWorkspace(row: SessionsTable, wanted: string | undefined, why = ''): void {
-  requireInWorkspace('session', row.id, workspaceIdOf(row.user_id), wanted, why);
+  requireInWorkspace('session', row.id, row.workspace_id, wanted, why);
 }
 
 /** The fields a save or an update sets, in the order session.updated names them. */
@@ -154,12 +153,12 @@ export function createSessionWrites(deps: { repo: SessionsRepo; access: Workspac
   const { repo, access, outbox, tx, clock } = deps;
   const written = deps.onWritten ?? (async () => {});
 
-  async function insert(trx: Trx, caller: Caller, ownerKey: string, fields: Fields, externalId: string | null): Promise<SessionsTable | undefined> {
+  async function insert(trx: Trx, caller: Caller, workspaceId: string, fields: Fields, externalId: string | null): Promise<SessionsTable | undefined> {
     const now = clock.now();
-    const row: SessionsTable = { id: newId('ses', now.getTime()), user_id: ownerKey, ...fields, external_id: externalId, created_at: now.toISOString(), updated_at: null, author_id: caller.userId };
+    const row: SessionsTable = { id: newId('ses', now.getTime()), workspace_id: workspaceId, user_id: caller.userId, ...fields, external_id: externalId, created_at: now.toISOString(), updated_at: null };
     if (externalId === null) await repo.insert(row, trx);
     else if (!(await repo.insertUnlessExternalTaken(row, trx))) return undefined;
-    await outbox.emit(trx, ownerKey, 'session.saved', { session_id: row.id, title: row.title }, caller.userId);
+    await outbox.emit(trx, workspaceId, 'session.saved', { session_id: row.id, title: row.title }, caller.userId);
     await written(trx, row);
     return row;
   }
@@ -169,7 +168,7 @@ export function createSessionWrites(deps: { repo: SessionsRepo; access: Workspac
     if (changes.length === 0) return row;
     const updatedAt = clock.now().toISOString();
     await repo.update(row.id, { ...fields, updated_at: updatedAt }, trx);
-    await outbox.emit(trx, row.user_id, 'session.updated', { session_id: row.id, title: fields.title, changes, updated_at: updatedAt }, caller.userId);
+    await outbox.emit(trx, row.workspace_id, 'session.updated', { session_id: row.id, title: fields.title, changes, updated_at: updatedAt }, caller.userId);
     const changed = { ...row, ...fields, updated_at: updatedAt };
     await written(trx, changed);
     return changed;
@@ -184,27 +183,27 @@ export function createSessionWrites(deps: { repo: SessionsRepo; access: Workspac
   // which on SQLite would wait for the very connection the transaction holds.
   return {
     async create(caller: Caller, input: CreateSessionInput) {
-      const ownerKey = await access.ownerKey(caller, input.workspace_id, 'records.write');
-      return tx(async (trx) => toSessionView((await insert(trx, caller, ownerKey, savedFields(input), null))!));
+      const workspaceId = await access.workspaceFor(caller, input.workspace_id, 'records.write');
+      return tx(async (trx) => toSessionView((await insert(trx, caller, workspaceId, savedFields(input), null))!));
     },
 
     /**
      * The workspace's session with this external_id gets the input's fields, or is created with them.
-     * The insert goes through the unique (user_id, external_id) index, so concurrent upserts of one
+     * The insert goes through the unique (workspace_id, external_id) index, so concurrent upserts of one
      * reference make exactly one row: the losers find it (PostgreSQL waits for the winner's commit).
      */
     async upsert(caller: Caller, externalId: string, input: UpsertSessionInput) {
-      const ownerKey = await access.ownerKey(caller, input.workspace_id, 'records.write');
+      const workspaceId = await access.workspaceFor(caller, input.workspace_id, 'records.write');
       const fields = savedFields(input, input.source ?? 'curated');
       return tx(async (trx) => {
         // Twice at most: a session is never deleted, so a taken reference is found on the second look.
         for (let attempt = 0; attempt < 2; attempt++) {
-          const created = await insert(trx, caller, ownerKey, fields, externalId);
+          const created = await insert(trx, caller, workspaceId, fields, externalId);
           if (created) return { created: true, session: toSessionView(created) };
-          const existing = await repo.findByExternalIdLocked(ownerKey, externalId, trx);
+          const existing = await repo.findByExternalIdLocked(workspaceId, externalId, trx);
           if (existing) return { created: false, session: await viewOf(trx, await change(trx, caller, existing, upsertedFields(existing, input))) };
         }
-        throw new Error(`session external_id kept changing under upsert (owner ${ownerKey})`);
+        throw new Error(`session external_id kept changing under upsert (owner ${workspaceId})`);
       });
     },
 

@@ -12,11 +12,11 @@ export function createSharesRepo(db: Db) {
       return db.selectFrom('sheet_shares').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
     },
     /**
-     * Ends for good every link `userId` made to a sheet of the workspace whose owner key is `ownerKey`
+     * Ends for good every link `userId` made to a sheet of workspace `workspaceId`
      * (a member who left or lost the editor role): the rows go, so rejoining brings none back. The count ended.
      */
-    async removeMadeBy(ownerKey: string, userId: string, exec: Executor = db): Promise<number> {
-      const sheetIds = exec.selectFrom('sheets').select('id').where('user_id', '=', ownerKey);
+    async removeMadeBy(workspaceId: string, userId: string, exec: Executor = db): Promise<number> {
+      const sheetIds = exec.selectFrom('sheets').select('id').where('workspace_id', '=', workspaceId);
       const r = await exec.deleteFrom('sheet_shares').where('created_by', '=', userId).where('sheet_id', 'in', sheetIds).executeTakeFirst();
       return Number(r.numDeletedRows);
     },

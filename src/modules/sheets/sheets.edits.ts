@@ -24,7 +24,7 @@ const occurrences = (text: string, find: string) => text.split(find).length - 1;
  */
 /** An edit applied before the transaction (sheets.service.ts, editable): its content, or the error it threw. */
 export interface EditedBefore<R> {
-  ownerKey: string;
+  workspaceId: string;
   version: number;
   content: Content;
   outcome: { result: R } | { error: unknown };
@@ -50,7 +50,7 @@ export function createSheetEdits(deps: {
   async function editContent<R>(auth: AuthContext, id: string, expected: ExpectedVersions, opts: InWorkspace, edit: (content: Content) => R) {
     const before = await deps.editable(auth, id, opts, edit);
     return tx(async (trx) => {
-      const row = await writer.lockOwned(trx, before.ownerKey, id, expected);
+      const row = await writer.lockOwned(trx, before.workspaceId, id, expected);
       const current = toSheetView(row);
       let content = before.content;
       let result: R;

@@ -17,7 +17,7 @@ const statements = Array.from({ length: MAX_IDS + 1 }, () =>
       .selectFrom('auth_generation')
       .leftJoin('sheets', (join) => join.on('sheets.id', 'in', ids))
       .select(sql<number>`cast(auth_generation.n as double precision)`.as('auth_generation'))
-      .select(['sheets.id', 'sheets.user_id', 'sheets.title', storedUtf8(db, 'sheets.content').as('content'), 'sheets.folder', 'sheets.tags'])
+      .select(['sheets.id', 'sheets.workspace_id', 'sheets.title', storedUtf8(db, 'sheets.content').as('content'), 'sheets.folder', 'sheets.tags'])
       .select(['sheets.created_at', 'sheets.updated_at', 'sheets.trashed_at', 'sheets.version'])
       .where('auth_generation.id', '=', 1),
   ),

@@ -106,10 +106,10 @@ export function createSheetRevisions(deps: {
     /** A new version equal to the revision (its trash state stays as it is); identical to the current one: no change. */
     async restoreRevision(auth: AuthContext, id: string, version: number, expected?: ExpectedVersions, opts: InWorkspace = {}) {
       // Never parse content the caller cannot restore: the access check comes first.
-      const ownerKey = await deps.writable(auth, id, opts);
+      const workspaceId = await deps.writable(auth, id, opts);
       await prepareRevision(id, version);
       return tx(async (trx) => {
-        const row = await writer.lockOwned(trx, ownerKey, id, expected);
+        const row = await writer.lockOwned(trx, workspaceId, id, expected);
         const kept = await revisions.find(id, version, trx);
         if (!kept) throw revisionNotFound(id, version);
         const current = toSheetView(row);

@@ -8,6 +8,7 @@ import type { Outbox, TxRunner } from '../../events/outbox.js';
 import { newId } from '../../ids.js';
 import { OFF_THREAD_MIN_CHARS, prepareHtmlTexts } from '../../runtime/html-text-pool.js';
 import { mapInTurns } from '../../lib/next-turn.js';
+import { personalWorkspaceId } from '../../lib/workspace-ids.js';
 import { createSheetEdits, type EditedBefore } from './sheets.edits.js';
 import { checkNesting } from './sheets.nesting.js';
 import { sheetListItem, sheetSearchItem } from './sheets.read.js';
@@ -48,7 +49,7 @@ export function createSheetsService(deps: {
   const { repo, outbox, tx, clock, access } = deps;
   async function listRows(caller: Caller, query: ListQuery, terms: string[]) {
     return repo.list({
-      userId: await access.ownerKey(caller, query.workspace_id, 'records.read'),
+      workspaceId: await access.workspaceFor(caller, query.workspace_id, 'records.read'),
       trashed: query.trashed ?? false,
       terms,
       sort: query.sort,
@@ -59,7 +60,7 @@ export function createSheetsService(deps: {
 
   /** The sheet's JSON when the caller may read it (404 / 403 as `owned` says otherwise). */
   async function jsonOf(caller: Caller, found: StoredSheetRow | undefined, id: string): Promise<{ version: number; json: Buffer }> {
-    if (found && found.user_id === caller.userId && caller.workspaceId === undefined) return jsonAnswer(found);
+    if (found && caller.workspaceId === undefined && found.workspace_id === personalWorkspaceId(caller.userId)) return jsonAnswer(found);
     return jsonAnswer(await access.ownedRow(found, caller, 'sheet', id, 'records.read'));
   }
   const writer = createSheetWriter({ revisions: deps.revisions, outbox, clock, keep: deps.revisionsKeep ?? REVISIONS_KEEP_DEFAULT });
@@ -80,7 +81,7 @@ export function createSheetsService(deps: {
   async function writable(caller: Caller, id: string, opts: InWorkspace, prepare = false): Promise<string> {
     const row = await owned(caller, id, 'records.write', opts);
     if (prepare) await prepareHtmlTexts(storedColumnsToPrepare(row.content));
-    return row.user_id;
+    return row.workspace_id;
   }
 
   /**
@@ -97,13 +98,13 @@ export function createSheetsService(deps: {
     try {
       outcome = { result: edit(content) };
     } catch (error) {
-      return { ownerKey: row.user_id, version: row.version, content, outcome: { error } };
+      return { workspaceId: row.workspace_id, version: row.version, content, outcome: { error } };
     }
     const changed = Object.keys(content)
       .filter((k) => content[k] !== stored[k])
       .map((k) => content[k]);
     await prepareHtmlTexts([...storedColumnsToPrepare(row.content, stored), ...changed]);
-    return { ownerKey: row.user_id, version: row.version, content, outcome };
+    return { workspaceId: row.workspace_id, version: row.version, content, outcome };
   }
 
   /** The stored columns whose search text a write re-reads: only big ones go off the event loop. */
@@ -112,18 +113,19 @@ export function createSheetsService(deps: {
     return Object.values(parsed ?? (JSON.parse(json) as Content));
   }
 
-  /** Creates a sheet under `ownerKey` (access.ownerKey's answer) inside the caller's transaction (handovers reuse this). */
-  async function createIn(trx: Trx, ownerKey: string, input: CreateSheetInput, auth?: AuthContext): Promise<SheetView> {
-    return (await insertSheet(trx, ownerKey, input, auth)).view;
+  /** Creates `userId`'s sheet in `workspaceId` (access.workspaceFor's answer) inside the caller's transaction (handovers reuse this). */
+  async function createIn(trx: Trx, workspaceId: string, userId: string, input: CreateSheetInput, auth?: AuthContext): Promise<SheetView> {
+    return (await insertSheet(trx, workspaceId, userId, input, auth)).view;
   }
 
-  async function insertSheet(trx: Trx, ownerKey: string, input: CreateSheetInput, auth?: AuthContext): Promise<{ row: SheetsTable; view: SheetView }> {
+  async function insertSheet(trx: Trx, workspaceId: string, userId: string, input: CreateSheetInput, auth?: AuthContext): Promise<{ row: SheetsTable; view: SheetView }> {
     const now = clock.now();
     const content = input.content ?? {};
     checkNesting(content, Object.keys(content));
     const row: SheetsTable = {
       id: newId('sht', now.getTime()),
-      user_id: ownerKey,
+      workspace_id: workspaceId,
+      user_id: userId,
       title: input.title,
       content: JSON.stringify(content),
       folder: input.folder ?? null,
@@ -137,15 +139,15 @@ export function createSheetsService(deps: {
       last_actor: actorJson(auth),
     };
     await repo.insert(row, trx);
-    await outbox.emit(trx, ownerKey, 'sheet.created', { sheet_id: row.id, name: row.title, created_at: row.created_at }, auth?.userId);
+    await outbox.emit(trx, workspaceId, 'sheet.created', { sheet_id: row.id, name: row.title, created_at: row.created_at }, userId);
     return { row, view: sheetView(row, content, input.tags ?? []) };
   }
 
   async function createRow(auth: AuthContext, input: CreateSheetInput) {
     const { workspace_id, ...fields } = input;
-    const ownerKey = await access.ownerKey(auth, workspace_id, 'records.write');
+    const workspaceId = await access.workspaceFor(auth, workspace_id, 'records.write');
     await prepareHtmlTexts(Object.values(fields.content ?? {}));
-    return tx.insertsOnly((trx) => insertSheet(trx, ownerKey, fields, auth));
+    return tx.insertsOnly((trx) => insertSheet(trx, workspaceId, auth.userId, fields, auth));
   }
 
   const revisions = createSheetRevisions({ revisions: deps.revisions, writer, tx, owned, writable });
@@ -210,9 +212,9 @@ export function createSheetsService(deps: {
      */
     async update(auth: AuthContext, id: string, input: UpdateSheetInput, expected?: ExpectedVersions, opts: InWorkspace = {}) {
       await prepareHtmlTexts(Object.values(input.content ?? {}));
-      const ownerKey = await writable(auth, id, opts, input.title !== undefined || input.content !== undefined);
+      const workspaceId = await writable(auth, id, opts, input.title !== undefined || input.content !== undefined);
       return tx(async (trx) => {
-        const row = await writer.lockOwned(trx, ownerKey, id, expected);
+        const row = await writer.lockOwned(trx, workspaceId, id, expected);
         const current = toSheetView(row);
         const next = { ...current };
         if (input.title !== undefined) next.title = input.title;
@@ -234,9 +236,9 @@ export function createSheetsService(deps: {
 
     /** Moves to the trash, or with permanent removes for good. sheet.deleted fires when a sheet leaves the active set. */
     async remove(auth: AuthContext, id: string, permanent = false, expected?: ExpectedVersions, opts: InWorkspace = {}) {
-      const ownerKey = await writable(auth, id, opts);
+      const workspaceId = await writable(auth, id, opts);
       return tx(async (trx) => {
-        const row = await writer.lockOwned(trx, ownerKey, id, expected);
+        const row = await writer.lockOwned(trx, workspaceId, id, expected);
         const now = clock.now().toISOString();
         if (permanent) {
           await deps.revisions.removeForSheet(id, trx);
@@ -244,16 +246,16 @@ export function createSheetsService(deps: {
         } else if (!row.trashed_at) {
           await writer.save(trx, auth, row, { ...toSheetView(row), trashedAt: now }, ['trashed'], false);
         }
-        if (!row.trashed_at) await outbox.emit(trx, ownerKey, 'sheet.deleted', { sheet_id: id, deleted_at: now }, auth.userId);
+        if (!row.trashed_at) await outbox.emit(trx, workspaceId, 'sheet.deleted', { sheet_id: id, deleted_at: now }, auth.userId);
         return { id, trashedAt: permanent ? null : (row.trashed_at ?? now), deleted: permanent };
       });
     },
 
     /** Brings a trashed sheet back (a new version); restoring an active sheet changes nothing. */
     async restore(auth: AuthContext, id: string, expected?: ExpectedVersions, opts: InWorkspace = {}) {
-      const ownerKey = await writable(auth, id, opts);
+      const workspaceId = await writable(auth, id, opts);
       return tx(async (trx) => {
-        const row = await writer.lockOwned(trx, ownerKey, id, expected);
+        const row = await writer.lockOwned(trx, workspaceId, id, expected);
         if (!row.trashed_at) return toSheetView(row);
         return writer.save(trx, auth, row, { ...toSheetView(row), trashedAt: null }, ['restored']);
       });

@@ -1,7 +1,6 @@
 import { normalizeForSearch } from '../search/substring/search-text.js';
 import type { SheetsTable } from '../../db/types.js';
 import { preparedHtmlToText } from '../../runtime/html-text-pool.js';
-import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import { utf8Buffer } from '../../db/dialect.js';
 import { columnOrder } from './sheets.columns.js';
 import type { SheetView } from './sheets.schemas.js';
@@ -12,6 +11,7 @@ export type Content = Record<string, string>;
 export type SheetRow = Omit<SheetsTable, 'search_text'>;
 export const SHEET_ROW_COLUMNS = [
   'id',
+  'workspace_id',
   'user_id',
   'title',
   'content',
@@ -30,7 +30,7 @@ export function toSheetView(row: SheetRow): SheetView {
 }
 
 /** A sheet as the JSON reads fetch it: content as the UTF-8 bytes of its stored JSON text. */
-export type StoredSheetRow = Pick<SheetRow, 'id' | 'user_id' | 'title' | 'folder' | 'tags' | 'created_at' | 'updated_at' | 'trashed_at' | 'version'> & { content: Buffer };
+export type StoredSheetRow = Pick<SheetRow, 'id' | 'workspace_id' | 'title' | 'folder' | 'tags' | 'created_at' | 'updated_at' | 'trashed_at' | 'version'> & { content: Buffer };
 
 /**
  * The sheet's view as JSON bytes, without parsing its content: the stored content and tags are
@@ -48,12 +48,12 @@ const GET_TAIL = Buffer.from('}');
 /** GetSheetResponse without a window, around a sheet's bytes (sheetJson). */
 export const sheetResponseJson = (sheet: Buffer): Buffer => Buffer.concat([GET_HEAD, sheet, GET_TAIL]);
 
-type JsonFields = Pick<SheetRow, 'id' | 'user_id' | 'title' | 'folder' | 'tags' | 'created_at' | 'updated_at' | 'trashed_at' | 'version'>;
+type JsonFields = Pick<SheetRow, 'id' | 'workspace_id' | 'title' | 'folder' | 'tags' | 'created_at' | 'updated_at' | 'trashed_at' | 'version'>;
 const sheetJsonHead = (row: JsonFields) => `{"id":${JSON.stringify(row.id)},"title":${JSON.stringify(row.title)},"content":`;
 const sheetJsonTail = (row: JsonFields) =>
   `,"folder":${JSON.stringify(row.folder)},"tags":${row.tags},"createdAt":${JSON.stringify(row.created_at)},` +
   `"updatedAt":${JSON.stringify(row.updated_at)},"trashedAt":${JSON.stringify(row.trashed_at)},"version":${row.version},` +
-  `"workspace_id":${JSON.stringify(workspaceIdOf(row.user_id))}}`;
+  `"workspace_id":${JSON.stringify(row.workspace_id)}}`;
 
 const LIST_HEAD = Buffer.from('{"success":true,"sheets":[');
 const COMMA = Buffer.from(',');
@@ -81,7 +81,7 @@ export function sheetView(row: SheetRow, content: Content, tags: string[]): Shee
     updatedAt: row.updated_at,
     trashedAt: row.trashed_at,
     version: row.version,
-    workspace_id: workspaceIdOf(row.user_id),
+    workspace_id: row.workspace_id,
   };
 }
 

@@ -51,11 +51,11 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
 
   return {
     /**
-     * The sheet under `ownerKey` (the one the caller's access was checked for before the transaction:
+     * The sheet under `workspaceId` (the one the caller's access was checked for before the transaction:
      * the workspace role is read outside it), locked for this transaction; 412 when `expected` does not name its version.
      */
-    async lockOwned(trx: Trx, ownerKey: string, id: string, expected?: ExpectedVersions): Promise<SheetsTable> {
-      const row = rowOwnedBy(await lockedForUpdate(trx, trx.selectFrom('sheets').selectAll().where('id', '=', id)).executeTakeFirst(), ownerKey, 'sheet', id);
+    async lockOwned(trx: Trx, workspaceId: string, id: string, expected?: ExpectedVersions): Promise<SheetsTable> {
+      const row = rowOwnedBy(await lockedForUpdate(trx, trx.selectFrom('sheets').selectAll().where('id', '=', id)).executeTakeFirst(), 'workspace_id', workspaceId, 'sheet', id);
       if (expected && !expected.includes(row.version)) throw versionConflict('sheet', id, row.version);
       return row;
     },
@@ -65,7 +65,7 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
      * which has its own event (sheet.deleted). A restore is a sheet.updated with changes ['restored'],
      * so lists that dropped the sheet on sheet.deleted learn it is back.
      */
-    async save(trx: Trx, auth: AuthContext | undefined, row: SheetsTable, next: SheetState, changes: Change[], event = true): Promise<SheetView> {
+    async save(trx: Trx, auth: AuthContext, row: SheetsTable, next: SheetState, changes: Change[], event = true): Promise<SheetView> {
       const nextContent = JSON.stringify(next.content);
       const contentChanged = nextContent !== row.content;
       // The stored content is parsed only when it changed (a trash, restore or title edit of a 1 MB sheet skips it).
@@ -91,7 +91,7 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
       if (event && announced.length > 0) {
         await outbox.emit(
           trx,
-          row.user_id,
+          row.workspace_id,
           'sheet.updated',
           {
             sheet_id: row.id,
@@ -100,7 +100,7 @@ export function createSheetWriter(deps: { revisions: SheetRevisionsRepo; outbox:
             version: after.version,
             updated_at: after.updatedAt,
           },
-          auth?.userId,
+          auth.userId,
         );
       }
       return after;

@@ -6,14 +6,14 @@ export function createSparksRepo(db: Db) {
       return exec.selectFrom('user_sparks').selectAll().where('id', '=', id).executeTakeFirst();
     },
     /** The account's sparks, newest first. */
-    listByUser(userId: string) {
-      return db.selectFrom('user_sparks').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').execute();
+    listInWorkspace(workspaceId: string) {
+      return db.selectFrom('user_sparks').selectAll().where('workspace_id', '=', workspaceId).orderBy('id', 'desc').execute();
     },
-    async countByUser(userId: string, exec: Executor = db): Promise<number> {
+    async countInWorkspace(workspaceId: string, exec: Executor = db): Promise<number> {
       const r = await exec
         .selectFrom('user_sparks')
         .select((eb) => eb.fn.countAll().as('n'))
-        .where('user_id', '=', userId)
+        .where('workspace_id', '=', workspaceId)
         .executeTakeFirstOrThrow();
       return Number(r.n);
     },

@@ -47,20 +47,20 @@ export function createSparksService(deps: {
    * sheet (which the caller must be able to read), else workspace_id, else the personal one. Runs only read.
    */
   async function runOwner(caller: Caller, target: RunTarget): Promise<string> {
-    if (!target.sheet_id) return access.ownerKey(caller, target.workspace_id, 'records.read');
+    if (!target.sheet_id) return access.workspaceFor(caller, target.workspace_id, 'records.read');
     const sheet = await sheets.get(caller, target.sheet_id);
     requireInWorkspace('sheet', target.sheet_id, sheet.workspace_id, target.workspace_id);
-    return access.ownerKey(caller, sheet.workspace_id, 'records.read');
+    return access.workspaceFor(caller, sheet.workspace_id, 'records.read');
   }
 
   /** Counts the run for GET /stats and tells webhooks, in one transaction. Only successful runs count. */
-  async function recordRun(ownerKey: string, actorId: string, spark: { id: string; name: string }, sheetId: string | null) {
+  async function recordRun(workspaceId: string, actorId: string, spark: { id: string; name: string }, sheetId: string | null) {
     const at = clock.now();
     await tx(async (trx) => {
-      await repo.insertRun({ id: newId('run', at.getTime()), user_id: ownerKey, spark_id: spark.id, spark_name: spark.name, sheet_id: sheetId, created_at: at.toISOString() }, trx);
+      await repo.insertRun({ id: newId('run', at.getTime()), workspace_id: workspaceId, user_id: actorId, spark_id: spark.id, spark_name: spark.name, sheet_id: sheetId, created_at: at.toISOString() }, trx);
       await outbox.emit(
         trx,
-        ownerKey,
+        workspaceId,
         'spark.executed',
         {
           spark_id: spark.id,
@@ -83,7 +83,7 @@ export function createSparksService(deps: {
   return {
     /** The public sparks and those of one workspace (default: personal). */
     async list(caller: Caller, workspaceId?: string) {
-      const own = await repo.listByUser(await access.ownerKey(caller, workspaceId, 'records.read'));
+      const own = await repo.listInWorkspace(await access.workspaceFor(caller, workspaceId, 'records.read'));
       return {
         sparks: [...PUBLIC_SPARKS.map(publicView), ...own.map(userView)].map(listItem),
         ai_provider: (provider?.name ?? null) as 'openai' | 'anthropic' | null,
@@ -94,15 +94,16 @@ export function createSparksService(deps: {
 
     async create(caller: Caller, input: CreateSparkInput): Promise<SparkView> {
       const { workspace_id, ...fields } = input;
-      const ownerKey = await access.ownerKey(caller, workspace_id, 'records.write');
+      const workspaceId = await access.workspaceFor(caller, workspace_id, 'records.write');
       return tx(async (trx) => {
-        if ((await repo.countByUser(ownerKey, trx)) >= MAX_USER_SPARKS) {
+        if ((await repo.countInWorkspace(workspaceId, trx)) >= MAX_USER_SPARKS) {
           throw new AppError('invalid_request', `a workspace can have at most ${MAX_USER_SPARKS} sparks; delete one first`);
         }
         const now = clock.now();
         const row: UserSparksTable = {
           id: newId('spk', now.getTime()),
-          user_id: ownerKey,
+          workspace_id: workspaceId,
+          user_id: caller.userId,
           ...fields,
           created_at: now.toISOString(),
           updated_at: now.toISOString(),

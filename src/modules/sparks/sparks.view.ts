@@ -1,5 +1,4 @@
 import type { UserSparksTable } from '../../db/types.js';
-import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import { publicSystemPrompt } from '../../sparks/prompts.js';
 import type { Category, PublicSpark } from './catalogue.js';
 import type { SparkView } from './sparks.schemas.js';
@@ -32,7 +31,7 @@ export function userView(r: UserSparksTable): SparkView {
     type: 'user',
     requires_ai: true,
     prompt: r.prompt,
-    workspace_id: workspaceIdOf(r.user_id),
+    workspace_id: r.workspace_id,
     created_at: r.created_at,
     updated_at: r.updated_at,
   };

@@ -1,7 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { WorkLogsTable } from '../../db/types.js';
 import { newId } from '../../ids.js';
-import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import { type Caller, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { MonthRange, StatsRepo } from './stats.repo.js';
 import type { StatsView, WorkLogView, WorktimeInput } from './stats.schemas.js';
@@ -28,7 +27,7 @@ const roundHours = (h: number) => Math.round(h * 10_000) / 10_000;
 
 export function toWorkLogView(row: WorkLogsTable): WorkLogView {
   const { id, project, description, date } = row;
-  return { id, project, hours: Number(row.hours), description, date, createdAt: row.created_at, workspace_id: workspaceIdOf(row.user_id) };
+  return { id, project, hours: Number(row.hours), description, date, createdAt: row.created_at, workspace_id: row.workspace_id };
 }
 
 /** Work logs and the figures of GET /stats, per workspace: a work log is a record of the workspace it is logged in. */
@@ -36,11 +35,12 @@ export function createStatsService(deps: { repo: StatsRepo; access: WorkspaceAcc
   const { repo, access, clock } = deps;
   return {
     async recordWorktime(caller: Caller, input: WorktimeInput): Promise<WorkLogView> {
-      const userId = await access.ownerKey(caller, input.workspace_id, 'records.write');
+      const workspaceId = await access.workspaceFor(caller, input.workspace_id, 'records.write');
       const now = clock.now();
       const row: WorkLogsTable = {
         id: newId('wl', now.getTime()),
-        user_id: userId,
+        workspace_id: workspaceId,
+        user_id: caller.userId,
         project: input.project ? input.project : null,
         hours: input.hours,
         description: input.description ?? null,
@@ -52,25 +52,25 @@ export function createStatsService(deps: { repo: StatsRepo; access: WorkspaceAcc
     },
 
     /** Counts only the records of one workspace (default: personal, or the key's workspace). */
-    async get(caller: Caller, workspaceId?: string): Promise<StatsView> {
-      const userId = await access.ownerKey(caller, workspaceId, 'records.read');
+    async get(caller: Caller, wanted?: string): Promise<StatsView> {
+      const workspaceId = await access.workspaceFor(caller, wanted, 'records.read');
       const now = clock.now();
       const month = utcMonth(now);
       const window = lastDays(now, DAILY_HOURS_DAYS);
       const [sheetsTotal, sheetsMonth, sparksTotal, sparksMonth, hoursTotal, hoursMonth, sessionsTotal, sessionsMonth, recent, daily] = await Promise.all([
-        repo.count('sheets', userId),
-        repo.count('sheets', userId, month),
-        repo.count('spark_runs', userId),
-        repo.count('spark_runs', userId, month),
-        repo.hours(userId),
-        repo.hours(userId, month),
-        repo.count('sessions', userId),
-        repo.count('sessions', userId, month),
-        repo.recentWorkLogs(userId, RECENT_WORK_LOGS),
-        repo.dailyHours(userId, window.fromDate, window.toDate),
+        repo.count('sheets', workspaceId),
+        repo.count('sheets', workspaceId, month),
+        repo.count('spark_runs', workspaceId),
+        repo.count('spark_runs', workspaceId, month),
+        repo.hours(workspaceId),
+        repo.hours(workspaceId, month),
+        repo.count('sessions', workspaceId),
+        repo.count('sessions', workspaceId, month),
+        repo.recentWorkLogs(workspaceId, RECENT_WORK_LOGS),
+        repo.dailyHours(workspaceId, window.fromDate, window.toDate),
       ]);
       return {
-        workspace_id: workspaceIdOf(userId),
+        workspace_id: workspaceId,
         sheets: { total: sheetsTotal, created_this_month: sheetsMonth },
         sparks: { executed_total: sparksTotal, executed_this_month: sparksMonth },
         worktime: { total_hours: roundHours(hoursTotal), this_month_hours: roundHours(hoursMonth) },

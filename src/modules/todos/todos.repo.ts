@@ -20,17 +20,17 @@ export function createTodosRepo(db: Db) {
       return lockedForUpdate(exec, exec.selectFrom('todos').selectAll().where('id', 'in', ids).orderBy('id')).execute();
     },
     /** The task a sync matches by content: the holder of the content key. */
-    findByKeyLocked(k: { userId: string; project: string; key: string }, exec: Executor) {
-      const q = exec.selectFrom('todos').selectAll().where('user_id', '=', k.userId).where('project', '=', k.project).where('content_key', '=', k.key);
+    findByKeyLocked(k: { workspaceId: string; project: string; key: string }, exec: Executor) {
+      const q = exec.selectFrom('todos').selectAll().where('workspace_id', '=', k.workspaceId).where('project', '=', k.project).where('content_key', '=', k.key);
       return lockedForUpdate(exec, q).executeTakeFirst();
     },
     /** Tasks whose content duplicates a key holder's; the oldest may inherit the key when the holder lets it go. */
-    keylessLocked(k: { userId: string; project: string }, exec: Executor) {
-      const q = exec.selectFrom('todos').selectAll().where('user_id', '=', k.userId).where('project', '=', k.project).where('content_key', 'is', null).orderBy('id');
+    keylessLocked(k: { workspaceId: string; project: string }, exec: Executor) {
+      const q = exec.selectFrom('todos').selectAll().where('workspace_id', '=', k.workspaceId).where('project', '=', k.project).where('content_key', 'is', null).orderBy('id');
       return lockedForUpdate(exec, q).execute();
     },
-    list(f: { userId: string; project?: string; statuses?: TodosTable['status'][] }, exec: Executor = db) {
-      let q = exec.selectFrom('todos').selectAll().where('user_id', '=', f.userId);
+    list(f: { workspaceId: string; project?: string; statuses?: TodosTable['status'][] }, exec: Executor = db) {
+      let q = exec.selectFrom('todos').selectAll().where('workspace_id', '=', f.workspaceId);
       if (f.project !== undefined) q = q.where('project', '=', f.project);
       if (f.statuses) q = q.where('status', 'in', f.statuses);
       return q.orderBy('id', 'desc').execute();
@@ -44,7 +44,7 @@ export function createTodosRepo(db: Db) {
       const inserted = await exec
         .insertInto('todos')
         .values(row)
-        .onConflict((oc) => oc.columns(['user_id', 'project', 'content_key']).doNothing())
+        .onConflict((oc) => oc.columns(['workspace_id', 'project', 'content_key']).doNothing())
         .returning('id')
         .executeTakeFirst();
       return inserted !== undefined;

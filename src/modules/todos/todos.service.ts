@@ -4,7 +4,6 @@ import { invalid, notFound, versionConflict } from '../../errors.js';
 import type { Outbox, TxRunner } from '../../events/outbox.js';
 import type { ExpectedVersions } from '../../auth/expected-versions.js';
 import { newId } from '../../ids.js';
-import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import { requireInWorkspace, type Caller, type InWorkspace, type WorkspaceAccess } from '../workspaces/workspaces.access.js';
 import type { TodosRepo } from './todos.repo.js';
 import { ATTEMPTS, retried } from './todos.retry.js';
@@ -24,7 +23,7 @@ export function toTodoView(row: TodosTable): TodoView {
     activeForm: row.active_form,
     createdAt: Date.parse(row.created_at),
     version: row.version,
-    workspace_id: workspaceIdOf(row.user_id),
+    workspace_id: row.workspace_id,
   };
 }
 
@@ -38,18 +37,18 @@ export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAcc
   const { repo, access, outbox, tx, clock } = deps;
 
   /**
-   * Every id in the batch must name a task of the workspace being synced (owner key `ownerKey`, whose
+   * Every id in the batch must name a task of the workspace being synced (`workspaceId`, whose
    * write access the caller already has), or nothing is written: 404 unknown, 403 elsewhere. Checked
    * before the transaction: on SQLite the role lookup cannot run inside one (its one connection is
    * held). A task never changes workspace, so the check still holds for the rows locked later.
    */
-  async function checkIds(caller: Caller, ownerKey: string, ids: string[]) {
+  async function checkIds(caller: Caller, workspaceId: string, ids: string[]) {
     const rows = new Map((await repo.findByIds([...new Set(ids)])).map((r) => [r.id, r]));
     for (const id of ids) {
       const row = rows.get(id);
-      if (row?.user_id === ownerKey) continue;
+      if (row?.workspace_id === workspaceId) continue;
       await access.ownedRow(row, caller, 'todo', id, 'records.write');
-      requireInWorkspace('todo', id, workspaceIdOf(row!.user_id), workspaceIdOf(ownerKey), ' being synced');
+      requireInWorkspace('todo', id, row!.workspace_id, workspaceId, ' being synced');
     }
   }
 
@@ -62,7 +61,7 @@ export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAcc
 
   /** A key holder let its key go: the oldest task with that same trimmed content becomes the one syncs match. */
   async function passKeyOn(trx: Trx, from: TodosTable, key: string) {
-    const heir = (await repo.keylessLocked({ userId: from.user_id, project: from.project }, trx)).find((r) => r.content.trim() === key);
+    const heir = (await repo.keylessLocked({ workspaceId: from.workspace_id, project: from.project }, trx)).find((r) => r.content.trim() === key);
     if (heir) await repo.update(heir.id, { content_key: key }, trx);
   }
 
@@ -82,10 +81,10 @@ export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAcc
     const key = item.content.trim();
     const released = target.content_key !== key ? target.content_key : null;
     if (target.content_key !== key) {
-      const holder = await repo.findByKeyLocked({ userId: target.user_id, project: target.project, key }, trx);
+      const holder = await repo.findByKeyLocked({ workspaceId: target.workspace_id, project: target.project, key }, trx);
       next.content_key = holder ? null : key;
     }
-    const { id: _id, user_id: _user, project: _project, created_at: _created, ...patch } = next;
+    const { id: _id, workspace_id: _workspace, user_id: _user, project: _project, created_at: _created, ...patch } = next;
     await repo.update(target.id, patch, trx);
     if (released !== null) await passKeyOn(trx, target, released);
     return next;
@@ -95,12 +94,13 @@ export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAcc
    * The element's task by project + trimmed content, created when there is none. The insert goes
    * through the unique content key, so concurrent syncs of the same element converge on one task.
    */
-  async function matchOrCreate(trx: Trx, ownerKey: string, project: string, item: SyncTodoItemInput, now: Date, stamp: Stamp) {
+  async function matchOrCreate(trx: Trx, workspaceId: string, userId: string, project: string, item: SyncTodoItemInput, now: Date, stamp: Stamp) {
     const key = item.content.trim();
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const row: TodosTable = {
         id: newId('td', now.getTime()),
-        user_id: ownerKey,
+        workspace_id: workspaceId,
+        user_id: userId,
         content: item.content,
         status: item.status,
         project,
@@ -114,19 +114,19 @@ export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAcc
       };
       if (await repo.insertUnlessKeyTaken(row, trx)) return { created: true, row, changed: true };
       // Taken: by a committed task (PostgreSQL waited for its transaction), unless it was deleted since.
-      const target = await repo.findByKeyLocked({ userId: ownerKey, project, key }, trx);
+      const target = await repo.findByKeyLocked({ workspaceId, project, key }, trx);
       if (target) {
         const row = await change(trx, target, item, now, stamp);
         return { created: false, row, changed: row !== target };
       }
     }
-    throw new Error(`todo content key kept changing under sync (owner ${ownerKey})`);
+    throw new Error(`todo content key kept changing under sync (workspace ${workspaceId})`);
   }
 
   return {
     async list(caller: Caller, query: { status?: TodosTable['status']; project?: string; workspace_id?: string }) {
-      const ownerKey = await access.ownerKey(caller, query.workspace_id, 'records.read');
-      const rows = await repo.list({ userId: ownerKey, project: query.project, statuses: query.status ? [query.status] : undefined });
+      const workspaceId = await access.workspaceFor(caller, query.workspace_id, 'records.read');
+      const rows = await repo.list({ workspaceId, project: query.project, statuses: query.status ? [query.status] : undefined });
       return rows.map(toTodoView);
     },
 
@@ -141,10 +141,10 @@ export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAcc
       if (input.todos.some((t) => t.expected_version !== undefined && !t.id)) {
         throw invalid('expected_version is only accepted on an element with id (the task it checks)');
       }
-      const ownerKey = await access.ownerKey(caller, input.workspace_id, 'records.write');
+      const workspaceId = await access.workspaceFor(caller, input.workspace_id, 'records.write');
       const stamp: Stamp = { changed_by: caller.userId, session_ref: input.session_ref ?? null };
       const ids = input.todos.flatMap((t) => (t.id ? [t.id] : []));
-      await checkIds(caller, ownerKey, ids);
+      await checkIds(caller, workspaceId, ids);
       return retried(() =>
         tx(async (trx) => {
           const byId = await lockIds(trx, ids);
@@ -164,7 +164,7 @@ export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAcc
               if (row !== target) changedIds.add(row.id);
               updated++;
             } else {
-              const out = await matchOrCreate(trx, ownerKey, project, item, now, stamp);
+              const out = await matchOrCreate(trx, workspaceId, caller.userId, project, item, now, stamp);
               row = out.row;
               if (out.created) created++;
               else updated++;
@@ -177,9 +177,9 @@ export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAcc
           if (createdIds.size + changedIds.size > 0) {
             const changedOnly = [...changedIds].filter((id) => !createdIds.has(id));
             const data = { project, created: createdIds.size, updated: changedOnly.length, todo_ids: [...createdIds, ...changedOnly] };
-            await outbox.emit(trx, ownerKey, 'todos.synced', data, caller.userId);
+            await outbox.emit(trx, workspaceId, 'todos.synced', data, caller.userId);
           }
-          const todos = (await repo.list({ userId: ownerKey, project }, trx)).map(toTodoView);
+          const todos = (await repo.list({ workspaceId, project }, trx)).map(toTodoView);
           return { created, updated, todos };
         }),
       );
@@ -194,7 +194,7 @@ export function createTodosService(deps: { repo: TodosRepo; access: WorkspaceAcc
           if (expected && !expected.includes(row.version)) throw versionConflict('todo', id, row.version);
           await repo.remove(id, trx);
           if (row.content_key !== null) await passKeyOn(trx, row, row.content_key);
-          await outbox.emit(trx, row.user_id, 'todo.deleted', { todo_id: id, project: row.project, deleted_at: clock.now().toISOString() }, caller.userId);
+          await outbox.emit(trx, row.workspace_id, 'todo.deleted', { todo_id: id, project: row.project, deleted_at: clock.now().toISOString() }, caller.userId);
           return { id, deleted: true as const };
         }),
       );

@@ -5,8 +5,8 @@ export function createWebhooksRepo(db: Db) {
     findById(id: string, exec: Executor = db) {
       return exec.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
     },
-    listByUser(userId: string) {
-      return db.selectFrom('webhooks').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').execute();
+    listInWorkspace(workspaceId: string) {
+      return db.selectFrom('webhooks').selectAll().where('workspace_id', '=', workspaceId).orderBy('id', 'desc').execute();
     },
     async insert(row: WebhooksTable) {
       await db.insertInto('webhooks').values(row).execute();
@@ -15,15 +15,15 @@ export function createWebhooksRepo(db: Db) {
       await exec.updateTable('webhooks').set(patch).where('id', '=', id).execute();
     },
     /**
-     * Disables the enabled webhooks `userId` made in the workspace whose owner key is `ownerKey` (a member
+     * Disables the enabled webhooks `userId` made in workspace `workspaceId` (a member
      * who left or lost the admin role); their pending deliveries stop when next claimed. The count disabled.
      */
-    async disableMadeBy(ownerKey: string, userId: string, reason: string, at: string, exec: Executor = db): Promise<number> {
+    async disableMadeBy(workspaceId: string, userId: string, reason: string, at: string, exec: Executor = db): Promise<number> {
       const r = await exec
         .updateTable('webhooks')
         .set({ status: 'disabled', disabled_at: at, disabled_reason: reason })
-        .where('user_id', '=', ownerKey)
-        .where('created_by', '=', userId)
+        .where('workspace_id', '=', workspaceId)
+        .where('user_id', '=', userId)
         .where('status', '=', 'enabled')
         .executeTakeFirst();
       return Number(r.numUpdatedRows);

@@ -10,7 +10,6 @@ import { newWebhookSecret } from '../../webhook-delivery/secrets.js';
 import { paidPlan, type Plan } from '../../lib/plans.js';
 import { requireReadableEvents } from '../../events/event-scopes.js';
 import type { Granted } from '../../auth/scopes.js';
-import { workspaceIdOf } from '../../lib/workspace-ids.js';
 import { type Caller, type WorkspaceAccess, type InWorkspace } from '../workspaces/workspaces.access.js';
 import type { WebhooksRepo } from './webhooks.repo.js';
 import type { CreateWebhookInput, DeliveryView, WebhookView } from './webhooks.schemas.js';
@@ -29,8 +28,8 @@ export function toWebhookView(row: WebhooksTable): WebhookView {
     created_at: row.created_at,
     disabled_at: row.disabled_at,
     disabled_reason: row.disabled_reason,
-    workspace_id: workspaceIdOf(row.user_id),
-    created_by: row.created_by,
+    workspace_id: row.workspace_id,
+    created_by: row.user_id,
   };
 }
 
@@ -42,7 +41,7 @@ function requirePaid(plan: Plan) {
 
 export function createWebhooksService(deps: {
   repo: WebhooksRepo;
-  access: Pick<WorkspaceAccess, 'ownerKey' | 'ownedRow'>;
+  access: Pick<WorkspaceAccess, 'workspaceFor' | 'ownedRow'>;
   tx: TxRunner;
   clock: Clock;
   engine: DeliveryEngine;
@@ -86,16 +85,16 @@ export function createWebhooksService(deps: {
   return {
     /** The webhooks of one workspace (default: personal). */
     async list(caller: Caller, workspaceId?: string) {
-      return (await repo.listByUser(await access.ownerKey(caller, workspaceId, 'records.read'))).map(toWebhookView);
+      return (await repo.listInWorkspace(await access.workspaceFor(caller, workspaceId, 'records.read'))).map(toWebhookView);
     },
 
     /** `scopes`: the calling credential's; it may only subscribe to events it could read itself. */
     async create(caller: Caller, plan: Plan, input: CreateWebhookInput, scopes?: Granted) {
       // Owned by the workspace's owner key, so it receives exactly that workspace's events.
-      const ownerKey = await access.ownerKey(caller, input.workspace_id, 'webhooks.manage');
+      const workspaceId = await access.workspaceFor(caller, input.workspace_id, 'webhooks.manage');
       requirePaid(plan);
       requireReadableEvents(scopes, input.events);
-      if ((await repo.listByUser(ownerKey)).length >= MAX_WEBHOOKS_PER_ACCOUNT) {
+      if ((await repo.listInWorkspace(workspaceId)).length >= MAX_WEBHOOKS_PER_ACCOUNT) {
         throw new AppError('invalid_request', `a workspace can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first`);
       }
       const now = clock.now();
@@ -103,7 +102,7 @@ export function createWebhooksService(deps: {
       const events = [...new Set(input.events)];
       const row: WebhooksTable = {
         id: newId('wh', now.getTime()),
-        user_id: ownerKey,
+        workspace_id: workspaceId,
         url: input.url,
         events: JSON.stringify(events.includes('*') ? ['*'] : events),
         name: input.name || null,
@@ -112,7 +111,7 @@ export function createWebhooksService(deps: {
         created_at: now.toISOString(),
         disabled_at: null,
         disabled_reason: null,
-        created_by: caller.userId,
+        user_id: caller.userId,
       };
       await repo.insert(row);
       return { ...toWebhookView(row), secret };
@@ -181,7 +180,7 @@ export function createWebhooksService(deps: {
       requirePaid(plan);
       const now = clock.now().toISOString();
       const body = envelope({ event: TEST_EVENT, timestamp: now, data: { webhook_id: id, message: 'Test delivery from Sheet Workspace' } });
-      const d = await engine.queue.insertClaimed(hook.id, hook.user_id, TEST_EVENT, body, 'test');
+      const d = await engine.queue.insertClaimed(hook.id, hook.workspace_id, TEST_EVENT, body, 'test');
       await engine.attempt(d);
       const row = await repo.findDelivery(d.id);
       const [view] = await deliveryViews([row!]);

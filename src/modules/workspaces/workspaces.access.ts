@@ -1,6 +1,6 @@
 import type { AuthContext } from '../../auth/context.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
-import { isTeamKey, personalWorkspaceId, workspaceIdOf } from '../../lib/workspace-ids.js';
+import { personalWorkspaceId } from '../../lib/workspace-ids.js';
 import type { WorkspacesRepo } from './workspaces.repo.js';
 import { requireRole } from './workspaces.roles.js';
 
@@ -68,19 +68,18 @@ export function createWorkspaceAccess(repo: Pick<WorkspacesRepo, 'roleOf' | 'fin
 
   return {
     /**
-     * The owner key records of `workspaceId` are listed and created under (default: the key's own
+     * The workspace records of `workspaceId` are listed and created in (default: the key's own
      * workspace, else the caller's personal one). 404 for a workspace that does not exist, 403 for one
      * the caller is not in or whose role is too low.
      */
-    async ownerKey(caller: Caller, workspaceId: string | undefined, action: RecordAction): Promise<string> {
+    async workspaceFor(caller: Caller, workspaceId: string | undefined, action: RecordAction): Promise<string> {
       const personal = personalWorkspaceId(caller.userId);
       const wanted = workspaceId ?? caller.workspaceId ?? personal;
       requireKeyReach(caller, wanted);
-      if (wanted === personal) return caller.userId;
+      if (wanted === personal) return wanted;
       const role = await roleOf(wanted, caller.userId);
       if (role === undefined && !(await repo.findById(wanted))) throw notFound('workspace', wanted);
       requireRole(role, action, wanted);
-      // A personal workspace one is a member of is one's own (handled above): any other is a team's.
       return wanted;
     },
 
@@ -89,16 +88,19 @@ export function createWorkspaceAccess(repo: Pick<WorkspacesRepo, 'roleOf' | 'fin
      * `required_role` for a team record) when it is in a workspace the caller is not in, or the role is too low.
      * `expected`, when given, must be the record's workspace (requireInWorkspace).
      */
-    async ownedRow<R extends { user_id: string }>(row: R | undefined, caller: Caller, what: string, id: string, action: RecordAction, expected?: string): Promise<R> {
+    async ownedRow<R extends { workspace_id: string }>(row: R | undefined, caller: Caller, what: string, id: string, action: RecordAction, expected?: string): Promise<R> {
       if (!row) throw notFound(what, id);
-      if (row.user_id === caller.userId) {
-        requireKeyReach(caller, personalWorkspaceId(caller.userId));
+      const workspaceId = row.workspace_id;
+      if (workspaceId === personalWorkspaceId(caller.userId)) {
+        requireKeyReach(caller, workspaceId);
       } else {
-        if (!isTeamKey(row.user_id)) throw forbidden(what, id);
-        requireKeyReach(caller, row.user_id);
-        requireRole(await roleOf(row.user_id, caller.userId), action, row.user_id);
+        const role = await roleOf(workspaceId, caller.userId);
+        // Another account's personal workspace: the plain 403 of someone else's record, no role to ask for.
+        if (role === undefined && (await repo.findById(workspaceId))?.personal) throw forbidden(what, id);
+        requireKeyReach(caller, workspaceId);
+        requireRole(role, action, workspaceId);
       }
-      requireInWorkspace(what, id, workspaceIdOf(row.user_id), expected);
+      requireInWorkspace(what, id, workspaceId, expected);
       return row;
     },
   };

@@ -1,8 +1,8 @@
 import { lockedForUpdate } from '../../db/dialect.js';
 import type { Db, Executor, WorkspaceInvitationsTable, WorkspaceMembersTable, WorkspaceRole, WorkspacesTable } from '../../db/types.js';
 
-/** The tables whose rows belong to an owner key (a workspace's records), children before parents. */
-const OWNED_TABLES = ['deliveries', 'webhooks', 'exports', 'sheets', 'sheet_counts', 'sessions', 'handovers', 'knowledge', 'todos', 'work_logs', 'spark_runs', 'user_sparks', 'outbox'] as const;
+/** The tables whose rows belong to a workspace (its records, events and counts), children before parents. */
+const WORKSPACE_TABLES = ['deliveries', 'webhooks', 'exports', 'sheets', 'sheet_counts', 'sessions', 'handovers', 'session_distills', 'knowledge_suggestions', 'knowledge', 'todos', 'work_logs', 'spark_runs', 'user_sparks', 'outbox'] as const;
 
 export function createWorkspacesRepo(db: Db) {
   return {
@@ -32,16 +32,16 @@ export function createWorkspacesRepo(db: Db) {
       await db.updateTable('workspaces').set({ name, updated_at: at }).where('id', '=', id).execute();
     },
     /**
-     * A deleted team workspace's records (owner key = its id) go with it, in the deleting transaction:
-     * what hangs off a sheet or a delivery first, then every table keyed by the owner.
+     * A deleted team workspace's records go with it, in the deleting transaction: what hangs off a
+     * sheet or a delivery first, then every table keyed by the workspace.
      */
-    async removeRecords(ownerKey: string, exec: Executor) {
-      const sheetIds = exec.selectFrom('sheets').select('id').where('user_id', '=', ownerKey);
+    async removeRecords(workspaceId: string, exec: Executor) {
+      const sheetIds = exec.selectFrom('sheets').select('id').where('workspace_id', '=', workspaceId);
       await exec.deleteFrom('sheet_revisions').where('sheet_id', 'in', sheetIds).execute();
       await exec.deleteFrom('sheet_shares').where('sheet_id', 'in', sheetIds).execute();
-      const deliveryIds = exec.selectFrom('deliveries').select('id').where('user_id', '=', ownerKey);
+      const deliveryIds = exec.selectFrom('deliveries').select('id').where('workspace_id', '=', workspaceId);
       await exec.deleteFrom('delivery_attempts').where('delivery_id', 'in', deliveryIds).execute();
-      for (const table of OWNED_TABLES) await exec.deleteFrom(table).where('user_id', '=', ownerKey).execute();
+      for (const table of WORKSPACE_TABLES) await exec.deleteFrom(table).where('workspace_id', '=', workspaceId).execute();
     },
     async remove(id: string, exec: Executor) {
       await exec.deleteFrom('workspace_invitations').where('workspace_id', '=', id).execute();

@@ -58,7 +58,7 @@ export async function rankedMatchKeys(
       // each occurrence, and over kubernetes' 6,665 matches the second one cost 20 of 65 ms.
       return sql`(1 - ${lengthNorm} / (${tf} + ${lengthNorm}))`;
     });
-    const owned = owner ? sql` and user_id = ${owner.userId} and trashed_at ${owner.trashed ? sql`is not` : sql`is`} null` : sql``;
+    const owned = owner ? sql` and workspace_id = ${owner.workspaceId} and trashed_at ${owner.trashed ? sql`is not` : sql`is`} null` : sql``;
     return sql`select id as k, (${sql.join(scores, sql` + `)}) as r from ${sql.table(index.table)} where ${pgContainsAllTerms(index, terms, owner, candidates)}${owned}`;
   }
   const plan = await planTerms(db, index, terms, opts);
@@ -75,7 +75,7 @@ export async function rankedMatchKeys(
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export function countOwnedMatches(db: Kysely<any>, index: SearchIndex, matchSet: string, owner: Owner): RawBuilder<number> {
   const hint = dialectOf(db) === 'sqlite' && !owner.trashed ? sql`indexed by ${sql.id(index.liveByOwner)}` : sql``;
-  return sql<number>`select count(*) from ${sql.table(index.table)} as o ${hint} where o.user_id = ${owner.userId}
+  return sql<number>`select count(*) from ${sql.table(index.table)} as o ${hint} where o.workspace_id = ${owner.workspaceId}
     and o.trashed_at ${owner.trashed ? sql`is not` : sql`is`} null and o.${sql.id(rowKey(db))} in (select k from ${sql.table(matchSet)})`;
 }
 
@@ -91,7 +91,7 @@ export function ownedKey(db: Kysely<any>, index: SearchIndex, matchSet: string, 
   const key = sql.id(rowKey(db));
   const hint = dialectOf(db) === 'sqlite' && !owner.trashed ? sql`indexed by ${sql.id(index.liveByOwner)}` : sql``;
   return sql<SqlBool>`exists (select 1 from ${sql.table(index.table)} as o ${hint}
-    where o.user_id = ${owner.userId} and o.trashed_at ${owner.trashed ? sql`is not` : sql`is`} null and o.${key} = ${sql.ref(`${matchSet}.k`)})`;
+    where o.workspace_id = ${owner.workspaceId} and o.trashed_at ${owner.trashed ? sql`is not` : sql`is`} null and o.${key} = ${sql.ref(`${matchSet}.k`)})`;
 }
 
 /**

@@ -94,8 +94,8 @@ async function searchOnce<Row extends KeyedRow>(db: Db, list: OwnedList<Row>, f:
  * (nothing to look up) leave the LIKE: see countIfLikelyCommon.
  */
 async function rankedOrCommon<Row extends KeyedRow>(db: Db, list: OwnedList<Row>, f: ListFilter, opts: SearchOptions, plan: PlanOptions): Promise<{ rows: Row[]; total: number }> {
-  const owner = { userId: f.userId, trashed: f.trashed };
-  const hint = JSON.stringify([f.userId, f.trashed, f.terms]);
+  const owner = { workspaceId: f.workspaceId, trashed: f.trashed };
+  const hint = JSON.stringify([f.workspaceId, f.trashed, f.terms]);
   if (!manyLastTime.has(hint)) {
     const few = await pgRankedIfFew<Row>(db, SHEETS_SEARCH, f.terms, owner, opts.rankMaxMatches, f, list.columns);
     if (few) return few;
@@ -184,7 +184,7 @@ const MAX_OTHER_ROWS = 2000;
 
 /** The owner's rows in the other state (trashed or not), and other accounts' rows: as a union of index ranges. */
 function otherRows(db: Db, list: OwnedList<KeyedRow>, f: ListFilter) {
-  return [db.selectFrom('sheets').where('user_id', '<', f.userId), db.selectFrom('sheets').where('user_id', '>', f.userId), list.owned(db, { userId: f.userId, trashed: !f.trashed })];
+  return [db.selectFrom('sheets').where('workspace_id', '<', f.workspaceId), db.selectFrom('sheets').where('workspace_id', '>', f.workspaceId), list.owned(db, { workspaceId: f.workspaceId, trashed: !f.trashed })];
 }
 
 /** How many otherRows there are, up to `limit` + 1 of each range's index entries read (well under a millisecond); a lower bound past `limit`. */
@@ -207,7 +207,7 @@ async function countByComplement(db: Db, list: OwnedList<KeyedRow>, readers: Sql
 
 /** The owner's matches: each part's matches checked for their owner and state one by one. */
 async function countByOwner(db: Db, readers: SqliteReaders, f: ListFilter, parts: RawBuilder<{ k: unknown }>[]): Promise<number> {
-  const owner = { userId: f.userId, trashed: f.trashed };
+  const owner = { workspaceId: f.workspaceId, trashed: f.trashed };
   return sumOf(await Promise.all(parts.map((keys) => readers.all(sql<{ n: number }>`select count(*) as n from (${keys}) as x where ${ownedKey(db, SHEETS_SEARCH, 'x', owner)}`.compile(db)))));
 }
 
@@ -215,7 +215,7 @@ async function countByOwner(db: Db, readers: SqliteReaders, f: ListFilter, parts
 async function searchStatement<Row extends KeyedRow>(db: Db, list: OwnedList<Row>, f: ListFilter, plan: PlanOptions): Promise<{ rows: Row[]; total: number }> {
   const key = rowKey(db);
   const rowColumns = sql.join(list.columns.map((c) => sql.ref(`sheets.${c}`)));
-  const owner = { userId: f.userId, trashed: f.trashed };
+  const owner = { workspaceId: f.workspaceId, trashed: f.trashed };
   const keys = await rankedMatchKeys(db, SHEETS_SEARCH, f.terms, plan, owner);
   // By relevance the match set is narrowed to this owner's rows once, and both the page (rank, then
   // newest key) and the total come from it; only the page's rows are read. By last change every
@@ -225,7 +225,7 @@ async function searchStatement<Row extends KeyedRow>(db: Db, list: OwnedList<Row
     f.sort === 'updated'
       ? sql<Row & { total: number }>`with m as materialized (${keys})
     select ${rowColumns}, (${countOwnedMatches(db, SHEETS_SEARCH, 'm', owner)}) as total from m join sheets on sheets.${sql.id(key)} = m.k
-    where sheets.user_id = ${f.userId} and sheets.trashed_at ${f.trashed ? sql`is not` : sql`is`} null
+    where sheets.workspace_id = ${f.workspaceId} and sheets.trashed_at ${f.trashed ? sql`is not` : sql`is`} null
     order by sheets.updated_at desc, sheets.id desc limit ${f.limit} offset ${f.offset}`
       : sql<Row & { total: number }>`with m as materialized (select x.k, x.r from (${keys}) as x where ${owned})
     select ${rowColumns}, (select count(*) from m) as total

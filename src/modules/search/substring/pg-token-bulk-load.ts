@@ -49,9 +49,9 @@ export async function deferSheetTokens(db: Db) {
       // `offset 0` keeps the subquery from being pulled up: pulled up, `toks` was computed once per reference, three times a sheet.
       await Promise.all(
         Array.from({ length: parallel }, (_, k) =>
-          sql`insert into ${sql.table(table)} (sheet_id, user_id, trashed, tokens, capped)
-            select id, user_id, trashed, case when cardinality(toks) > ${TOKEN_CAP} then '{}' else toks end, cardinality(toks) > ${TOKEN_CAP}
-            from (select id, user_id, trashed_at is not null as trashed, ${sql.id(tokenize)}(search_text) as toks from sheets
+          sql`insert into ${sql.table(table)} (sheet_id, workspace_id, trashed, tokens, capped)
+            select id, workspace_id, trashed, case when cardinality(toks) > ${TOKEN_CAP} then '{}' else toks end, cardinality(toks) > ${TOKEN_CAP}
+            from (select id, workspace_id, trashed_at is not null as trashed, ${sql.id(tokenize)}(search_text) as toks from sheets
               where (hashtext(id) & 2147483647) % ${parallel} = ${k} offset 0) as x`.execute(db),
         ),
       );

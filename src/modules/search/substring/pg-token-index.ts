@@ -169,7 +169,7 @@ export function tokenPlan(terms: string[]): TokenPlan | undefined {
  * never both (the indexer clears `pending` as it sets `capped`), so the union repeats no key.
  */
 export function tokenMatchKeys(plan: TokenPlan, owner?: Owner): RawBuilder<{ k: unknown }> {
-  const ownerFilter = owner ? sql` and t.user_id = ${owner.userId} and t.trashed = ${owner.trashed}` : sql``;
+  const ownerFilter = owner ? sql` and t.workspace_id = ${owner.workspaceId} and t.trashed = ${owner.trashed}` : sql``;
   const likes = plan.terms.map((term) => sql`s.search_text like ${likePattern(term)} escape '\\'`);
   const untokenized = (flag: 'capped' | 'pending') => sql`select t.sheet_id as k from ${sql.table(SHEET_TOKENS.table)} as t join sheets as s on s.id = t.sheet_id
     where t.${sql.raw(flag)}${ownerFilter} and ${sql.join(likes, sql` and `)}`;
