@@ -12,6 +12,7 @@ import { createSearchIndexer } from '../src/modules/search/search.indexer.js';
 import { pgSearch } from '../src/modules/search/search.pg.js';
 import { sqliteSearch } from '../src/modules/search/search.sqlite.js';
 import { rng, sheetContent } from './content.js';
+import { personalWorkspaceId } from '../src/lib/workspace-ids.js';
 
 const BATCH = 100;
 const TX_ROWS = 5000;
@@ -43,6 +44,7 @@ export async function seedSheets(opts: { dataDir: string; databaseUrl?: string; 
             if ((done + j) % 10 === 0) ids.push(id);
             rows.push({
               id,
+              workspace_id: personalWorkspaceId(opts.userId),
               user_id: opts.userId,
               title,
               content: JSON.stringify(content),

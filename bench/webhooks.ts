@@ -4,6 +4,7 @@ import { createOutbox, createTxRunner } from '../src/events/outbox.js';
 import { startReceiver, type Received } from '../test/webhooks-helpers.js';
 import { percentile, runPaced } from './load.js';
 import type { Row } from './report.js';
+import { personalWorkspaceId } from '../src/lib/workspace-ids.js';
 
 const BACKLOG = 5000;
 const STEADY_RATE = 200;
@@ -75,7 +76,7 @@ export async function benchWebhooks(o: Ctx): Promise<Row[]> {
       outbox,
     )(async (trx) => {
       for (let i = 0; i < BACKLOG; i++) {
-        await outbox.emit(trx, o.userId, 'sheet.created', { sheet_id: `sht_bench${i}`, name: 'backlog', created_at: new Date().toISOString() });
+        await outbox.emit(trx, personalWorkspaceId(o.userId), 'sheet.created', { sheet_id: `sht_bench${i}`, name: 'backlog', created_at: new Date().toISOString() }, o.userId);
       }
     });
     await handle.close();

@@ -11,6 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { createContainer, type Container } from '../src/container.js';
 import type { Dialect } from '../src/db/types.js';
 import { startContainerWorker, type WebhookWorker, type WorkerOptions } from '../src/webhook-delivery/start.js';
+import { personalWorkspaceId } from '../src/lib/workspace-ids.js';
 
 /** SQLite always; PostgreSQL too when TEST_POSTGRES_URL names a server (CI sets it). */
 export function dialects(): Dialect[] {
@@ -79,11 +80,11 @@ export interface TestServer {
   worker?: WebhookWorker;
   app: FastifyInstance;
   dataDir: string;
-  /** A new account on `plan` with its first key. */
-  user(plan?: 'free' | 'pro' | 'business'): Promise<{ userId: string; key: string }>;
+  /** A new account on `plan` with its first key, and its personal workspace. */
+  user(plan?: 'free' | 'pro' | 'business'): Promise<{ userId: string; key: string; workspaceId: string }>;
   req<T = any>(method: string, urlPath: string, opts?: RequestOptions): Promise<Res<T>>;
   /** Outbox rows in order, optionally for one event name. */
-  events(event?: string): Promise<{ event: string; user_id: string; data: any }[]>;
+  events(event?: string): Promise<{ event: string; workspace_id: string; data: any }[]>;
   close(): Promise<void>;
 }
 
@@ -115,11 +116,11 @@ export async function startServer(dialect: Dialect, opts: { env?: Record<string,
     dataDir,
     async user(plan = 'pro') {
       const r = await c.accounts.create({ name: `user-${randomBytes(3).toString('hex')}`, plan });
-      return { userId: r.user_id, key: r.api_key };
+      return { userId: r.user_id, key: r.api_key, workspaceId: personalWorkspaceId(r.user_id) };
     },
     req: (method, urlPath, o) => request(url, method, urlPath, o),
     async events(event) {
-      let q = c.db.selectFrom('outbox').select(['event', 'user_id', 'data']).orderBy('id');
+      let q = c.db.selectFrom('outbox').select(['event', 'workspace_id', 'data']).orderBy('id');
       if (event) q = q.where('event', '=', event);
       return (await q.execute()).map((r) => ({ ...r, data: JSON.parse(r.data) }));
     },

@@ -6,6 +6,8 @@ export type Plan = 'free' | 'pro' | 'business';
 export interface TestUser {
   userId: string;
   key: string;
+  /** The account's personal workspace. */
+  workspaceId: string;
 }
 
 type StartOptions = NonNullable<Parameters<typeof startServer>[1]>;

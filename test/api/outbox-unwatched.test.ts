@@ -11,7 +11,7 @@ import { startReceiver, webhookEnv } from '../webhooks-helpers.js';
 describe('events no webhook subscribes to are stored dispatched [postgres]', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POSTGRES_URL is not set' }, () => {
   const { s, users } = useServer('postgres', { env: webhookEnv(), users: { nohooks: 'pro', updates: 'pro', all: 'pro', off: 'pro' } });
 
-  const eventsOf = (userId: string) => s.c.db.selectFrom('outbox').select(['event', 'created_at', 'dispatched_at']).where('user_id', '=', userId).orderBy('id').execute();
+  const eventsOf = (workspaceId: string) => s.c.db.selectFrom('outbox').select(['event', 'created_at', 'dispatched_at']).where('workspace_id', '=', workspaceId).orderBy('id').execute();
   const hook = async (key: string, events: string[]) => {
     const r = await s.req('POST', '/v1/webhooks', { key, body: { url: 'https://hooks.example.invalid/x', events } });
     assert.equal(r.status, 200, JSON.stringify(r.body));

@@ -124,7 +124,7 @@ describe('PostgreSQL token index', { skip }, () => {
   });
 
   it('finds a sheet whose tokens are not written yet (pending) by its text, exactly', async () => {
-    const owner = { userId: user.userId, trashed: false };
+    const owner = { workspaceId: user.workspaceId, trashed: false };
     // In one transaction, so the server's indexer cannot take the rows (they are locked) and nothing stays pending after.
     await s.c.db
       .transaction()
@@ -250,7 +250,7 @@ describe('PostgreSQL token index', { skip }, () => {
     await sql`analyze sheet_tokens`.execute(s.c.db);
     // "t" is each test sheet's title, so every sheet holds it; a pair in many sheets too.
     for (const terms of [['t'], ['sharedfresh'], ['東京']]) {
-      const keys = tokenMatchKeys(tokenPlan(terms)!, { userId: user.userId, trashed: false });
+      const keys = tokenMatchKeys(tokenPlan(terms)!, { workspaceId: user.workspaceId, trashed: false });
       const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select count(*) from (${keys}) as x`.execute(s.c.db);
       const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
       assert.match(plan, /sheet_tokens_gin/, plan);

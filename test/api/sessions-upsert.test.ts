@@ -62,10 +62,10 @@ for (const dialect of dialects()) {
       assert.equal(saved.length, 1);
       const updated = (await s.events('session.updated')).filter((e) => e.data.session_id === first.body.id);
       assert.deepEqual(
-        updated.map((e) => [e.user_id, e.data]),
+        updated.map((e) => [e.workspace_id, e.data]),
         [
           [
-            alice.userId,
+            alice.workspaceId,
             {
               session_id: first.body.id,
               title: 'First',

@@ -182,7 +182,7 @@ for (const dialect of dialects()) {
           { user_id: bob.userId, spark_id: 'spk_html_to_text', spark_name: 'HTML to plain text', sheet_id: null, created_at: '2026-03-11T08:00:01.000Z' },
         ],
       );
-      const events = (await s.events('spark.executed')).filter((e) => e.user_id === bob.userId);
+      const events = (await s.events('spark.executed')).filter((e) => e.workspace_id === bob.workspaceId);
       const context = { workspace_id: `wsp_${bob.userId.slice(4)}`, actor_id: bob.userId };
       assert.deepEqual(
         events.map((e) => e.data),

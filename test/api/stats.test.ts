@@ -4,6 +4,7 @@ import { assertError, dialects } from '../helpers.js';
 import { useServer } from '../server-fixture.js';
 import { manualClock } from '../../src/clock.js';
 import { newId } from '../../src/ids.js';
+import { personalWorkspaceId } from '../../src/lib/workspace-ids.js';
 
 for (const dialect of dialects()) {
   describe(`stats [${dialect}]`, () => {
@@ -24,7 +25,7 @@ for (const dialect of dialects()) {
     const sparkRun = (userId: string, at: string) =>
       s.c.db
         .insertInto('spark_runs')
-        .values({ id: newId('run'), user_id: userId, spark_id: 'spk_x', spark_name: 'X', sheet_id: null, created_at: at })
+        .values({ id: newId('run'), workspace_id: personalWorkspaceId(userId), user_id: userId, spark_id: 'spk_x', spark_name: 'X', sheet_id: null, created_at: at })
         .execute();
 
     it('records work time with every field, date defaulting to today (UTC, from the clock)', async () => {

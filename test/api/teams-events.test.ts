@@ -53,8 +53,8 @@ for (const dialect of dialects()) {
 
     it("a team workspace's webhook is the workspace's: its view and lists say so, the default list is unchanged", async () => {
       assert.equal(teamHook.workspace_id, team);
-      const row = await s.c.db.selectFrom('webhooks').select('user_id').where('id', '=', teamHook.id).executeTakeFirstOrThrow();
-      assert.equal(row.user_id, team, "owned by the workspace's owner key, so delivery matches its events");
+      const row = await s.c.db.selectFrom('webhooks').select(['workspace_id', 'user_id']).where('id', '=', teamHook.id).executeTakeFirstOrThrow();
+      assert.deepEqual([row.workspace_id, row.user_id], [team, alice.userId], "the workspace's webhook (delivery matches its events), made by alice");
       const listed = await expect200(s, alice.key, 'GET', `/v1/webhooks?workspace_id=${team}`);
       assert.deepEqual(
         listed.webhooks.map((w: any) => [w.name, w.workspace_id]),
@@ -110,7 +110,7 @@ for (const dialect of dialects()) {
       try {
         await teamSheet(bob.key, 'Nobody pays');
         await s.worker!.idle();
-        const ev = await s.c.db.selectFrom('outbox').select(['id', 'data', 'dispatched_at']).where('user_id', '=', team).orderBy('id', 'desc').executeTakeFirstOrThrow();
+        const ev = await s.c.db.selectFrom('outbox').select(['id', 'data', 'dispatched_at']).where('workspace_id', '=', team).orderBy('id', 'desc').executeTakeFirstOrThrow();
         assert.equal(JSON.parse(ev.data).name, 'Nobody pays');
         assert.notEqual(ev.dispatched_at, null, 'the event was fanned out');
         const made = await s.c.db.selectFrom('deliveries').select('id').where('event_id', '=', ev.id).execute();

@@ -34,7 +34,7 @@ for (const dialect of dialects()) {
       const id = saved.body.id as string;
       const events = (await s.events('knowledge.saved')).filter((e) => e.data.id === id);
       assert.deepEqual(
-        events.map((e) => e.user_id),
+        events.map((e) => e.workspace_id),
         [team],
         "the event goes to the team's webhooks and streams",
       );
@@ -73,7 +73,7 @@ for (const dialect of dialects()) {
       const edited = await call(bob, 'PUT', `/v1/knowledge/${id}`, { content: 'Raise max to 50' });
       assert.equal(edited.status, 200, JSON.stringify(edited.body));
       assert.deepEqual([edited.body.solution.version, edited.body.solution.workspace_id], [2, team]);
-      const named = (await s.events('knowledge.saved')).filter((e) => e.data.id === id).map((e) => [e.user_id, e.data.workspace_id, e.data.actor_id]);
+      const named = (await s.events('knowledge.saved')).filter((e) => e.data.id === id).map((e) => [e.workspace_id, e.data.workspace_id, e.data.actor_id]);
       assert.deepEqual(
         named,
         [
@@ -92,7 +92,7 @@ for (const dialect of dialects()) {
       const teamTask = made.body.todos[0];
       assert.deepEqual([teamTask.content, teamTask.workspace_id], ['Team task', team]);
       assert.deepEqual(
-        (await s.events('todos.synced')).filter((e) => e.data.todo_ids.includes(teamTask.id)).map((e) => e.user_id),
+        (await s.events('todos.synced')).filter((e) => e.data.todo_ids.includes(teamTask.id)).map((e) => e.workspace_id),
         [team],
       );
       const home = (await sync(alice, { project: 'p', todos: [{ content: 'Home task', status: 'pending' }] })).body.todos[0];

@@ -32,7 +32,7 @@ for (const dialect of dialects()) {
       assert.equal(made.session.workspace_id, team);
       const saved = (await s.events('session.saved')).filter((e) => e.data.session_id === made.id);
       assert.deepEqual(
-        saved.map((e) => [e.user_id, e.data.workspace_id, e.data.actor_id]),
+        saved.map((e) => [e.workspace_id, e.data.workspace_id, e.data.actor_id]),
         [[team, team, alice.userId]],
         "the team's event, naming alice",
       );
@@ -51,7 +51,7 @@ for (const dialect of dialects()) {
       assert.deepEqual([patched.session.summary, patched.session.workspace_id], ['Bob added to it', team]);
       const updated = (await s.events('session.updated')).filter((e) => e.data.session_id === made.id);
       assert.deepEqual(
-        updated.map((e) => [e.user_id, e.data.actor_id]),
+        updated.map((e) => [e.workspace_id, e.data.actor_id]),
         [[team, bob.userId]],
       );
       assertForbidden(await call(carol, 'PATCH', `/v1/sessions/${made.id}`, { title: 'viewer edit' }), 'editor');
@@ -116,7 +116,7 @@ for (const dialect of dialects()) {
       assert.match(h.sheet.content.col2, /Team todo/);
       assert.doesNotMatch(h.sheet.content.col2, /Personal todo/, "another workspace's todos stay out of the handover");
       const events = (await s.events()).filter((e) => (e.event === 'session.handover' || e.event === 'sheet.created') && (e.data.handover_id ?? e.data.sheet_id) === h.handover_id);
-      assert.deepEqual(events.map((e) => [e.event, e.user_id, e.data.actor_id]).sort(), [
+      assert.deepEqual(events.map((e) => [e.event, e.workspace_id, e.data.actor_id]).sort(), [
         ['session.handover', team, bob.userId],
         ['sheet.created', team, bob.userId],
       ]);

@@ -40,7 +40,7 @@ for (const dialect of dialects()) {
       const shared = await newSheet(bob, 'Team plan', team);
       assert.equal(shared.workspace_id, team);
       const [ev] = (await s.events('sheet.created')).filter((e) => e.data.sheet_id === shared.id);
-      assert.equal(ev.user_id, team, "the team's webhooks and streams get it");
+      assert.equal(ev.workspace_id, team, "the team's webhooks and streams get it");
       assert.deepEqual({ workspace_id: ev.data.workspace_id, actor_id: ev.data.actor_id }, { workspace_id: team, actor_id: bob.userId });
 
       const teamList = await expectOk(alice, 'GET', `/v1/sheets?workspace_id=${team}`);
@@ -108,7 +108,7 @@ for (const dialect of dialects()) {
       );
       const updates = (await s.events('sheet.updated')).filter((e) => e.data.sheet_id === sheet.id);
       assert.deepEqual(
-        updates.map((e) => [e.user_id, e.data.workspace_id, e.data.actor_id]),
+        updates.map((e) => [e.workspace_id, e.data.workspace_id, e.data.actor_id]),
         [
           [team, team, alice.userId],
           [team, team, bob.userId],
@@ -116,7 +116,7 @@ for (const dialect of dialects()) {
       );
       await expectOk(bob, 'DELETE', `/v1/sheets/${sheet.id}`);
       const [deleted] = (await s.events('sheet.deleted')).filter((e) => e.data.sheet_id === sheet.id);
-      assert.equal(deleted.user_id, team);
+      assert.equal(deleted.workspace_id, team);
       assert.equal(deleted.data.actor_id, bob.userId);
       assert.equal(
         (await expectOk(carol, 'GET', `/v1/sheets?workspace_id=${team}&trashed=true`)).sheets.some((x: { id: string }) => x.id === sheet.id),

@@ -111,7 +111,7 @@ for (const dialect of dialects()) {
 
       assert.deepEqual((await statsOf(alice, id)).sparks, { executed_total: 2, executed_this_month: 2 });
       assert.equal((await statsOf(carol)).sparks.executed_total, 0, "carol's personal stats count none of the team's runs");
-      const events = (await s.events('spark.executed')).filter((e) => e.user_id === id);
+      const events = (await s.events('spark.executed')).filter((e) => e.workspace_id === id);
       assert.deepEqual(
         events.map((e) => [e.data.sheet_id, e.data.workspace_id, e.data.actor_id]),
         [
@@ -126,10 +126,10 @@ for (const dialect of dialects()) {
       const sheet = await sheetIn(id);
       const made = await expectOk(await call(bob, 'POST', `/v1/sheets/${sheet}/export`, { format: 'txt' }));
       assert.equal(made.workspace_id, id);
-      const row = await s.c.db.selectFrom('exports').select(['user_id']).where('id', '=', made.export_id).executeTakeFirstOrThrow();
-      assert.equal(row.user_id, id);
+      const row = await s.c.db.selectFrom('exports').select(['workspace_id', 'user_id']).where('id', '=', made.export_id).executeTakeFirstOrThrow();
+      assert.deepEqual([row.workspace_id, row.user_id], [id, bob.userId], "the team's record, made by bob");
       const ev = (await s.events('export.completed')).find((e) => e.data.url === made.url)!;
-      assert.deepEqual([ev.user_id, ev.data.workspace_id, ev.data.actor_id], [id, id, bob.userId]);
+      assert.deepEqual([ev.workspace_id, ev.data.workspace_id, ev.data.actor_id], [id, id, bob.userId]);
       const file = await request(s.url, 'GET', new URL(made.url).pathname);
       assert.equal(file.status, 200);
 
