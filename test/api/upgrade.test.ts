@@ -27,6 +27,7 @@ for (const commit of commits) {
           await checkSearch(s, m, owner);
           await checkWebhooks(s, m, owner);
           await checkPersonalWorkspaces(s, m);
+          await checkDataModel(s, m);
         } finally {
           await s.close();
         }
@@ -44,6 +45,17 @@ async function checkPersonalWorkspaces(s: TestServer, m: UpgradeManifest) {
     assert.equal(workspaces[0].role, 'owner');
     assert.match(workspaces[0].id, /^wsp_[0-9a-z]{26}$/);
   }
+}
+
+/** Migration 042: every record of the account is in its personal workspace and names it as its maker. */
+async function checkDataModel(s: TestServer, m: UpgradeManifest) {
+  const personal = `wsp_${m.user_id.slice(4)}`;
+  for (const table of ['sheets', 'sessions', 'handovers', 'knowledge', 'todos', 'webhooks'] as const) {
+    const rows = await s.c.db.selectFrom(table).select(['workspace_id', 'user_id']).distinct().execute();
+    assert.deepEqual(rows, [{ workspace_id: personal, user_id: m.user_id }], table);
+  }
+  const keys = await s.c.db.selectFrom('outbox').select('workspace_id').distinct().execute();
+  assert.deepEqual(keys, [{ workspace_id: personal }], 'outbox');
 }
 
 async function checkKeys(s: TestServer, m: UpgradeManifest) {

@@ -215,7 +215,7 @@ for (const dialect of dialects()) {
       assertError(await call(owner, 'GET', `/v1/knowledge/${theirs.body.id}`), 404, 'not_found');
       assertError(await call(editor, 'GET', `/v1/todos?workspace_id=${id}`), 404, 'not_found');
       for (const table of ['knowledge', 'todos', 'outbox'] as const) {
-        const rows = await s.c.db.selectFrom(table).select('id').where('user_id', '=', id).execute();
+        const rows = await s.c.db.selectFrom(table).select('id').where('workspace_id', '=', id).execute();
         assert.deepEqual(rows, [], `${table} rows of the deleted workspace`);
       }
       assert.equal((await call(owner, 'GET', `/v1/knowledge/${mine.body.id}`)).status, 200);
