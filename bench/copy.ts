@@ -22,6 +22,7 @@ const PER_100 = { revisedSheets: 20, sessions: 5, handovers: 1, knowledge: 2, to
 
 /** The other records, written straight into the SQLite file the way the services write them. */
 function seedOthers(dbFile: string, userId: string, sheets: number) {
+  const workspaceId = `wsp_${userId.slice(4)}`; // the account's personal workspace (src/lib/workspace-ids.ts)
   const db = new SQLite(dbFile);
   const r = rng(7);
   const at = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
@@ -44,24 +45,27 @@ function seedOthers(dbFile: string, userId: string, sheets: number) {
     }
     counts.sheet_revisions = picked.length * 2;
 
-    const session = db.prepare('insert into sessions (id, user_id, title, summary, project, tags, files_changed, search_text, created_at, external_id, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-    const handover = db.prepare('insert into handovers (handover_id, user_id, session_id, project, created_at) values (?, ?, ?, ?, ?)');
+    const session = db.prepare(
+      'insert into sessions (id, workspace_id, user_id, title, summary, project, tags, files_changed, search_text, created_at, external_id, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const handover = db.prepare('insert into handovers (handover_id, workspace_id, user_id, session_id, project, created_at) values (?, ?, ?, ?, ?, ?)');
     const sessionIds: string[] = [];
     for (let i = 0; i < n(PER_100.sessions); i++) {
       const id = newId('ses', Date.parse(at(i)));
       const summary = `Fixed the worker retry and the migration index. 検索の遅延を調査しました (${i}).`;
-      session.run(id, userId, `Session ${i}`, summary, `proj-${i % 10}`, '["bench"]', '["src/a.ts","src/b.ts"]', `session ${i} ${summary}`.toLowerCase(), at(i), null, null);
+      session.run(id, workspaceId, userId, `Session ${i}`, summary, `proj-${i % 10}`, '["bench"]', '["src/a.ts","src/b.ts"]', `session ${i} ${summary}`.toLowerCase(), at(i), null, null);
       sessionIds.push(id);
     }
-    picked.slice(0, n(PER_100.handovers)).forEach((s, i) => handover.run(s.id, userId, sessionIds[i % sessionIds.length], `proj-${i % 10}`, at(i)));
+    picked.slice(0, n(PER_100.handovers)).forEach((s, i) => handover.run(s.id, workspaceId, userId, sessionIds[i % sessionIds.length], `proj-${i % 10}`, at(i)));
 
     const knowledge = db.prepare(
-      'insert into knowledge (id, user_id, type, title, error, content, language, description, tags, search_text, created_at, updated_at, version) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)',
+      'insert into knowledge (id, workspace_id, user_id, type, title, error, content, language, description, tags, search_text, created_at, updated_at, version) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)',
     );
     for (let i = 0; i < n(PER_100.knowledge); i++) {
       const content = `Set the pool size before the first query; 接続数を確認する。 ${'x'.repeat(200 + Math.floor(r() * 800))}`;
       knowledge.run(
         newId(i % 2 ? 'sol' : 'snp', Date.parse(at(i))),
+        workspaceId,
         userId,
         i % 2 ? 'solution' : 'snippet',
         `Fix ${i}`,
@@ -75,16 +79,18 @@ function seedOthers(dbFile: string, userId: string, sheets: number) {
         at(i),
       );
     }
-    const todo = db.prepare('insert into todos (id, user_id, content, status, project, priority, active_form, created_at, updated_at, version, content_key) values (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)');
+    const todo = db.prepare(
+      'insert into todos (id, workspace_id, user_id, content, status, project, priority, active_form, created_at, updated_at, version, content_key) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)',
+    );
     for (let i = 0; i < n(PER_100.todos); i++) {
       const content = `Task ${i}: タスク${i} を確認`;
-      todo.run(newId('td', Date.parse(at(i))), userId, content, ['pending', 'in_progress', 'completed'][i % 3], `proj-${i % 10}`, 'medium', null, at(i), at(i), content);
+      todo.run(newId('td', Date.parse(at(i))), workspaceId, userId, content, ['pending', 'in_progress', 'completed'][i % 3], `proj-${i % 10}`, 'medium', null, at(i), at(i), content);
     }
-    const work = db.prepare('insert into work_logs (id, user_id, project, hours, description, date, created_at) values (?, ?, ?, ?, ?, ?, ?)');
-    for (let i = 0; i < n(PER_100.workLogs); i++) work.run(newId('wl', Date.parse(at(i))), userId, `proj-${i % 10}`, 1.5, 'Review and deploy', at(i).slice(0, 10), at(i));
-    const event = db.prepare('insert into outbox (id, user_id, event, data, created_at, dispatched_at) values (?, ?, ?, ?, ?, ?)');
+    const work = db.prepare('insert into work_logs (id, workspace_id, user_id, project, hours, description, date, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)');
+    for (let i = 0; i < n(PER_100.workLogs); i++) work.run(newId('wl', Date.parse(at(i))), workspaceId, userId, `proj-${i % 10}`, 1.5, 'Review and deploy', at(i).slice(0, 10), at(i));
+    const event = db.prepare('insert into outbox (id, workspace_id, event, data, created_at, dispatched_at) values (?, ?, ?, ?, ?, ?)');
     for (let i = 0; i < n(PER_100.outbox); i++) {
-      event.run(newId('evt', Date.parse(at(i))), userId, 'sheet.updated', JSON.stringify({ id: picked[i % picked.length]?.id, version: 2, changes: ['content'] }), at(i), at(i));
+      event.run(newId('evt', Date.parse(at(i))), workspaceId, 'sheet.updated', JSON.stringify({ id: picked[i % picked.length]?.id, version: 2, changes: ['content'] }), at(i), at(i));
     }
     Object.assign(counts, { sessions: sessionIds.length, handovers: n(PER_100.handovers), knowledge: n(PER_100.knowledge), todos: n(PER_100.todos), work_logs: n(PER_100.workLogs), outbox: n(PER_100.outbox) });
   })();

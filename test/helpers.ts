@@ -81,7 +81,7 @@ export interface TestServer {
   app: FastifyInstance;
   dataDir: string;
   /** A new account on `plan` with its first key, and its personal workspace. */
-  user(plan?: 'free' | 'pro' | 'business'): Promise<{ userId: string; key: string; workspaceId: string }>;
+  user(plan?: 'free' | 'pro' | 'business'): Promise<{ userId: string; key: string; personalWorkspace: string }>;
   req<T = any>(method: string, urlPath: string, opts?: RequestOptions): Promise<Res<T>>;
   /** Outbox rows in order, optionally for one event name. */
   events(event?: string): Promise<{ event: string; workspace_id: string; data: any }[]>;
@@ -116,7 +116,7 @@ export async function startServer(dialect: Dialect, opts: { env?: Record<string,
     dataDir,
     async user(plan = 'pro') {
       const r = await c.accounts.create({ name: `user-${randomBytes(3).toString('hex')}`, plan });
-      return { userId: r.user_id, key: r.api_key, workspaceId: personalWorkspaceId(r.user_id) };
+      return { userId: r.user_id, key: r.api_key, personalWorkspace: personalWorkspaceId(r.user_id) };
     },
     req: (method, urlPath, o) => request(url, method, urlPath, o),
     async events(event) {

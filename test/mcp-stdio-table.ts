@@ -76,7 +76,7 @@ export function toolTable({ s, alice, client, ai, rcv, f, ctx, rest }: TableCont
       ok: () => ({ title: 'over stdio', content: { col1: '<p>s</p>' } }),
       check: async (out) => {
         assert.deepEqual((await rest('GET', `/v1/sheets/${out.id}`)).sheet, out.sheet);
-        assert.equal((await s.events('sheet.created')).filter((e) => e.data.sheet_id === out.id && e.workspace_id === alice.workspaceId).length, 1);
+        assert.equal((await s.events('sheet.created')).filter((e) => e.data.sheet_id === out.id && e.workspace_id === alice.personalWorkspace).length, 1);
       },
       err: () => ({ title: ' ' }),
       rest: () => ['POST', '/v1/sheets', { title: ' ' }],

@@ -6,8 +6,8 @@ export type Plan = 'free' | 'pro' | 'business';
 export interface TestUser {
   userId: string;
   key: string;
-  /** The account's personal workspace. */
-  workspaceId: string;
+  /** The account's personal workspace (not `workspaceId`: a Caller's is the workspace its key is restricted to). */
+  personalWorkspace: string;
 }
 
 type StartOptions = NonNullable<Parameters<typeof startServer>[1]>;

@@ -61,7 +61,7 @@ async function serveBadDocument() {
 for (const dialect of dialects()) {
   describe(`bad text on MCP resources, prompts, OAuth and console sign-in [${dialect}]`, () => {
     let s: TestServer;
-    let alice: { key: string; userId: string; workspaceId: string };
+    let alice: { key: string; userId: string; personalWorkspace: string };
     let mcp: Client;
     let doc: Awaited<ReturnType<typeof serveBadDocument>>;
     before(async () => {

@@ -29,7 +29,7 @@ describe('briefing steps', () => {
 for (const dialect of dialects()) {
   describe(`the briefing follows the work [${dialect}]`, () => {
     let s: TestServer;
-    let alice: { key: string; userId: string; workspaceId: string };
+    let alice: { key: string; userId: string; personalWorkspace: string };
 
     before(async () => {
       s = await startServer(dialect, { env: { RATE_LIMIT_DISABLED: '1' } });

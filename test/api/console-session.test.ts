@@ -56,7 +56,7 @@ for (const dialect of dialects()) {
       const { cookie } = await signIn(alice.key);
       const created = await s.req('POST', '/v1/sheets', { body: { title: 'via console' }, headers: withCookie(cookie) });
       assert.equal(created.status, 200);
-      assert.equal((await s.events('sheet.created')).at(-1)!.workspace_id, alice.workspaceId);
+      assert.equal((await s.events('sheet.created')).at(-1)!.workspace_id, alice.personalWorkspace);
       assertError(await s.req('POST', '/v1/sheets', { body: { title: 'csrf' }, headers: withCookie(cookie, false) }), 403, 'forbidden', /X-Console/);
       assertError(await s.req('GET', '/v1/sheets', { headers: withCookie('garbage') }), 401, 'unauthorized', /sign in again/);
       const bob = await s.user('free');

@@ -124,7 +124,7 @@ describe('copy-to-postgres', { skip: !process.env.TEST_POSTGRES_URL && 'TEST_POS
       // insert trigger would have left it, with the trigger and every index of a freshly migrated database back.
       const stale = await sql<{ n: string }>`select count(*) as n from sheets s left join sheet_tokens t on t.sheet_id = s.id
         where t.tokens is distinct from (case when t.capped then '{}' else sheet_tokens_of(s.search_text) end) or t.capped <> (s.id = ${made.capped.id})
-          or t.user_id <> s.user_id or t.trashed <> (s.trashed_at is not null)`.execute(pg.c.db);
+          or t.workspace_id <> s.workspace_id or t.trashed <> (s.trashed_at is not null)`.execute(pg.c.db);
       assert.equal(stale.rows[0].n, '0');
       assert.deepEqual(
         (await pg.req('GET', '/v1/sheets?q=bigtailword', { key })).body.sheets.map((x: { id: string }) => x.id),

@@ -97,7 +97,7 @@ for (const dialect of dialects()) {
     it('a stream resuming with Last-Event-ID catches up on its own, then joins the shared reads', { timeout: 20_000 }, async () => {
       const a = await s.user('pro');
       const first = await s.req('POST', '/v1/sheets', { key: a.key, body: { title: 'before' } });
-      const [{ id: since }] = await s.c.db.selectFrom('outbox').select('id').where('workspace_id', '=', a.workspaceId).orderBy('id').execute();
+      const [{ id: since }] = await s.c.db.selectFrom('outbox').select('id').where('workspace_id', '=', a.personalWorkspace).orderBy('id').execute();
       await s.req('POST', '/v1/sheets', { key: a.key, body: { title: 'missed' } });
       const live = await open(a.key);
       const resumed = await openStream(`${s.url}/v1/events/stream`, { authorization: `Bearer ${a.key}`, 'last-event-id': since });

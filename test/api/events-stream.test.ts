@@ -96,7 +96,7 @@ for (const dialect of dialects()) {
       const outbox = (await s.events('sheet.updated')).filter((e) => e.data.sheet_id === id);
       assert.deepEqual(
         outbox.map((e) => [e.workspace_id, e.data.changes, e.data.version]),
-        [[alice.workspaceId, ['restored'], 3]],
+        [[alice.personalWorkspace, ['restored'], 3]],
         'one event, none for the no-op restore',
       );
       await a.close();
@@ -261,7 +261,7 @@ describe('event stream: Last-Event-ID reaches back 24 hours at most', () => {
         const u = await old.user('free');
         const make = async (title: string) => (await old.req('POST', '/v1/sheets', { key: u.key, body: { title } })).status;
         assert.equal(await make('A'), 200);
-        const [a] = await old.c.db.selectFrom('outbox').select('id').where('workspace_id', '=', u.workspaceId).execute();
+        const [a] = await old.c.db.selectFrom('outbox').select('id').where('workspace_id', '=', u.personalWorkspace).execute();
         clock.advance(30 * 60_000);
         assert.equal(await make('too old'), 200);
         clock.advance(22.5 * 3600_000);

@@ -39,7 +39,7 @@ for (const dialect of dialects()) {
       assert.equal(evs.length, 1);
       assert.deepEqual(evs[0].data, { sheet_id: sheetId, format: 'markdown', url: r.body.url, workspace_id: r.body.workspace_id, actor_id: alice.userId });
       assert.equal(r.body.workspace_id, `wsp_${alice.userId.slice(4)}`);
-      assert.equal(evs[0].workspace_id, alice.workspaceId);
+      assert.equal(evs[0].workspace_id, alice.personalWorkspace);
       const row = await s.c.db.selectFrom('exports').selectAll().where('id', '=', r.body.export_id).executeTakeFirstOrThrow();
       const token = r.body.url.split('/').pop();
       assert.notEqual(row.token_hash, token, 'only a hash of the token is stored');

@@ -33,7 +33,7 @@ for (const dialect of dialects()) {
   describe(`GET /v1/sheets/{id} before the framework [${dialect}]`, () => {
     let cold: FastifyInstance;
     let coldUrl: string;
-    let alice: { key: string; userId: string; workspaceId: string };
+    let alice: { key: string; userId: string; personalWorkspace: string };
     const { s, beforeClose } = useServer(dialect);
     before(async () => {
       cold = await buildApp(s.c, { logger: false, hotPaths: false });

@@ -12,7 +12,22 @@ import type { Outbox, TxRunner } from '../../src/events/outbox.js';
  * data-modifying CTEs. Every row or none, nothing but compiledInsert rows, and the outbox told as for
  * any commit. On SQLite the same runner as tx; the checks hold there too.
  */
-const insertTodo = compiledInsert('todos', ['id', 'workspace_id', 'user_id', 'content', 'status', 'project', 'priority', 'active_form', 'created_at', 'updated_at', 'version', 'content_key', 'session_ref', 'changed_by']);
+const insertTodo = compiledInsert('todos', [
+  'id',
+  'workspace_id',
+  'user_id',
+  'content',
+  'status',
+  'project',
+  'priority',
+  'active_form',
+  'created_at',
+  'updated_at',
+  'version',
+  'content_key',
+  'session_ref',
+  'changed_by',
+]);
 
 it("oneStatement renumbers each INSERT's placeholders after the ones before it", () => {
   const q = oneStatement([
@@ -84,7 +99,7 @@ for (const dialect of dialects()) {
       seq++;
       return {
         id,
-        workspace_id: user.workspaceId,
+        workspace_id: user.personalWorkspace,
         user_id: user.userId,
         content: `todo ${id}`,
         status: 'pending',
@@ -109,13 +124,13 @@ for (const dialect of dialects()) {
         const value = await tx().insertsOnly(async (trx) => {
           await insertTodo(trx, todo(ids[0]));
           await insertTodo(trx, todo(ids[1]));
-          await outbox().emit(trx, user.workspaceId, 'todo.deleted', { todo_id: ids[0], project: 'batch', deleted_at: new Date().toISOString() }, user.userId);
+          await outbox().emit(trx, user.personalWorkspace, 'todo.deleted', { todo_id: ids[0], project: 'batch', deleted_at: new Date().toISOString() }, user.userId);
           return 'done';
         });
         assert.equal(value, 'done');
         assert.equal(await countTodos(ids), 2);
         assert.ok(
-          told.some((accounts) => accounts?.includes(user.userId)),
+          told.some((accounts) => accounts?.includes(user.personalWorkspace)),
           JSON.stringify(told),
         );
       } finally {
@@ -162,7 +177,7 @@ for (const dialect of dialects()) {
       assert.equal(new Set(ids).size, 50);
       const sheets = Number((await sql<{ n: string }>`select count(*) as n from sheets where id in (${sql.join(ids)})`.execute(db())).rows[0].n);
       assert.equal(sheets, 50);
-      const events = (await sql<{ data: string }>`select data from outbox where event = 'sheet.created' and workspace_id = ${user.workspaceId}`.execute(db())).rows;
+      const events = (await sql<{ data: string }>`select data from outbox where event = 'sheet.created' and workspace_id = ${user.personalWorkspace}`.execute(db())).rows;
       const evented = new Set(events.map((e) => JSON.parse(e.data).sheet_id as string));
       for (const id of ids) assert.ok(evented.has(id), `no sheet.created event for ${id}`);
       assert.equal((await s.req('GET', '/v1/sheets?limit=1', { key: user.key })).body.total, before + 50);
@@ -179,7 +194,7 @@ for (const dialect of dialects()) {
           tx().insertsOnly(async (trx) => {
             await insertTodo(trx, todo(id));
             if (i === 17) await insertTodo(trx, todo(taken)); // this batch fails on the duplicate key
-            await outbox().emit(trx, user.workspaceId, 'todo.deleted', { todo_id: id, project: 'group', deleted_at: new Date().toISOString() }, user.userId);
+            await outbox().emit(trx, user.personalWorkspace, 'todo.deleted', { todo_id: id, project: 'group', deleted_at: new Date().toISOString() }, user.userId);
           }),
         ),
       );
@@ -190,7 +205,7 @@ for (const dialect of dialects()) {
       );
       assert.equal(await countTodos(ids), 39);
       assert.equal(await countTodos([ids[17]]), 0);
-      const events = (await sql<{ data: string }>`select data from outbox where event = 'todo.deleted' and workspace_id = ${user.workspaceId}`.execute(db())).rows;
+      const events = (await sql<{ data: string }>`select data from outbox where event = 'todo.deleted' and workspace_id = ${user.personalWorkspace}`.execute(db())).rows;
       const evented = new Set(events.map((e) => JSON.parse(e.data).todo_id as string));
       assert.deepEqual(
         ids.filter((id) => evented.has(id)),

@@ -36,7 +36,7 @@ for (const dialect of dialects()) {
       const [evMcp] = await eventsFor(viaMcp.id);
       const [evRest] = await eventsFor(viaRest.id);
       assert.equal(evMcp.event, 'sheet.created');
-      assert.equal(evMcp.workspace_id, alice.workspaceId);
+      assert.equal(evMcp.workspace_id, alice.personalWorkspace);
       const mine = { workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId };
       assert.deepEqual(evMcp.data, { sheet_id: viaMcp.id, name: 'Plan', created_at: '2026-03-10T12:00:00.000Z', ...mine });
       assert.deepEqual(without(evMcp.data, 'sheet_id'), without(evRest.data, 'sheet_id'));
@@ -184,9 +184,9 @@ for (const dialect of dialects()) {
       assert.deepEqual(
         evs.map((e) => [e.workspace_id, e.data]),
         [
-          [alice.workspaceId, { sheet_id: id, format: 'markdown', url: viaMcp.url, ...mine }],
-          [alice.workspaceId, { sheet_id: id, format: 'markdown', url: viaRest.url, ...mine }],
-          [alice.workspaceId, { sheet_id: id, format: 'json', url: json.url, ...mine }],
+          [alice.personalWorkspace, { sheet_id: id, format: 'markdown', url: viaMcp.url, ...mine }],
+          [alice.personalWorkspace, { sheet_id: id, format: 'markdown', url: viaRest.url, ...mine }],
+          [alice.personalWorkspace, { sheet_id: id, format: 'json', url: json.url, ...mine }],
         ],
       );
     });

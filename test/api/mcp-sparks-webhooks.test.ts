@@ -36,7 +36,7 @@ for (const dialect of dialects()) {
       const viaRest = (await rest('POST', '/v1/spark', args)).body;
       assert.deepEqual(viaMcp, viaRest);
       assert.equal(viaMcp.spark_name, 'Word count');
-      const evs = (await s.events('spark.executed')).filter((e) => e.workspace_id === alice.workspaceId);
+      const evs = (await s.events('spark.executed')).filter((e) => e.workspace_id === alice.personalWorkspace);
       assert.equal(evs.length, 2);
       assert.deepEqual(without(evs[0].data, 'executed_at'), {
         spark_id: 'spk_word_count',
@@ -191,7 +191,7 @@ for (const dialect of dialects()) {
       assert.match(sent.body.messages[0].content, /Translate the content into Japanese \(language code "ja"\)/);
       assert.equal(sent.body.messages[1].content, '<content>\n<p>Hello</p>\n</content>');
       assert.deepEqual(viaMcp, (await s.req('POST', '/v1/spark?action=translate', { key: alice.key, body: args })).body);
-      const evs = (await s.events('spark.executed')).filter((e) => e.workspace_id === alice.workspaceId);
+      const evs = (await s.events('spark.executed')).filter((e) => e.workspace_id === alice.personalWorkspace);
       assert.deepEqual(
         evs.map((e) => without(e.data, 'executed_at')),
         [

@@ -40,7 +40,7 @@ for (const dialect of dialects()) {
           assert.deepEqual(rest.body.sheet, made.sheet);
           const [ev] = (await s.events('sheet.created')).filter((e) => e.data.sheet_id === made.id);
           assert.deepEqual(ev.data, { sheet_id: made.id, name: `via ${mode}`, created_at: made.sheet.createdAt, workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId });
-          assert.equal(ev.workspace_id, alice.workspaceId);
+          assert.equal(ev.workspace_id, alice.personalWorkspace);
           const unknown = 'sht_01jzzzzzzzzzzzzzzzzzzzzzzz';
           sameErrorAsRest(await client.callTool({ name: 'get_sheet', arguments: { id: unknown } }), await s.req('GET', `/v1/sheets/${unknown}`, { key: alice.key }));
           const read = await client.readResource({ uri: `sheet://${made.id}` });

@@ -10,8 +10,8 @@ import { httpClient, ok, sameErrorAsRest, toolError, without } from '../mcp-help
 for (const dialect of dialects()) {
   describe(`MCP tools for sessions, knowledge, todos, work time and stats [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-03-10T12:00:00.000Z'));
-    let alice: { key: string; userId: string; workspaceId: string };
-    let bob: { key: string; userId: string; workspaceId: string };
+    let alice: { key: string; userId: string; personalWorkspace: string };
+    let bob: { key: string; userId: string; personalWorkspace: string };
     let mcp: Client;
     const { s, beforeClose } = useServer(dialect, { clock });
     before(async () => {
@@ -29,7 +29,7 @@ for (const dialect of dialects()) {
       const viaRest = (await rest('POST', '/v1/sessions', input)).body;
       assert.deepEqual(without(viaMcp.session, 'id'), without(viaRest.session, 'id'));
       assert.deepEqual((await rest('GET', `/v1/sessions/${viaMcp.id}`)).body.session, viaMcp.session);
-      const saved = (await s.events('session.saved')).filter((e) => e.workspace_id === alice.workspaceId);
+      const saved = (await s.events('session.saved')).filter((e) => e.workspace_id === alice.personalWorkspace);
       const mine = { workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId };
       assert.deepEqual(
         saved.map((e) => e.data),
@@ -103,7 +103,7 @@ for (const dialect of dialects()) {
       assert.equal(sol.type, 'solution');
       assert.deepEqual(Object.keys(sol).sort(), Object.keys(viaRest).sort());
       assert.deepEqual((await rest('GET', `/v1/knowledge/${sol.id}`)).body.solution, sol.solution);
-      const saved = (await s.events('knowledge.saved')).filter((e) => e.workspace_id === alice.workspaceId).map((e) => e.data);
+      const saved = (await s.events('knowledge.saved')).filter((e) => e.workspace_id === alice.personalWorkspace).map((e) => e.data);
       const mine = { workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId };
       assert.deepEqual(saved, [
         { type: 'solution', id: sol.id, title: 'EADDRINUSE', ...mine },

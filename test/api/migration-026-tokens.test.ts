@@ -45,7 +45,7 @@ test('migration 026 gives sheets tokenized by 022 the tokens search looks for', 
 
     // A sheet written after 026 gets the new tokens from the redefined function: found at once (pending,
     // by LIKE: migration 032), then through its tokens once the indexer ran.
-    await db.insertInto('sheets').values({ id: 's2', user_id: 'u1', title: 't', content: '{}', tags: '[]', search_text: '新しい議事録', created_at: now, updated_at: now }).execute();
+    await db.insertInto('sheets').values({ id: 's2', workspace_id: 'u1', user_id: 'u1', title: 't', content: '{}', tags: '[]', search_text: '新しい議事録', created_at: now, updated_at: now }).execute();
     assert.deepEqual((await hits('議事録')).sort(), ['s1', 's2']);
     assert.equal(await indexPendingTokens(db, 10), 1);
     const s2 = (await sql<{ tokens: string[] }>`select tokens from sheet_tokens where sheet_id = 's2'`.execute(db)).rows[0]!.tokens;

@@ -49,8 +49,21 @@ async function seedOldLayout(db: Kysely<any>) {
       { workspace_id: 'wsp_team', user_id: 'usr_bob', role: 'editor', created_at: AT },
     ])
     .execute();
-  const sheet = (id: string, owner: string, trashed = false) => ({ id, user_id: owner, title: id, content: '{}', tags: '[]', search_text: `${id} 東京都庁の議事録`, created_at: AT, updated_at: AT, trashed_at: trashed ? AT : null });
-  await db.insertInto('sheets').values([sheet('sht_a1', 'usr_alice'), sheet('sht_a2', 'usr_alice', true), sheet('sht_t1', 'wsp_team')]).execute();
+  const sheet = (id: string, owner: string, trashed = false) => ({
+    id,
+    user_id: owner,
+    title: id,
+    content: '{}',
+    tags: '[]',
+    search_text: `${id} 東京都庁の議事録`,
+    created_at: AT,
+    updated_at: AT,
+    trashed_at: trashed ? AT : null,
+  });
+  await db
+    .insertInto('sheets')
+    .values([sheet('sht_a1', 'usr_alice'), sheet('sht_a2', 'usr_alice', true), sheet('sht_t1', 'wsp_team')])
+    .execute();
   const session = (id: string, owner: string, author: string | null) => ({ id, user_id: owner, title: id, summary: 's', tags: '[]', files_changed: '[]', search_text: id, created_at: AT, author_id: author });
   await db
     .insertInto('sessions')
@@ -58,11 +71,17 @@ async function seedOldLayout(db: Kysely<any>) {
     .execute();
   await db.insertInto('handovers').values({ handover_id: 'sht_t1', user_id: 'wsp_team', session_id: 'ses_t_bob', project: null, created_at: AT, author_id: 'usr_bob' }).execute();
   const entry = (id: string, owner: string) => ({ id, user_id: owner, type: 'solution', title: id, content: 'c', tags: '[]', search_text: id, created_at: AT, updated_at: AT });
-  await db.insertInto('knowledge').values([entry('sol_a', 'usr_alice'), entry('sol_t', 'wsp_team')]).execute();
+  await db
+    .insertInto('knowledge')
+    .values([entry('sol_a', 'usr_alice'), entry('sol_t', 'wsp_team')])
+    .execute();
   await db.insertInto('todos').values({ id: 'td_t', user_id: 'wsp_team', content: 'x', status: 'pending', project: 'p', priority: 'low', created_at: AT, updated_at: AT, changed_by: 'usr_bob' }).execute();
   await db.insertInto('work_logs').values({ id: 'wl_b', user_id: 'usr_bob', hours: 1, date: '2026-11-01', created_at: AT }).execute();
   const hook = (id: string, owner: string, maker: string | null) => ({ id, user_id: owner, url: 'https://x.invalid/', events: '["*"]', secret_enc: 'enc', status: 'enabled', created_at: AT, created_by: maker });
-  await db.insertInto('webhooks').values([hook('wh_a', 'usr_alice', 'usr_alice'), hook('wh_t', 'wsp_team', 'usr_bob'), hook('wh_t_old', 'wsp_team', null)]).execute();
+  await db
+    .insertInto('webhooks')
+    .values([hook('wh_a', 'usr_alice', 'usr_alice'), hook('wh_t', 'wsp_team', 'usr_bob'), hook('wh_t_old', 'wsp_team', null)])
+    .execute();
   await db.insertInto('outbox').values({ id: 'evt_a', user_id: 'usr_alice', event: 'sheet.created', data: '{}', created_at: AT, dispatched_at: AT }).execute();
 }
 
@@ -78,9 +97,7 @@ for (const dialect of dialects()) {
         assert.equal(latest.error, undefined, String(latest.error));
 
         const pairs = async (table: string, key = 'id') =>
-          Object.fromEntries(
-            (await db.selectFrom(table).select([key, 'workspace_id', 'user_id']).execute()).map((r: any) => [r[key], [r.workspace_id, r.user_id]]),
-          );
+          Object.fromEntries((await db.selectFrom(table).select([key, 'workspace_id', 'user_id']).execute()).map((r: any) => [r[key], [r.workspace_id, r.user_id]]));
         assert.deepEqual(await pairs('sheets'), {
           sht_a1: ['wsp_alice', 'usr_alice'],
           sht_a2: ['wsp_alice', 'usr_alice'],
@@ -110,18 +127,28 @@ for (const dialect of dialects()) {
         }
 
         const counts = async () =>
-          (await sql<{ workspace_id: string; trashed: number; n: string }>`select workspace_id, trashed, cast(sum(n) as text) as n from sheet_counts group by workspace_id, trashed having sum(n) <> 0 order by 1, 2`.execute(db)).rows.map(
-            (r) => [r.workspace_id, Number(r.trashed), Number(r.n)],
-          );
+          (
+            await sql<{
+              workspace_id: string;
+              trashed: number;
+              n: string;
+            }>`select workspace_id, trashed, cast(sum(n) as text) as n from sheet_counts group by workspace_id, trashed having sum(n) <> 0 order by 1, 2`.execute(db)
+          ).rows.map((r) => [r.workspace_id, Number(r.trashed), Number(r.n)]);
         assert.deepEqual(await counts(), [
           ['wsp_alice', 0, 1],
           ['wsp_alice', 1, 1],
           ['wsp_team', 0, 1],
         ]);
-        assert.deepEqual((await sql`select count(*) as n from sheet_counts where workspace_id like 'usr%'`.execute(db)).rows.map((r: any) => Number(r.n)), [0]);
+        assert.deepEqual(
+          (await sql`select count(*) as n from sheet_counts where workspace_id like 'usr%'`.execute(db)).rows.map((r: any) => Number(r.n)),
+          [0],
+        );
 
         // The triggers keep working under the new names: a new personal sheet is counted (and on PostgreSQL tokenized).
-        await db.insertInto('sheets').values({ id: 'sht_a3', workspace_id: 'wsp_alice', user_id: 'usr_alice', title: 'new', content: '{}', tags: '[]', search_text: 'new', created_at: AT, updated_at: AT }).execute();
+        await db
+          .insertInto('sheets')
+          .values({ id: 'sht_a3', workspace_id: 'wsp_alice', user_id: 'usr_alice', title: 'new', content: '{}', tags: '[]', search_text: 'new', created_at: AT, updated_at: AT })
+          .execute();
         assert.deepEqual((await counts())[0], ['wsp_alice', 0, 2]);
         if (dialect === 'postgres') {
           const tokens = await sql<{ sheet_id: string; workspace_id: string }>`select sheet_id, workspace_id from sheet_tokens order by sheet_id`.execute(db);

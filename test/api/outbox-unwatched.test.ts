@@ -26,7 +26,7 @@ describe('events no webhook subscribes to are stored dispatched [postgres]', { s
   it('marks the events of an owner without webhooks dispatched at their creation time', async () => {
     await hook(users.all.key, ['*']); // another owner's webhook changes nothing here
     await createAndRename(users.nohooks.key);
-    const rows = await eventsOf(users.nohooks.userId);
+    const rows = await eventsOf(users.nohooks.personalWorkspace);
     assert.deepEqual(
       rows.map((r) => r.event),
       ['sheet.created', 'sheet.updated'],
@@ -38,7 +38,7 @@ describe('events no webhook subscribes to are stored dispatched [postgres]', { s
     await hook(users.updates.key, ['sheet.updated', 'todos.synced']);
     await createAndRename(users.updates.key);
     assert.deepEqual(
-      (await eventsOf(users.updates.userId)).map((r) => [r.event, r.dispatched_at === null]),
+      (await eventsOf(users.updates.personalWorkspace)).map((r) => [r.event, r.dispatched_at === null]),
       [
         ['sheet.created', false],
         ['sheet.updated', true],
@@ -47,7 +47,7 @@ describe('events no webhook subscribes to are stored dispatched [postgres]', { s
 
     await createAndRename(users.all.key);
     assert.deepEqual(
-      (await eventsOf(users.all.userId)).map((r) => [r.event, r.dispatched_at === null]),
+      (await eventsOf(users.all.personalWorkspace)).map((r) => [r.event, r.dispatched_at === null]),
       [
         ['sheet.created', true],
         ['sheet.updated', true],
@@ -60,7 +60,7 @@ describe('events no webhook subscribes to are stored dispatched [postgres]', { s
     await s.c.db.updateTable('webhooks').set({ status: 'disabled' }).where('id', '=', h.id).execute();
     await createAndRename(users.off.key);
     assert.deepEqual(
-      (await eventsOf(users.off.userId)).map((r) => r.dispatched_at === null),
+      (await eventsOf(users.off.personalWorkspace)).map((r) => r.dispatched_at === null),
       [false, false],
     );
   });

@@ -14,7 +14,7 @@ import { ACTORS, EXPECTED, MCP_TOOLS, NOT_RECORD_ROUTES, NOT_RECORD_TOOLS, PLACE
  * Issue 33's permission matrix on REST: every route of test/fixtures/permission-matrix.ts x every caller
  * x every record place, each cell on a fresh record (writes and deletes do not leak into the next cell).
  */
-type User = { key: string; userId: string; workspaceId: string };
+type User = { key: string; userId: string; personalWorkspace: string };
 const personal = (u: User) => `wsp_${u.userId.slice(4)}`;
 const rand = () => randomBytes(4).toString('hex');
 

@@ -124,12 +124,12 @@ describe('PostgreSQL token index', { skip }, () => {
   });
 
   it('finds a sheet whose tokens are not written yet (pending) by its text, exactly', async () => {
-    const owner = { workspaceId: user.workspaceId, trashed: false };
+    const owner = { workspaceId: user.personalWorkspace, trashed: false };
     // In one transaction, so the server's indexer cannot take the rows (they are locked) and nothing stays pending after.
     await s.c.db
       .transaction()
       .execute(async (trx) => {
-        const marked = await sql`update sheet_tokens set tokens = '{}', pending = true where user_id = ${user.userId} and not capped`.execute(trx);
+        const marked = await sql`update sheet_tokens set tokens = '{}', pending = true where workspace_id = ${user.personalWorkspace} and not capped`.execute(trx);
         assert.ok(Number(marked.numAffectedRows) > 40);
         for (const q of await queries()) {
           const terms = q.split(' ');
@@ -212,8 +212,8 @@ describe('PostgreSQL token index', { skip }, () => {
 
   it('indexes every row of a statement that inserts several', async () => {
     const [a, b] = ['bulk_a', 'bulk_b'];
-    await sql`insert into sheets (id, user_id, title, content, folder, tags, search_text, created_at, updated_at, trashed_at, version)
-      select id || v.suffix, user_id, title, content, folder, tags, search_text || ' ' || v.word, created_at, updated_at, trashed_at, version
+    await sql`insert into sheets (id, workspace_id, user_id, title, content, folder, tags, search_text, created_at, updated_at, trashed_at, version)
+      select id || v.suffix, workspace_id, user_id, title, content, folder, tags, search_text || ' ' || v.word, created_at, updated_at, trashed_at, version
       from sheets, (values (${a}, 'wallaby'), (${b}, '袋鼠')) as v(suffix, word)
       where id = (select min(id) from sheets where user_id = ${user.userId} and trashed_at is null)`.execute(s.c.db);
     assert.equal((await found('wallaby', false)).total, 1);
@@ -250,7 +250,7 @@ describe('PostgreSQL token index', { skip }, () => {
     await sql`analyze sheet_tokens`.execute(s.c.db);
     // "t" is each test sheet's title, so every sheet holds it; a pair in many sheets too.
     for (const terms of [['t'], ['sharedfresh'], ['東京']]) {
-      const keys = tokenMatchKeys(tokenPlan(terms)!, { workspaceId: user.workspaceId, trashed: false });
+      const keys = tokenMatchKeys(tokenPlan(terms)!, { workspaceId: user.personalWorkspace, trashed: false });
       const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select count(*) from (${keys}) as x`.execute(s.c.db);
       const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
       assert.match(plan, /sheet_tokens_gin/, plan);

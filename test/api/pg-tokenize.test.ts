@@ -70,7 +70,7 @@ test('the JavaScript tokenizer gives the tokens sheet_tokens_of gives, and the i
     const stored = [...texts.slice(0, 60), long, ...big];
     await db
       .insertInto('sheets')
-      .values(stored.map((text, i) => ({ id: `s${i}`, user_id: 'u1', title: 't', content: '{}', tags: '[]', search_text: text, created_at: now, updated_at: now })))
+      .values(stored.map((text, i) => ({ id: `s${i}`, workspace_id: 'u1', user_id: 'u1', title: 't', content: '{}', tags: '[]', search_text: text, created_at: now, updated_at: now })))
       .execute();
     while ((await indexPendingTokens(db, 16)) > 0);
     const { rows: check } = await sql<{

@@ -16,7 +16,7 @@ const PERSONAL_MARK = 'personal-only-text';
 for (const dialect of dialects()) {
   describe(`restricted credentials on account-level routes [${dialect}]`, () => {
     let s: TestServer;
-    let owner: { key: string; userId: string; workspaceId: string };
+    let owner: { key: string; userId: string; personalWorkspace: string };
     let team: string;
     let personal: string;
     const callers: Caller[] = [];

@@ -104,7 +104,7 @@ for (const dialect of dialects()) {
         ['note', true],
       ] as const) {
         const viaApi = await search(`q=${q}&limit=100${trashed ? '&trashed=true' : ''}`);
-        const f = { workspaceId: user.workspaceId, trashed, terms: searchTerms(q), limit: 100, offset: 0 };
+        const f = { workspaceId: user.personalWorkspace, trashed, terms: searchTerms(q), limit: 100, offset: 0 };
         const byOwner = await searchOwnedList(s.c.db, SHEETS_LIST, f, { rankMaxMatches: 2, maxOtherRows: 0 });
         assert.equal(byOwner.total, viaApi.total, `total of q=${q} trashed=${trashed}`);
         assert.deepEqual(

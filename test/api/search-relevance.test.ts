@@ -57,7 +57,7 @@ for (const dialect of dialects()) {
       const sheet = await post('Fast one', '<p>hello</p>');
       await s.c.tx(async (trx) => {
         for (let i = 0; i < 3000; i++) {
-          await s.c.sheets.createIn(trx, user.workspaceId, user.userId, { title: `Common ${i}`, content: { col1: `<p>commonword ${filler(8)} ${i}</p>` } });
+          await s.c.sheets.createIn(trx, user.personalWorkspace, user.userId, { title: `Common ${i}`, content: { col1: `<p>commonword ${filler(8)} ${i}</p>` } });
         }
       });
       let searchesLeft = 5;

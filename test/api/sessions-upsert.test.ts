@@ -65,7 +65,7 @@ for (const dialect of dialects()) {
         updated.map((e) => [e.workspace_id, e.data]),
         [
           [
-            alice.workspaceId,
+            alice.personalWorkspace,
             {
               session_id: first.body.id,
               title: 'First',

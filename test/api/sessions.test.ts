@@ -46,7 +46,7 @@ for (const dialect of dialects()) {
       const evs = (await s.events('session.saved')).filter((e) => e.data.session_id === r.body.id);
       assert.deepEqual(
         evs.map((e) => [e.workspace_id, e.data]),
-        [[alice.workspaceId, { session_id: r.body.id, title: 'Auth refactor', workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }]],
+        [[alice.personalWorkspace, { session_id: r.body.id, title: 'Auth refactor', workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId }]],
       );
 
       const got = await s.req('GET', `/v1/sessions/${r.body.id}`, { key: alice.key });
@@ -224,7 +224,7 @@ for (const dialect of dialects()) {
 
       // The set-up's session saves and todo syncs write their own events; the handover writes exactly these two.
       const setUp = new Set(['session.saved', 'todos.synced']);
-      const mine = (await s.events()).filter((e) => e.workspace_id === dave.workspaceId && !setUp.has(e.event));
+      const mine = (await s.events()).filter((e) => e.workspace_id === dave.personalWorkspace && !setUp.has(e.event));
       const inDave = { workspace_id: `wsp_${dave.userId.slice(4)}`, actor_id: dave.userId };
       assert.deepEqual(
         mine.map((e) => [e.event, e.data]),

@@ -117,24 +117,26 @@ for (const dialect of dialects()) {
           .values([sheet('s1', 'usr_a', false), sheet('s2', 'usr_a', false), sheet('s3', 'usr_a', true), sheet('s4', 'usr_b', false)])
           .execute();
         assert.equal((await migrator.migrateToLatest()).error, undefined);
+        // Since migration 042 a sheet names its workspace, and user_id its maker.
+        const { user_id: maker, ...s5 } = sheet('s5', 'usr_a', false);
         await db
           .insertInto('sheets')
-          .values(sheet('s5', 'usr_a', false))
+          .values({ ...s5, workspace_id: 'wsp_a', user_id: maker })
           .execute();
         await db.updateTable('sheets').set({ trashed_at: at }).where('id', '=', 's1').execute();
         await db.updateTable('sheets').set({ title: 'renamed', trashed_at: at }).where('id', '=', 's3').execute();
         await db.deleteFrom('sheets').where('id', '=', 's4').execute();
         const { rows } = await sql<{
-          user_id: string;
+          workspace_id: string;
           trashed: number;
           n: string;
-        }>`select user_id, trashed, cast(sum(n) as text) as n from sheet_counts group by user_id, trashed order by user_id, trashed`.execute(db);
+        }>`select workspace_id, trashed, cast(sum(n) as text) as n from sheet_counts group by workspace_id, trashed order by workspace_id, trashed`.execute(db);
         assert.deepEqual(
-          rows.map((r) => [r.user_id, Number(r.trashed), Number(r.n)]),
+          rows.map((r) => [r.workspace_id, Number(r.trashed), Number(r.n)]),
           [
-            ['usr_a', 0, 2],
-            ['usr_a', 1, 2],
-            ['usr_b', 0, 0],
+            ['wsp_a', 0, 2],
+            ['wsp_a', 1, 2],
+            ['wsp_b', 0, 0],
           ],
         );
       } finally {

@@ -276,7 +276,7 @@ for (const dialect of dialects()) {
       await db.destroy();
       s = await startServer(dialect, { dataDir, databaseUrl: pgDb?.url });
       const u = await s.user('pro');
-      await s.c.db.updateTable('sheets').set({ user_id: u.userId }).where('id', '=', 'sht_old').execute();
+      await s.c.db.updateTable('sheets').set({ workspace_id: u.personalWorkspace, user_id: u.userId }).where('id', '=', 'sht_old').execute();
       assert.equal((await s.req('GET', '/v1/sheets/sht_old', { key: u.key })).body.sheet.version, 1);
       assert.equal((await s.req('PUT', '/v1/sheets/sht_old', { key: u.key, body: { title: 'New' }, headers: { 'if-match': '"1"' } })).body.sheet.version, 2);
       const list = await s.req('GET', '/v1/sheets/sht_old/revisions', { key: u.key });

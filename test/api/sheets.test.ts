@@ -32,7 +32,7 @@ for (const dialect of dialects()) {
       const [ev] = (await s.events('sheet.created')).filter((e) => e.data.sheet_id === r.body.id);
       const context = { workspace_id: `wsp_${alice.userId.slice(4)}`, actor_id: alice.userId };
       assert.deepEqual(ev.data, { sheet_id: r.body.id, name: 'Plan', created_at: '2026-03-10T12:00:00.000Z', ...context });
-      assert.equal(ev.workspace_id, alice.workspaceId);
+      assert.equal(ev.workspace_id, alice.personalWorkspace);
     });
 
     it('rejects bad input with 400 naming the field', async () => {

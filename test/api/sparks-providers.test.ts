@@ -65,7 +65,10 @@ for (const dialect of dialects()) {
         ...{ workspace_id: `wsp_${u.openId.slice(4)}`, actor_id: u.openId },
       });
       const row = await sOpen.c.db.selectFrom('spark_runs').selectAll().where('user_id', '=', u.openId).executeTakeFirstOrThrow();
-      assert.deepEqual({ ...row, id: undefined }, { id: undefined, user_id: u.openId, spark_id: 'spk_summarize', spark_name: 'Summarize', sheet_id: sheet, created_at: '2026-05-02T10:00:00.000Z' });
+      assert.deepEqual(
+        { ...row, id: undefined },
+        { id: undefined, workspace_id: `wsp_${u.openId.slice(4)}`, user_id: u.openId, spark_id: 'spk_summarize', spark_name: 'Summarize', sheet_id: sheet, created_at: '2026-05-02T10:00:00.000Z' },
+      );
       const list = await sOpen.req('GET', '/v1/spark', { key: u.open });
       assert.equal(list.body.ai_provider, 'openai');
     });

@@ -178,11 +178,11 @@ for (const dialect of dialects()) {
       assert.deepEqual(
         rows.map(({ id, ...rest }) => (assert.match(id, /^run_[0-9a-z]{26}$/), rest)),
         [
-          { user_id: bob.userId, spark_id: 'spk_word_count', spark_name: 'Word count', sheet_id: sheet, created_at: '2026-03-11T08:00:00.000Z' },
-          { user_id: bob.userId, spark_id: 'spk_html_to_text', spark_name: 'HTML to plain text', sheet_id: null, created_at: '2026-03-11T08:00:01.000Z' },
+          { workspace_id: bob.personalWorkspace, user_id: bob.userId, spark_id: 'spk_word_count', spark_name: 'Word count', sheet_id: sheet, created_at: '2026-03-11T08:00:00.000Z' },
+          { workspace_id: bob.personalWorkspace, user_id: bob.userId, spark_id: 'spk_html_to_text', spark_name: 'HTML to plain text', sheet_id: null, created_at: '2026-03-11T08:00:01.000Z' },
         ],
       );
-      const events = (await s.events('spark.executed')).filter((e) => e.workspace_id === bob.workspaceId);
+      const events = (await s.events('spark.executed')).filter((e) => e.workspace_id === bob.personalWorkspace);
       const context = { workspace_id: `wsp_${bob.userId.slice(4)}`, actor_id: bob.userId };
       assert.deepEqual(
         events.map((e) => e.data),

@@ -46,7 +46,7 @@ for (const dialect of dialects()) {
       ]);
       const other = await makeTeam(s, u.owner, 'Other');
       const key = await expect200(s, u.owner.key, 'POST', '/v1/api-keys', { name: 'other only', workspace_id: other });
-      otherKey = { key: key.api_key, userId: u.owner.userId, workspaceId: u.owner.workspaceId };
+      otherKey = { key: key.api_key, userId: u.owner.userId, personalWorkspace: u.owner.personalWorkspace };
       for (const name of ['owner', 'admin', 'editor', 'viewer', 'outsider'] as const) mcp[name] = await httpClient(s, u[name].key);
       mcp.otherKey = await httpClient(s, otherKey.key);
     });

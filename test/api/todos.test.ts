@@ -45,7 +45,7 @@ for (const dialect of dialects()) {
         { id: undefined, content: 'Ship', status: 'pending', project: 'alpha', priority: 'medium', activeForm: null, createdAt: tests.createdAt, version: 1, workspace_id: tests.workspace_id },
       );
       // todos.synced is an extension beyond the spec's event list (docs/webhooks.md), for the console's live board.
-      const synced = (await s.events('todos.synced')).filter((e) => e.workspace_id === alice.workspaceId);
+      const synced = (await s.events('todos.synced')).filter((e) => e.workspace_id === alice.personalWorkspace);
       assert.equal(synced.length, 1);
       assert.deepEqual(
         { ...synced[0].data, todo_ids: [...synced[0].data.todo_ids].sort() },

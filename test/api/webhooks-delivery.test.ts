@@ -17,7 +17,7 @@ function handVerify(secret: string, raw: Buffer, header: string): boolean {
 for (const dialect of dialects()) {
   describe(`webhook delivery [${dialect}]`, () => {
     let rcv: Receiver;
-    let alice: { key: string; userId: string; workspaceId: string };
+    let alice: { key: string; userId: string; personalWorkspace: string };
     let hook: { id: string; secret: string };
     const { s } = useServer(dialect, { env: webhookEnv(), worker: true });
     before(async () => {
@@ -78,12 +78,14 @@ for (const dialect of dialects()) {
       const spark = await s.req('POST', '/v1/spark', { key: alice.key, body: { spark_id: 'spk_word_count', content: 'one two', sheet_id: sheet.id } });
       if (spark.status === 404 && spark.body.code === 'not_found' && /No route/.test(spark.body.error)) {
         // Sparks routes not mounted in this build: emit through the same outbox the spark service uses.
-        await s.c.tx((trx) => s.c.outbox.emit(trx, alice.workspaceId, 'spark.executed', { spark_id: 'spk_word_count', spark_name: 'Word count', sheet_id: sheet.id, executed_at: new Date().toISOString() }, alice.userId));
+        await s.c.tx((trx) =>
+          s.c.outbox.emit(trx, alice.personalWorkspace, 'spark.executed', { spark_id: 'spk_word_count', spark_name: 'Word count', sheet_id: sheet.id, executed_at: new Date().toISOString() }, alice.userId),
+        );
       } else assert.equal(spark.status, 200, JSON.stringify(spark.body));
       await s.req('DELETE', `/v1/sheets/${sheet.id}`, { key: alice.key });
 
       const expected = ['sheet.created', 'sheet.updated', 'session.saved', 'session.handover', 'knowledge.saved', 'export.completed', 'spark.executed', 'sheet.deleted'];
-      const total = (await s.events()).filter((e) => e.workspace_id === alice.workspaceId).length;
+      const total = (await s.events()).filter((e) => e.workspace_id === alice.personalWorkspace).length;
       await rcv.waitFor(total - 1); // all but the first test's sheet.created
       const byEvent = new Map<string, any[]>();
       for (const r of rcv.received) {
@@ -146,9 +148,9 @@ for (const dialect of dialects()) {
         );
         assert.deepEqual(
           rows.filter((r) => r.webhook_id === erinHook.id).map((r) => [r.workspace_id, r.event]),
-          [[erin.workspaceId, 'sheet.created']],
+          [[erin.personalWorkspace, 'sheet.created']],
         );
-        assert.equal(rows.filter((r) => r.webhook_id === hook.id && r.workspace_id !== alice.workspaceId).length, 0, "alice's * webhook saw none of theirs");
+        assert.equal(rows.filter((r) => r.webhook_id === hook.id && r.workspace_id !== alice.personalWorkspace).length, 0, "alice's * webhook saw none of theirs");
       } finally {
         await daveRcv.close();
         await erinRcv.close();
@@ -346,7 +348,7 @@ for (const dialect of dialects()) {
         };
         // One transaction: the whole backlog is there before the first delivery.
         await s.c.tx(async (trx) => {
-          for (let i = 0; i < 64; i++) await s.c.outbox.emit(trx, u.workspaceId, 'sheet.created', { sheet_id: `sht_${i}`, name: `b${i}`, created_at: new Date().toISOString() }, u.userId);
+          for (let i = 0; i < 64; i++) await s.c.outbox.emit(trx, u.personalWorkspace, 'sheet.created', { sheet_id: `sht_${i}`, name: `b${i}`, created_at: new Date().toISOString() }, u.userId);
         });
         await rcv.waitFor(64, 30_000);
         const ids = new Set(rcv.received.map((r) => r.headers['x-service-delivery']));

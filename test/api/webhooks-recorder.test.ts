@@ -16,7 +16,7 @@ for (const dialect of dialects()) {
         const u = await s.user('business');
         const hook = (await s.req('POST', '/v1/webhooks', { key: u.key, body: { url: 'https://127.0.0.1:9/hook', events: ['sheet.created'] } })).body.webhook;
         await s.c.tx(async (trx) => {
-          for (let i = 0; i < 12; i++) await s.c.outbox.emit(trx, u.workspaceId, 'sheet.created', { sheet_id: `sht_${i}`, name: `r${i}`, created_at: new Date().toISOString() }, u.userId);
+          for (let i = 0; i < 12; i++) await s.c.outbox.emit(trx, u.personalWorkspace, 'sheet.created', { sheet_id: `sht_${i}`, name: `r${i}`, created_at: new Date().toISOString() }, u.userId);
         });
         const queue = s.c.webhookDelivery.queue;
         await queue.fanOut();

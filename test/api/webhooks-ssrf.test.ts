@@ -111,7 +111,7 @@ describe('SSRF address classification', () => {
 for (const dialect of dialects()) {
   describe(`SSRF guard at connect time [${dialect}]`, () => {
     let rcv: Receiver;
-    let u: { key: string; userId: string; workspaceId: string };
+    let u: { key: string; userId: string; personalWorkspace: string };
     // The guard is on: no WEBHOOK_ALLOW_PRIVATE_TARGETS. The test CA is trusted, so only the guard can refuse.
     const { s } = useServer(dialect, { env: { WEBHOOK_CA_FILE: testPki().caFile }, worker: { pollMs: 20 } });
     before(async () => {

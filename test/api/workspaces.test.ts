@@ -9,7 +9,7 @@ for (const dialect of dialects()) {
   describe(`workspaces [${dialect}]`, () => {
     const clock = manualClock(new Date('2026-05-01T08:00:00.000Z'));
     let s: TestServer;
-    type User = { key: string; userId: string; workspaceId: string };
+    type User = { key: string; userId: string; personalWorkspace: string };
     let owner: User;
     before(async () => {
       s = await startServer(dialect, { clock });
@@ -177,7 +177,7 @@ for (const dialect of dialects()) {
       const b = await team('Key B');
       const made = await call(owner, 'POST', '/v1/api-keys', { name: 'A only', workspace_id: a });
       assert.equal(made.status, 200, JSON.stringify(made.body));
-      const restricted: User = { key: made.body.api_key, userId: owner.userId, workspaceId: owner.workspaceId };
+      const restricted: User = { key: made.body.api_key, userId: owner.userId, personalWorkspace: owner.personalWorkspace };
       assert.deepEqual(
         (await call(restricted, 'GET', '/v1/workspaces')).body.workspaces.map((w: any) => w.id),
         [a],
@@ -197,7 +197,12 @@ for (const dialect of dialects()) {
       const inv = await call(owner, 'POST', `/v1/workspaces/${b}/invitations`, { role: 'viewer' });
       const other = await s.user('pro');
       const otherKey = await call(other, 'POST', '/v1/api-keys', { name: 'personal only', workspace_id: `wsp_${other.userId.slice(4)}` });
-      assertError(await call({ key: otherKey.body.api_key, userId: other.userId, workspaceId: other.workspaceId }, 'POST', `/v1/invitations/${inv.body.invitation.token}/accept`), 403, 'forbidden', /unrestricted key/);
+      assertError(
+        await call({ key: otherKey.body.api_key, userId: other.userId, personalWorkspace: other.personalWorkspace }, 'POST', `/v1/invitations/${inv.body.invitation.token}/accept`),
+        403,
+        'forbidden',
+        /unrestricted key/,
+      );
       assert.equal((await call(other, 'POST', `/v1/invitations/${inv.body.invitation.token}/accept`)).status, 200, 'the invitation stayed unused');
       assert.equal((await call(owner, 'GET', `/v1/workspaces/${b}`)).body.workspace.name, 'Key B');
     });

@@ -25,7 +25,7 @@ describe('a first hour in the console, in headless Chromium', { skip }, () => {
   let s: TestServer;
   let ctx: BrowserContext;
   let page: Page;
-  let owner: { key: string; userId: string; workspaceId: string };
+  let owner: { key: string; userId: string; personalWorkspace: string };
   let sheetId: string;
   const pageErrors: string[] = [];
   const rest = (method: string, p: string, body?: unknown, key = owner.key) => expect200(s, key, method, p, body);

@@ -20,7 +20,7 @@ if (!skip) execFileSync(process.execPath, ['scripts/console-build.mjs'], { stdio
 describe('console live stream and autosave in headless Chromium', { skip }, () => {
   let ctx: BrowserContext;
   let page: Page;
-  let owner: { key: string; userId: string; workspaceId: string };
+  let owner: { key: string; userId: string; personalWorkspace: string };
   const pageErrors: string[] = [];
   const streams: Request[] = [];
   const rest = (method: string, p: string, body?: unknown) => expect200(s, owner.key, method, p, body);

@@ -102,7 +102,7 @@ for (const dialect of dialects()) {
       assert.equal(b.headers.get('idempotent-replayed'), 'true');
       const runs = await s.c.db.selectFrom('spark_runs').select('id').where('user_id', '=', alice.userId).execute();
       assert.equal(runs.length, 1);
-      assert.equal((await s.events('spark.executed')).filter((e) => e.workspace_id === alice.workspaceId).length, 1);
+      assert.equal((await s.events('spark.executed')).filter((e) => e.workspace_id === alice.personalWorkspace).length, 1);
     });
 
     it('a stored answer is sealed: a new API key is replayed but never stored in the clear', async () => {

@@ -9,7 +9,7 @@ const projectIs = (project: string) => (project === '' ? sql<boolean>`project is
 /** What the briefing reads besides the handover and the open todos; every query is bounded and indexed. */
 export function createBriefingRepo(db: Db) {
   return {
-    /** The newest sessions of a project in a workspace (owner key), newest first (index sessions_user_project). */
+    /** The newest sessions of a project in a workspace, newest first (index sessions_user_project). */
     recentSessions(workspaceId: string, project: string, limit = RECENT_SESSIONS) {
       return db
         .selectFrom('sessions')

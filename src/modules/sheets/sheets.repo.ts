@@ -15,7 +15,22 @@ const storedById = compiledOnce((db: Db, id: string) =>
     .select(['id', 'workspace_id', 'title', storedUtf8(db, 'content').as('content'), 'folder', 'tags', 'created_at', 'updated_at', 'trashed_at', 'version'])
     .where('id', '=', id),
 );
-const insertRow = compiledInsert('sheets', ['id', 'workspace_id', 'user_id', 'title', 'content', 'folder', 'tags', 'search_text', 'created_at', 'updated_at', 'trashed_at', 'version', 'last_changes', 'last_actor']);
+const insertRow = compiledInsert('sheets', [
+  'id',
+  'workspace_id',
+  'user_id',
+  'title',
+  'content',
+  'folder',
+  'tags',
+  'search_text',
+  'created_at',
+  'updated_at',
+  'trashed_at',
+  'version',
+  'last_changes',
+  'last_actor',
+]);
 
 export function createSheetsRepo(db: Db, searchOptions: SearchOptions) {
   const readBatch = dialectOf(db) === 'postgres' ? createReadBatcher(db) : undefined;

@@ -49,7 +49,7 @@ export function createSheetRevisions(deps: {
   tx: TxRunner;
   /** The sheet when the caller may read it (and it is in `opts.workspace_id`, when given). */
   owned: (caller: Caller, id: string, action: RecordAction, opts: InWorkspace) => Promise<SheetRow>;
-  /** Checks the caller may write the sheet (before the transaction); the owner key to lock it under. */
+  /** Checks the caller may write the sheet (before the transaction); the workspace to lock it under. */
   writable: (caller: Caller, id: string, opts: InWorkspace) => Promise<string>;
 }) {
   const { revisions, writer, tx, owned } = deps;

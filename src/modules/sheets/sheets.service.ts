@@ -76,7 +76,7 @@ export function createSheetsService(deps: {
   /**
    * Before a write's transaction: the caller's right to write the sheet (a team member's role is read
    * here, not under the row lock), and, with `prepare`, its stored columns' search text (below). Answers
-   * the owner key the transaction locks the row under.
+   * the workspace the transaction locks the row under.
    */
   async function writable(caller: Caller, id: string, opts: InWorkspace, prepare = false): Promise<string> {
     const row = await owned(caller, id, 'records.write', opts);

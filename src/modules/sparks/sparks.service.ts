@@ -43,7 +43,7 @@ export function createSparksService(deps: {
   };
 
   /**
-   * The owner key a run counts under (GET /stats, spark.executed): the sheet's workspace when it names a
+   * The workspace a run counts in (GET /stats, spark.executed): the sheet's workspace when it names a
    * sheet (which the caller must be able to read), else workspace_id, else the personal one. Runs only read.
    */
   async function runOwner(caller: Caller, target: RunTarget): Promise<string> {

@@ -90,7 +90,7 @@ export function createWebhooksService(deps: {
 
     /** `scopes`: the calling credential's; it may only subscribe to events it could read itself. */
     async create(caller: Caller, plan: Plan, input: CreateWebhookInput, scopes?: Granted) {
-      // Owned by the workspace's owner key, so it receives exactly that workspace's events.
+      // In the workspace, so it receives exactly that workspace's events.
       const workspaceId = await access.workspaceFor(caller, input.workspace_id, 'webhooks.manage');
       requirePaid(plan);
       requireReadableEvents(scopes, input.events);

@@ -27,7 +27,7 @@ export function requireKeyReach(caller: Caller, workspaceId: string) {
  * holds every personal record) needs a credential that is not restricted to a workspace: a restricted
  * key, or a console session or OAuth grant opened with one, reaches nothing outside its workspace, even
  * when that workspace was deleted since. Every other account-level route already answers within the
- * restriction (stats, briefing, events: ownerKey; keys and connected apps: credentialVisible).
+ * restriction (stats, briefing, events: workspaceFor; keys and connected apps: credentialVisible).
  */
 export function requireUnrestricted(caller: Caller, what: string) {
   if (caller.workspaceId) {

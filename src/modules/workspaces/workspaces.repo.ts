@@ -2,7 +2,23 @@ import { lockedForUpdate } from '../../db/dialect.js';
 import type { Db, Executor, WorkspaceInvitationsTable, WorkspaceMembersTable, WorkspaceRole, WorkspacesTable } from '../../db/types.js';
 
 /** The tables whose rows belong to a workspace (its records, events and counts), children before parents. */
-const WORKSPACE_TABLES = ['deliveries', 'webhooks', 'exports', 'sheets', 'sheet_counts', 'sessions', 'handovers', 'session_distills', 'knowledge_suggestions', 'knowledge', 'todos', 'work_logs', 'spark_runs', 'user_sparks', 'outbox'] as const;
+const WORKSPACE_TABLES = [
+  'deliveries',
+  'webhooks',
+  'exports',
+  'sheets',
+  'sheet_counts',
+  'sessions',
+  'handovers',
+  'session_distills',
+  'knowledge_suggestions',
+  'knowledge',
+  'todos',
+  'work_logs',
+  'spark_runs',
+  'user_sparks',
+  'outbox',
+] as const;
 
 export function createWorkspacesRepo(db: Db) {
   return {

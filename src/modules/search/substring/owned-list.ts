@@ -184,7 +184,11 @@ const MAX_OTHER_ROWS = 2000;
 
 /** The owner's rows in the other state (trashed or not), and other accounts' rows: as a union of index ranges. */
 function otherRows(db: Db, list: OwnedList<KeyedRow>, f: ListFilter) {
-  return [db.selectFrom('sheets').where('workspace_id', '<', f.workspaceId), db.selectFrom('sheets').where('workspace_id', '>', f.workspaceId), list.owned(db, { workspaceId: f.workspaceId, trashed: !f.trashed })];
+  return [
+    db.selectFrom('sheets').where('workspace_id', '<', f.workspaceId),
+    db.selectFrom('sheets').where('workspace_id', '>', f.workspaceId),
+    list.owned(db, { workspaceId: f.workspaceId, trashed: !f.trashed }),
+  ];
 }
 
 /** How many otherRows there are, up to `limit` + 1 of each range's index entries read (well under a millisecond); a lower bound past `limit`. */
