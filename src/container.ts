@@ -140,7 +140,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; log
   // The worker itself is started by server.ts (or a test), not here: API-only processes share this engine for POST /webhooks/{id}/test.
   const webhookDelivery = createDeliveryEngine({ db, dialect: database.dialect, clock, config, onAttempt: metrics.observeDeliveryAttempt });
   metrics.setQueueDepthSource(() => countPendingDeliveries(db));
-  const webhooks = createWebhooksService({ repo: webhooksRepo, access, tx, clock, engine: webhookDelivery, wake: () => outbox.committed({ deliveriesDue: true, accounts: [] }) });
+  const webhooks = createWebhooksService({ repo: webhooksRepo, access, tx, clock, engine: webhookDelivery, wake: () => outbox.committed({ deliveriesDue: true, workspaces: [] }) });
   const events = createEventsService({
     db,
     outbox,

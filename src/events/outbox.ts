@@ -16,7 +16,7 @@ export interface Committed {
    */
   deliveriesDue: boolean;
   /** The workspaces whose events the commit wrote (event streams wake only theirs); undefined: not known, any. */
-  accounts?: readonly string[];
+  workspaces?: readonly string[];
 }
 
 export interface Outbox {
@@ -25,11 +25,11 @@ export interface Outbox {
   /**
    * Writes the event in the caller's transaction; it exists only if that transaction commits. The
    * record's workspace's webhooks and streams get the event. The data gains `workspace_id` and
-   * `actor_id` (the account that acted).
+   * `actor_id` (the workspace that acted).
    */
   emit<E extends EventName>(trx: Trx, workspaceId: string, event: E, data: EventData<E>, actorId: string): Promise<string>;
   /** The workspaces `trx` wrote events for since the last call (the transaction runner's, once `fn` is done). */
-  takeAccounts(trx: Trx): string[];
+  takeWorkspaces(trx: Trx): string[];
   /** Called after a commit that may have written events; wakes delivery and streams at once instead of on a poll tick. */
   committed(opts?: Partial<Committed>): void;
   onCommitted(listener: (deliveriesDue: boolean, commit: Committed) => void): () => void;
@@ -49,19 +49,19 @@ export function createOutbox(clock: Clock): Outbox {
       const now = clock.now();
       const id = newId('evt', now.getTime());
       await insertEvent(trx, { id, workspace_id: workspaceId, event, data: JSON.stringify(checked), created_at: now.toISOString(), dispatched_at: null });
-      const accounts = written.get(trx);
-      if (accounts) accounts.add(workspaceId);
+      const workspaces = written.get(trx);
+      if (workspaces) workspaces.add(workspaceId);
       else written.set(trx, new Set([workspaceId]));
       return id;
     },
-    takeAccounts(trx) {
-      const accounts = written.get(trx);
-      if (!accounts) return [];
+    takeWorkspaces(trx) {
+      const workspaces = written.get(trx);
+      if (!workspaces) return [];
       written.delete(trx);
-      return [...accounts];
+      return [...workspaces];
     },
     committed(opts) {
-      const commit: Committed = { deliveriesDue: opts?.deliveriesDue ?? false, accounts: opts?.accounts };
+      const commit: Committed = { deliveriesDue: opts?.deliveriesDue ?? false, workspaces: opts?.workspaces };
       for (const listener of listeners) listener(commit.deliveriesDue, commit);
     },
     onCommitted(listener) {
@@ -88,12 +88,12 @@ export interface TxRunner {
 export function createTxRunner(db: Db, outbox: Outbox): TxRunner {
   if (dialectOf(db) === 'sqlite') {
     // Groups run one after another and each tells its listeners before the next starts, so the
-    // accounts gathered here are exactly the committed group's (a member that failed adds none).
-    const accounts = new Set<string>();
+    // workspaces gathered here are exactly the committed group's (a member that failed adds none).
+    const workspaces = new Set<string>();
     const group = createGroupCommit(db, () => {
-      const committed = [...accounts];
-      accounts.clear();
-      outbox.committed({ accounts: committed });
+      const committed = [...workspaces];
+      workspaces.clear();
+      outbox.committed({ workspaces: committed });
     });
     const run = <T>(fn: (trx: Trx) => Promise<T>) =>
       group(async (trx) => {
@@ -101,25 +101,25 @@ export function createTxRunner(db: Db, outbox: Outbox): TxRunner {
         try {
           result = await fn(trx);
         } catch (err) {
-          outbox.takeAccounts(trx); // rolled back to its savepoint: its events are gone
+          outbox.takeWorkspaces(trx); // rolled back to its savepoint: its events are gone
           throw err;
         }
-        for (const a of outbox.takeAccounts(trx)) accounts.add(a);
+        for (const a of outbox.takeWorkspaces(trx)) workspaces.add(a);
         return result;
       });
     return Object.assign(run, { insertsOnly: run });
   }
-  // One of the two ways to run fn, then the outbox is told which accounts the commit wrote events for.
+  // One of the two ways to run fn, then the outbox is told which workspaces the commit wrote events for.
   const committing =
     (execute: <T>(fn: (trx: Trx) => Promise<T>) => Promise<T>) =>
     async <T>(fn: (trx: Trx) => Promise<T>) => {
-      let accounts: string[] = [];
+      let workspaces: string[] = [];
       const result = await execute(async (trx) => {
         const value = await fn(trx);
-        accounts = outbox.takeAccounts(trx);
+        workspaces = outbox.takeWorkspaces(trx);
         return value;
       });
-      outbox.committed({ accounts });
+      outbox.committed({ workspaces });
       return result;
     };
   return Object.assign(

@@ -274,8 +274,8 @@ const NOTIFY_GAP_MS = 10;
 /**
  * In a process that writes events but may run no worker (API-only mode, or
  * another machine), tell the workers elsewhere over NOTIFY, and the event
- * streams there which accounts wrote events (src/events/wake-payload.ts).
- * Coalesced: at most one NOTIFY in flight, plus one more (naming every account
+ * streams there which workspaces wrote events (src/events/wake-payload.ts).
+ * Coalesced: at most one NOTIFY in flight, plus one more (naming every workspace
  * committed meanwhile) if commits happened meanwhile, NOTIFY_GAP_MS after the one before began.
  */
 export function startOutboxNotifier(deps: { db: Db; dialect: Dialect; outbox: Outbox; logger?: Pick<Logger, 'warn'> }): () => void {
@@ -284,12 +284,12 @@ export function startOutboxNotifier(deps: { db: Db; dialect: Dialect; outbox: Ou
   let pending = false;
   let lastSent = 0;
   let next: NodeJS.Timeout | undefined;
-  // The accounts of the commits not yet told (undefined: one of them did not say; any account).
-  let accounts: Set<string> | undefined = new Set();
+  // The workspaces of the commits not yet told (undefined: one of them did not say; any workspace).
+  let workspaces: Set<string> | undefined = new Set();
   const notify = (_deliveriesDue?: boolean, commit?: Committed) => {
-    if (accounts) {
-      if (commit?.accounts) for (const a of commit.accounts) accounts.add(a);
-      else if (commit) accounts = undefined;
+    if (workspaces) {
+      if (commit?.workspaces) for (const a of commit.workspaces) workspaces.add(a);
+      else if (commit) workspaces = undefined;
     }
     if (busy) {
       pending = true;
@@ -297,8 +297,8 @@ export function startOutboxNotifier(deps: { db: Db; dialect: Dialect; outbox: Ou
     }
     busy = true;
     lastSent = performance.now();
-    const payload = encodeWake(deps.outbox.origin, accounts);
-    accounts = new Set();
+    const payload = encodeWake(deps.outbox.origin, workspaces);
+    workspaces = new Set();
     outboxNotifySql(deps.dialect, payload)!
       .execute(deps.db)
       .catch((err) => deps.logger?.warn({ err }, 'NOTIFY for webhook workers failed; they will poll'))

@@ -116,9 +116,9 @@ for (const dialect of dialects()) {
     };
     const countTodos = async (ids: string[]) => Number((await sql<{ n: string }>`select count(*) as n from todos where id in (${sql.join(ids)})`.execute(db())).rows[0].n);
 
-    it('writes every row of the batch, and tells the outbox which accounts it wrote events for', async () => {
+    it('writes every row of the batch, and tells the outbox which workspaces it wrote events for', async () => {
       const told: (readonly string[] | undefined)[] = [];
-      const stop = outbox().onCommitted((_due, commit) => told.push(commit.accounts));
+      const stop = outbox().onCommitted((_due, commit) => told.push(commit.workspaces));
       try {
         const ids = [`tdo_batch_a${seq}`, `tdo_batch_b${seq}`];
         const value = await tx().insertsOnly(async (trx) => {

@@ -8,7 +8,7 @@ import { decodeWake } from '../../events/wake-payload.js';
 import { EVENT_READ_SCOPES, eventScopeError, readableEvents } from '../../events/event-scopes.js';
 import type { Granted } from '../../auth/scopes.js';
 import type { Caller, WorkspaceAccess } from '../workspaces/workspaces.access.js';
-import { createAccountFeeds, type OutboxRow } from './account-feed.js';
+import { createWorkspaceFeeds, type OutboxRow } from './workspace-feed.js';
 import { createStreamCursor, cursorAt, type EventCursor } from './stream-cursor.js';
 import { createStreamLimits, type StreamCaps } from './stream-limits.js';
 
@@ -34,7 +34,7 @@ export interface EventsDeps {
   pollMs?: number;
   heartbeatMs?: number;
   caps?: StreamCaps;
-  /** Counts each outbox query: `shared` serves every live stream of an account, `catch_up` one stream resuming or behind. */
+  /** Counts each outbox query: `shared` serves every live stream of an workspace, `catch_up` one stream resuming or behind. */
   onRead?: (kind: 'shared' | 'catch_up') => void;
   logger?: { warn(o: object, m: string): void };
 }
@@ -62,27 +62,27 @@ export function createEventsService(deps: EventsDeps) {
     if (events) q = q.where('event', 'in', events);
     return q.orderBy('id').limit(limit).execute();
   }
-  const feeds = createAccountFeeds({
+  const feeds = createWorkspaceFeeds({
     page: PAGE,
     pollMs: deps.pollMs ?? 1000,
     lag,
-    read(userId, from, limit) {
+    read(workspaceId, from, limit) {
       reads++;
       deps.onRead?.('shared');
-      return query(userId, from, limit);
+      return query(workspaceId, from, limit);
     },
   });
 
-  // A commit wakes only the feeds of the accounts it wrote events for (all of them when it does not say).
-  const woken = (accounts: readonly string[] | undefined) => (accounts ? accounts.forEach(feeds.wake) : feeds.wakeAll());
-  outbox.onCommitted((_, commit) => woken(commit.accounts));
+  // A commit wakes only the feeds of the workspaces it wrote events for (all of them when it does not say).
+  const woken = (workspaces: readonly string[] | undefined) => (workspaces ? workspaces.forEach(feeds.wake) : feeds.wakeAll());
+  outbox.onCommitted((_, commit) => woken(commit.workspaces));
 
-  /** Other processes' commits on PostgreSQL arrive by NOTIFY, naming their accounts; the poll covers the rest. */
+  /** Other processes' commits on PostgreSQL arrive by NOTIFY, naming their workspaces; the poll covers the rest. */
   function listen() {
     if (unlisten || deps.dialect !== 'postgres' || !deps.databaseUrl) return;
     const onNotify = (payload: string) => {
-      const { origin, accounts } = decodeWake(payload);
-      if (origin !== outbox.origin) woken(accounts); // this process's own commits woke it already
+      const { origin, workspaces } = decodeWake(payload);
+      if (origin !== outbox.origin) woken(workspaces); // this process's own commits woke it already
     };
     // Reconnects by itself after PostgreSQL restarts; then every feed reads once what it may have missed.
     unlisten = listenForOutbox(deps.databaseUrl, onNotify, {
@@ -127,7 +127,7 @@ export function createEventsService(deps: EventsDeps) {
   }
 
   /**
-   * A cursor over one account's events. Without Last-Event-ID it starts now, in its account's feed;
+   * A cursor over one workspace's events. Without Last-Event-ID it starts now, in its workspace's feed;
    * with one, strictly after it (but no further back than 24 h), catching up alone first. Takes one
    * of the opener's stream slots (429 past the caps), freed when `signal` aborts, which also ends
    * any wait at once.

@@ -1,6 +1,6 @@
 import { encodeTime } from 'ulid';
 import { outboxEnvelope } from '../../events/envelope.js';
-import type { AccountFeeds, FeedMember, OutboxRow } from './account-feed.js';
+import type { WorkspaceFeeds, FeedMember, OutboxRow } from './workspace-feed.js';
 
 export interface StreamedEvent {
   id: string;
@@ -37,7 +37,7 @@ export interface CursorDeps {
   events?: readonly string[];
   /** Starts in its account's feed (a new stream) rather than catching up alone (a resumed one). */
   live: boolean;
-  feeds: AccountFeeds;
+  feeds: WorkspaceFeeds;
   page: number;
   /** The late-commit horizon now (an id): ids past it may still be joined by lower ones committing late. */
   lag(): string;

@@ -3,7 +3,7 @@ import type { OutboxEvent } from '../../events/envelope.js';
 /** An outbox row as the event stream reads it. */
 export type OutboxRow = OutboxEvent;
 
-/** One live stream, as its account's feed sees it. */
+/** One live stream, as its workspace's feed sees it. */
 export interface FeedMember {
   /** The id after which this member reads (exclusive), given the late-commit horizon of this read. */
   from(lag: string): string;
@@ -16,8 +16,8 @@ export interface FeedMember {
 }
 
 export interface FeedDeps {
-  /** One account's rows with id > from, oldest first, at most `limit`. */
-  read(userId: string, from: string, limit: number): Promise<OutboxRow[]>;
+  /** One workspace's rows with id > from, oldest first, at most `limit`. */
+  read(workspaceId: string, from: string, limit: number): Promise<OutboxRow[]>;
   /** The current late-commit horizon (an id); see LATE_COMMIT_MS in events.service.ts. */
   lag(): string;
   page: number;
@@ -32,21 +32,21 @@ interface Feed {
 }
 
 /**
- * The live event streams of each account in this process share one reader. A wake (a commit that
- * wrote this account's events, here or, by NOTIFY, in another process; or the poll) makes one
+ * The live event streams of each workspace in this process share one reader. A wake (a commit that
+ * wrote this workspace's events, here or, by NOTIFY, in another process; or the poll) makes one
  * outbox query for all of them, from the lowest cursor among them, and each member takes the rows
- * its own cursor has not passed. Streams of other accounts do not read at all. Reads of one account
+ * its own cursor has not passed. Streams of other workspaces do not read at all. Reads of one workspace
  * never overlap: a wake during a read makes one more read after it.
  */
-export function createAccountFeeds(deps: FeedDeps) {
+export function createWorkspaceFeeds(deps: FeedDeps) {
   const feeds = new Map<string, Feed>();
 
-  function drop(userId: string, feed: Feed) {
+  function drop(workspaceId: string, feed: Feed) {
     clearInterval(feed.poll);
-    if (feeds.get(userId) === feed) feeds.delete(userId);
+    if (feeds.get(workspaceId) === feed) feeds.delete(workspaceId);
   }
 
-  async function run(userId: string, feed: Feed) {
+  async function run(workspaceId: string, feed: Feed) {
     feed.reading = true;
     try {
       while (feed.again && feed.members.size > 0) {
@@ -58,7 +58,7 @@ export function createAccountFeeds(deps: FeedDeps) {
         const from = members.map((m) => m.from(lag)).reduce((a, b) => (b < a ? b : a));
         const limit = deps.page + Math.max(...members.map((m) => m.seenCount()));
         try {
-          const rows = await deps.read(userId, from, limit);
+          const rows = await deps.read(workspaceId, from, limit);
           for (const m of members) if (feed.members.has(m) && !m.offer(rows, lag)) feed.members.delete(m);
           if (rows.length >= limit) feed.again = true; // more are waiting: read on without a wake
         } catch (err) {
@@ -67,38 +67,38 @@ export function createAccountFeeds(deps: FeedDeps) {
       }
     } finally {
       feed.reading = false;
-      if (feed.members.size === 0) drop(userId, feed);
+      if (feed.members.size === 0) drop(workspaceId, feed);
     }
   }
 
-  function wake(userId: string) {
-    const feed = feeds.get(userId);
+  function wake(workspaceId: string) {
+    const feed = feeds.get(workspaceId);
     if (!feed) return;
     feed.again = true;
-    if (!feed.reading) void run(userId, feed);
+    if (!feed.reading) void run(workspaceId, feed);
   }
 
   return {
     wake,
     wakeAll() {
-      for (const userId of feeds.keys()) wake(userId);
+      for (const workspaceId of feeds.keys()) wake(workspaceId);
     },
     /** Adds a caught-up stream; its first read comes at once. */
-    join(userId: string, member: FeedMember) {
-      let feed = feeds.get(userId);
+    join(workspaceId: string, member: FeedMember) {
+      let feed = feeds.get(workspaceId);
       if (!feed) {
-        const poll = setInterval(() => wake(userId), deps.pollMs);
+        const poll = setInterval(() => wake(workspaceId), deps.pollMs);
         poll.unref();
         feed = { members: new Set(), reading: false, again: false, poll };
-        feeds.set(userId, feed);
+        feeds.set(workspaceId, feed);
       }
       feed.members.add(member);
-      wake(userId);
+      wake(workspaceId);
     },
-    leave(userId: string, member: FeedMember) {
-      const feed = feeds.get(userId);
+    leave(workspaceId: string, member: FeedMember) {
+      const feed = feeds.get(workspaceId);
       if (!feed?.members.delete(member)) return;
-      if (feed.members.size === 0) drop(userId, feed); // a read in flight finds no member and stops
+      if (feed.members.size === 0) drop(workspaceId, feed); // a read in flight finds no member and stops
     },
     /** Feeds and their members still held (tests check that closed streams leave none). */
     held() {
@@ -108,4 +108,4 @@ export function createAccountFeeds(deps: FeedDeps) {
     },
   };
 }
-export type AccountFeeds = ReturnType<typeof createAccountFeeds>;
+export type WorkspaceFeeds = ReturnType<typeof createWorkspaceFeeds>;
