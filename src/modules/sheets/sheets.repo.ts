@@ -15,22 +15,8 @@ const storedById = compiledOnce((db: Db, id: string) =>
     .select(['id', 'workspace_id', 'title', storedUtf8(db, 'content').as('content'), 'folder', 'tags', 'created_at', 'updated_at', 'trashed_at', 'version'])
     .where('id', '=', id),
 );
-const insertRow = compiledInsert('sheets', [
-  'id',
-  'workspace_id',
-  'user_id',
-  'title',
-  'content',
-  'folder',
-  'tags',
-  'search_text',
-  'created_at',
-  'updated_at',
-  'trashed_at',
-  'version',
-  'last_changes',
-  'last_actor',
-]);
+/** Every stored column: what reads fetch, and the search text. */
+const insertRow = compiledInsert('sheets', [...SHEET_ROW_COLUMNS, 'search_text'] as const);
 
 export function createSheetsRepo(db: Db, searchOptions: SearchOptions) {
   const readBatch = dialectOf(db) === 'postgres' ? createReadBatcher(db) : undefined;
