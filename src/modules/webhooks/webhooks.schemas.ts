@@ -44,7 +44,7 @@ export const Webhook = z
       .string()
       .nullable()
       .describe(
-        'The account (usr_...) that made it; null for a team webhook made before makers were recorded. A team webhook is disabled when its maker leaves the workspace, is removed or loses the admin role.',
+        'The account (usr_...) that made it (for a team webhook made before makers were recorded, the creator of its workspace). A team webhook is disabled when its maker leaves the workspace, is removed or loses the admin role.',
       ),
   })
   .meta({ id: 'Webhook' });
