@@ -1006,7 +1006,7 @@ export interface components {
         CreatedWebhook: {
             /** @description ISO 8601 UTC timestamp */
             created_at: string;
-            /** @description The account (usr_...) that made it; null for a team webhook made before makers were recorded. A team webhook is disabled when its maker leaves the workspace, is removed or loses the admin role. */
+            /** @description The account (usr_...) that made it (for a team webhook made before makers were recorded, the creator of its workspace). A team webhook is disabled when its maker leaves the workspace, is removed or loses the admin role. */
             created_by: string | null;
             disabled_at: string | null;
             /** @description Why the webhook was disabled (the last delivery error). */
@@ -1424,7 +1424,7 @@ export interface components {
         Webhook: {
             /** @description ISO 8601 UTC timestamp */
             created_at: string;
-            /** @description The account (usr_...) that made it; null for a team webhook made before makers were recorded. A team webhook is disabled when its maker leaves the workspace, is removed or loses the admin role. */
+            /** @description The account (usr_...) that made it (for a team webhook made before makers were recorded, the creator of its workspace). A team webhook is disabled when its maker leaves the workspace, is removed or loses the admin role. */
             created_by: string | null;
             disabled_at: string | null;
             /** @description Why the webhook was disabled (the last delivery error). */
