@@ -23,7 +23,7 @@ import { benchCopy } from './copy.js';
 import { benchMixed } from './mixed.js';
 import { freshPostgres, tokenBacklog } from './pg.js';
 import { benchProcesses, type Part } from './processes.js';
-import { ROOT, runCli, startChild, type Child } from './proc.js';
+import { cpuSpread, ROOT, runCli, startChild, type Child } from './proc.js';
 import { renderResults, type Row } from './report.js';
 import { ftsBacklog } from './backlog.js';
 import { seedSheets } from './seed.js';
@@ -290,9 +290,12 @@ async function main() {
     const measure = async (name: string, spec: Parameters<typeof runLoad>[0]): Promise<LoadResult> => {
       await runLoad({ ...spec, durationS: Math.min(2, DURATION) }); // warm-up, not counted
       await drained(spec.url);
+      const spread = cpuSpread(spec.url === base ? server?.proc.pid : floor?.proc.pid);
       const r = await runLoad({ ...spec, durationS: DURATION });
+      const cpu = spread(r.requests, DURATION);
       await drained(spec.url);
       log(`${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p95 ${r.p95} ms, p99 ${r.p99} ms, ${r.failures} failures of ${r.requests}`);
+      for (const line of cpu) log(`  ${line}`);
       if (r.failures) notes.push(`${name}: ${r.failures} of ${r.requests} responses were not 2xx.`);
       return r;
     };
