@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 export interface Backlog {
-  /** Sheets waiting for the search index when the count began. */
+  /** Records waiting for a search index when the count began (each index's queue counted). */
   pending: number;
   /** Seconds until none waited (or maxS). */
   caughtUpS: number;
@@ -15,12 +15,15 @@ export async function waitForBacklog(count: () => number | Promise<number>, maxS
   return { pending, caughtUpS: (performance.now() - started) / 1000 };
 }
 
-/** SQLite: the sheets queued for the FTS index (migration 033) when the POST part ended, and how long the indexer took to take them. */
+/**
+ * SQLite: the records queued for a search index when the POST part ended (the `q` FTS index, migration
+ * 033, and the unified search, migration 038), and how long the indexers took to take them.
+ */
 export async function ftsBacklog(dataDir: string, maxS = 600): Promise<Backlog> {
   const { default: SQLite } = await import('better-sqlite3');
   const db = new SQLite(path.join(dataDir, 'sheet-workspace.db'), { readonly: true, fileMustExist: true });
   try {
-    const queued = db.prepare('select count(*) as n from sheets_search_queue');
+    const queued = db.prepare('select (select count(*) from sheets_search_queue) + (select count(*) from search_queue) as n');
     return await waitForBacklog(() => Number((queued.get() as { n: number }).n), maxS);
   } finally {
     db.close();

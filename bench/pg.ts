@@ -36,14 +36,15 @@ export async function freshPostgres(url: string | undefined, template?: string) 
 }
 
 /**
- * The server's search token backlog on PostgreSQL (sheets written, not tokenized yet: migration 032):
+ * The server's search backlog on PostgreSQL (sheets not tokenized yet, migration 032, and records queued
+ * for the unified search, migration 038):
  * how many wait now, and the seconds until none does (polled every 100 ms, at most `maxS`); then a VACUUM.
  */
 export async function tokenBacklog(url: string, maxS = 600): Promise<Backlog> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const backlog = await waitForBacklog(async () => Number((await client.query('select count(*) as n from sheet_tokens where pending')).rows[0].n), maxS);
+    const backlog = await waitForBacklog(async () => Number((await client.query('select (select count(*) from sheet_tokens where pending) + (select count(*) from search_queue) as n')).rows[0].n), maxS);
     // What autovacuum would do next (the burst left dead rows): done now, so it does not run beside the floor's part.
     await client.query('vacuum');
     return backlog;

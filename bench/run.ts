@@ -365,8 +365,8 @@ async function main() {
       });
       rows.push({ name: 'POST /v1/sheets p99, 50 connections', value: r.p99, unit: 'ms', target: 'p99 <= 50 ms', met: r.p99 <= 50 });
       if (backlog) {
-        log(`search index backlog after the POST part: ${backlog.pending} sheets, indexed ${backlog.caughtUpS.toFixed(1)} s later`);
-        rows.push({ name: `  (sheets not ${pg ? 'tokenized' : 'in the FTS index'} yet when the POST part ended)`, value: backlog.pending, unit: 'sheets', target: '', met: undefined });
+        log(`search index backlog after the POST part: ${backlog.pending} records, indexed ${backlog.caughtUpS.toFixed(1)} s later`);
+        rows.push({ name: '  (records not in the search indexes yet when the POST part ended)', value: backlog.pending, unit: 'records', target: '', met: undefined });
         rows.push({ name: '  (until the search index caught up)', value: backlog.caughtUpS, unit: 's', target: '', met: undefined });
       }
     }
