@@ -63,7 +63,7 @@ export async function ensureBuild({ force = false } = {}) {
       'html-convert.worker': path.join(src, 'runtime/html-convert.worker.ts'),
       'sqlite-reader.worker': path.join(src, 'db/sqlite/sqlite-reader.worker.ts'),
       'sqlite-checkpoint.worker': path.join(src, 'db/sqlite/sqlite-checkpoint.worker.ts'),
-      'search-index.worker': path.join(src, 'modules/search/substring/search-index.worker.ts'),
+      'search-index.worker': path.join(src, 'modules/search/search-index.worker.ts'),
     },
     outdir: tmp,
     bundle: true,

@@ -39,6 +39,7 @@ import * as m039 from './039_session_distill.js';
 import * as m040 from './040_search_vectors.js';
 import * as m041 from './041_search_scope_column.js';
 import * as m042 from './042_record_workspaces.js';
+import * as m043 from './043_sqlite_search_index_file.js';
 
 /** Add each new migration here; names sort in the order they run. */
 const migrations: Record<string, Migration> = {
@@ -82,6 +83,7 @@ const migrations: Record<string, Migration> = {
   '040_search_vectors': m040,
   '041_search_scope_column': m041,
   '042_record_workspaces': m042,
+  '043_sqlite_search_index_file': m043,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,7 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
 import { dot } from './search.embed-client.js';
 import type { Candidate, SearchKind } from './search.engine.js';
+import { readIndex } from './search.sqlite.js';
 
 /**
  * search_vectors (migration 040): one embedding per indexed record. SQLite keeps a vector as a BLOB
@@ -16,6 +17,12 @@ export interface Stale {
   kind: SearchKind;
   record_id: string;
 }
+
+/** The index's records table: on SQLite in the search index file, read on the reader threads (search.sqlite.ts). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
+const docsTable = (db: Kysely<any>) => sql.raw(dialectOf(db) === 'postgres' ? 'search_docs' : 'search_index.search_docs');
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+const readDocs = async <R>(db: Kysely<any>, query: RawBuilder<R>): Promise<R[]> => (dialectOf(db) === 'postgres' ? (await query.execute(db)).rows : readIndex(db, query));
 
 const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
@@ -43,11 +50,13 @@ function fromArraySend(raw: Uint8Array): Float32Array {
 /** Indexed records without a current vector for `model` (none, an older text, another owner or model), newest first. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export async function staleRecords(db: Kysely<any>, model: string, limit: number): Promise<Stale[]> {
-  const rows = await sql<Stale>`select d.kind, d.record_id from search_docs as d
+  return readDocs(
+    db,
+    sql<Stale>`select d.kind, d.record_id from ${docsTable(db)} as d
     left join search_vectors as v on v.record_id = d.record_id and v.kind = d.kind
     where v.record_id is null or v.model <> ${model} or v.updated_at <> d.updated_at or v.owner_key <> d.owner_key
-    order by d.updated_at desc limit ${limit}`.execute(db);
-  return rows.rows;
+    order by d.updated_at desc limit ${limit}`,
+  );
 }
 
 export async function writeVector(
@@ -65,9 +74,23 @@ export async function writeVector(
 /** Vectors of records no longer indexed (deleted, trashed): removed. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 export async function dropOrphans(db: Kysely<any>): Promise<void> {
-  await sql`delete from search_vectors where not exists
-    (select 1 from search_docs as d where d.record_id = search_vectors.record_id and d.kind = search_vectors.kind)`.execute(db);
+  if (dialectOf(db) === 'postgres') {
+    await sql`delete from search_vectors where not exists
+      (select 1 from search_docs as d where d.record_id = search_vectors.record_id and d.kind = search_vectors.kind)`.execute(db);
+    return;
+  }
+  // SQLite: the index is in another file, which the event loop's connection does not attach: read there, delete here.
+  const orphans = await readIndex(
+    db,
+    sql<Stale>`select v.kind, v.record_id from search_vectors as v where not exists
+      (select 1 from search_index.search_docs as d where d.record_id = v.record_id and d.kind = v.kind)`,
+  );
+  for (let i = 0; i < orphans.length; i += ORPHANS_PER_DELETE) {
+    const some = orphans.slice(i, i + ORPHANS_PER_DELETE).map((o) => sql`(${o.record_id}, ${o.kind})`);
+    await sql`delete from search_vectors where (record_id, kind) in (values ${sql.join(some)})`.execute(db);
+  }
 }
+const ORPHANS_PER_DELETE = 400;
 
 /**
  * The `window` records nearest to `query` among the given owners, kinds and project: candidates as the
@@ -83,11 +106,14 @@ export async function nearest(
   if (q.project !== undefined) where.push(sql`d.project = ${q.project}`);
   const pg = dialectOf(db) === 'postgres';
   const column = pg ? sql`array_send(v.vector)` : sql`v.vector`;
-  const rows = await sql<Omit<Candidate, 'rel'> & { vector: Uint8Array }>`select d.kind, d.record_id, d.owner_key, d.project, d.title, d.updated_at, ${column} as vector
-    from search_vectors as v join search_docs as d on d.record_id = v.record_id and d.kind = v.kind
-    where ${sql.join(where, sql` and `)} order by d.updated_at desc limit ${q.maxVectors ?? MAX_VECTORS}`.execute(db);
+  const rows = await readDocs(
+    db,
+    sql<Omit<Candidate, 'rel'> & { vector: Uint8Array }>`select d.kind, d.record_id, d.owner_key, d.project, d.title, d.updated_at, ${column} as vector
+    from search_vectors as v join ${docsTable(db)} as d on d.record_id = v.record_id and d.kind = v.kind
+    where ${sql.join(where, sql` and `)} order by d.updated_at desc limit ${q.maxVectors ?? MAX_VECTORS}`,
+  );
   const scored: Candidate[] = [];
-  for (const { vector, ...r } of rows.rows) {
+  for (const { vector, ...r } of rows) {
     const v = pg ? fromArraySend(vector) : fromBlob(vector);
     const rel = v.length === q.vector.length ? dot(q.vector, v) : 0;
     // Opposite or unrelated (similarity 0 or less): not a match.

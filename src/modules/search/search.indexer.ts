@@ -2,8 +2,10 @@ import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
 import { transactionAlone } from '../../db/sqlite/group-commit.js';
 import type { Db } from '../../db/types.js';
-import { QUEUE_KINDS_OF, readRecords, toDoc, type QueueKind } from './search.documents.js';
+import { sqliteReaders } from '../../db/sqlite/sqlite-readers.js';
+import { searchIndexThread } from './search-index-thread.js';
 import type { SearchAdapter } from './search.engine.js';
+import { indexRecords, type QueuedRecord } from './search.index-batch.js';
 
 /** Queue rows indexed per transaction. */
 const BATCH = 200;
@@ -31,25 +33,15 @@ export function createSearchIndexer(db: Kysely<any>, adapter: SearchAdapter, onE
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
 
+  const thread = dialectOf(db) === 'sqlite' ? sqliteIndexThread(db) : undefined;
+
   async function batch(): Promise<number> {
+    if (thread) return thread.indexBatch();
     return transactionAlone(db as Db, async (trx) => {
-      if (dialectOf(db) === 'postgres') await sql`select pg_advisory_xact_lock(${DRAIN_LOCK})`.execute(trx);
-      const queued = (await sql<{ seq: number; kind: QueueKind; record_id: string }>`select seq, kind, record_id from search_queue order by seq limit ${BATCH}`.execute(trx)).rows;
+      await sql`select pg_advisory_xact_lock(${DRAIN_LOCK})`.execute(trx);
+      const queued = (await sql<QueuedRecord>`select seq, kind, record_id from search_queue order by seq limit ${BATCH}`.execute(trx)).rows;
       if (queued.length === 0) return 0;
-      const byKind = new Map<QueueKind, Set<string>>();
-      for (const q of queued) {
-        if (!QUEUE_KINDS_OF[q.kind]) continue;
-        let ids = byKind.get(q.kind);
-        if (!ids) byKind.set(q.kind, (ids = new Set()));
-        ids.add(q.record_id);
-      }
-      for (const [kind, ids] of byKind) {
-        const records = await readRecords(trx, kind, [...ids]);
-        const present = new Set(records.map((r) => r.id));
-        const removed = [...ids].filter((id) => !present.has(id)).map((record_id) => ({ record_id, kinds: QUEUE_KINDS_OF[kind] }));
-        // A knowledge entry's kind never changes, but remove the other kind's row anyway (cheap, and exact).
-        await adapter.write(trx, records.map(toDoc), removed);
-      }
+      await indexRecords(trx, adapter, queued);
       await sql`delete from search_queue where seq in (${sql.join(queued.map((q) => q.seq))})`.execute(trx);
       return queued.length;
     });
@@ -107,7 +99,27 @@ export function createSearchIndexer(db: Kysely<any>, adapter: SearchAdapter, onE
       if (timer) clearTimeout(timer);
       timer = undefined;
       await running?.catch(() => undefined);
+      await thread?.close();
     },
   };
 }
 export type SearchIndexer = ReturnType<typeof createSearchIndexer>;
+
+/**
+ * SQLite: batches run on the search index thread (search-index.worker.ts), which writes only the index
+ * file; then the event loop drops the queue rows up to the file's mark, in a short transaction.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
+function sqliteIndexThread(db: Kysely<any>) {
+  const file = sqliteReaders(db)?.file;
+  if (!file) throw new Error('the SQLite search index needs the database opened by openDatabase');
+  const thread = searchIndexThread(file);
+  return {
+    async indexBatch(): Promise<number> {
+      const { indexed, mark } = await thread.run({ index: 'unified', file, limit: BATCH });
+      if (indexed > 0) await transactionAlone(db as Db, (trx) => sql`delete from search_queue where seq <= ${mark}`.execute(trx));
+      return indexed;
+    },
+    close: thread.close,
+  };
+}

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
-import { idleWorkerPool } from '../../../runtime/worker-pool.js';
 import { dialectOf } from '../../../db/dialect.js';
 import { indexPendingTokens, pendingTokenBacklog } from './pg-token-indexer.js';
-import type { IndexedBatch } from './sqlite-index-file.js';
+import { searchIndexThread } from '../search-index-thread.js';
 import { forgetIndexedRows } from './pending.js';
 import type { SearchIndex } from './search-index.js';
 import { sqliteReaders } from '../../../db/sqlite/sqlite-readers.js';
@@ -107,21 +106,17 @@ export function startSearchIndexer(db: Kysely<any>, index: SearchIndex, onError:
 }
 
 /**
- * SQLite: batches run on a thread of their own (src/modules/search/substring/search-index.worker.ts), which writes
+ * SQLite: batches run on the search index thread (src/modules/search/search-index.worker.ts), which writes
  * only the index file; then the event loop drops the rows it took from the database's queue.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 function sqliteIndexThread(db: Kysely<any>, index: SearchIndex) {
   const file = sqliteReaders(db)?.file;
   if (!file) throw new Error('the SQLite search index needs the database opened by openDatabase');
-  const thread = idleWorkerPool(new URL('./search-index.worker', import.meta.url), {
-    maxThreads: 1,
-    // FTS5's trigrams are held by SQLite, outside the heap; the heap holds a batch's few rows.
-    resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
-  });
+  const thread = searchIndexThread(file);
   return {
     async indexBatch(): Promise<number> {
-      const { indexed, mark } = (await (await thread.open()).run({ file, limit: BATCH, maxChars: BATCH_CHARS })) as IndexedBatch;
+      const { indexed, mark } = await thread.run({ index: 'sheets-q', file, limit: BATCH, maxChars: BATCH_CHARS });
       if (indexed > 0) await forgetIndexedRows(db, index, mark);
       return indexed;
     },

@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3';
 import SQLiteDatabase from 'better-sqlite3';
 import { restrictSqliteFiles } from '../../../db/index.js';
 import { attachSearchIndex, SEARCH_SCHEMA, searchIndexFileOf } from '../../../db/sqlite/search-index-file.js';
+import { SQLITE_INDEX_TABLES } from '../search.sqlite.js';
 
 /**
  * SQLite: the FTS index of the sheets lives in a file of its own beside the database, attached as
@@ -24,8 +25,8 @@ import { attachSearchIndex, SEARCH_SCHEMA, searchIndexFileOf } from '../../../db
  * schema order, main first), so a row a search no longer sees queued is in the index it reads.
  */
 
-/** Bump to rebuild every index file at its next start (a change to the tables below). */
-const FILE_VERSION = 1;
+/** Bump to rebuild every index file at its next start (a change to the tables below). 2: the unified search's tables (migration 043). */
+const FILE_VERSION = 2;
 
 const S = SEARCH_SCHEMA;
 
@@ -49,6 +50,8 @@ export function prepareSqliteSearchIndex(databaseFile: string): void {
 interface IndexState {
   origin: string;
   mark: number;
+  /** How far through the unified search's queue (search_queue, migration 038) the file got. */
+  unified_mark: number;
 }
 
 /**
@@ -60,35 +63,53 @@ interface IndexState {
 export function prepareSearchIndex(conn: SQLite.Database): void {
   conn.pragma(`${S}.journal_mode = WAL`);
   const origin = conn.prepare('select id from search_index_origin').pluck().get() as string;
-  const seq = queueHighWater(conn);
+  const seq = queueHighWater(conn, 'sheets_search_queue');
+  const unifiedSeq = queueHighWater(conn, 'search_queue');
   const state = readState(conn);
   // mark > seq: the database went back in time (a backup restored) while the index did not.
-  if (state && state.origin === origin && state.mark <= seq) {
+  if (state && state.origin === origin && state.mark <= seq && state.unified_mark <= unifiedSeq) {
     dropIndexedFromQueue(conn, state.mark);
+    dropUnifiedFromQueue(conn, state.unified_mark);
     return;
   }
   conn.transaction(() => {
     conn.prepare('delete from sheets_search_queue').run();
     conn.prepare('insert into sheets_search_queue (row_id) select rowid from sheets order by rowid').run();
+    conn.prepare('delete from search_queue').run();
+    for (const requeue of REQUEUE_UNIFIED) conn.prepare(requeue).run();
   })();
   conn.transaction(() => {
-    for (const table of ['sheets_fts_terms', 'sheets_fts', 'state']) conn.exec(`drop table if exists ${S}.${table}`);
+    for (const table of ['sheets_fts_terms', 'sheets_fts', 'search_fts', 'search_docs', 'state']) conn.exec(`drop table if exists ${S}.${table}`);
     conn.exec(`create virtual table ${S}.sheets_fts using fts5(text, content='', contentless_delete=1, tokenize='trigram case_sensitive 1')`);
     conn.exec(`create virtual table ${S}.sheets_fts_terms using fts5vocab(sheets_fts, 'row')`);
-    conn.exec(`create table ${S}.state (origin text not null, mark integer not null)`);
-    conn.prepare(`insert into ${S}.state (origin, mark) values (?, ?)`).run(origin, seq);
+    for (const table of SQLITE_INDEX_TABLES(S)) conn.exec(table);
+    conn.exec(`create table ${S}.state (origin text not null, mark integer not null, unified_mark integer not null)`);
+    conn.prepare(`insert into ${S}.state (origin, mark, unified_mark) values (?, ?, ?)`).run(origin, seq, unifiedSeq);
     conn.pragma(`${S}.user_version = ${FILE_VERSION}`);
   })();
 }
 
-function readState(conn: SQLite.Database): IndexState | undefined {
-  if (conn.pragma(`${S}.user_version`, { simple: true }) !== FILE_VERSION) return undefined;
-  return conn.prepare(`select origin, mark from ${S}.state`).get() as IndexState | undefined;
+/** Every record the unified search indexes, queued again (as migrations 038 and 041 did). */
+const REQUEUE_UNIFIED = [
+  `insert into search_queue (kind, record_id) select 'sheet', id from sheets where trashed_at is null`,
+  `insert into search_queue (kind, record_id) select 'session', id from sessions`,
+  `insert into search_queue (kind, record_id) select 'knowledge', id from knowledge`,
+  `insert into search_queue (kind, record_id) select 'todo', id from todos`,
+];
+
+/** Drops the unified search's queue rows up to `mark`: the index file holds them as they are now. */
+export function dropUnifiedFromQueue(conn: SQLite.Database, mark: number): void {
+  conn.prepare('delete from search_queue where seq <= ?').run(mark);
 }
 
-/** The last seq the queue handed out (0 before any). */
-function queueHighWater(conn: SQLite.Database): number {
-  return Number(conn.prepare(`select seq from sqlite_sequence where name = 'sheets_search_queue'`).pluck().get() ?? 0);
+function readState(conn: SQLite.Database): IndexState | undefined {
+  if (conn.pragma(`${S}.user_version`, { simple: true }) !== FILE_VERSION) return undefined;
+  return conn.prepare(`select origin, mark, unified_mark from ${S}.state`).get() as IndexState | undefined;
+}
+
+/** The last seq `queue` handed out (0 before any). */
+function queueHighWater(conn: SQLite.Database, queue: string): number {
+  return Number(conn.prepare(`select seq from sqlite_sequence where name = ?`).pluck().get(queue) ?? 0);
 }
 
 export interface IndexedBatch {

@@ -1,0 +1,50 @@
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { attachSearchIndex, SEARCH_SCHEMA } from '../../db/sqlite/search-index-file.js';
+import { indexRecords, type QueuedRecord } from './search.index-batch.js';
+import { sqliteSearch } from './search.sqlite.js';
+import { indexQueuedRows, type IndexedBatch } from './substring/sqlite-index-file.js';
+
+/**
+ * Piscina task (src/modules/search/search-index-thread.ts): one batch of a SQLite search index on this
+ * thread's own connection, which attaches the index file (src/db/sqlite/search-index-file.ts). It writes
+ * only that file; the database is read, so the event loop's writes never wait for it. Two indexes live
+ * there, each with its own queue and mark: the sheets' `q` trigram index (substring/sqlite-index-file.ts)
+ * and the unified search (search.sqlite.ts, decision 0013). One thread runs both, one batch at a time,
+ * so they never wait for each other's lock on the file.
+ */
+let conn: SQLite.Database | undefined;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- raw SQL over two schemas, not the app's typed tables
+let kysely: Kysely<any> | undefined;
+
+function connection(file: string): SQLite.Database {
+  if (!conn) {
+    conn = new SQLite(file, { fileMustExist: true });
+    conn.pragma('busy_timeout = 5000');
+    // The database's pages are read once a batch: SQLite's own default cache, not better-sqlite3's 16 MB.
+    conn.pragma('cache_size = -2000');
+    attachSearchIndex(conn, file);
+    // The database drops queue rows on the strength of this file's commits.
+    conn.pragma(`${SEARCH_SCHEMA}.synchronous = FULL`);
+  }
+  return conn;
+}
+
+export type IndexTask = { index: 'sheets-q'; file: string; limit: number; maxChars: number } | { index: 'unified'; file: string; limit: number };
+
+export default async function indexBatch(task: IndexTask): Promise<IndexedBatch> {
+  if (task.index === 'sheets-q') return indexQueuedRows(connection(task.file), task.limit, task.maxChars);
+  kysely ??= new Kysely({ dialect: new SqliteDialect({ database: connection(task.file) }) });
+  // Kysely's BEGIN is deferred: the first write takes the index file's lock only, never the database's.
+  return kysely.transaction().execute(async (trx) => {
+    // A write first: it takes the index file's lock (another process may be indexing) before the mark is read.
+    await sql`update search_index.state set unified_mark = unified_mark`.execute(trx);
+    const mark = Number((await sql<{ mark: number }>`select unified_mark as mark from search_index.state`.execute(trx)).rows[0].mark);
+    const queued = (await sql<QueuedRecord>`select seq, kind, record_id from search_queue where seq > ${mark} order by seq limit ${task.limit}`.execute(trx)).rows;
+    if (queued.length === 0) return { indexed: 0, mark };
+    await indexRecords(trx, sqliteSearch, queued);
+    const last = Number(queued[queued.length - 1].seq);
+    await sql`update search_index.state set unified_mark = ${last}`.execute(trx);
+    return { indexed: queued.length, mark: last };
+  });
+}
