@@ -9,6 +9,7 @@
  *        --misses=K (list the questions whose answer is not within the first K, with what came first)
  * The clock is set to each record's time before it is written, so recency is that of the corpus.
  */
+import { readIndex } from '../../src/modules/search/search.sqlite.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,7 +79,13 @@ async function run(dialect: 'sqlite' | 'postgres', records: EvalRecord[], questi
     if (fake) {
       // Every record embedded before the questions (the background embedder, as in production).
       const embedStart = performance.now();
-      const docs = async () => Number((await sql<{ n: number | string }>`select count(*) as n from search_docs`.execute(c.db)).rows[0].n);
+      // On SQLite the index is in the search index file, read on the reader threads (migration 043).
+      const docs = async () =>
+        Number(
+          dialect === 'sqlite'
+            ? (await readIndex(c.db, sql<{ n: number }>`select count(*) as n from search_index.search_docs`))[0].n
+            : (await sql<{ n: number | string }>`select count(*) as n from search_docs`.execute(c.db)).rows[0].n,
+        );
       while ((await countVectors(c.db, 'fake-embed-1')) < (await docs()) || c.search.embedder?.busy()) await new Promise((r) => setTimeout(r, 200));
       console.log(`${dialect}: embedded ${await docs()} records in ${Math.round(performance.now() - embedStart)} ms after the last write (${fake.requests} requests)`);
     }

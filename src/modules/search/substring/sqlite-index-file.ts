@@ -5,7 +5,9 @@ import { attachSearchIndex, SEARCH_SCHEMA, searchIndexFileOf } from '../../../db
 import { SQLITE_INDEX_TABLES } from '../search.sqlite.js';
 
 /**
- * SQLite: the FTS index of the sheets lives in a file of its own beside the database, attached as
+ * SQLite: the search indexes live in a file of its own beside the database: the sheets' `q` trigram
+ * index (below) and, since migration 043, the unified search's tables (search.sqlite.ts,
+ * SQLITE_INDEX_TABLES), each with its own queue in the database and its own mark here. Attached as
  * `search_index` to the connections that read or write it (not the event loop's: attachSearchIndex). It holds only what can be rebuilt from the database: the
  * trigram index of each sheet's search_text, its vocabulary, and how far through the database's
  * queue (sheets_search_queue, migration 033) it got. So its schema is not migrated: a file of
