@@ -5,6 +5,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { expect200, startServer, type TestServer } from '../helpers.js';
 import { searchIndexFileOf } from '../../src/db/sqlite/search-index-file.js';
+import indexBatch from '../../src/modules/search/search-index.worker.js';
 
 /**
  * SQLite: GET /v1/search's index lives in the search index file beside the database (migration 043,
@@ -83,6 +84,27 @@ describe('unified search index in its own file [sqlite]', () => {
     } finally {
       await s.close();
     }
+  });
+
+  it("a batch on the index thread stops at its text budget, one record at least, so big records never fill the thread's heap", async () => {
+    const s = await start();
+    const { key } = await s.user('business');
+    const words = 'capybara river notes '.repeat(150); // ~3,000 characters a sheet
+    for (let i = 0; i < 5; i++) await expect200(s, key, 'POST', '/v1/sheets', { title: `Capybara ${i}`, content: { col1: `<p>${words}</p>` } });
+    await s.c.search.indexer.drain();
+    await s.close();
+    const file = path.join(s.dataDir, DB);
+    const conn = new SQLite(file);
+    conn.prepare(`insert into search_queue (kind, record_id) select 'sheet', id from sheets where title like 'Capybara %' order by id`).run();
+    conn.close();
+    const sizes: number[] = [];
+    for (let n; (n = (await indexBatch({ index: 'unified', file, limit: 200, maxChars: 4_000 })).indexed) > 0;) sizes.push(n);
+    assert.deepEqual(sizes, [1, 1, 1, 1, 1], 'one ~3,000-character sheet a batch under a 4,000-character budget');
+    const again = new SQLite(file);
+    again.prepare(`insert into search_queue (kind, record_id) select 'sheet', id from sheets where title like 'Capybara %'`).run();
+    again.close();
+    assert.equal((await indexBatch({ index: 'unified', file, limit: 200, maxChars: 1_000 })).indexed, 1, 'a record over the whole budget is still indexed, alone');
+    assert.equal((await indexBatch({ index: 'unified', file, limit: 200, maxChars: 1 << 20 })).indexed, 4);
   });
 
   it('a missing index file is rebuilt from every record at the next start', async () => {

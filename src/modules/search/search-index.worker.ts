@@ -30,7 +30,12 @@ function connection(file: string): SQLite.Database {
   return conn;
 }
 
-export type IndexTask = { index: 'sheets-q'; file: string; limit: number; maxChars: number } | { index: 'unified'; file: string; limit: number };
+export type IndexTask = { index: 'sheets-q' | 'unified'; file: string; limit: number; maxChars: number };
+
+/** About how much text a queued record has (its largest columns), read by key: the batch's size is decided before any record is read whole. */
+const TEXT_CHARS = sql`coalesce((select length(search_text) from sheets where id = q.record_id and q.kind = 'sheet'), 0)
+  + coalesce((select length(coalesce(summary, '')) + length(coalesce(outcome, '')) from sessions where id = q.record_id and q.kind = 'session'), 0)
+  + coalesce((select length(coalesce(content, '')) + length(coalesce(description, '')) + length(coalesce(error, '')) from knowledge where id = q.record_id and q.kind = 'knowledge'), 0)`;
 
 export default async function indexBatch(task: IndexTask): Promise<IndexedBatch> {
   if (task.index === 'sheets-q') return indexQueuedRows(connection(task.file), task.limit, task.maxChars);
@@ -40,8 +45,16 @@ export default async function indexBatch(task: IndexTask): Promise<IndexedBatch>
     // A write first: it takes the index file's lock (another process may be indexing) before the mark is read.
     await sql`update search_index.state set unified_mark = unified_mark`.execute(trx);
     const mark = Number((await sql<{ mark: number }>`select unified_mark as mark from search_index.state`.execute(trx)).rows[0].mark);
-    const queued = (await sql<QueuedRecord>`select seq, kind, record_id from search_queue where seq > ${mark} order by seq limit ${task.limit}`.execute(trx)).rows;
-    if (queued.length === 0) return { indexed: 0, mark };
+    const rows = (
+      await sql<QueuedRecord & { chars: number }>`select q.seq, q.kind, q.record_id, ${TEXT_CHARS} as chars
+        from search_queue as q where q.seq > ${mark} order by q.seq limit ${task.limit}`.execute(trx)
+    ).rows;
+    if (rows.length === 0) return { indexed: 0, mark };
+    // The batch's texts, their words and FTS5's pending rows until COMMIT are held here: a batch also
+    // stops at maxChars of text (one record at least), so a queue of 1 MB sheets never outgrows the heap.
+    let take = 1;
+    for (let chars = rows[0].chars; take < rows.length && (chars += rows[take].chars) <= task.maxChars;) take++;
+    const queued = rows.slice(0, take);
     await indexRecords(trx, sqliteSearch, queued);
     const last = Number(queued[queued.length - 1].seq);
     await sql`update search_index.state set unified_mark = ${last}`.execute(trx);

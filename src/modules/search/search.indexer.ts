@@ -9,6 +9,8 @@ import { indexRecords, type QueuedRecord } from './search.index-batch.js';
 
 /** Queue rows indexed per transaction. */
 const BATCH = 200;
+/** SQLite: a batch on the index thread also stops at this much text (its heap holds the batch; 200 queued 1 MB sheets would not fit). */
+const BATCH_CHARS = 2 * 1024 * 1024;
 /** A search waits for at most this many queued rows; a longer queue (the backfill after migration 038) is indexed in the background. */
 export const SEARCH_WAITS_FOR = 2_000;
 /** After a commit, the background pass starts this much later (writes in between join it). */
@@ -116,7 +118,7 @@ function sqliteIndexThread(db: Kysely<any>) {
   const thread = searchIndexThread(file);
   return {
     async indexBatch(): Promise<number> {
-      const { indexed, mark } = await thread.run({ index: 'unified', file, limit: BATCH });
+      const { indexed, mark } = await thread.run({ index: 'unified', file, limit: BATCH, maxChars: BATCH_CHARS });
       if (indexed > 0) await transactionAlone(db as Db, (trx) => sql`delete from search_queue where seq <= ${mark}`.execute(trx));
       return indexed;
     },
