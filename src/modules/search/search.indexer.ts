@@ -24,7 +24,8 @@ const DRAIN_LOCK = 5_505_505;
  * re-reads the records, writes their words and deletes exactly the queue rows it read. A record
  * changed meanwhile was queued again and is indexed by the next batch. Drains run one at a time in a
  * process, and on PostgreSQL one at a time across processes (an advisory lock), so an older text never
- * overwrites a newer one.
+ * overwrites a newer one. On SQLite a batch runs on the search index thread instead, which writes the index
+ * file and its mark; the queue rows up to the mark are then dropped here (decision 0013).
  *
  * When: after each commit (nudge, ~20 ms later) and before each search (catchUp), so a search sees
  * every write that committed before it started, unless more than SEARCH_WAITS_FOR rows are queued.
