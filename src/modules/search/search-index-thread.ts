@@ -16,7 +16,7 @@ export function searchIndexThread(file: string) {
     pool = idleWorkerPool(new URL('./search-index.worker', import.meta.url), {
       maxThreads: 1,
       // FTS5's pending words are held by SQLite, outside the heap; the heap holds a batch's records and tokens.
-      resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 },
+      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 128 },
     });
     threads.set(file, pool);
   }

@@ -4,6 +4,10 @@ import { attachSearchIndex, SEARCH_SCHEMA } from '../../db/sqlite/search-index-f
 import { indexRecords, type QueuedRecord } from './search.index-batch.js';
 import { sqliteSearch } from './search.sqlite.js';
 import { indexQueuedRows, type IndexedBatch } from './substring/sqlite-index-file.js';
+import { IDLE_COLLECT_MS, startIdleCollector } from '../../runtime/idle-gc.js';
+
+// A burst's batches leave their texts and words as garbage in this thread's heap: collected once it is idle.
+const idle = startIdleCollector({ idleMs: IDLE_COLLECT_MS });
 
 /**
  * Piscina task (src/modules/search/search-index-thread.ts): one batch of a SQLite search index on this
@@ -38,6 +42,7 @@ const TEXT_CHARS = sql`coalesce((select length(search_text) from sheets where id
   + coalesce((select length(coalesce(content, '')) + length(coalesce(description, '')) + length(coalesce(error, '')) from knowledge where id = q.record_id and q.kind = 'knowledge'), 0)`;
 
 export default async function indexBatch(task: IndexTask): Promise<IndexedBatch> {
+  idle.touch();
   if (task.index === 'sheets-q') return indexQueuedRows(connection(task.file), task.limit, task.maxChars);
   kysely ??= new Kysely({ dialect: new SqliteDialect({ database: connection(task.file) }) });
   // Kysely's BEGIN is deferred: the first write takes the index file's lock only, never the database's.
