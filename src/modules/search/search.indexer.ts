@@ -2,7 +2,6 @@ import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
 import { transactionAlone } from '../../db/sqlite/group-commit.js';
 import type { Db } from '../../db/types.js';
-import { sqliteReaders } from '../../db/sqlite/sqlite-readers.js';
 import { searchIndexThread } from './search-index-thread.js';
 import type { SearchAdapter } from './search.engine.js';
 import { indexRecords, type QueuedRecord } from './search.index-batch.js';
@@ -36,10 +35,16 @@ export function createSearchIndexer(db: Kysely<any>, adapter: SearchAdapter, onE
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
 
-  const thread = dialectOf(db) === 'sqlite' ? sqliteIndexThread(db) : undefined;
+  // SQLite: batches run on the search index thread, which writes only the index file and its mark; the
+  // queue rows up to the mark are then dropped here, in a short transaction (decision 0013).
+  const thread = dialectOf(db) === 'sqlite' ? searchIndexThread(db) : undefined;
 
   async function batch(): Promise<number> {
-    if (thread) return thread.indexBatch();
+    if (thread) {
+      const { indexed, mark } = await thread.run({ index: 'unified', limit: BATCH, maxChars: BATCH_CHARS });
+      if (indexed > 0) await transactionAlone(db as Db, (trx) => sql`delete from search_queue where seq <= ${mark}`.execute(trx));
+      return indexed;
+    }
     return transactionAlone(db as Db, async (trx) => {
       await sql`select pg_advisory_xact_lock(${DRAIN_LOCK})`.execute(trx);
       const queued = (await sql<QueuedRecord>`select seq, kind, record_id from search_queue order by seq limit ${BATCH}`.execute(trx)).rows;
@@ -107,22 +112,3 @@ export function createSearchIndexer(db: Kysely<any>, adapter: SearchAdapter, onE
   };
 }
 export type SearchIndexer = ReturnType<typeof createSearchIndexer>;
-
-/**
- * SQLite: batches run on the search index thread (search-index.worker.ts), which writes only the index
- * file; then the event loop drops the queue rows up to the file's mark, in a short transaction.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
-function sqliteIndexThread(db: Kysely<any>) {
-  const file = sqliteReaders(db)?.file;
-  if (!file) throw new Error('the SQLite search index needs the database opened by openDatabase');
-  const thread = searchIndexThread(file);
-  return {
-    async indexBatch(): Promise<number> {
-      const { indexed, mark } = await thread.run({ index: 'unified', file, limit: BATCH, maxChars: BATCH_CHARS });
-      if (indexed > 0) await transactionAlone(db as Db, (trx) => sql`delete from search_queue where seq <= ${mark}`.execute(trx));
-      return indexed;
-    },
-    close: thread.close,
-  };
-}

@@ -4,7 +4,6 @@ import { indexPendingTokens, pendingTokenBacklog } from './pg-token-indexer.js';
 import { searchIndexThread } from '../search-index-thread.js';
 import { forgetIndexedRows } from './pending.js';
 import type { SearchIndex } from './search-index.js';
-import { sqliteReaders } from '../../../db/sqlite/sqlite-readers.js';
 
 /**
  * SQLite rows per indexing transaction, on the index's own thread: ~40 µs a row at 2 KB. Larger
@@ -111,12 +110,10 @@ export function startSearchIndexer(db: Kysely<any>, index: SearchIndex, onError:
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 function sqliteIndexThread(db: Kysely<any>, index: SearchIndex) {
-  const file = sqliteReaders(db)?.file;
-  if (!file) throw new Error('the SQLite search index needs the database opened by openDatabase');
-  const thread = searchIndexThread(file);
+  const thread = searchIndexThread(db);
   return {
     async indexBatch(): Promise<number> {
-      const { indexed, mark } = await thread.run({ index: 'sheets-q', file, limit: BATCH, maxChars: BATCH_CHARS });
+      const { indexed, mark } = await thread.run({ index: 'sheets-q', limit: BATCH, maxChars: BATCH_CHARS });
       if (indexed > 0) await forgetIndexedRows(db, index, mark);
       return indexed;
     },
