@@ -34,6 +34,26 @@ function connection(file: string): SQLite.Database {
   return conn;
 }
 
+/**
+ * Kysely prepares every statement it runs; a batch runs the same few texts for every record, so each
+ * text is prepared once per thread (none is iterated: every query here is read whole). Bounded: a
+ * batch's record reads list its ids, so their texts vary with the batch's size.
+ */
+function preparedOnce(file: SQLite.Database) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    prepare(text: string) {
+      let stmt = statements.get(text);
+      if (!stmt) {
+        statements.set(text, (stmt = file.prepare(text)));
+        if (statements.size > 64) statements.delete(statements.keys().next().value!);
+      }
+      return stmt;
+    },
+    close: () => file.close(),
+  };
+}
+
 export type IndexTask = { index: 'sheets-q' | 'unified'; file: string; limit: number; maxChars: number };
 
 /** About how much text a queued record has (its largest columns), read by key: the batch's size is decided before any record is read whole. */
@@ -44,7 +64,7 @@ const TEXT_CHARS = sql`coalesce((select length(search_text) from sheets where id
 export default async function indexBatch(task: IndexTask): Promise<IndexedBatch> {
   idle.touch();
   if (task.index === 'sheets-q') return indexQueuedRows(connection(task.file), task.limit, task.maxChars);
-  kysely ??= new Kysely({ dialect: new SqliteDialect({ database: connection(task.file) }) });
+  kysely ??= new Kysely({ dialect: new SqliteDialect({ database: preparedOnce(connection(task.file)) }) });
   // Kysely's BEGIN is deferred: the first write takes the index file's lock only, never the database's.
   return kysely.transaction().execute(async (trx) => {
     // A write first: it takes the index file's lock (another process may be indexing) before the mark is read.

@@ -15,8 +15,7 @@ import { RANK_ALL, TOTAL_CAP, WEIGHTS, rarestWithin, type Candidate, type Engine
  *
  * A doc is written anew on every change (a new doc_id), so rowid order is the order records were last
  * indexed: newest last.
- */
-/**
+ *
  * The index's tables, in the search index file (attached as search_index to the index thread's and the
  * reader threads' connections, never to the event loop's: src/db/sqlite/search-index-file.ts). The
  * file's preparation (substring/sqlite-index-file.ts) makes them; migration 043 dropped the ones the
@@ -36,7 +35,6 @@ export async function readIndex<R>(db: Kysely<any>, query: RawBuilder<R>): Promi
   if (!readers) throw new Error('the SQLite search index is read on the reader threads of a database opened by openDatabase');
   return readers.all(query.compile(db));
 }
-const read = readIndex;
 
 const join = (terms: string[]) => terms.join(' ');
 const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
@@ -64,7 +62,7 @@ export const sqliteSearch: SearchAdapter = {
     const bm25 = sql`-bm25(search_fts, ${sql.lit(WEIGHTS.title)}, ${sql.lit(WEIGHTS.err)}, ${sql.lit(WEIGHTS.meta)}, ${sql.lit(WEIGHTS.body)}, 0)`;
     let ranked: { doc_id: number; rel: number }[];
     if (matches <= RANK_ALL) {
-      ranked = await read(
+      ranked = await readIndex(
         db,
         sql<{ doc_id: number; rel: number }>`select rowid as doc_id, ${bm25} as rel from search_index.search_fts where search_fts match ${all}
         order by rel desc limit ${q.window}`,
@@ -74,7 +72,7 @@ export const sqliteSearch: SearchAdapter = {
       // records (the rarest first); when every word is that common, rank the newest RANK_ALL matches.
       const selective = await selectiveTerms(db, q.terms, scope);
       const rankBy = selective.length > 0 ? `(${selective.map(quote).join(' OR ')}) AND ${scope}` : all;
-      ranked = await read(
+      ranked = await readIndex(
         db,
         sql<{ doc_id: number; rel: number }>`select * from (select rowid as doc_id, ${bm25} as rel from search_index.search_fts
         where search_fts match ${rankBy} order by rowid desc limit ${RANK_ALL}) order by rel desc limit ${q.window}`,
@@ -82,7 +80,7 @@ export const sqliteSearch: SearchAdapter = {
     }
     if (ranked.length === 0) return { candidates: [], total };
     const rel = new Map(ranked.map((r) => [r.doc_id, r.rel]));
-    const docs = await read(
+    const docs = await readIndex(
       db,
       sql<Omit<Candidate, 'rel'> & { doc_id: number; owner_key: string }>`select doc_id, kind, record_id, owner_key, project, title, updated_at
       from search_index.search_docs where doc_id in (${sql.join([...rel.keys()])})`,
@@ -106,7 +104,7 @@ function scopeFilter(q: EngineQuery): string {
 /** How many records `match` selects, counted up to `most` (bounded work). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
 async function countUpTo(db: Kysely<any>, match: string, most: number): Promise<number> {
-  const r = await read(db, sql<{ n: number }>`select count(*) as n from (select 1 from search_index.search_fts where search_fts match ${match} limit ${most})`);
+  const r = await readIndex(db, sql<{ n: number }>`select count(*) as n from (select 1 from search_index.search_fts where search_fts match ${match} limit ${most})`);
   return Number(r[0]?.n ?? 0);
 }
 
