@@ -10,8 +10,10 @@ import { readNow, type SqliteFile } from './sqlite-dialect.js';
  * than running a small query. This keeps the prepared statements by SQL text (least recently
  * used first out), so a hot route prepares each of its statements once. A statement that is
  * still being iterated (a streamed query) is never handed out twice: a fresh one is prepared.
+ * `deferredBegin`: keep Kysely's BEGIN as it is (the search index thread, whose first write must take
+ * only the attached index file's lock, never the database's).
  */
-export function withStatementCache(file: SQLite.Database, max = 1000): SqliteFile {
+export function withStatementCache(file: SQLite.Database, { max = 1000, deferredBegin = false } = {}): SqliteFile {
   const cache = new Map<string, SQLite.Statement>();
   return {
     get inTransaction() {
@@ -21,7 +23,7 @@ export function withStatementCache(file: SQLite.Database, max = 1000): SqliteFil
       // Kysely opens transactions with a deferred BEGIN. A deferred transaction that reads and then
       // writes can fail with SQLITE_BUSY (no wait) when another process wrote in between; an IMMEDIATE
       // one takes the write lock first and waits its turn (busy_timeout), so read-modify-write stays atomic.
-      const sql = text === 'begin' ? 'begin immediate' : text;
+      const sql = text === 'begin' && !deferredBegin ? 'begin immediate' : text;
       const hit = cache.get(sql);
       if (hit && !hit.busy) {
         cache.delete(sql);

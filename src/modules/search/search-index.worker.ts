@@ -5,6 +5,7 @@ import { indexRecords, type QueuedRecord } from './search.index-batch.js';
 import { sqliteSearch } from './search.sqlite.js';
 import { indexQueuedRows, type IndexedBatch } from './substring/sqlite-index-file.js';
 import { IDLE_COLLECT_MS, startIdleCollector } from '../../runtime/idle-gc.js';
+import { withStatementCache } from '../../db/sqlite/statement-cache.js';
 
 // A burst's batches leave their texts and words as garbage in this thread's heap: collected once it is idle.
 const idle = startIdleCollector({ idleMs: IDLE_COLLECT_MS });
@@ -34,26 +35,6 @@ function connection(file: string): SQLite.Database {
   return conn;
 }
 
-/**
- * Kysely prepares every statement it runs; a batch runs the same few texts for every record, so each
- * text is prepared once per thread (none is iterated: every query here is read whole). Bounded: a
- * batch's record reads list its ids, so their texts vary with the batch's size.
- */
-function preparedOnce(file: SQLite.Database) {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    prepare(text: string) {
-      let stmt = statements.get(text);
-      if (!stmt) {
-        statements.set(text, (stmt = file.prepare(text)));
-        if (statements.size > 64) statements.delete(statements.keys().next().value!);
-      }
-      return stmt;
-    },
-    close: () => file.close(),
-  };
-}
-
 export type IndexTask = { index: 'sheets-q' | 'unified'; file: string; limit: number; maxChars: number };
 
 /** About how much text a queued record has (its largest columns), read by key: the batch's size is decided before any record is read whole. */
@@ -64,8 +45,9 @@ const TEXT_CHARS = sql`coalesce((select length(search_text) from sheets where id
 export default async function indexBatch(task: IndexTask): Promise<IndexedBatch> {
   idle.touch();
   if (task.index === 'sheets-q') return indexQueuedRows(connection(task.file), task.limit, task.maxChars);
-  kysely ??= new Kysely({ dialect: new SqliteDialect({ database: preparedOnce(connection(task.file)) }) });
-  // Kysely's BEGIN is deferred: the first write takes the index file's lock only, never the database's.
+  kysely ??= new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(connection(task.file), { max: 64, deferredBegin: true }) }) });
+  // Each statement prepared once (a batch runs the same few for every record; decision 0007). Kysely's BEGIN
+  // stays deferred: the first write takes the index file's lock only, never the database's.
   return kysely.transaction().execute(async (trx) => {
     // A write first: it takes the index file's lock (another process may be indexing) before the mark is read.
     await sql`update search_index.state set unified_mark = unified_mark`.execute(trx);
