@@ -11,6 +11,11 @@ import vm from 'node:vm';
  * during a burst can keep the used size near its last value while the committed pages stay grown
  * (the bench's last part, webhook deliveries, left 250 MB of RSS that way where the 32 MB of used
  * growth asked for before never came). A request that arrives during them waits for them once.
+ * Also after `minWork` touches since the last collection, whatever the sizes: a collection that ran
+ * while the heap held passing data (the search index's batch of 1 MB sheets after the bench's hostile
+ * posts, 125 MB used) left a mark that the heap never grew past again, while 40 MB of pages that V8's
+ * own collections had emptied since stayed committed (87 MB of V8 pages at 44 MB live: RSS 209 MB
+ * after the bench, where one collection takes it under 170).
  */
 export interface IdleCollector {
   /** Work happened: postpones the collection and arms it. */
@@ -42,18 +47,22 @@ function fullGc(): (() => void) | null {
   return gcFunction;
 }
 
-export function startIdleCollector(opts: { idleMs: number; minGrowthBytes?: number; onCollect?: (info: CollectInfo) => void }): IdleCollector {
+export function startIdleCollector(opts: { idleMs: number; minGrowthBytes?: number; minWork?: number; onCollect?: (info: CollectInfo) => void }): IdleCollector {
   const minGrowth = opts.minGrowthBytes ?? 16 * 1024 * 1024;
+  const minWork = opts.minWork ?? 1000;
   const gc = opts.idleMs > 0 ? fullGc() : null;
   let lastWork = 0;
   let armed = false;
+  let work = 0;
   let after = v8.getHeapStatistics();
   const check = () => {
     if (!armed || Date.now() - lastWork < opts.idleMs) return;
     armed = false;
     const before = v8.getHeapStatistics();
     const usedBefore = before.used_heap_size;
-    if (usedBefore - after.used_heap_size < minGrowth && before.total_heap_size - after.total_heap_size < minGrowth) return;
+    const grew = usedBefore - after.used_heap_size >= minGrowth || before.total_heap_size - after.total_heap_size >= minGrowth;
+    if (!grew && work < minWork) return;
+    work = 0;
     const started = performance.now();
     gc!();
     // The first collection frees the garbage; the second compacts the pages it left sparse, so they
@@ -68,6 +77,7 @@ export function startIdleCollector(opts: { idleMs: number; minGrowthBytes?: numb
     touch() {
       lastWork = Date.now();
       armed = true;
+      work++;
     },
     stop() {
       clearInterval(timer);

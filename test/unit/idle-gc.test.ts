@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import v8 from 'node:v8';
+import vm from 'node:vm';
 import { startIdleCollector, type CollectInfo } from '../../src/runtime/idle-gc.js';
 import { startWorkerPool } from '../../src/runtime/worker-pool.js';
 
@@ -65,6 +66,33 @@ describe('idle heap collection', () => {
       idle.touch();
       await sleep(2 * idleMs);
       assert.equal(runs.length, 1, 'new work without heap growth: no collection');
+    } finally {
+      idle.stop();
+    }
+  });
+
+  it('collects again after minWork touches, though the heap stayed under what the last collection left', async () => {
+    // The last collection ran while 64 MB of passing data was live (a background batch); V8's own
+    // collection freed it since, and its emptied pages stay committed until a compacting collection.
+    v8.setFlagsFromString('--expose-gc');
+    const v8Collection = vm.runInNewContext('gc') as () => void;
+    const runs: CollectInfo[] = [];
+    const idleMs = 400;
+    const idle = startIdleCollector({ idleMs, minGrowthBytes: 16 * 2 ** 20, minWork: 100, onCollect: (i) => runs.push(i) });
+    try {
+      let passing: string[] = Array.from({ length: 64 }, (_, i) => JSON.parse(`"${'y'.repeat(1 << 20)}${i}"`) as string);
+      idle.touch();
+      await until(() => runs.length === 1, 10_000);
+      assert.equal(runs.length, 1, 'the growth rule: one collection with the passing data live');
+      assert.ok(runs[0].usedAfter > 60 * 2 ** 20 && passing.length === 64);
+      passing = [];
+      v8Collection();
+      for (let i = 0; i < 99; i++) idle.touch();
+      await sleep(3 * idleMs);
+      assert.equal(runs.length, 1, '99 touches, below minWork and no growth: no collection');
+      idle.touch();
+      await until(() => runs.length === 2, 10_000);
+      assert.equal(runs.length, 2, 'the 100th touch since the last collection arms one');
     } finally {
       idle.stop();
     }
