@@ -105,10 +105,10 @@ for (const dialect of dialects()) {
       ] as const) {
         const viaApi = await search(`q=${q}&limit=100${trashed ? '&trashed=true' : ''}`);
         const f = { workspaceId: user.personalWorkspace, trashed, terms: searchTerms(q), limit: 100, offset: 0 };
-        const byOwner = await searchOwnedList(s.c.db, SHEETS_LIST, f, { rankMaxMatches: 2, maxOtherRows: 0 });
+        const byOwner = await searchOwnedList(s.c.db, SHEETS_LIST, f, { rankMaxMatches: 2, maxOtherRows: 0 }, async (rows) => rows);
         assert.equal(byOwner.total, viaApi.total, `total of q=${q} trashed=${trashed}`);
         assert.deepEqual(
-          byOwner.rows.map((r) => r.id),
+          byOwner.items.map((r) => r.id),
           viaApi.sheets.map((x) => x.id),
           `page of q=${q} trashed=${trashed}`,
         );

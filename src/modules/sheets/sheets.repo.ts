@@ -1,8 +1,8 @@
 import { compiledInsert, compiledOnce } from '../../db/sqlite/statement-cache.js';
 import type { Db, Executor, SheetsTable } from '../../db/types.js';
 import { countOwnedSheets, newestFirstPage, SHEETS_LIST, type SheetListFilter } from './sheets.list.repo.js';
-import { searchOwnedList, type SearchOptions } from '../search/substring/owned-list.js';
-import { SHEET_ROW_COLUMNS, type StoredSheetRow } from './sheets.view.js';
+import { searchOwnedList, type Present, type SearchOptions } from '../search/substring/owned-list.js';
+import { SHEET_ROW_COLUMNS, type SheetRow, type StoredSheetRow } from './sheets.view.js';
 import { dialectOf, storedUtf8, utf8Buffer } from '../../db/dialect.js';
 import { createReadBatcher, type ReadWithAuthGeneration } from './sheets.read-batch.js';
 
@@ -36,10 +36,14 @@ export function createSheetsRepo(db: Db, searchOptions: SearchOptions) {
     findStoredByIdWithAuthGeneration(id: string): Promise<ReadWithAuthGeneration> | undefined {
       return readBatch?.(id);
     },
+    /** A page of the owner's sheets, newest first (`f.terms` is not read: see search). */
     async list(f: SheetListFilter) {
-      if (f.terms.length > 0) return searchOwnedList(db, SHEETS_LIST, f, searchOptions);
       const [rows, total] = await Promise.all([newestFirstPage(db, f).execute(), countOwnedSheets(db, f)]);
       return { rows, total };
+    },
+    /** The sheets holding `f.terms`, their page presented by `present` (which SQLite may run while it counts them). */
+    search<Item>(f: SheetListFilter, present: Present<SheetRow, Item>) {
+      return searchOwnedList(db, SHEETS_LIST, f, searchOptions, present);
     },
     async insert(row: SheetsTable, exec: Executor) {
       await insertRow(exec, row);
