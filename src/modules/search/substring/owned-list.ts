@@ -112,7 +112,7 @@ async function searchOnce<Row extends KeyedRow, Item>(
   guessed?.catch(() => {}); // awaited below when the guess holds; a failure then is the request's
   const common = await countIfCommon(db, list, readers, f, opts, plan);
   rememberMany(hint, common !== undefined);
-  if (!common) return presented(searchStatement(db, list, f, plan));
+  if (!common) return presented(rankedInParts(db, list, readers, f, plan));
   return { items: await (guessed ?? newestFirst(db, list, f).then(present)), total: common.total };
 }
 
@@ -277,6 +277,39 @@ async function searchStatement<Row extends KeyedRow>(db: Db, list: OwnedList<Row
     .select((eb) => eb.fn.countAll().as('n'));
   const [{ n }] = await run(db, count.compile());
   return { rows: [], total: Number(n) };
+}
+
+/**
+ * SQLite, by relevance: the owner's matches scored in rowid parts on the reader threads at once. Each
+ * part gives its count and its best offset + limit keys; the page is the best of them in the ranked
+ * statement's order (relevance, then the newest key) and the total their sum; the page's rows are read
+ * last. As one statement `kubernetes` (6,665 matches at 100,000 sheets) kept one reader busy ~30 ms
+ * while the other had nothing to do.
+ */
+async function rankedInParts<Row extends KeyedRow>(db: Db, list: OwnedList<Row>, readers: SqliteReaders, f: ListFilter, plan: PlanOptions): Promise<{ rows: Row[]; total: number }> {
+  const owner = { workspaceId: f.workspaceId, trashed: f.trashed };
+  const parts = await matchKeysInParts(db, SHEETS_SEARCH, f.terms, readers.threads, plan, true);
+  const best = f.offset + f.limit;
+  const tops = await Promise.all(
+    parts.map((keys) =>
+      readers.all(
+        sql<{ total: number; k: number | null; r: number | null }>`with m as materialized (select x.k, x.r from (${keys}) as x where ${ownedKey(db, SHEETS_SEARCH, 'x', owner)})
+    select t.total, p.k, p.r from (select count(*) as total from m) as t left join (select m.k, m.r from m order by m.r desc, m.k desc limit ${best}) as p on true`.compile(db),
+      ),
+    ),
+  );
+  const total = tops.reduce((sum, rows) => sum + Number(rows[0].total), 0);
+  const page = tops
+    .flat()
+    .filter((t): t is { total: number; k: number; r: number } => t.k !== null)
+    .sort((a, b) => b.r - a.r || b.k - a.k)
+    .slice(f.offset, best)
+    .map((t) => t.k);
+  if (page.length === 0) return { rows: [], total };
+  const rowColumns = sql.join(list.columns.map((c) => sql.ref(`sheets.${c}`)));
+  const rows = await run(db, sql<Row & { k: number }>`select sheets.rowid as k, ${rowColumns} from sheets where sheets.rowid in (${sql.join(page)})`.compile(db));
+  const byKey = new Map(rows.map(({ k, ...row }) => [k, row as unknown as Row]));
+  return { rows: page.flatMap((k) => byKey.get(k) ?? []), total };
 }
 
 async function run<R>(db: Db, query: CompiledQuery<R>): Promise<R[]> {

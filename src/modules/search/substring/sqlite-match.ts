@@ -47,6 +47,8 @@ function inRange(column: string, { from, to }: RowidRange) {
  * rowid ranges that together cover the table, the last one open-ended (a row inserted meanwhile
  * falls in it). Counting a word found in most rows takes tens of milliseconds; the parts run on
  * separate reader threads at once. The FTS index takes the rowid bounds as a range of its own.
+ * `ranked`: each key with its relevance (column r), as sqliteMatchKeys gives it; a row's bm25 is the
+ * same in any part (FTS5 reads the idf and the mean length from the whole index).
  */
 export async function matchKeysInParts(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
@@ -55,14 +57,16 @@ export async function matchKeysInParts(
   terms: string[],
   parts: number,
   opts: PlanOptions = {},
-): Promise<RawBuilder<{ k: unknown }>[]> {
+  ranked = false,
+): Promise<RawBuilder<{ k: unknown; r?: number }>[]> {
   const plan = await planTerms(db, index, terms, opts);
   const rowidCeiling = await tableSizeEstimate(db, index);
   const step = Math.ceil((rowidCeiling + 1) / parts);
+  const relevance = ranked ? sql`, r` : sql``;
   const keys = Array.from({ length: parts }, (_, i) => {
     const range: RowidRange = { from: i === 0 ? undefined : i * step, to: i === parts - 1 ? undefined : (i + 1) * step };
-    if (plan.match) return sql<{ k: unknown }>`select k from (${sqliteMatchKeys(index, plan, terms, false, range)})`;
-    return sql<{ k: unknown }>`select rowid as k from ${sql.table(index.table)} where ${containsAllTerms(`${index.table}.search_text`, terms)}${inRange('rowid', range)}`;
+    if (plan.match) return sql<{ k: unknown }>`select k${relevance} from (${sqliteMatchKeys(index, plan, terms, ranked, range)})`;
+    return sql<{ k: unknown }>`select rowid as k${ranked ? sql`, 0 as r` : sql``} from ${sql.table(index.table)} where ${containsAllTerms(`${index.table}.search_text`, terms)}${inRange('rowid', range)}`;
   });
   return keys;
 }
