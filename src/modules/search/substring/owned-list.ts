@@ -7,7 +7,7 @@ import { estimatedRows } from './pg-match.js';
 import { pgOwnedTotal, pgRankedIfFew } from './pg-ranked.js';
 import type { PlanOptions } from './plan.js';
 import { SHEETS_SEARCH } from './search-index.js';
-import { matchKeysInParts } from './sqlite-match.js';
+import { matchKeysInParts, planParts, type PlannedParts } from './sqlite-match.js';
 import { sqliteReaders, type SqliteReaders } from '../../../db/sqlite/sqlite-readers.js';
 import type { Database, Db, Owner } from '../../../db/types.js';
 import { busyPacer } from '../../../runtime/busy-pacer.js';
@@ -110,9 +110,10 @@ async function searchOnce<Row extends KeyedRow, Item>(
   const hint = manyHint(f);
   const guessed = manyLastTime.has(hint) ? newestFirst(db, list, f).then(present) : undefined;
   guessed?.catch(() => {}); // awaited below when the guess holds; a failure then is the request's
-  const common = await countIfCommon(db, list, readers, f, opts, plan);
+  const parts = await planParts(db, SHEETS_SEARCH, f.terms, readers.threads, plan);
+  const common = await countIfCommon(db, list, readers, f, opts, parts);
   rememberMany(hint, common !== undefined);
-  if (!common) return presented(rankedInParts(db, list, readers, f, plan));
+  if (!common) return presented(rankedInParts(db, list, readers, f, parts));
   return { items: await (guessed ?? newestFirst(db, list, f).then(present)), total: common.total };
 }
 
@@ -196,8 +197,8 @@ async function newestFirst<Row extends KeyedRow>(db: Db, list: OwnedList<Row>, f
  * and 40 ms scoring each. Those results come newest first instead, as with no `q`; the total is
  * this count (the page is read by a later statement, which may see rows written meanwhile).
  */
-async function countIfCommon(db: Db, list: OwnedList<KeyedRow>, readers: SqliteReaders, f: ListFilter, opts: SearchOptions, plan: PlanOptions): Promise<{ total: number } | undefined> {
-  const parts = await matchKeysInParts(db, SHEETS_SEARCH, f.terms, readers.threads, plan);
+async function countIfCommon(db: Db, list: OwnedList<KeyedRow>, readers: SqliteReaders, f: ListFilter, opts: SearchOptions, planned: PlannedParts): Promise<{ total: number } | undefined> {
+  const parts = matchKeysInParts(SHEETS_SEARCH, f.terms, planned);
   const maxOthers = opts.maxOtherRows ?? MAX_OTHER_ROWS;
   const others = await otherRowsUpTo(db, list, f, maxOthers);
   const total = others <= maxOthers ? await countByComplement(db, list, readers, f, parts) : await countByOwner(db, readers, f, parts);
@@ -286,9 +287,9 @@ async function searchStatement<Row extends KeyedRow>(db: Db, list: OwnedList<Row
  * last. As one statement `kubernetes` (6,665 matches at 100,000 sheets) kept one reader busy ~30 ms
  * while the other had nothing to do.
  */
-async function rankedInParts<Row extends KeyedRow>(db: Db, list: OwnedList<Row>, readers: SqliteReaders, f: ListFilter, plan: PlanOptions): Promise<{ rows: Row[]; total: number }> {
+async function rankedInParts<Row extends KeyedRow>(db: Db, list: OwnedList<Row>, readers: SqliteReaders, f: ListFilter, planned: PlannedParts): Promise<{ rows: Row[]; total: number }> {
   const owner = { workspaceId: f.workspaceId, trashed: f.trashed };
-  const parts = await matchKeysInParts(db, SHEETS_SEARCH, f.terms, readers.threads, plan, true);
+  const parts = matchKeysInParts(SHEETS_SEARCH, f.terms, planned, true);
   const best = f.offset + f.limit;
   const tops = await Promise.all(
     parts.map((keys) =>

@@ -42,31 +42,42 @@ function inRange(column: string, { from, to }: RowidRange) {
   return sql`${lower}${upper}`;
 }
 
+/** A search's term plan and the rowid ranges its parts cover: planned once, then used by every statement of the search. */
+export interface PlannedParts {
+  plan: TermPlan;
+  ranges: RowidRange[];
+}
+
 /**
- * SQLite: the keys (column k) of the rows holding every term, as `parts` subqueries over disjoint
- * rowid ranges that together cover the table, the last one open-ended (a row inserted meanwhile
- * falls in it). Counting a word found in most rows takes tens of milliseconds; the parts run on
- * separate reader threads at once. The FTS index takes the rowid bounds as a range of its own.
- * `ranked`: each key with its relevance (column r), as sqliteMatchKeys gives it; a row's bm25 is the
- * same in any part (FTS5 reads the idf and the mean length from the whole index).
+ * SQLite: plans `terms` once and splits the table into `parts` disjoint rowid ranges that together
+ * cover it, the last one open-ended (a row inserted meanwhile falls in it). Counting a word found in
+ * most rows takes tens of milliseconds; the parts run on separate reader threads at once.
  */
-export async function matchKeysInParts(
+export async function planParts(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a helper for any schema, instance or transaction (a Kysely<Database> is not a Kysely<unknown>)
   db: Kysely<any>,
   index: SearchIndex,
   terms: string[],
   parts: number,
   opts: PlanOptions = {},
-  ranked = false,
-): Promise<RawBuilder<{ k: unknown; r?: number }>[]> {
+): Promise<PlannedParts> {
   const plan = await planTerms(db, index, terms, opts);
   const rowidCeiling = await tableSizeEstimate(db, index);
   const step = Math.ceil((rowidCeiling + 1) / parts);
+  const ranges = Array.from({ length: parts }, (_, i): RowidRange => ({ from: i === 0 ? undefined : i * step, to: i === parts - 1 ? undefined : (i + 1) * step }));
+  return { plan, ranges };
+}
+
+/**
+ * The keys (column k) of the rows holding every term, one subquery per planned range. The FTS index
+ * takes the rowid bounds as a range of its own. `ranked`: each key with its relevance (column r), as
+ * sqliteMatchKeys gives it; a row's bm25 is the same in any part (FTS5 reads the idf and the mean
+ * length from the whole index).
+ */
+export function matchKeysInParts(index: SearchIndex, terms: string[], { plan, ranges }: PlannedParts, ranked = false): RawBuilder<{ k: unknown; r?: number }>[] {
   const relevance = ranked ? sql`, r` : sql``;
-  const keys = Array.from({ length: parts }, (_, i) => {
-    const range: RowidRange = { from: i === 0 ? undefined : i * step, to: i === parts - 1 ? undefined : (i + 1) * step };
+  return ranges.map((range) => {
     if (plan.match) return sql<{ k: unknown }>`select k${relevance} from (${sqliteMatchKeys(index, plan, terms, ranked, range)})`;
     return sql<{ k: unknown }>`select rowid as k${ranked ? sql`, 0 as r` : sql``} from ${sql.table(index.table)} where ${containsAllTerms(`${index.table}.search_text`, terms)}${inRange('rowid', range)}`;
   });
-  return keys;
 }
