@@ -113,7 +113,9 @@ async function loadStats(db: Kysely<any>, trx: Kysely<any>, terms: string[]) {
     s.df.set(t, { at: now, n: Number(r.rows[0].n) });
   }
   const n = s.docs.n;
-  const df = (t: string) => s.df.get(t)?.n ?? 0;
+  // At most N: a word's count can be newer than N's (records written since N was counted, within
+  // STATS_TTL_MS), and more of them than N made both logarithms below NaN (a 500 for every result).
+  const df = (t: string) => Math.min(n, s.df.get(t)?.n ?? 0);
   return {
     n,
     avg: s.docs.avg,
