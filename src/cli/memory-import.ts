@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Api } from './memory-client.js';
+import { HttpError, type Api } from './memory-client.js';
 import { REF_TAG, type KnowledgeJson } from './memory-export.js';
 import type { Digest, DigestKnowledge, DigestSession } from './memory-format.js';
 
@@ -7,7 +7,9 @@ import type { Digest, DigestKnowledge, DigestSession } from './memory-format.js'
  * `memory import`: writes records over REST, each under a stable reference so a second run adds nothing.
  *  - knowledge: tagged `memory-import` and `memory-ref:<ref>`; found again by that tag (GET /v1/knowledge?tag=),
  *    updated when its text changed. Two runs creating the same entry at once converge: after creating, a run
- *    deletes its own entry when an older one carries the same reference.
+ *    keeps only the oldest entry carrying the reference and deletes the others it sees, its own included.
+ *    An id's order is not its commit's: the older entry may commit after the newer one's run has looked,
+ *    so the run that commits last (which sees every entry) is the one that removes the newer copies.
  *  - sessions (from an exported section): the session itself when it is in this account (same id), else
  *    PUT /v1/sessions/external/<its external_id, or memory:<id>>, which is unique per workspace.
  *  - the handover: made from its session unless that session already has one.
@@ -59,11 +61,16 @@ export async function upsertKnowledge(api: Api, k: Omit<DigestKnowledge, 'id'>, 
     return;
   }
   const created = await api.send('POST', '/knowledge', { ...fields, tags: [IMPORT_TAG, REF_TAG + k.ref], ...ws }, { type: `${k.kind}s` });
-  const after = await byRef(api, k.ref, ws);
-  if (after.length && after[0]!.id !== created.id && after.some((f) => f.id === created.id)) {
-    await api.send('DELETE', `/knowledge/${created.id}`); // a concurrent run made it first
-    counts.knowledge.unchanged++;
-  } else counts.knowledge.created++;
+  const [oldest, ...newer] = await byRef(api, k.ref, ws);
+  // Another run's copy may already be gone (it removed its own): a 404 is that, not an error.
+  for (const copy of newer) await api.send('DELETE', `/knowledge/${copy.id}`).catch((err) => ignoreNotFound(err));
+  if (oldest && oldest.id !== created.id)
+    counts.knowledge.unchanged++; // a concurrent run made it first
+  else counts.knowledge.created++;
+}
+
+function ignoreNotFound(err: unknown): void {
+  if (!(err instanceof HttpError && err.status === 404)) throw err;
 }
 
 /** Turns an exported section back into records, skipping what this account already holds. */
