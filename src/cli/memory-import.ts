@@ -63,7 +63,7 @@ export async function upsertKnowledge(api: Api, k: Omit<DigestKnowledge, 'id'>, 
   const created = await api.send('POST', '/knowledge', { ...fields, tags: [IMPORT_TAG, REF_TAG + k.ref], ...ws }, { type: `${k.kind}s` });
   const [oldest, ...newer] = await byRef(api, k.ref, ws);
   // Another run's copy may already be gone (it removed its own): a 404 is that, not an error.
-  for (const copy of newer) await api.send('DELETE', `/knowledge/${copy.id}`).catch((err) => ignoreNotFound(err));
+  for (const copy of newer) await api.send('DELETE', `/knowledge/${copy.id}`).catch(ignoreNotFound);
   if (oldest && oldest.id !== created.id)
     counts.knowledge.unchanged++; // a concurrent run made it first
   else counts.knowledge.created++;

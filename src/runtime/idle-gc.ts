@@ -51,8 +51,9 @@ function memoryReducingCollection(): Collection | null {
   try {
     // Not a static import: node built without the inspector throws when the module is loaded.
     const inspector = createRequire(import.meta.url)('node:inspector') as typeof import('node:inspector');
-    const session = new inspector.Session();
+    // A session per collection: collectors of one thread (or one collection's disconnect still to come) never share one.
     collection = (done) => {
+      const session = new inspector.Session();
       session.connect();
       session.post('HeapProfiler.collectGarbage', () => {
         // Disconnecting inside the session's own callback blocked the event loop for good (Node 20).
